@@ -1,0 +1,31 @@
+import type { Readable, Writable } from 'node:stream';
+
+/** The process surroundings a command runs in; tests pass fakes. */
+export interface CliIo {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}
+
+/** One `airlock` subcommand. `run` resolves to the process exit code. */
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  run(args: readonly string[], io: CliIo): Promise<number>;
+}
+
+/** A mistake in how the command was called: printed with the usage, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** A failure that is not the caller's phrasing (unreadable file, unwritable vault): exit code 1. */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(message: string, readonly exitCode = 1) {
+    super(message);
+  }
+}

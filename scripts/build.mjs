@@ -1,0 +1,15 @@
+// Bundles the CLI into one ESM file so `airlock` starts fast (no TypeScript at run time).
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: { airlock: 'app/cli/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+  outExtension: { '.js': '.mjs' },
+});

@@ -1,0 +1,29 @@
+import type { SpanClass } from './span-class';
+
+/**
+ * Receives the parser's events in input order. Every method has a no-op default in
+ * {@link NoopSink}; extend it and override what you need.
+ *
+ * Offsets are absolute byte offsets into the whole stream (across all fed chunks).
+ */
+export interface ParserSink {
+  /**
+   * Plain text: `bytes[start..end)` is well-formed UTF-8 holding no control byte except LF and TAB,
+   * no C1 and no invisible code point. `offset` is the stream offset of `bytes[start]`. The array is
+   * only valid during the call (it may be the caller's chunk or the parser's scratch buffer).
+   */
+  print(bytes: Uint8Array, start: number, end: number, offset: number): void;
+  /**
+   * A complete non-text span of `length` bytes at stream `offset`. `meaning` is a short label from
+   * the parser's tables (never input bytes), e.g. `SGR select graphic rendition`. `flags` holds
+   * {@link SpanFlag} bits. For C0/C1 spans `code` is the control's code (0x00–0x1F, 0x7F,
+   * 0x80–0x9F); for invisible spans it is the code point; otherwise it is the final byte or 0.
+   */
+  span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number): void;
+}
+
+/** A sink that ignores everything: extend it to handle only some events. */
+export class NoopSink implements ParserSink {
+  print(_bytes: Uint8Array, _start: number, _end: number, _offset: number): void {}
+  span(_cls: SpanClass, _offset: number, _length: number, _meaning: string, _flags: number, _code: number): void {}
+}

@@ -1,0 +1,50 @@
+/**
+ * What kind of non-text span the parser found. Values index {@link SPAN_CLASS_NAMES}; they are
+ * stable because reports and the viewer's packed span arrays store them as numbers.
+ */
+export const enum SpanClass {
+  /** A C0 control byte other than LF and TAB (which are kept as text), or DEL. */
+  C0 = 0,
+  /** A C1 control: a raw 0x80–0x9F byte outside UTF-8, or U+0080–U+009F encoded as C2 80–C2 9F. */
+  C1 = 1,
+  /** An ESC sequence: ESC, intermediates 0x20–0x2F, final 0x30–0x7E (also a lone or interrupted ESC). */
+  Esc = 2,
+  /** A control sequence: CSI (ESC [ or 0x9B), parameters, intermediates, final. */
+  Csi = 3,
+  /** Operating system command string (ESC ] or 0x9D … BEL or ST). */
+  Osc = 4,
+  /** Device control string (ESC P or 0x90 … ST). */
+  Dcs = 5,
+  /** Application program command string (ESC _ or 0x9F … ST). */
+  Apc = 6,
+  /** Privacy message string (ESC ^ or 0x9E … ST). */
+  Pm = 7,
+  /** Start-of-string string (ESC X or 0x98 … ST). */
+  Sos = 8,
+  /** Bytes that are not well-formed UTF-8 (one span per maximal ill-formed subpart). */
+  InvalidUtf8 = 9,
+  /** Well-formed but invisible code points: Unicode tag characters and bidi controls. */
+  Invisible = 10,
+}
+
+/** Lower-case names of {@link SpanClass} values, as used in reports and the CLI. */
+export const SPAN_CLASS_NAMES = [
+  'c0', 'c1', 'esc', 'csi', 'osc', 'dcs', 'apc', 'pm', 'sos', 'invalid_utf8', 'invisible',
+] as const;
+
+/** A {@link SpanClass} name as it appears in JSON. */
+export type SpanClassName = (typeof SPAN_CLASS_NAMES)[number];
+
+/** Number of span classes; sizes per-class counter arrays. */
+export const SPAN_CLASS_COUNT = SPAN_CLASS_NAMES.length;
+
+/** Bit flags describing how a span ended. */
+export const enum SpanFlag {
+  None = 0,
+  /** The input ended (EOF) before the sequence or string was terminated. */
+  Unterminated = 1,
+  /** A parameter run or string payload went past its limit; the rest was discarded. */
+  Oversized = 2,
+  /** The sequence was aborted (CAN/SUB), interrupted (ESC, C1) or held bytes its grammar forbids. */
+  Malformed = 4,
+}
