@@ -17,7 +17,8 @@ export interface ParserSink {
    * A complete non-text span of `length` bytes at stream `offset`. `meaning` is a short label from
    * the parser's tables (never input bytes), e.g. `SGR select graphic rendition`. `flags` holds
    * {@link SpanFlag} bits. For C0/C1 spans `code` is the control's code (0x00–0x1F, 0x7F,
-   * 0x80–0x9F); for invisible spans it is the code point; otherwise it is the final byte or 0.
+   * 0x80–0x9F); for invisible spans it is the code point; for OSC the numeric command (-1 if none); for
+   * invalid UTF-8 the first byte; otherwise the final byte (0 if the sequence never got one).
    */
   span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number): void;
 }

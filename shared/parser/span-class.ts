@@ -47,4 +47,8 @@ export const enum SpanFlag {
   Oversized = 2,
   /** The sequence was aborted (CAN/SUB), interrupted (ESC, C1) or held bytes its grammar forbids. */
   Malformed = 4,
+  /** Introduced by a C1 control (8-bit form) instead of ESC. */
+  EightBit = 8,
+  /** The C1 control came as its UTF-8 encoding (C2 80–C2 9F) rather than a raw byte. */
+  Utf8Encoded = 16,
 }

@@ -1,0 +1,5 @@
+import type { Command } from '../command';
+import { sanitizeCommand } from './sanitize';
+
+/** Every `airlock` subcommand, in the order `airlock --help` lists them. */
+export const COMMANDS: readonly Command[] = [sanitizeCommand];

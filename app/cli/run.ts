@@ -1,0 +1,57 @@
+import { COMMANDS } from './commands';
+import { CliError, UsageError, type CliIo } from './command';
+
+const HELP = (): string =>
+  [
+    'airlock: terminal output is untrusted input.',
+    '',
+    'Usage: airlock <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`),
+    '',
+    'Run `airlock <command> --help` for the options of one command.',
+    '',
+  ].join('\n');
+
+/**
+ * Runs one `airlock` invocation and resolves to its exit code: 0 success, 1 failure,
+ * 2 usage error, or what the command itself returns (capture mirrors the child's status).
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? io.stderr : io.stdout).write(HELP());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`airlock: unknown command '${printable(name)}'\n\n${HELP()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`airlock ${command.name}: ${err.message}\n\n${command.usage}\n`);
+      return 2;
+    }
+    if (err instanceof CliError) {
+      io.stderr.write(`airlock ${command.name}: ${err.message}\n`);
+      return err.exitCode;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr.write(`airlock ${command.name}: ${printable(message)}\n`);
+    return 1;
+  }
+}
+
+/** Error messages may quote caller input; never let it carry control bytes to the terminal. */
+export function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}

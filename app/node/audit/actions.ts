@@ -1,0 +1,19 @@
+/** Every action the audit log records. */
+export const AUDIT_ACTIONS = [
+  'capture.stored',
+  'raw.requested',
+  'raw.granted',
+  'raw.denied',
+  'raw.opened',
+  'extract.released',
+  'raw.pruned',
+  'vault.verified',
+] as const;
+
+/** One audited action. */
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** True when `s` names an audit action. */
+export function isAuditAction(s: unknown): s is AuditAction {
+  return typeof s === 'string' && (AUDIT_ACTIONS as readonly string[]).includes(s);
+}

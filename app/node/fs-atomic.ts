@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import { constants as fsc } from 'node:fs';
+import { chmod, link, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Mode for every file Airlock keeps: owner read/write only. */
+export const PRIVATE_FILE_MODE = 0o600;
+/** Mode for every directory Airlock keeps: owner only. */
+export const PRIVATE_DIR_MODE = 0o700;
+
+/** Suffix of the temporary files `writeFileAtomic` leaves behind only if the process dies mid-write. */
+export const ATOMIC_TEMP_SUFFIX = '.tmp';
+
+/** Options for {@link writeFileAtomic}. */
+export interface AtomicWriteOptions {
+  /** File mode, applied with chmod after creation so the umask cannot widen or narrow it. Default 0600. */
+  readonly mode?: number;
+  /**
+   * Refuse to replace an existing file (EEXIST). Implemented with link(2) instead of rename(2), so
+   * the check and the publish are one atomic step.
+   */
+  readonly exclusive?: boolean;
+}
+
+/**
+ * Writes `data` to `path` so that readers see either the old file or the complete new one, never a
+ * torn write, even across a crash: temp file in the same directory (same filesystem, so rename is
+ * atomic), explicit chmod, fsync of the data, rename (or link for `exclusive`), fsync of the
+ * directory so the new name itself is durable.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  const mode = options.mode ?? PRIVATE_FILE_MODE;
+  const dir = dirname(path);
+  // A leading dot and a fixed suffix let directory scanners recognise and skip leftovers.
+  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}${ATOMIC_TEMP_SUFFIX}`);
+  const fh = await open(temp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, mode);
+  let published = false;
+  try {
+    try {
+      await fh.chmod(mode);
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    if (options.exclusive) {
+      await link(temp, path);
+      await unlink(temp);
+    } else {
+      await rename(temp, path);
+    }
+    published = true;
+    await fsyncDir(dir);
+  } finally {
+    if (!published) await unlink(temp).catch(() => undefined);
+  }
+}
+
+/**
+ * fsyncs a directory so that entries created, renamed or removed in it survive a crash.
+ * Some filesystems refuse fsync on directories (EINVAL/EISDIR/EPERM); that is not an error for us.
+ */
+export async function fsyncDir(dir: string): Promise<void> {
+  const fh = await open(dir, fsc.O_RDONLY | fsc.O_DIRECTORY);
+  try {
+    await fh.sync();
+  } catch (err) {
+    if (!isErrno(err, 'EINVAL', 'EISDIR', 'EPERM', 'ENOTSUP')) throw err;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Creates `dir` (and missing parents) and forces it to 0700. chmod runs even when the directory
+ * already existed, because mkdir's mode is filtered through the umask and ignored for existing dirs.
+ */
+export async function ensurePrivateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  await chmod(dir, PRIVATE_DIR_MODE);
+}
+
+/** True when `err` is a Node system error with one of the given `code`s. */
+export function isErrno(err: unknown, ...codes: string[]): boolean {
+  return typeof err === 'object' && err !== null && codes.includes(String((err as { code?: unknown }).code));
+}

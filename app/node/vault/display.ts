@@ -1,0 +1,44 @@
+import { terminalSafeLine } from '../terminal-safe';
+import type { CaptureRecord } from './record';
+
+/**
+ * Reads a display field a capture record may keep at the top level or under `metadata`
+ * (the record shape is the capture's choice; list/show accept both).
+ */
+export function recordField(record: CaptureRecord, key: string): unknown {
+  if (record[key] !== undefined) return record[key];
+  const meta = record.metadata;
+  return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[key] : undefined;
+}
+
+/** The captured command as one terminal-safe line (argv joined with shell-style quoting). */
+export function commandLine(record: CaptureRecord, max = 80): string {
+  const cmd = recordField(record, 'command');
+  let text: string;
+  if (Array.isArray(cmd)) text = cmd.map((a) => shellQuote(String(a))).join(' ');
+  else if (typeof cmd === 'string') text = cmd;
+  else return '-';
+  const safe = terminalSafeLine(text);
+  return safe.length > max ? `${safe.slice(0, max - 1)}…` : safe;
+}
+
+/** The exit code as text, `-` when the record has none (killed, still unknown). */
+export function exitCodeText(record: CaptureRecord): string {
+  const code = recordField(record, 'exit_code');
+  return typeof code === 'number' && Number.isFinite(code) ? String(code) : '-';
+}
+
+/** The sanitized text of one stream: `sanitized.<stream>`, else a top-level `<stream>` string. */
+export function sanitizedText(record: CaptureRecord, stream: string): string | undefined {
+  const map = record.sanitized;
+  if (typeof map === 'object' && map !== null) {
+    const t = (map as Record<string, unknown>)[stream];
+    if (typeof t === 'string') return t;
+  }
+  const top = record[stream];
+  return typeof top === 'string' ? top : undefined;
+}
+
+function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

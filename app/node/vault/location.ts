@@ -1,0 +1,22 @@
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/**
+ * The vault directory when none is given on the command line: `$AIRLOCK_VAULT`, else
+ * `$XDG_DATA_HOME/airlock/vault`, else `~/.local/share/airlock/vault`. Relative env values are
+ * ignored for XDG_DATA_HOME as the XDG spec requires; AIRLOCK_VAULT is returned as given.
+ */
+export function defaultVaultDir(env: NodeJS.ProcessEnv, home: string = homedir()): string {
+  if (env.AIRLOCK_VAULT) return env.AIRLOCK_VAULT;
+  const xdg = env.XDG_DATA_HOME;
+  if (xdg && isAbsolute(xdg)) return join(xdg, 'airlock', 'vault');
+  return join(home, '.local', 'share', 'airlock', 'vault');
+}
+
+/**
+ * Resolves the vault directory for a command: `--vault DIR` beats `$AIRLOCK_VAULT` beats the
+ * default; a relative result is taken relative to `cwd` (the CLI's, not the process's).
+ */
+export function resolveVaultDir(flag: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string {
+  return resolve(cwd, flag ?? defaultVaultDir(env));
+}

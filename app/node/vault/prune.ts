@@ -1,0 +1,145 @@
+import { lstat, readdir, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { ATOMIC_TEMP_SUFFIX, fsyncDir, isErrno } from '../fs-atomic';
+import type { VaultLayout } from './layout';
+import type { CaptureRecord } from './record';
+import { listRecords, writeRecord } from './records';
+import { RAW_TEMP_PREFIX, RAW_TEMP_SUFFIX } from './raw-writer';
+import { walkRaw } from './walk-raw';
+
+/** One raw file prune removes, and why. */
+export interface PrunedRaw {
+  readonly sha256: string;
+  readonly size: number;
+  /** 'record-age': every record referencing it is past retention; 'orphan': no record references it and its mtime is past retention. */
+  readonly reason: 'record-age' | 'orphan';
+  /** Ids of the records that referenced these bytes. */
+  readonly records: string[];
+}
+
+/** Options for {@link pruneVaultRaw}. */
+export interface PruneOptions {
+  /**
+   * Called (and awaited) before each raw file is deleted, e.g. to append a 'raw.pruned' audit
+   * entry. If it throws, prune stops: no deletion happens without its record.
+   */
+  readonly beforeDelete?: (item: PrunedRaw) => void | Promise<void>;
+  /** Temp files (crash leftovers) older than this are removed. Default 24 h, so live captures are safe. */
+  readonly tempMaxAgeMs?: number;
+}
+
+/** What prune did. */
+export interface PruneResult {
+  readonly cutoff: string;
+  readonly pruned: PrunedRaw[];
+  readonly bytes: number;
+  /** Records that got `raw_pruned_at` in this run. */
+  readonly recordsMarked: string[];
+  readonly tempFilesRemoved: number;
+  /** Record files that could not be read; while any exist, orphan raw files are kept. */
+  readonly unreadableRecords: string[];
+}
+
+/** Default age after which a temp file is treated as a crash leftover. */
+export const TEMP_MAX_AGE_MS = 24 * 3_600_000;
+
+/**
+ * Deletes raw bytes whose retention ended, keeping records (sanitized text, digests, reports).
+ *
+ * Policy: retention is measured by record age (`created_at`), not file mtime, because one raw
+ * file can be shared by many records (every empty stderr has the same digest). A raw file goes
+ * when every record referencing it is older than `now - olderThanMs` or already marked pruned.
+ * Raw files no record references (a capture that died between storing raw and writing its
+ * record) go by mtime, but only when every record file parsed, since an unreadable record might
+ * reference them.
+ *
+ * Order for crash safety: old records are marked `raw_pruned_at` (atomic rewrite) before any
+ * raw file is deleted, so an interruption never leaves a record pointing at missing bytes
+ * without saying so.
+ */
+export async function pruneVaultRaw(layout: VaultLayout, olderThanMs: number, now: Date, options: PruneOptions = {}): Promise<PruneResult> {
+  if (!Number.isFinite(olderThanMs) || olderThanMs < 0) throw new RangeError('olderThanMs must be a non-negative number');
+  const nowMs = now.getTime();
+  const cutoffMs = nowMs - olderThanMs;
+  const { records, errors } = await listRecords(layout);
+
+  const isOld = (r: CaptureRecord): boolean => Date.parse(r.created_at) < cutoffMs;
+  const keep = new Set<string>();
+  const referencedBy = new Map<string, string[]>();
+  for (const r of records) {
+    for (const ref of Object.values(r.raw)) {
+      if (!isOld(r) && r.raw_pruned_at === undefined) keep.add(ref.sha256);
+      const ids = referencedBy.get(ref.sha256) ?? [];
+      if (!ids.includes(r.id)) ids.push(r.id);
+      referencedBy.set(ref.sha256, ids);
+    }
+  }
+
+  const recordsMarked: string[] = [];
+  for (const r of records) {
+    if (isOld(r) && r.raw_pruned_at === undefined) {
+      await writeRecord(layout, { ...r, raw_pruned_at: now.toISOString() }, true);
+      recordsMarked.push(r.id);
+    }
+  }
+
+  const pruned: PrunedRaw[] = [];
+  const touchedDirs = new Set<string>();
+  let bytes = 0;
+  for (const entry of await walkRaw(layout)) {
+    if (entry.kind !== 'raw' || keep.has(entry.sha256)) continue;
+    const st = await lstat(entry.path).catch(() => null);
+    if (!st) continue;
+    const ids = referencedBy.get(entry.sha256);
+    let item: PrunedRaw;
+    if (ids) item = { sha256: entry.sha256, size: st.size, reason: 'record-age', records: ids };
+    else if (errors.length === 0 && st.mtimeMs < cutoffMs) item = { sha256: entry.sha256, size: st.size, reason: 'orphan', records: [] };
+    else continue;
+    await options.beforeDelete?.(item);
+    try {
+      await unlink(entry.path);
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT')) throw err;
+    }
+    touchedDirs.add(dirname(entry.path));
+    pruned.push(item);
+    bytes += item.size;
+  }
+  for (const dir of touchedDirs) await fsyncDir(dir);
+
+  const tempMaxAge = options.tempMaxAgeMs ?? TEMP_MAX_AGE_MS;
+  const tempFilesRemoved =
+    (await removeStale(layout.tmpDir, (n) => n.startsWith(RAW_TEMP_PREFIX) && n.endsWith(RAW_TEMP_SUFFIX), nowMs - tempMaxAge)) +
+    (await removeStale(layout.recordsDir, (n) => n.startsWith('.') && n.endsWith(ATOMIC_TEMP_SUFFIX), nowMs - tempMaxAge));
+
+  return {
+    cutoff: new Date(cutoffMs).toISOString(),
+    pruned,
+    bytes,
+    recordsMarked,
+    tempFilesRemoved,
+    unreadableRecords: errors.map((e) => e.file),
+  };
+}
+
+/** Removes regular files in `dir` matching `match` whose mtime is before `beforeMs`. */
+async function removeStale(dir: string, match: (name: string) => boolean, beforeMs: number): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return 0;
+    throw err;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!match(name)) continue;
+    const path = join(dir, name);
+    const st = await lstat(path).catch(() => null);
+    if (!st?.isFile() || st.mtimeMs >= beforeMs) continue;
+    await unlink(path).catch(() => undefined);
+    removed++;
+  }
+  if (removed > 0) await fsyncDir(dir);
+  return removed;
+}

@@ -1,0 +1,171 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { constants as fsc } from 'node:fs';
+import { lstat, open, rename, unlink, utimes, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { ensurePrivateDir, fsyncDir, isErrno, PRIVATE_FILE_MODE } from '../fs-atomic';
+import type { VaultLayout } from './layout';
+import { formatRef } from './ref';
+
+/** What a committed raw artifact is: its digest, its length and the agent-facing reference. */
+export interface RawCommit {
+  readonly sha256: string;
+  readonly size: number;
+  /** `restricted:sha256:<hex>` */
+  readonly ref: string;
+}
+
+/**
+ * Streams raw bytes into the vault. `write` copies the chunk (the caller may reuse its buffer at
+ * once); when it returns a promise, await it for backpressure, otherwise pending data grows in
+ * memory. After `commit` or `abort` the writer is closed and further calls throw.
+ */
+export interface RawWriter {
+  write(chunk: Uint8Array): void | Promise<void>;
+  commit(): Promise<RawCommit>;
+  abort(): Promise<void>;
+  /** Bytes accepted so far. */
+  readonly size: number;
+}
+
+/** Prefix and suffix of in-progress raw files in `tmp/`; prune removes stale ones. */
+export const RAW_TEMP_PREFIX = 'raw-';
+export const RAW_TEMP_SUFFIX = '.part';
+
+/**
+ * Large writes keep syscalls few; hashing of the next chunk overlaps the previous write, which
+ * runs on libuv's thread pool.
+ */
+const STAGE_BYTES = 1 << 20;
+
+const noop = (): void => undefined;
+
+type State = 'open' | 'committing' | 'done';
+
+/** Creates a RawWriter writing into `layout.tmpDir`; the temp file is opened immediately. */
+export function createRawWriter(layout: VaultLayout): RawWriter {
+  return new FileRawWriter(layout);
+}
+
+class FileRawWriter implements RawWriter {
+  private readonly hash = createHash('sha256');
+  private readonly tempPath: string;
+  private readonly handle: Promise<FileHandle>;
+  /** Every flush is chained here so writes land in order; a failure poisons the chain. */
+  private chain: Promise<void> = Promise.resolve();
+  private stage: Buffer | null = null;
+  private staged = 0;
+  private state: State = 'open';
+  private bytes = 0;
+
+  constructor(private readonly layout: VaultLayout) {
+    this.tempPath = join(layout.tmpDir, `${RAW_TEMP_PREFIX}${randomBytes(8).toString('hex')}${RAW_TEMP_SUFFIX}`);
+    this.handle = openTemp(this.tempPath);
+    // Errors surface from write()/commit(); this only stops an unhandled-rejection crash.
+    this.handle.catch(noop);
+  }
+
+  get size(): number {
+    return this.bytes;
+  }
+
+  write(chunk: Uint8Array): void | Promise<void> {
+    if (this.state !== 'open') throw new Error('raw writer is closed');
+    this.hash.update(chunk);
+    this.bytes += chunk.byteLength;
+    let flushed: Promise<void> | undefined;
+    let offset = 0;
+    while (offset < chunk.byteLength) {
+      this.stage ??= Buffer.allocUnsafe(STAGE_BYTES);
+      const n = Math.min(chunk.byteLength - offset, STAGE_BYTES - this.staged);
+      this.stage.set(chunk.subarray(offset, offset + n), this.staged);
+      this.staged += n;
+      offset += n;
+      if (this.staged === STAGE_BYTES) flushed = this.flush();
+    }
+    return flushed;
+  }
+
+  async commit(): Promise<RawCommit> {
+    if (this.state !== 'open') throw new Error('raw writer is closed');
+    this.state = 'committing';
+    let moved = false;
+    try {
+      if (this.staged > 0) void this.flush();
+      await this.chain;
+      const fh = await this.handle;
+      await fh.sync();
+      await fh.close();
+      const sha256 = this.hash.digest('hex');
+      const dest = this.layout.rawPath(sha256);
+      await ensurePrivateDir(dirname(dest));
+      if (await exists(dest)) {
+        // Dedup: identical bytes are already stored. Touch the file so mtime-based orphan pruning
+        // sees that it is in use again.
+        const now = new Date();
+        await utimes(dest, now, now);
+      } else {
+        await rename(this.tempPath, dest);
+        moved = true;
+        await fsyncDir(dirname(dest));
+      }
+      return { sha256, size: this.bytes, ref: formatRef(sha256) };
+    } finally {
+      this.state = 'done';
+      if (!moved) await this.discard();
+    }
+  }
+
+  async abort(): Promise<void> {
+    if (this.state === 'done') return;
+    this.state = 'done';
+    await this.chain.catch(noop);
+    await this.discard();
+  }
+
+  /** Hands the current stage to the write chain and starts a fresh one. */
+  private flush(): Promise<void> {
+    const data = this.stage!.subarray(0, this.staged);
+    this.stage = null;
+    this.staged = 0;
+    this.chain = this.chain.then(async () => writeAll(await this.handle, data));
+    const p = this.chain;
+    p.catch(noop); // the caller may ignore the promise; commit() still reports the error
+    return p;
+  }
+
+  /** Closes (if still open) and removes the temp file; best effort, used on every non-publish path. */
+  private async discard(): Promise<void> {
+    const fh = await this.handle.catch(() => null);
+    await fh?.close().catch(noop);
+    await unlink(this.tempPath).catch(noop);
+  }
+}
+
+async function openTemp(path: string): Promise<FileHandle> {
+  const fh = await open(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, PRIVATE_FILE_MODE);
+  try {
+    await fh.chmod(PRIVATE_FILE_MODE); // the umask may have stripped bits; make 0600 explicit
+  } catch (err) {
+    await fh.close().catch(noop);
+    throw err;
+  }
+  return fh;
+}
+
+async function writeAll(fh: FileHandle, data: Buffer): Promise<void> {
+  let off = 0;
+  while (off < data.length) {
+    const { bytesWritten } = await fh.write(data, off, data.length - off, null);
+    off += bytesWritten;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return false;
+    throw err;
+  }
+}

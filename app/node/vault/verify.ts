@@ -1,0 +1,119 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isErrno, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs-atomic';
+import { hashFile } from './hash-file';
+import type { VaultLayout } from './layout';
+import { listRecords, recordFiles } from './records';
+import { walkRaw } from './walk-raw';
+
+/** Kinds of problem verify reports. */
+export type VaultProblemKind =
+  /** raw bytes do not hash to their name, or a record's size disagrees with the file */
+  | 'mismatch'
+  /** a record references raw bytes that are gone although the record was not pruned */
+  | 'missing'
+  /** a raw file cannot be read, or is not a regular file (e.g. a symlink) */
+  | 'unreadable'
+  /** a file is not 0600 or a directory is not 0700 */
+  | 'bad-mode'
+  /** a record file does not parse or validate */
+  | 'bad-record'
+  /** something under raw/sha256 that is not a correctly placed raw file */
+  | 'stray';
+
+/** One problem found by verify. `sha256` is set for problems about raw bytes. */
+export interface VaultProblem {
+  readonly problem: VaultProblemKind;
+  readonly path: string;
+  readonly detail: string;
+  readonly sha256?: string;
+  readonly recordId?: string;
+}
+
+/** What verify looked at, and what it found. */
+export interface VaultVerifyReport {
+  readonly problems: VaultProblem[];
+  readonly rawFiles: number;
+  readonly records: number;
+}
+
+/**
+ * Re-hashes every raw file (streaming), checks every record's references and the modes of the
+ * vault's files and directories. Temp files in `tmp/` are in-progress or crash leftovers and are
+ * ignored. Never throws for a problem it can name; only for I/O failures on the vault itself.
+ */
+export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyReport> {
+  const problems: VaultProblem[] = [];
+  await checkMode(layout.root, PRIVATE_DIR_MODE, problems);
+  await checkMode(layout.recordsDir, PRIVATE_DIR_MODE, problems);
+  // raw/ and tmp/ appear on first use; their absence is not a problem.
+  for (const dir of [layout.rawBase, layout.rawRoot, layout.tmpDir]) await checkMode(dir, PRIVATE_DIR_MODE, problems, true);
+  await checkMode(layout.auditPath, PRIVATE_FILE_MODE, problems, true);
+
+  const sizes = new Map<string, number>();
+  const entries = await walkRaw(layout);
+  const present = new Set(entries.flatMap((e) => (e.kind === 'raw' ? [e.sha256] : [])));
+  let rawFiles = 0;
+  for (const entry of entries) {
+    if (entry.kind === 'stray') {
+      problems.push({ problem: 'stray', path: entry.path, detail: 'not a raw file in its sha256 prefix directory' });
+      continue;
+    }
+    rawFiles++;
+    const { sha256, path } = entry;
+    const st = await lstat(path).catch(() => null);
+    if (!st || !st.isFile()) {
+      problems.push({ problem: 'unreadable', sha256, path, detail: st ? 'not a regular file' : 'cannot stat' });
+      continue;
+    }
+    if ((st.mode & 0o777) !== PRIVATE_FILE_MODE) {
+      problems.push({ problem: 'bad-mode', sha256, path, detail: `mode ${octal(st.mode)}, expected 0600` });
+    }
+    try {
+      const actual = await hashFile(path);
+      sizes.set(sha256, actual.size);
+      if (actual.sha256 !== sha256) {
+        problems.push({ problem: 'mismatch', sha256, path, detail: `content hashes to ${actual.sha256}` });
+      }
+    } catch (err) {
+      problems.push({ problem: 'unreadable', sha256, path, detail: isErrno(err) ? String((err as { code: unknown }).code) : String(err) });
+    }
+  }
+
+  for (const file of await recordFiles(layout)) {
+    await checkMode(join(layout.recordsDir, file), PRIVATE_FILE_MODE, problems, true);
+  }
+  const { records, errors } = await listRecords(layout);
+  for (const e of errors) {
+    problems.push({ problem: 'bad-record', path: join(layout.recordsDir, e.file), detail: e.error });
+  }
+  for (const record of records) {
+    for (const [stream, ref] of Object.entries(record.raw)) {
+      const path = layout.rawPath(ref.sha256);
+      const size = sizes.get(ref.sha256);
+      if (size === undefined) {
+        // Present-but-unreadable files were reported above; only an absent file is 'missing'.
+        if (!present.has(ref.sha256) && record.raw_pruned_at === undefined) {
+          problems.push({ problem: 'missing', sha256: ref.sha256, recordId: record.id, path, detail: `${stream} raw bytes of record ${record.id} are gone` });
+        }
+      } else if (size !== ref.size) {
+        problems.push({ problem: 'mismatch', sha256: ref.sha256, recordId: record.id, path, detail: `record ${record.id} says ${stream} is ${ref.size} bytes, file has ${size}` });
+      }
+    }
+  }
+  return { problems, rawFiles, records: records.length };
+}
+
+async function checkMode(path: string, expected: number, problems: VaultProblem[], optional = false): Promise<void> {
+  const st = await lstat(path).catch((err: unknown) => {
+    if (optional && isErrno(err, 'ENOENT')) return null;
+    throw err;
+  });
+  if (st && (st.mode & 0o777) !== expected) {
+    problems.push({ problem: 'bad-mode', path, detail: `mode ${octal(st.mode)}, expected ${octal(expected)}` });
+  }
+}
+
+function octal(mode: number): string {
+  return (mode & 0o777).toString(8).padStart(4, '0');
+}

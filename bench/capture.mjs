@@ -1,0 +1,75 @@
+// Capture overhead: `airlock capture --vault DIR -- cat FILE` (child + vault writes + sanitize)
+// against `airlock sanitize < FILE` on the same bytes. Target: capture/sanitize ≤ 1.5.
+//
+// Kept as one self-contained function so the CLI owner can adjust the command line here without
+// touching the rest of the harness. It probes first and reports "capture: not available" when
+// the CLI has no capture command yet.
+import { mkdtempSync, rmSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureInput, ensureEmpty, MiB } from './corpus.mjs';
+import { AIRLOCK, runNode, median } from './runners.mjs';
+
+export const CAPTURE_TARGET = 1.5;
+
+function dirBytes(dir) {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? dirBytes(p) : statSync(p).size;
+  }
+  return n;
+}
+
+/** Returns { available: false, reason } or { available: true, sizeMiB, captureMs, sanitizeMs, ratio, ... }. */
+export async function runCaptureSection({ sizeMiB, runs, log }) {
+  const empty = ensureEmpty();
+  const probe = await runNode([AIRLOCK, 'capture', '--help'], empty, { sink: 'capture', timeoutMs: 30000 })
+    .catch((e) => ({ code: -1, stderr: String(e) }));
+  if (probe.code !== 0) return { available: false, reason: `\`airlock capture --help\` exited ${probe.code}` };
+
+  const t = Date.now();
+  const { file, generated } = ensureInput('colour', sizeMiB * MiB);
+  if (generated) log?.(`  generated ${sizeMiB} MiB colour input for capture in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  const bytes = statSync(file).size;
+
+  const root = mkdtempSync(join(tmpdir(), 'airlock-bench-vault-'));
+  const captureMs = [];
+  const sanitizeMs = [];
+  let vaultBytes = 0;
+  let captureOut = 0;
+  let sanitizeOut = 0;
+  try {
+    for (let i = 0; i < runs; i++) {
+      // A fresh, empty vault per run: a vault that grows across runs would measure something else.
+      const vault = join(root, `v${i}`);
+      mkdirSync(vault);
+      // stdin is an empty file: capture's child is `cat FILE`, which never reads stdin.
+      const c = await runNode([AIRLOCK, 'capture', '--vault', vault, '--', 'cat', file], empty, { timeoutMs: 600000 });
+      if (c.code !== 0 || c.timedOut) {
+        return { available: true, error: `capture exited ${c.timedOut ? 'timeout' : c.code}: ${c.stderr.trim().split('\n')[0]}` };
+      }
+      captureMs.push(c.ms);
+      captureOut = c.outBytes;
+      vaultBytes = dirBytes(vault);
+      rmSync(vault, { recursive: true, force: true });
+
+      const s = await runNode([AIRLOCK, 'sanitize'], file, { timeoutMs: 600000 });
+      if (s.code !== 0 || s.timedOut) {
+        return { available: true, error: `sanitize exited ${s.timedOut ? 'timeout' : s.code}: ${s.stderr.trim().split('\n')[0]}` };
+      }
+      sanitizeMs.push(s.ms);
+      sanitizeOut = s.outBytes;
+      log?.(`  capture run ${i + 1}/${runs}: capture ${c.ms.toFixed(0)} ms, sanitize ${s.ms.toFixed(0)} ms`);
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  const cm = median(captureMs);
+  const sm = median(sanitizeMs);
+  return {
+    available: true, sizeMiB, bytes, runs,
+    captureMs: cm, sanitizeMs: sm, ratio: cm / sm, target: CAPTURE_TARGET,
+    vaultBytes, captureOutBytes: captureOut, sanitizeOutBytes: sanitizeOut,
+  };
+}

@@ -1,0 +1,268 @@
+// `npm run bench`: whole-process throughput of `airlock sanitize` against peers, leak check,
+// linearity on adversarial inputs, and capture overhead, all in one run on the same machine.
+//
+// Usage: node bench/run.mjs [--only NAME[,NAME]] [--skip NAME[,NAME]] [--capture] [--help]
+//   NAME is an input (plain, colour, hostile) or a section (throughput, linearity, capture).
+//   Naming only inputs runs throughput+leaks on those inputs; `--capture` = `--only capture`.
+// Env: BENCH_MB (default 32, quick 4)   BENCH_QUICK=1   BENCH_RUNS (5)   BENCH_LIN_RUNS (5)
+//      BENCH_LIN_MAX_MB (16, quick 4)   BENCH_TIMEOUT_S (20)   BENCH_CAPTURE_MB (256, quick 32)
+//      BENCH_CAPTURE_RUNS (3)   BENCH_AIRLOCK (CLI path, default dist/airlock.mjs)   BENCH_KEEP_ENV=1
+// Exit code: 0 ok, 1 airlock missing/failed or leaked, 2 bad arguments.
+import { cpus, totalmem } from 'node:os';
+import { statSync, writeFileSync, existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { INPUTS, ensureInput, ensureEmpty, CORPUS_DIR, MiB } from './corpus.mjs';
+import { RUNNERS, AIRLOCK, ROOT, DROPPED_ENV, runNode, median, probeAirlock } from './runners.mjs';
+import { scanLeaks, leakVerdict, leakSummary, totalLeaks } from './leaks.mjs';
+import { runLinearity, growth } from './linearity.mjs';
+import { runCaptureSection } from './capture.mjs';
+
+// ---------------------------------------------------------------------------------------------
+// Configuration
+const env = process.env;
+const QUICK = env.BENCH_QUICK === '1' || env.BENCH_QUICK === 'true';
+const num = (v, d) => (v === undefined || v === '' ? d : Number(v));
+const CFG = {
+  quick: QUICK,
+  mb: num(env.BENCH_MB, QUICK ? 4 : 32),
+  runs: num(env.BENCH_RUNS, 5),
+  linRuns: num(env.BENCH_LIN_RUNS, 5),
+  linMaxMb: num(env.BENCH_LIN_MAX_MB, QUICK ? 4 : 16),
+  timeoutS: num(env.BENCH_TIMEOUT_S, 20),
+  captureMb: num(env.BENCH_CAPTURE_MB, QUICK ? 32 : 256),
+  captureRuns: num(env.BENCH_CAPTURE_RUNS, 3),
+};
+const SECTIONS = ['throughput', 'linearity', 'capture'];
+
+function parseArgs(argv) {
+  const only = new Set();
+  const skip = new Set();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const list = (v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (a === '--help' || a === '-h') return { help: true };
+    else if (a === '--only') list(argv[++i]).forEach((x) => only.add(x));
+    else if (a.startsWith('--only=')) list(a.slice(7)).forEach((x) => only.add(x));
+    else if (a === '--skip') list(argv[++i]).forEach((x) => skip.add(x));
+    else if (a.startsWith('--skip=')) list(a.slice(7)).forEach((x) => skip.add(x));
+    else if (a === '--capture') only.add('capture');
+    else if (a === '--quick') CFG.quick = true;
+    else return { error: `unknown argument ${a}` };
+  }
+  for (const n of [...only, ...skip]) {
+    if (!SECTIONS.includes(n) && !INPUTS[n]) return { error: `unknown input or section '${n}' (inputs: ${Object.keys(INPUTS).join(', ')}; sections: ${SECTIONS.join(', ')})` };
+  }
+  const onlyInputs = [...only].filter((n) => INPUTS[n]);
+  const onlySections = [...only].filter((n) => SECTIONS.includes(n));
+  // Naming inputs implies the throughput section; naming nothing means everything.
+  let sections = only.size === 0 ? [...SECTIONS] : [...new Set([...onlySections, ...(onlyInputs.length ? ['throughput'] : [])])];
+  sections = sections.filter((s) => !skip.has(s));
+  let inputs = onlyInputs.length ? onlyInputs : Object.keys(INPUTS);
+  inputs = inputs.filter((n) => !skip.has(n));
+  return { sections, inputs };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formatting helpers
+const fmtMiB = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;
+function table(rows, alignRight = () => true) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  return rows.map((r) => r.map((cell, c) => {
+    const s = String(cell);
+    return c > 0 && alignRight(c) ? s.padStart(widths[c]) : s.padEnd(widths[c]);
+  }).join('  ').trimEnd()).join('\n');
+}
+const ratio = (a, b) => (a && b ? `${(a / b).toFixed(2)}x` : 'n/a');
+
+// ---------------------------------------------------------------------------------------------
+// Throughput + leak check. Per input: one untimed warm-up run per runner whose stdout is captured
+// and scanned for leaks (it also warms the page cache), then BENCH_RUNS timed rounds in which the
+// runners are interleaved and their order rotated, so drift (thermal, noisy neighbours) spreads
+// over all runners instead of landing on one. Median per runner.
+async function throughputSection(inputs, runnerNames, log) {
+  const results = {};
+  for (const name of inputs) {
+    const t = Date.now();
+    const { file, generated } = ensureInput(name, CFG.mb * MiB);
+    const bytes = statSync(file).size;
+    if (generated) log(`  generated ${name} (${fmtMiB(bytes)}) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    const res = { file: relative(ROOT, file), bytes, runners: {} };
+    results[name] = res;
+
+    for (const r of runnerNames) {
+      const w = await runNode(RUNNERS[r].args, file, { sink: 'capture' });
+      const entry = { ms: [], outBytes: w.outBytes, code: w.code };
+      if (w.code !== 0) entry.error = `exit ${w.code}${w.signal ? ` ${w.signal}` : ''}: ${w.stderr.trim().split('\n')[0] ?? ''}`;
+      entry.leaks = scanLeaks(w.out);
+      res.runners[r] = entry;
+    }
+    for (let round = 0; round < CFG.runs; round++) {
+      const order = runnerNames.map((_, i) => runnerNames[(i + round) % runnerNames.length]);
+      for (const r of order) {
+        const entry = res.runners[r];
+        if (entry.error) continue;
+        const m = await runNode(RUNNERS[r].args, file);
+        if (m.code !== 0) { entry.error = `exit ${m.code}`; continue; }
+        entry.ms.push(m.ms);
+      }
+    }
+    for (const r of runnerNames) {
+      const e = res.runners[r];
+      if (!e.error && e.ms.length) {
+        e.medianMs = median(e.ms);
+        e.mibPerS = bytes / MiB / (e.medianMs / 1000);
+      }
+    }
+    log(`  ${name}: ${runnerNames.map((r) => `${r} ${res.runners[r].medianMs?.toFixed(0) ?? 'ERR'} ms`).join(', ')}`);
+  }
+  return results;
+}
+
+function printThroughput(results, runnerNames) {
+  const has = (r) => runnerNames.includes(r);
+  const header = ['input', 'size', ...runnerNames.map((r) => RUNNERS[r].label)];
+  if (has('airlock') && has('strip-ansi')) header.push('airlock/strip-ansi');
+  if (has('airlock') && has('util')) header.push('airlock/util');
+  const rows = [header];
+  for (const [name, res] of Object.entries(results)) {
+    const row = [name, fmtMiB(res.bytes)];
+    for (const r of runnerNames) {
+      const e = res.runners[r];
+      row.push(e.error ? 'ERR' : e.mibPerS.toFixed(1));
+    }
+    const a = res.runners.airlock?.mibPerS;
+    if (has('airlock') && has('strip-ansi')) row.push(ratio(a, res.runners['strip-ansi']?.mibPerS));
+    if (has('airlock') && has('util')) row.push(ratio(a, res.runners.util?.mibPerS));
+    rows.push(row);
+  }
+  console.log(`\nThroughput: MiB/s of input, whole process (spawn → exit), median of ${CFG.runs}; ratios > 1 mean airlock is faster`);
+  console.log(table(rows));
+  for (const [name, res] of Object.entries(results)) {
+    for (const [r, e] of Object.entries(res.runners)) if (e.error) console.log(`  ${name} / ${r}: ${e.error}`);
+  }
+}
+
+function printLeaks(results, runnerNames) {
+  console.log('\nLeak check (stdout bytes: ESC, C0 but LF/TAB, DEL, raw C1, bad UTF-8, U+0080-009F, bidi, tags)');
+  const rows = [['input', 'runner', 'out bytes', 'result']];
+  let airlockFailed = false;
+  for (const [name, res] of Object.entries(results)) {
+    for (const r of runnerNames) {
+      const e = res.runners[r];
+      if (r === 'cat') {
+        // cat's output is the input itself: show how much hostile material there is to remove.
+        rows.push([name, 'input (raw)', fmtMiB(res.bytes), leakSummary(e.leaks)]);
+      } else if (r === 'airlock') {
+        const v = e.error ? `FAIL (${e.error})` : leakVerdict(e.leaks);
+        if (v !== 'PASS') airlockFailed = true;
+        rows.push([name, RUNNERS[r].label, fmtMiB(e.outBytes), v]);
+      } else {
+        rows.push([name, RUNNERS[r].label, fmtMiB(e.outBytes), e.error ? `ERR (${e.error})` : leakSummary(e.leaks)]);
+      }
+    }
+  }
+  console.log(table(rows, (c) => c === 2));
+  return airlockFailed;
+}
+
+function printLinearity(lin, sizesMiB) {
+  console.log(`\nLinearity: ns/byte net of startup (startup ms: ${Object.entries(lin.startup).map(([r, ms]) => `${r} ${ms.toFixed(0)}`).join(', ')});`);
+  console.log(`growth = t(${sizesMiB.at(-1)})/t(${sizesMiB[0]}) / ${sizesMiB.at(-1) / sizesMiB[0]}: ~1 linear, ~${sizesMiB.at(-1) / sizesMiB[0]} quadratic; timeout ${CFG.timeoutS} s`);
+  const rows = [['pattern', 'runner', ...sizesMiB.map((s) => `${s} MiB`), 'growth']];
+  let airlockBad = false;
+  for (const [kind, byRunner] of Object.entries(lin.patterns)) {
+    for (const [r, points] of Object.entries(byRunner)) {
+      const cells = points.map((p) => (p.skipped ? '-' : p.timeout ? 'timeout' : p.error ? 'ERR' : p.nsPerByte.toFixed(2)));
+      const g = growth(points);
+      if (r === 'airlock' && (points.some((p) => p.error || p.timeout) || (g.value ?? 0) > 2)) airlockBad = true;
+      rows.push([kind, RUNNERS[r].label, ...cells, g.text]);
+    }
+  }
+  console.log(table(rows));
+  for (const byRunner of Object.values(lin.patterns)) {
+    for (const [r, points] of Object.entries(byRunner)) for (const p of points) if (p.error) console.log(`  ${r} ${p.sizeMiB} MiB: ${p.error}`);
+  }
+  if (airlockBad) console.log('  WARNING: airlock is not linear (growth > 2), failed or timed out on an adversarial input');
+  return airlockBad;
+}
+
+function printCapture(cap) {
+  console.log('\nCapture overhead');
+  if (!cap.available) { console.log(`capture: not available (${cap.reason})`); return; }
+  if (cap.error) { console.log(`capture: ERROR ${cap.error}`); return; }
+  const ok = cap.ratio <= cap.target;
+  console.log(table([
+    ['command', 'median ms', 'MiB/s'],
+    [`airlock capture --vault DIR -- cat FILE (${cap.sizeMiB} MiB)`, cap.captureMs.toFixed(0), (cap.bytes / MiB / (cap.captureMs / 1000)).toFixed(1)],
+    ['airlock sanitize < FILE', cap.sanitizeMs.toFixed(0), (cap.bytes / MiB / (cap.sanitizeMs / 1000)).toFixed(1)],
+  ]));
+  console.log(`capture/sanitize = ${cap.ratio.toFixed(2)} (target <= ${cap.target}: ${ok ? 'OK' : 'OVER TARGET'}); vault ${fmtMiB(cap.vaultBytes)}, capture stdout ${fmtMiB(cap.captureOutBytes)}, median of ${cap.runs}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.help) {
+    const src = (await import('node:fs')).readFileSync(new URL(import.meta.url), 'utf8');
+    console.log(src.split('\n').filter((l) => l.startsWith('//')).slice(0, 10).map((l) => l.slice(3)).join('\n'));
+    return 0;
+  }
+  if (args.error) { console.error(`bench: ${args.error}`); return 2; }
+  if (CFG.quick && env.BENCH_MB === undefined) CFG.mb = 4;
+  if (CFG.quick && env.BENCH_LIN_MAX_MB === undefined) CFG.linMaxMb = 4;
+  if (CFG.quick && env.BENCH_CAPTURE_MB === undefined) CFG.captureMb = 32;
+
+  const wall = Date.now();
+  const log = (s) => console.error(s); // progress on stderr, tables on stdout
+  const sizesMiB = [];
+  for (let s = 1; s <= CFG.linMaxMb; s *= 2) sizesMiB.push(s);
+
+  console.log('Airlock bench');
+  console.log(`node ${process.version} | ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length} | ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM`);
+  console.log(`airlock: ${relative(ROOT, AIRLOCK)} | inputs ${CFG.mb} MiB each | runs ${CFG.runs} | linearity ${sizesMiB.join('/')} MiB x${CFG.linRuns}, timeout ${CFG.timeoutS} s | capture ${CFG.captureMb} MiB x${CFG.captureRuns}${CFG.quick ? ' | QUICK' : ''}`);
+  if (DROPPED_ENV.length) console.log(`child env: removed ${DROPPED_ENV.join(', ')} (startup noise; BENCH_KEEP_ENV=1 keeps them)`);
+  console.log(`sections: ${args.sections.join(', ')}${args.sections.includes('throughput') ? ` | inputs: ${args.inputs.join(', ')}` : ''}`);
+
+  // The product must be there: without it the peers' numbers have nothing to be compared with.
+  ensureEmpty();
+  const hiFile = join(CORPUS_DIR, 'probe-hi.txt');
+  if (!existsSync(hiFile)) writeFileSync(hiFile, 'hi\n');
+  const problem = await probeAirlock(hiFile);
+  if (problem) {
+    console.log(`\nairlock: NOT AVAILABLE: ${problem}`);
+    console.log('Build it with `npm run build` (npm run bench does this first).');
+    return 1;
+  }
+
+  const json = { when: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, config: { ...CFG, sizesMiB, airlock: relative(ROOT, AIRLOCK) }, sections: args.sections };
+  let failed = false;
+  const runnerNames = ['airlock', 'strip-ansi', 'util', 'cat'];
+
+  if (args.sections.includes('throughput') && args.inputs.length) {
+    log('throughput + leaks...');
+    const results = await throughputSection(args.inputs, runnerNames, log);
+    printThroughput(results, runnerNames);
+    if (printLeaks(results, runnerNames)) failed = true;
+    json.throughput = results;
+  }
+  if (args.sections.includes('linearity')) {
+    log('linearity...');
+    const lin = await runLinearity({ sizesMiB, runners: ['airlock', 'strip-ansi'], runs: CFG.linRuns, timeoutMs: CFG.timeoutS * 1000, log });
+    printLinearity(lin, sizesMiB);
+    json.linearity = lin;
+  }
+  if (args.sections.includes('capture')) {
+    log('capture...');
+    const cap = await runCaptureSection({ sizeMiB: CFG.captureMb, runs: CFG.captureRuns, log });
+    printCapture(cap);
+    json.capture = cap;
+  }
+
+  json.wallSeconds = (Date.now() - wall) / 1000;
+  const out = join(CORPUS_DIR, 'results.json');
+  writeFileSync(out, JSON.stringify(json, null, 2) + '\n');
+  console.log(`\nwall ${json.wallSeconds.toFixed(0)} s | results: ${relative(ROOT, out)}${failed ? ' | AIRLOCK LEAK CHECK FAILED' : ''}`);
+  return failed ? 1 : 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,93 @@
+// Runners: each measurement is one fresh `node` process fed a file on stdin, timed from spawn()
+// to 'close' (exit + stdout drained), so node startup and module loading are part of the number,
+// exactly as a user piping a log through the CLI pays them.
+import { spawn } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const ROOT = resolve(HERE, '..');
+// The real CLI bundle. BENCH_AIRLOCK lets the harness be tested against bench/standin/airlock.mjs
+// before dist/ exists; the default is always the product.
+export const AIRLOCK = resolve(ROOT, process.env.BENCH_AIRLOCK || 'dist/airlock.mjs');
+
+// Child environment. NODE_EXTRA_CA_CERTS makes every node process parse a CA bundle at startup
+// (~90 ms here, 2-3x a bare `node -e 0`), and NODE_OPTIONS can inject loaders or flags; neither is
+// part of what a user pays for `airlock sanitize`, and both would blur whole-process numbers for
+// every runner alike. BENCH_KEEP_ENV=1 keeps the environment untouched.
+const NOISY_ENV = ['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS'];
+export const DROPPED_ENV = process.env.BENCH_KEEP_ENV === '1' ? [] : NOISY_ENV.filter((k) => k in process.env);
+const CHILD_ENV = { ...process.env };
+for (const k of DROPPED_ENV) delete CHILD_ENV[k];
+
+export const RUNNERS = {
+  airlock: { label: 'airlock', args: [AIRLOCK, 'sanitize'] },
+  'strip-ansi': { label: 'strip-ansi', args: [join(HERE, 'peers/strip-ansi.mjs')] },
+  util: { label: 'util.stripVT', args: [join(HERE, 'peers/strip-vt.mjs')] },
+  cat: { label: 'cat (floor)', args: [join(HERE, 'peers/cat.mjs')] },
+};
+
+/**
+ * Runs `node ...args` with `inputFile` as stdin.
+ * sink: 'count' (pipe, bytes counted and discarded), 'capture' (pipe, bytes kept for the leak scan).
+ * A pipe rather than /dev/null because that is how the CLI is used (`make | airlock sanitize | less`),
+ * and node writes pipes and files differently; every runner gets the same sink, so ratios are fair.
+ * Resolves { ms, outBytes, out?, code, signal, timedOut, stderr }; never rejects on child failure.
+ */
+export function runNode(args, inputFile, { sink = 'count', timeoutMs = 0, cwd = ROOT, stdinIgnore = false } = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const fd = stdinIgnore ? 'ignore' : openSync(inputFile, 'r');
+    const chunks = [];
+    let outBytes = 0;
+    let stderr = '';
+    let timedOut = false;
+    const t0 = process.hrtime.bigint();
+    let child;
+    try {
+      child = spawn(process.execPath, args, { stdio: [fd, 'pipe', 'pipe'], cwd, env: CHILD_ENV });
+    } catch (err) {
+      if (fd !== 'ignore') closeSync(fd);
+      reject(err);
+      return;
+    }
+    // The child has its own copy of the descriptor now; ours is not needed.
+    if (fd !== 'ignore') closeSync(fd);
+    child.stdout.on('data', (c) => {
+      outBytes += c.length;
+      if (sink === 'capture') chunks.push(c);
+    });
+    child.stderr.on('data', (c) => {
+      if (stderr.length < 4096) stderr += c.toString('utf8');
+    });
+    const timer = timeoutMs > 0
+      ? setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs)
+      : null;
+    child.on('error', (err) => { if (timer) clearTimeout(timer); reject(err); });
+    child.on('close', (code, signal) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (timer) clearTimeout(timer);
+      resolvePromise({
+        ms, outBytes, code, signal, timedOut, stderr,
+        out: sink === 'capture' ? Buffer.concat(chunks) : undefined,
+      });
+    });
+  });
+}
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Checks the CLI answers `sanitize` like `echo hi | airlock sanitize` should. Returns null or a reason. */
+export async function probeAirlock(hiFile) {
+  const r = await runNode([AIRLOCK, 'sanitize'], hiFile, { sink: 'capture', timeoutMs: 30000 })
+    .catch((e) => ({ code: -1, stderr: String(e) }));
+  if (r.code !== 0) {
+    return `\`node ${AIRLOCK} sanitize\` exited ${r.code}${r.signal ? ` (${r.signal})` : ''}: ${(r.stderr || '').trim().split('\n')[0]}`;
+  }
+  if (!r.out.toString('utf8').includes('hi')) return `\`echo hi | node ${AIRLOCK} sanitize\` did not print "hi"`;
+  return null;
+}

@@ -1,0 +1,178 @@
+/**
+ * Human-readable meanings of controls and sequences. Every string here is a constant from these
+ * tables, never built from input bytes, so meanings are safe to print and form a bounded key set
+ * for report counters (an attacker cannot mint new keys).
+ */
+
+const C0_NAMES = [
+  'NUL null', 'SOH start of heading', 'STX start of text', 'ETX end of text', 'EOT end of transmission',
+  'ENQ enquiry (answerback request)', 'ACK acknowledge', 'BEL bell', 'BS backspace', 'HT tab',
+  'LF line feed', 'VT vertical tab', 'FF form feed', 'CR carriage return', 'SO shift out (G1 charset)',
+  'SI shift in (G0 charset)', 'DLE data link escape', 'DC1 device control 1 (XON)', 'DC2 device control 2',
+  'DC3 device control 3 (XOFF)', 'DC4 device control 4', 'NAK negative acknowledge', 'SYN synchronous idle',
+  'ETB end of transmission block', 'CAN cancel', 'EM end of medium', 'SUB substitute', 'ESC escape (lone)',
+  'FS file separator', 'GS group separator', 'RS record separator', 'US unit separator',
+];
+
+const C1_NAMES = [
+  'PAD padding character', 'HOP high octet preset', 'BPH break permitted here', 'NBH no break here',
+  'IND index', 'NEL next line', 'SSA start of selected area', 'ESA end of selected area',
+  'HTS tab set', 'HTJ tab with justification', 'VTS line tab set', 'PLD partial line down',
+  'PLU partial line up', 'RI reverse index', 'SS2 single shift 2', 'SS3 single shift 3',
+  'DCS device control string', 'PU1 private use 1', 'PU2 private use 2', 'STS set transmit state',
+  'CCH cancel character', 'MW message waiting', 'SPA start of protected area', 'EPA end of protected area',
+  'SOS start of string', 'SGCI single graphic character introducer', 'SCI single character introducer',
+  'CSI control sequence introducer', 'ST string terminator (stray)', 'OSC operating system command',
+  'PM privacy message', 'APC application program command',
+];
+
+/** Meaning of a C0 control (0x00–0x1F) or DEL (0x7F). */
+export function c0Meaning(code: number): string {
+  return code === 0x7f ? 'DEL delete' : C0_NAMES[code] ?? 'C0 control';
+}
+
+/** Meaning of a C1 control (0x80–0x9F). */
+export function c1Meaning(code: number): string {
+  return C1_NAMES[code - 0x80] ?? 'C1 control';
+}
+
+/** Meaning of an invisible code point. */
+export function invisibleMeaning(cp: number): string {
+  if (cp >= 0xe0000) return 'tag character (ASCII smuggling)';
+  if (cp >= 0x2066) return 'bidi isolate control';
+  return cp === 0x202c ? 'bidi pop directional formatting' : 'bidi embedding/override control';
+}
+
+// Keys: final byte, or intermediate/private char followed by final, as a short string.
+const ESC_MEANINGS: Record<string, string> = {
+  '7': 'DECSC save cursor', '8': 'DECRC restore cursor', 'c': 'RIS full reset',
+  'D': 'IND index', 'E': 'NEL next line', 'H': 'HTS tab set', 'M': 'RI reverse index (scroll down)',
+  'N': 'SS2 single shift 2', 'O': 'SS3 single shift 3', 'Z': 'DECID identify terminal (query)',
+  '=': 'DECKPAM keypad application mode', '>': 'DECKPNM keypad numeric mode', '\\': 'ST string terminator (stray)',
+  'n': 'LS2 locking shift 2', 'o': 'LS3 locking shift 3', '|': 'LS3R locking shift', '}': 'LS2R locking shift',
+  '~': 'LS1R locking shift', '6': 'DECBI back index', '9': 'DECFI forward index', 'l': 'memory lock',
+  'm': 'memory unlock', 'F': 'cursor to lower left', 'V': 'SPA start of protected area',
+  'W': 'EPA end of protected area', '#8': 'DECALN screen alignment test (fill with E)',
+  '#3': 'DECDHL double-height line', '#4': 'DECDHL double-height line', '#5': 'DECSWL single-width line',
+  '#6': 'DECDWL double-width line', '%G': 'select UTF-8 charset', '%@': 'select default charset',
+  ' F': 'S7C1T 7-bit controls', ' G': 'S8C1T 8-bit controls',
+};
+
+/** Meaning of an ESC sequence from its first intermediate (0 if none) and final byte. */
+export function escMeaning(intermediate: number, final: number): string {
+  if (intermediate >= 0x28 && intermediate <= 0x2f && intermediate !== 0x2c) return 'designate character set';
+  const key = (intermediate ? String.fromCharCode(intermediate) : '') + String.fromCharCode(final);
+  return ESC_MEANINGS[key] ?? (intermediate ? 'ESC sequence with intermediate (unknown)' : 'ESC sequence (unknown)');
+}
+
+const CSI_MEANINGS: Record<string, string> = {
+  '@': 'ICH insert characters', 'A': 'CUU cursor up', 'B': 'CUD cursor down', 'C': 'CUF cursor forward',
+  'D': 'CUB cursor back', 'E': 'CNL cursor next line', 'F': 'CPL cursor previous line',
+  'G': 'CHA cursor column', 'H': 'CUP cursor position', 'I': 'CHT tab forward', 'J': 'ED erase display',
+  'K': 'EL erase line', 'L': 'IL insert lines', 'M': 'DL delete lines', 'P': 'DCH delete characters',
+  'S': 'SU scroll up', 'T': 'SD scroll down', 'X': 'ECH erase characters', 'Z': 'CBT tab backward',
+  '`': 'HPA column absolute', 'a': 'HPR column relative', 'b': 'REP repeat character',
+  'c': 'DA device attributes (query)', 'd': 'VPA line absolute', 'e': 'VPR line relative',
+  'f': 'HVP cursor position', 'g': 'TBC tab clear', 'h': 'SM set mode', 'i': 'MC media copy',
+  'l': 'RM reset mode', 'm': 'SGR select graphic rendition', 'n': 'DSR device status report (query)',
+  'q': 'DECLL load LEDs', 'r': 'DECSTBM set scroll region', 's': 'SCOSC save cursor',
+  't': 'XTWINOPS window operation', 'u': 'SCORC restore cursor', 'x': 'DECREQTPARM request parameters',
+  '?h': 'DECSET set private mode', '?l': 'DECRST reset private mode', '?n': 'DECDSR status report (query)',
+  '?J': 'DECSED selective erase display', '?K': 'DECSEL selective erase line', '?s': 'XTSAVE save private modes',
+  '?r': 'XTRESTORE restore private modes', '?u': 'keyboard protocol query', '>c': 'DA2 secondary device attributes (query)',
+  '=c': 'DA3 tertiary device attributes (query)', '>m': 'XTMODKEYS modify keys', '>q': 'XTVERSION terminal version (query)',
+  '>u': 'keyboard protocol push', '<u': 'keyboard protocol pop', '=u': 'keyboard protocol set',
+  ' q': 'DECSCUSR cursor style', '!p': 'DECSTR soft reset', '"p': 'DECSCL conformance level',
+  '$p': 'DECRQM request mode (query)', '"q': 'DECSCA character protection', '$r': 'DECCARA change attributes in area',
+  '$t': 'DECRARA reverse attributes in area', '$v': 'DECCRA copy area', '$x': 'DECFRA fill area',
+  '$z': 'DECERA erase area', "'}": 'DECIC insert columns', "'~": 'DECDC delete columns', '*x': 'DECSACE attribute change extent',
+  ' @': 'SL scroll left', ' A': 'SR scroll right',
+};
+
+const ERASE_EXTENT = ['(to end)', '(to start)', '(all)', '(scrollback)'];
+
+const PRIVATE_MODES: Record<number, string> = {
+  1: 'cursor keys mode', 3: '132-column mode', 5: 'reverse video', 6: 'origin mode', 7: 'autowrap',
+  9: 'X10 mouse reporting', 12: 'cursor blink', 25: 'cursor visibility', 47: 'alternate screen',
+  1000: 'mouse reporting', 1002: 'mouse drag reporting', 1003: 'mouse motion reporting',
+  1004: 'focus reporting', 1005: 'UTF-8 mouse', 1006: 'SGR mouse', 1015: 'urxvt mouse',
+  1047: 'alternate screen', 1048: 'save cursor', 1049: 'alternate screen with saved cursor',
+  2004: 'bracketed paste', 2026: 'synchronized output',
+};
+
+const WINDOW_OPS: Record<number, string> = {
+  1: '(de-iconify)', 2: '(iconify)', 3: '(move window)', 4: '(resize window)', 5: '(raise)', 6: '(lower)',
+  7: '(refresh)', 8: '(resize text area)', 9: '(maximize)', 10: '(full screen)', 11: '(report state)',
+  13: '(report position)', 14: '(report size)', 18: '(report text size)', 19: '(report screen size)',
+  20: '(report icon label: echoes text to input)', 21: '(report title: echoes text to input)',
+  22: '(push title)', 23: '(pop title)',
+};
+
+/**
+ * Meaning of a complete CSI sequence. `params` holds up to `paramCount` leading parameter values
+ * (-1 for an omitted one); `priv` is the private marker (`?`, `>`, `=`, `<`) or 0.
+ */
+export function csiMeaning(priv: number, intermediate: number, final: number, params: Int32Array, paramCount: number): string {
+  const prefix = priv || intermediate;
+  const key = (prefix ? String.fromCharCode(prefix) : '') + String.fromCharCode(final);
+  const base = CSI_MEANINGS[key];
+  if (base === undefined) return 'CSI sequence (unknown)';
+  const first = paramCount > 0 ? params[0] : -1;
+  if (prefix === 0) {
+    if (final === 0x4a || final === 0x4b) return `${base} ${ERASE_EXTENT[Math.max(first, 0)] ?? ''}`.trimEnd();
+    if (final === 0x74) return `${base} ${WINDOW_OPS[first] ?? ''}`.trimEnd();
+    if (final === 0x6d && hasParam(params, paramCount, 8)) return 'SGR select graphic rendition (conceal: hidden text)';
+    if (final === 0x6e && first === 6) return 'DSR cursor position report (query)';
+  }
+  if (priv === 0x3f && (final === 0x68 || final === 0x6c)) {
+    const mode = PRIVATE_MODES[first];
+    return mode ? `${base.slice(0, 6)} ${mode}` : base;
+  }
+  return base;
+}
+
+function hasParam(params: Int32Array, count: number, value: number): boolean {
+  for (let i = 0; i < count; i++) if (params[i] === value) return true;
+  return false;
+}
+
+const OSC_MEANINGS: Record<number, string> = {
+  0: 'OSC 0 set icon name and window title', 1: 'OSC 1 set icon name', 2: 'OSC 2 set window title',
+  3: 'OSC 3 set X property', 4: 'OSC 4 palette colour (set/query)', 5: 'OSC 5 special colour',
+  6: 'OSC 6 special colour enable', 7: 'OSC 7 current directory', 8: 'OSC 8 hyperlink',
+  9: 'OSC 9 desktop notification', 10: 'OSC 10 foreground colour (set/query)',
+  11: 'OSC 11 background colour (set/query)', 12: 'OSC 12 cursor colour (set/query)',
+  17: 'OSC 17 highlight colour', 46: 'OSC 46 log file', 50: 'OSC 50 font (set/query)',
+  51: 'OSC 51 emacs', 52: 'OSC 52 clipboard access', 99: 'OSC 99 desktop notification',
+  104: 'OSC 104 reset palette', 110: 'OSC 110 reset foreground', 111: 'OSC 111 reset background',
+  112: 'OSC 112 reset cursor colour', 133: 'OSC 133 shell integration mark',
+  633: 'OSC 633 shell integration', 777: 'OSC 777 desktop notification', 1337: 'OSC 1337 iTerm2 command (file transfer)',
+  5113: 'OSC 5113 file transfer', 5522: 'OSC 5522 clipboard access',
+};
+
+/** Meaning of an OSC string from its numeric command (-1 if it had none). */
+export function oscMeaning(command: number, hyperlinkOpens: boolean): string {
+  if (command === 8) return hyperlinkOpens ? 'OSC 8 hyperlink (open)' : 'OSC 8 hyperlink (close)';
+  if (command < 0) return 'OSC without numeric command';
+  return OSC_MEANINGS[command] ?? 'OSC unknown command';
+}
+
+const DCS_MEANINGS: Record<string, string> = {
+  'q': 'DCS sixel graphics', '$q': 'DECRQSS request setting (query)', '+q': 'XTGETTCAP termcap query',
+  '+p': 'XTSETTCAP set termcap', '|': 'DECUDK user-defined keys', '{': 'DECDLD downloadable font',
+  'p': 'DCS ReGIS graphics', 't': 'DCS tmux passthrough', '=s': 'DCS synchronized update',
+  '$t': 'DECRSPS restore presentation state', '$p': 'DECRSTS restore terminal state',
+};
+
+/** Meaning of a DCS string from its private marker, first intermediate and final byte (0 when absent). */
+export function dcsMeaning(priv: number, intermediate: number, final: number): string {
+  if (final === 0) return 'DCS (no header)';
+  const prefix = priv || intermediate;
+  const key = (prefix ? String.fromCharCode(prefix) : '') + String.fromCharCode(final);
+  return DCS_MEANINGS[key] ?? 'DCS unknown';
+}
+
+/** Meanings of SOS, PM and APC strings, which carry no command syntax. */
+export const SOS_MEANING = 'SOS start of string';
+export const PM_MEANING = 'PM privacy message';
+export const APC_MEANING = 'APC application program command';

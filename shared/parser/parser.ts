@@ -1,0 +1,500 @@
+import { DEFAULT_LIMITS, type ParserLimits } from './limits';
+import {
+  APC_MEANING, c0Meaning, c1Meaning, csiMeaning, dcsMeaning, escMeaning, invisibleMeaning, oscMeaning,
+  PM_MEANING, SOS_MEANING,
+} from './meaning';
+import type { ParserSink } from './sink';
+import { SpanClass, SpanFlag } from './span-class';
+import { Action, State, Unit } from './states';
+import { TRANSITIONS } from './transition-table';
+import { classifyMultibyte, lastCodePoint, Utf8Kind } from './utf8';
+
+/** Leading CSI parameters kept for classifying meaning; the rest are only counted. */
+const MAX_TRACKED_PARAMS = 16;
+/** Parameter values saturate here: meanings never need more, and it keeps arithmetic small. */
+const MAX_PARAM_VALUE = 99_999;
+/** OSC command digits parsed; a longer number is an unknown command. */
+const MAX_OSC_COMMAND_DIGITS = 6;
+
+/** Bytes that are text in ground: TAB, LF and printable ASCII. */
+const PLAIN = new Uint8Array(256);
+PLAIN[0x09] = 1;
+PLAIN[0x0a] = 1;
+PLAIN.fill(1, 0x20, 0x7f);
+
+/** A byte array whose value at index i is i, so single LF/TAB bytes can be printed by reference. */
+const ASCII = Uint8Array.from({ length: 128 }, (_, i) => i);
+
+const enum OscPhase { Command = 0, HyperlinkParams = 1, Payload = 2 }
+
+/**
+ * Streaming, byte-level ECMA-48 / DEC VT500 parser with UTF-8 awareness.
+ *
+ * Feed chunks of any size with {@link Parser.feed}, then call {@link Parser.end}. The parser
+ * reports plain text runs and one span per control, sequence, invalid UTF-8 subpart and invisible
+ * code point to its {@link ParserSink}. State (an open sequence, a split UTF-8 character, an ESC
+ * that may start ST) survives chunk boundaries, so any chunking yields the same events apart from
+ * how text runs are split. Work per byte is constant: the parser is linear in its input and never
+ * throws on any byte sequence.
+ */
+export class Parser {
+  private state: State = State.Ground;
+  /** Stream offset of the current chunk's first byte. */
+  private base = 0;
+  private ended = false;
+
+  // The open sequence (meaningful while state is not Ground).
+  private seqStart = 0;
+  private seqClass: SpanClass = SpanClass.Esc;
+  private seqFlags = 0;
+  private headerBytes = 0;
+  private priv = 0;
+  private inter = 0;
+  private final = 0;
+  private readonly params = new Int32Array(MAX_TRACKED_PARAMS);
+  private paramIndex = -1;
+  private inSubParam = false;
+
+  // String payload bookkeeping.
+  private payloadStart = -1;
+  /** An ESC arrived inside a string: the next unit decides between ST and an interruption. */
+  private stringEscPending = false;
+  private escInStringAt = 0;
+  private oscPhase = OscPhase.Command;
+  private oscCommand = -1;
+  private oscDigits = 0;
+  private hyperlinkUriStart = -1;
+
+  // A UTF-8 unit cut by a chunk boundary (at most 3 bytes wait here).
+  private readonly pending = new Uint8Array(4);
+  private pendingLen = 0;
+  private pendingAt = 0;
+
+  private readonly limits: ParserLimits;
+
+  /** Creates a parser reporting to `sink`; `limits` overrides {@link DEFAULT_LIMITS} field by field. */
+  constructor(private readonly sink: ParserSink, limits: Partial<ParserLimits> = {}) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+  }
+
+  /** Stream offset just past the last byte fed. */
+  get offset(): number {
+    return this.base;
+  }
+
+  /** Feeds the next chunk of the stream. The chunk may be reused by the caller after return. */
+  feed(chunk: Uint8Array): void {
+    if (this.ended) throw new Error('Parser.feed called after end()');
+    const n = chunk.length;
+    let i = this.pendingLen > 0 ? this.completePending(chunk) : 0;
+    while (i < n) {
+      switch (this.state) {
+        case State.Ground:
+          i = this.ground(chunk, i, n);
+          break;
+        case State.OscString:
+        case State.DcsPassthrough:
+        case State.DcsIgnore:
+        case State.SosPmApcString:
+          i = this.payload(chunk, i, n);
+          break;
+        default:
+          i = this.sequence(chunk, i, n);
+      }
+    }
+    this.base += n;
+  }
+
+  /**
+   * Ends the stream: a split UTF-8 character becomes invalid, and an open sequence or string is
+   * reported as a span flagged {@link SpanFlag.Unterminated} reaching to the end of input.
+   */
+  end(): void {
+    if (this.ended) return;
+    if (this.pendingLen > 0) {
+      const len = this.pendingLen;
+      this.pendingLen = 0;
+      this.step(Unit.Invalid, this.pending, 0, len, this.pendingAt);
+    }
+    if (this.stringEscPending) {
+      this.stringEscPending = false;
+      this.finish(this.base, SpanFlag.Unterminated, this.escInStringAt);
+    } else if (this.state !== State.Ground) {
+      this.finish(this.base, SpanFlag.Unterminated, this.base);
+    }
+    this.state = State.Ground;
+    this.ended = true;
+  }
+
+  /** Ground: scan text runs fast, hand everything else to the table. */
+  private ground(buf: Uint8Array, i: number, n: number): number {
+    const base = this.base;
+    let run = i;
+    while (i < n) {
+      const b = buf[i];
+      if (b < 0x80) {
+        if (PLAIN[b] === 1) {
+          i++;
+          continue;
+        }
+        if (i > run) this.sink.print(buf, run, i, base + run);
+        this.step(b, buf, i, 1, base + i);
+        i++;
+      } else {
+        const r = classifyMultibyte(buf, i, n);
+        const kind = r & 7;
+        if (kind === Utf8Kind.Text) {
+          i += r >> 3;
+          continue;
+        }
+        if (i > run) this.sink.print(buf, run, i, base + run);
+        if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
+        const len = r >> 3;
+        this.step(unitCode(kind), buf, i, len, base + i);
+        i += len;
+      }
+      if (this.state !== State.Ground) return i;
+      run = i;
+    }
+    if (i > run) this.sink.print(buf, run, i, base + run);
+    return i;
+  }
+
+  /** ESC, CSI and DCS-header states: one unit at a time through the table. */
+  private sequence(buf: Uint8Array, i: number, n: number): number {
+    const base = this.base;
+    while (i < n) {
+      const b = buf[i];
+      if (b < 0x80) {
+        this.step(b, buf, i, 1, base + i);
+        i++;
+      } else {
+        const r = classifyMultibyte(buf, i, n);
+        const kind = r & 7;
+        if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
+        const len = r >> 3;
+        this.step(unitCode(kind), buf, i, len, base + i);
+        i += len;
+      }
+      const s = this.state;
+      if (s === State.Ground || s >= State.DcsPassthrough) return i;
+    }
+    return i;
+  }
+
+  /** String payloads (OSC, DCS, SOS, PM, APC): skip payload fast, stop at terminators. */
+  private payload(buf: Uint8Array, i: number, n: number): number {
+    if (this.state === State.OscString && this.oscPhase !== OscPhase.Payload) i = this.oscHeader(buf, i, n);
+    const base = this.base;
+    const bel = this.state === State.OscString ? 0x07 : -1;
+    while (i < n) {
+      const b = buf[i];
+      if (b >= 0x20 && b < 0x80) {
+        i++;
+      } else if (b < 0x20) {
+        if (b === 0x1b || b === 0x18 || b === 0x1a || b === bel) {
+          this.step(b, buf, i, 1, base + i);
+          return i + 1;
+        }
+        i++;
+      } else {
+        const r = classifyMultibyte(buf, i, n);
+        const kind = r & 7;
+        if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
+        const len = r >> 3;
+        if (kind === Utf8Kind.C1) {
+          this.step(lastCodePoint, buf, i, len, base + i);
+          return i + len;
+        }
+        i += len;
+      }
+    }
+    return i;
+  }
+
+  /** Reads the OSC command number (and, for OSC 8, where the URI starts) without consuming terminators. */
+  private oscHeader(buf: Uint8Array, i: number, n: number): number {
+    while (i < n && this.oscPhase !== OscPhase.Payload) {
+      const b = buf[i];
+      if (this.oscPhase === OscPhase.Command) {
+        if (b >= 0x30 && b <= 0x39) {
+          if (++this.oscDigits <= MAX_OSC_COMMAND_DIGITS) this.oscCommand = Math.max(this.oscCommand, 0) * 10 + (b - 0x30);
+          else this.oscCommand = Number.MAX_SAFE_INTEGER;
+          i++;
+        } else if (b === 0x3b) {
+          this.oscPhase = this.oscCommand === 8 ? OscPhase.HyperlinkParams : OscPhase.Payload;
+          i++;
+        } else {
+          this.oscPhase = OscPhase.Payload;
+        }
+      } else if (b === 0x3b) {
+        this.hyperlinkUriStart = this.base + i + 1;
+        this.oscPhase = OscPhase.Payload;
+        i++;
+      } else if (b >= 0x20 && b < 0x7f) {
+        i++;
+      } else {
+        this.oscPhase = OscPhase.Payload;
+      }
+    }
+    return i;
+  }
+
+  /** Keeps a UTF-8 prefix cut by the chunk's end until the next chunk completes or breaks it. */
+  private stash(buf: Uint8Array, i: number, n: number): number {
+    this.pending.set(buf.subarray(i, n));
+    this.pendingLen = n - i;
+    this.pendingAt = this.base + i;
+    return n;
+  }
+
+  /** Finishes the stashed unit with the first bytes of `chunk`; returns how many of them it used. */
+  private completePending(chunk: Uint8Array): number {
+    const had = this.pendingLen;
+    const take = Math.min(chunk.length, 4 - had);
+    this.pending.set(chunk.subarray(0, take), had);
+    const total = had + take;
+    const r = classifyMultibyte(this.pending, 0, total);
+    const kind = r & 7;
+    if (kind === Utf8Kind.Incomplete) {
+      this.pendingLen = total;
+      return chunk.length;
+    }
+    const len = r >> 3;
+    this.pendingLen = 0;
+    this.step(unitCode(kind), this.pending, 0, len, this.pendingAt);
+    return len - had;
+  }
+
+  /** Applies one table transition for the unit `buf[at..at+len)` at stream offset `off`. */
+  private step(code: number, buf: Uint8Array, at: number, len: number, off: number): void {
+    if (this.stringEscPending) {
+      this.stringEscPending = false;
+      if (code === 0x5c) {
+        this.finish(off + len, 0, this.escInStringAt);
+        this.state = State.Ground;
+        return;
+      }
+      // The ESC interrupted the string: the string ends before it, and the ESC opens a sequence.
+      this.finish(this.escInStringAt, SpanFlag.Malformed, this.escInStringAt);
+      this.open(SpanClass.Esc, this.escInStringAt, 0);
+    }
+    const entry = TRANSITIONS[(this.state << 8) | code];
+    const next = (entry & 0xf) as State;
+    switch ((entry >> 4) as Action) {
+      case Action.Ignore:
+        if (next !== this.state && (next === State.CsiIgnore || next === State.DcsIgnore)) this.seqFlags |= SpanFlag.Malformed;
+        break;
+      case Action.Print:
+        this.sink.print(buf, at, at + len, off);
+        break;
+      case Action.Execute:
+        this.execute(code, buf, at, len, off);
+        break;
+      case Action.EscStart:
+        if (this.inString()) {
+          this.stringEscPending = true;
+          this.escInStringAt = off;
+        } else {
+          if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
+          this.open(SpanClass.Esc, off, 0);
+        }
+        break;
+      case Action.C1Start:
+        if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
+        this.open(C1_INTRODUCED[code - 0x80], off, SpanFlag.EightBit | (len > 1 ? SpanFlag.Utf8Encoded : 0));
+        this.payloadStart = off + len;
+        break;
+      case Action.Collect:
+        this.collect(code);
+        break;
+      case Action.Param:
+        this.param(code);
+        break;
+      case Action.EscDispatch:
+      case Action.CsiDispatch:
+        this.final = code;
+        this.finish(off + len, 0, off + len);
+        break;
+      case Action.Enter:
+        this.enter(code, off + len);
+        break;
+      case Action.Hook:
+        this.final = code;
+        this.payloadStart = off + len;
+        break;
+      case Action.Put:
+        break;
+      case Action.StringEnd:
+        if (this.inString()) {
+          this.finish(off + len, 0, off);
+        } else {
+          if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
+          this.controlSpan(SpanClass.C1, code, off, len);
+        }
+        break;
+      case Action.Abort:
+        if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
+        this.controlSpan(SpanClass.C0, code, off, len);
+        break;
+      case Action.Error:
+        this.finish(off, SpanFlag.Malformed, off);
+        this.state = State.Ground;
+        this.step(code, buf, at, len, off);
+        return;
+      case Action.C1Execute:
+        if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
+        this.controlSpan(SpanClass.C1, code, off, len);
+        break;
+    }
+    this.state = next;
+  }
+
+  private inString(): boolean {
+    return this.state >= State.DcsPassthrough || this.state === State.DcsEntry
+      || this.state === State.DcsParam || this.state === State.DcsIntermediate;
+  }
+
+  /** A control executed where it stands: LF and TAB stay text, everything else is a span. */
+  private execute(code: number, buf: Uint8Array, at: number, len: number, off: number): void {
+    if (code === 0x0a || code === 0x09) {
+      this.sink.print(ASCII, code, code + 1, off);
+    } else if (code < 0x80) {
+      this.controlSpan(SpanClass.C0, code, off, 1);
+    } else if (code === Unit.Invisible) {
+      this.sink.span(SpanClass.Invisible, off, len, invisibleMeaning(lastCodePoint), 0, lastCodePoint);
+    } else {
+      this.sink.span(SpanClass.InvalidUtf8, off, len, 'invalid UTF-8', 0, buf[at]);
+    }
+  }
+
+  private controlSpan(cls: SpanClass, code: number, off: number, len: number): void {
+    const flags = len > 1 ? SpanFlag.Utf8Encoded : 0;
+    this.sink.span(cls, off, len, code < 0x80 ? c0Meaning(code) : c1Meaning(code), flags, code);
+  }
+
+  private open(cls: SpanClass, off: number, flags: number): void {
+    this.seqStart = off;
+    this.seqClass = cls;
+    this.seqFlags = flags;
+    this.headerBytes = 0;
+    this.priv = 0;
+    this.inter = 0;
+    this.final = 0;
+    this.paramIndex = -1;
+    this.inSubParam = false;
+    this.payloadStart = -1;
+    this.oscPhase = OscPhase.Command;
+    this.oscCommand = -1;
+    this.oscDigits = 0;
+    this.hyperlinkUriStart = -1;
+  }
+
+  /** ESC followed by `[`, `]`, `P`, `X`, `^` or `_`: the ESC span becomes a CSI or a string. */
+  private enter(code: number, payloadStart: number): void {
+    this.seqClass = ESC_INTRODUCED[code - 0x50];
+    this.payloadStart = payloadStart;
+  }
+
+  private collect(code: number): void {
+    if (this.state === State.Escape || this.state === State.EscapeIntermediate) {
+      if (this.inter === 0) this.inter = code;
+      if (++this.headerBytes > this.limits.maxEscIntermediates) this.seqFlags |= SpanFlag.Oversized;
+      return;
+    }
+    if (code >= 0x3c) this.priv = code;
+    else if (this.inter === 0) this.inter = code;
+    this.countHeaderByte();
+  }
+
+  private param(code: number): void {
+    this.countHeaderByte();
+    if (this.paramIndex < 0) this.startParam();
+    if (code === 0x3b) {
+      this.startParam();
+    } else if (code === 0x3a) {
+      this.inSubParam = true;
+    } else if (!this.inSubParam && this.paramIndex < MAX_TRACKED_PARAMS) {
+      const p = this.params[this.paramIndex];
+      this.params[this.paramIndex] = Math.min((p < 0 ? 0 : p * 10) + (code - 0x30), MAX_PARAM_VALUE);
+    }
+  }
+
+  private startParam(): void {
+    this.paramIndex++;
+    this.inSubParam = false;
+    if (this.paramIndex < MAX_TRACKED_PARAMS) this.params[this.paramIndex] = -1;
+  }
+
+  private countHeaderByte(): void {
+    if (++this.headerBytes > this.limits.maxCsiParamBytes) this.seqFlags |= SpanFlag.Oversized;
+  }
+
+  /**
+   * Reports the open sequence as one span ending at `end`. For strings, `terminatorAt` is where
+   * the payload stopped (the terminator's offset, or `end` when there was none).
+   */
+  private finish(end: number, flags: number, terminatorAt: number): void {
+    const cls = this.seqClass;
+    flags |= this.seqFlags;
+    let meaning: string;
+    let code = this.final;
+    switch (cls) {
+      case SpanClass.Esc:
+        meaning = this.final !== 0 ? escMeaning(this.inter, this.final) : c0Meaning(0x1b);
+        break;
+      case SpanClass.Csi:
+        meaning = this.final !== 0
+          ? csiMeaning(this.priv, this.inter, this.final, this.params, Math.min(this.paramIndex + 1, MAX_TRACKED_PARAMS))
+          : 'CSI sequence (incomplete)';
+        break;
+      case SpanClass.Osc:
+        code = this.oscCommand;
+        meaning = oscMeaning(this.oscCommand, this.hyperlinkUriStart >= 0 && terminatorAt > this.hyperlinkUriStart);
+        break;
+      case SpanClass.Dcs:
+        meaning = dcsMeaning(this.priv, this.inter, this.final);
+        break;
+      case SpanClass.Sos:
+        meaning = SOS_MEANING;
+        break;
+      case SpanClass.Pm:
+        meaning = PM_MEANING;
+        break;
+      default:
+        meaning = APC_MEANING;
+    }
+    if (this.payloadStart >= 0 && terminatorAt - this.payloadStart > this.limits.maxStringBytes
+      && cls >= SpanClass.Osc) {
+      flags |= SpanFlag.Oversized;
+    }
+    this.sink.span(cls, this.seqStart, end - this.seqStart, meaning, flags, code);
+  }
+}
+
+/** Span class of a sequence opened by the C1 introducer at index `code - 0x80`. */
+const C1_INTRODUCED: SpanClass[] = [];
+C1_INTRODUCED[0x10] = SpanClass.Dcs;
+C1_INTRODUCED[0x18] = SpanClass.Sos;
+C1_INTRODUCED[0x1b] = SpanClass.Csi;
+C1_INTRODUCED[0x1d] = SpanClass.Osc;
+C1_INTRODUCED[0x1e] = SpanClass.Pm;
+C1_INTRODUCED[0x1f] = SpanClass.Apc;
+
+/** Span class after ESC and the byte at index `code - 0x50` (`P` … `_`). */
+const ESC_INTRODUCED: SpanClass[] = [];
+ESC_INTRODUCED[0x00] = SpanClass.Dcs;
+ESC_INTRODUCED[0x08] = SpanClass.Sos;
+ESC_INTRODUCED[0x0b] = SpanClass.Csi;
+ESC_INTRODUCED[0x0d] = SpanClass.Osc;
+ESC_INTRODUCED[0x0e] = SpanClass.Pm;
+ESC_INTRODUCED[0x0f] = SpanClass.Apc;
+
+function unitCode(kind: Utf8Kind): number {
+  switch (kind) {
+    case Utf8Kind.Text: return Unit.Text;
+    case Utf8Kind.Invisible: return Unit.Invisible;
+    case Utf8Kind.C1: return lastCodePoint;
+    default: return Unit.Invalid;
+  }
+}

@@ -1,0 +1,125 @@
+import { Action, State, STATE_COUNT, Unit } from './states';
+
+/**
+ * The DEC/VT500 state diagram as a packed table: entry `state << 8 | unit` holds
+ * `action << 4 | nextState`. Built once at module load, read-only afterwards.
+ *
+ * Departures from the diagram, each deliberate:
+ * - Units come from a UTF-8 decoder: 0x80–0x9F are C1 controls only outside well-formed UTF-8
+ *   (or as C2 80–C2 9F); other non-ASCII units are {@link Unit.Text}, {@link Unit.Invisible} or
+ *   {@link Unit.Invalid}.
+ * - LF and TAB are text in ground (the sanitized output keeps them); DEL in ground is a control span.
+ * - `:` is a parameter byte (sub-parameters, e.g. SGR 38:2:r:g:b), not a reason to ignore.
+ * - Non-ASCII inside an ESC or CSI ends it as malformed and is reprocessed as text; inside a DCS
+ *   header it sends the DCS to dcs_ignore, so nothing after a string introducer becomes text.
+ */
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let c = from; c <= to; c++) out.push(c);
+  return out;
+}
+
+const C0_EXECUTE = [...range(0x00, 0x17), 0x19, ...range(0x1c, 0x1f)];
+const C1_EXECUTE = [...range(0x80, 0x8f), ...range(0x91, 0x97), 0x99, 0x9a];
+const NON_ASCII = [Unit.Text, Unit.Invisible, Unit.Invalid];
+const STRING_STATES = [State.DcsPassthrough, State.DcsIgnore, State.OscString, State.SosPmApcString];
+
+function buildTable(): Uint8Array {
+  const table = new Uint8Array(STATE_COUNT << 8);
+  const add = (units: readonly number[], state: State, action: Action, next: State): void => {
+    for (const u of units) table[(state << 8) | u] = (action << 4) | next;
+  };
+  const all = range(0, STATE_COUNT - 1) as State[];
+
+  // Default: a unit nobody claims is ignored without leaving the state.
+  for (const s of all) add(range(0, 0xff), s, Action.Ignore, s);
+
+  // "Anywhere" transitions.
+  for (const s of all) {
+    add([0x18, 0x1a], s, Action.Abort, State.Ground);
+    add([0x1b], s, Action.EscStart, State.Escape);
+    add(C1_EXECUTE, s, Action.C1Execute, State.Ground);
+    add([0x9c], s, Action.StringEnd, State.Ground);
+    add([0x90], s, Action.C1Start, State.DcsEntry);
+    add([0x9b], s, Action.C1Start, State.CsiEntry);
+    add([0x9d], s, Action.C1Start, State.OscString);
+    add([0x98, 0x9e, 0x9f], s, Action.C1Start, State.SosPmApcString);
+  }
+
+  // Ground.
+  add(C0_EXECUTE, State.Ground, Action.Execute, State.Ground);
+  add([0x09, 0x0a], State.Ground, Action.Print, State.Ground);
+  add(range(0x20, 0x7e), State.Ground, Action.Print, State.Ground);
+  add([0x7f], State.Ground, Action.Execute, State.Ground);
+  add([Unit.Text], State.Ground, Action.Print, State.Ground);
+  add([Unit.Invisible, Unit.Invalid], State.Ground, Action.Execute, State.Ground);
+
+  // C0 controls execute inside ESC and CSI sequences (as on a VT500), and DEL is ignored there.
+  for (const s of [State.Escape, State.EscapeIntermediate, State.CsiEntry, State.CsiParam,
+    State.CsiIntermediate, State.CsiIgnore]) {
+    add(C0_EXECUTE, s, Action.Execute, s);
+    add([0x09, 0x0a], s, Action.Execute, s);
+    add([0x7f], s, Action.Ignore, s);
+    add(NON_ASCII, s, Action.Error, State.Ground);
+  }
+
+  // Escape.
+  add(range(0x20, 0x2f), State.Escape, Action.Collect, State.EscapeIntermediate);
+  add([...range(0x30, 0x4f), ...range(0x51, 0x57), 0x59, 0x5a, 0x5c, ...range(0x60, 0x7e)],
+    State.Escape, Action.EscDispatch, State.Ground);
+  add([0x5b], State.Escape, Action.Enter, State.CsiEntry);
+  add([0x5d], State.Escape, Action.Enter, State.OscString);
+  add([0x50], State.Escape, Action.Enter, State.DcsEntry);
+  add([0x58, 0x5e, 0x5f], State.Escape, Action.Enter, State.SosPmApcString);
+
+  // Escape intermediate.
+  add(range(0x20, 0x2f), State.EscapeIntermediate, Action.Collect, State.EscapeIntermediate);
+  add(range(0x30, 0x7e), State.EscapeIntermediate, Action.EscDispatch, State.Ground);
+
+  // CSI entry, param, intermediate, ignore.
+  add(range(0x20, 0x2f), State.CsiEntry, Action.Collect, State.CsiIntermediate);
+  add([...range(0x30, 0x39), 0x3a, 0x3b], State.CsiEntry, Action.Param, State.CsiParam);
+  add(range(0x3c, 0x3f), State.CsiEntry, Action.Collect, State.CsiParam);
+  add(range(0x40, 0x7e), State.CsiEntry, Action.CsiDispatch, State.Ground);
+
+  add([...range(0x30, 0x39), 0x3a, 0x3b], State.CsiParam, Action.Param, State.CsiParam);
+  add(range(0x3c, 0x3f), State.CsiParam, Action.Ignore, State.CsiIgnore);
+  add(range(0x20, 0x2f), State.CsiParam, Action.Collect, State.CsiIntermediate);
+  add(range(0x40, 0x7e), State.CsiParam, Action.CsiDispatch, State.Ground);
+
+  add(range(0x20, 0x2f), State.CsiIntermediate, Action.Collect, State.CsiIntermediate);
+  add(range(0x30, 0x3f), State.CsiIntermediate, Action.Ignore, State.CsiIgnore);
+  add(range(0x40, 0x7e), State.CsiIntermediate, Action.CsiDispatch, State.Ground);
+
+  add(range(0x20, 0x3f), State.CsiIgnore, Action.Ignore, State.CsiIgnore);
+  add(range(0x40, 0x7e), State.CsiIgnore, Action.CsiDispatch, State.Ground);
+
+  // DCS header: C0 and DEL are ignored; anything unexpected sends the string to dcs_ignore.
+  for (const s of [State.DcsEntry, State.DcsParam, State.DcsIntermediate]) {
+    add(NON_ASCII, s, Action.Ignore, State.DcsIgnore);
+  }
+  add(range(0x20, 0x2f), State.DcsEntry, Action.Collect, State.DcsIntermediate);
+  add([...range(0x30, 0x39), 0x3a, 0x3b], State.DcsEntry, Action.Param, State.DcsParam);
+  add(range(0x3c, 0x3f), State.DcsEntry, Action.Collect, State.DcsParam);
+  add(range(0x40, 0x7e), State.DcsEntry, Action.Hook, State.DcsPassthrough);
+
+  add([...range(0x30, 0x39), 0x3a, 0x3b], State.DcsParam, Action.Param, State.DcsParam);
+  add(range(0x3c, 0x3f), State.DcsParam, Action.Ignore, State.DcsIgnore);
+  add(range(0x20, 0x2f), State.DcsParam, Action.Collect, State.DcsIntermediate);
+  add(range(0x40, 0x7e), State.DcsParam, Action.Hook, State.DcsPassthrough);
+
+  add(range(0x20, 0x2f), State.DcsIntermediate, Action.Collect, State.DcsIntermediate);
+  add(range(0x30, 0x3f), State.DcsIntermediate, Action.Ignore, State.DcsIgnore);
+  add(range(0x40, 0x7e), State.DcsIntermediate, Action.Hook, State.DcsPassthrough);
+
+  // String payloads: everything but the terminators and "anywhere" units is payload.
+  for (const s of STRING_STATES) {
+    add([...C0_EXECUTE, ...range(0x20, 0x7f), ...NON_ASCII], s, Action.Put, s);
+  }
+  add([0x07], State.OscString, Action.StringEnd, State.Ground);
+
+  return table;
+}
+
+/** The packed table; see the module comment for how it departs from the VT500 diagram. */
+export const TRANSITIONS: Uint8Array = buildTable();

@@ -1,0 +1,126 @@
+import { DEFAULT_LIMITS, type ParserLimits } from '../parser/limits';
+import { SPAN_CLASS_COUNT, SPAN_CLASS_NAMES, SpanClass, SpanFlag, type SpanClassName } from '../parser/span-class';
+
+/** How CR and BS were rendered; see {@link SanitizerOptions.cr}. */
+export type CrMode = 'newline' | 'overwrite';
+
+/** Count and spanned raw bytes of one span class. */
+export interface ClassCount {
+  count: number;
+  bytes: number;
+}
+
+/**
+ * The removal report: what the sanitizer removed or replaced, by class and meaning. It holds
+ * counts, sizes, limits and the raw digest only, never a payload byte, because echoing a removed
+ * payload would re-introduce the danger. Field names are snake_case: the report is a JSON contract.
+ */
+export interface RemovalReport {
+  version: 1;
+  /** Raw bytes read. */
+  input_bytes: number;
+  /** Raw bytes copied verbatim into the text. */
+  kept_bytes: number;
+  /** Raw bytes not copied verbatim (removed or replaced). */
+  removed_bytes: number;
+  /** Bytes of sanitized UTF-8 text produced. */
+  text_bytes: number;
+  /** sha256 of the raw bytes read, when the platform supplied a digest. */
+  sha256: string | null;
+  /** The input was cut at a byte cap before its end (set by the caller that enforces the cap). */
+  truncated: boolean;
+  cr_mode: CrMode;
+  /** Spans removed (controls, sequences, strings, invalid subparts, invisible code points). */
+  removed_spans: number;
+  /** Per class; `bytes` counts raw bytes a span covers (a control executed inside a CSI counts in both). */
+  classes: Record<SpanClassName, ClassCount>;
+  /** Per meaning, keyed `class: meaning`; meanings come from fixed tables, never from input. */
+  meanings: Record<string, number>;
+  unterminated: number;
+  oversized: number;
+  malformed: number;
+  /** Sequences introduced by a C1 control instead of ESC. */
+  eight_bit: number;
+  /** Maximal ill-formed UTF-8 subparts, each replaced by U+FFFD. */
+  invalid_utf8: number;
+  invisible: { tag: number; bidi: number };
+  /** What the CR/BS rule did. */
+  line_control: { cr_to_newline: number; cr_dropped: number; cr_applied: number; bs_dropped: number; bs_applied: number };
+  limits: { max_csi_param_bytes: number; max_string_bytes: number; max_esc_intermediates: number };
+}
+
+/** Accumulates a {@link RemovalReport} from parser spans. */
+export class ReportBuilder {
+  private readonly counts = new Float64Array(SPAN_CLASS_COUNT);
+  private readonly bytes = new Float64Array(SPAN_CLASS_COUNT);
+  /** One map per class so the hot path needs no string building. */
+  private readonly meanings = SPAN_CLASS_NAMES.map(() => new Map<string, number>());
+  private unterminated = 0;
+  private oversized = 0;
+  private malformed = 0;
+  private eightBit = 0;
+  private tag = 0;
+  private bidi = 0;
+  /** Mutable counters the sanitizer's CR/BS rule updates directly. */
+  readonly lineControl = { cr_to_newline: 0, cr_dropped: 0, cr_applied: 0, bs_dropped: 0, bs_applied: 0 };
+
+  /** Records one removed span. */
+  add(cls: SpanClass, length: number, meaning: string, flags: number, code: number): void {
+    this.counts[cls]++;
+    this.bytes[cls] += length;
+    const byMeaning = this.meanings[cls];
+    byMeaning.set(meaning, (byMeaning.get(meaning) ?? 0) + 1);
+    if (flags !== 0) {
+      if (flags & SpanFlag.Unterminated) this.unterminated++;
+      if (flags & SpanFlag.Oversized) this.oversized++;
+      if (flags & SpanFlag.Malformed) this.malformed++;
+      if (flags & SpanFlag.EightBit) this.eightBit++;
+    }
+    if (cls === SpanClass.Invisible) {
+      if (code >= 0xe0000) this.tag++;
+      else this.bidi++;
+    }
+  }
+
+  /** The report for a stream of `inputBytes` of which `keptBytes` were copied verbatim. */
+  build(fields: { inputBytes: number; keptBytes: number; textBytes: number; sha256: string | null; truncated: boolean; cr: CrMode; limits: ParserLimits }): RemovalReport {
+    const classes = {} as Record<SpanClassName, ClassCount>;
+    let spans = 0;
+    SPAN_CLASS_NAMES.forEach((name, i) => {
+      classes[name] = { count: this.counts[i], bytes: this.bytes[i] };
+      spans += this.counts[i];
+    });
+    const entries: [string, number][] = [];
+    this.meanings.forEach((byMeaning, cls) => {
+      for (const [meaning, n] of byMeaning) entries.push([`${SPAN_CLASS_NAMES[cls]}: ${meaning}`, n]);
+    });
+    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const meanings = Object.fromEntries(entries);
+    const limits = fields.limits ?? DEFAULT_LIMITS;
+    return {
+      version: 1,
+      input_bytes: fields.inputBytes,
+      kept_bytes: fields.keptBytes,
+      removed_bytes: fields.inputBytes - fields.keptBytes,
+      text_bytes: fields.textBytes,
+      sha256: fields.sha256,
+      truncated: fields.truncated,
+      cr_mode: fields.cr,
+      removed_spans: spans,
+      classes,
+      meanings,
+      unterminated: this.unterminated,
+      oversized: this.oversized,
+      malformed: this.malformed,
+      eight_bit: this.eightBit,
+      invalid_utf8: this.counts[SpanClass.InvalidUtf8],
+      invisible: { tag: this.tag, bidi: this.bidi },
+      line_control: { ...this.lineControl },
+      limits: {
+        max_csi_param_bytes: limits.maxCsiParamBytes,
+        max_string_bytes: limits.maxStringBytes,
+        max_esc_intermediates: limits.maxEscIntermediates,
+      },
+    };
+  }
+}

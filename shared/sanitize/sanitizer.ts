@@ -1,0 +1,257 @@
+import { DEFAULT_LIMITS, type ParserLimits } from '../parser/limits';
+import { Parser } from '../parser/parser';
+import type { ParserSink } from '../parser/sink';
+import { SpanClass } from '../parser/span-class';
+import type { Digest } from './digest';
+import { LineBuffer } from './line-buffer';
+import { OffsetMap, SegmentKind } from './offset-map';
+import { ReportBuilder, type CrMode, type RemovalReport } from './report';
+
+/** U+FFFD REPLACEMENT CHARACTER, which stands in for each maximal ill-formed UTF-8 subpart. */
+const REPLACEMENT = Uint8Array.of(0xef, 0xbf, 0xbd);
+const LF = 0x0a;
+/** Runs shorter than this are copied byte by byte: cheaper than creating a subarray view. */
+const SHORT_RUN = 24;
+
+/** Options of a {@link Sanitizer}. */
+export interface SanitizerOptions {
+  /**
+   * The CR/BS rule. `newline` (default) shows history: CR becomes a line break (CR LF is one
+   * break; a CR at the start of a line, a repeated CR and a CR at the end of input are dropped)
+   * and BS is removed, so both a line and whatever was meant to overwrite it stay readable.
+   * `overwrite` shows what a terminal would: CR returns to column 0, BS moves one column left,
+   * and later characters overwrite earlier ones on the same line.
+   */
+  cr?: CrMode;
+  /** Parser limits; see {@link ParserLimits}. */
+  limits?: Partial<ParserLimits>;
+  /** Hash of the raw input for the report (e.g. sha256 from the platform). */
+  digest?: Digest;
+  /** Keep an {@link OffsetMap} from text offsets to raw offsets (costs memory per text run). */
+  mapOffsets?: boolean;
+  /** Also receive every span (for viewers and `inspect`), after the sanitizer has counted it. */
+  onSpan?: ParserSink['span'];
+}
+
+/**
+ * Streaming sanitizer: raw terminal bytes in, safe UTF-8 text out. The text holds no ESC, no C0
+ * control but LF and TAB, no DEL, no C1 (raw or encoded), no invisible tag or bidi code point,
+ * and nothing from inside a removed sequence or string; OSC 8 hyperlinks keep their label only.
+ * Invalid UTF-8 becomes U+FFFD. A {@link RemovalReport} counts what was removed.
+ */
+export class Sanitizer implements ParserSink {
+  readonly map: OffsetMap | null;
+  private readonly parser: Parser;
+  private readonly report = new ReportBuilder();
+  private readonly limits: ParserLimits;
+  private readonly mode: CrMode;
+  private readonly line: LineBuffer | null;
+  private out = new Uint8Array(0);
+  private outLen = 0;
+  /** Text bytes emitted before the current output buffer. */
+  private textBase = 0;
+  private kept = 0;
+  private atLineStart = true;
+  /** Stream offset of a CR whose fate waits on the next text (newline mode), or -1. */
+  private pendingCr = -1;
+  private ended = false;
+  private finalReport: RemovalReport | null = null;
+
+  /** Creates a sanitizer; see {@link SanitizerOptions}. */
+  constructor(private readonly options: SanitizerOptions = {}) {
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.parser = new Parser(this, this.limits);
+    this.mode = options.cr ?? 'newline';
+    this.line = this.mode === 'overwrite' ? new LineBuffer() : null;
+    this.map = options.mapOffsets ? new OffsetMap() : null;
+  }
+
+  /** Sanitizes the next chunk; returns the text it completes (a fresh array the caller owns). */
+  write(chunk: Uint8Array): Uint8Array {
+    if (this.ended) throw new Error('Sanitizer.write called after end()');
+    this.options.digest?.update(chunk);
+    this.begin(chunk.length + 8);
+    this.parser.feed(chunk);
+    return this.take();
+  }
+
+  /** Ends the input and returns the remaining text. */
+  end(): Uint8Array {
+    if (this.ended) return new Uint8Array(0);
+    this.begin(16);
+    this.parser.end();
+    if (this.line && !this.line.empty) this.flushLine();
+    if (this.pendingCr >= 0) {
+      this.report.lineControl.cr_dropped++;
+      this.pendingCr = -1;
+    }
+    this.ended = true;
+    return this.take();
+  }
+
+  /** The removal report; complete after {@link end}. `truncated` is for callers that cap input. */
+  getReport(truncated = false): RemovalReport {
+    if (this.finalReport && this.finalReport.truncated === truncated) return this.finalReport;
+    const report = this.report.build({
+      inputBytes: this.parser.offset,
+      keptBytes: this.kept,
+      textBytes: this.textBase + this.outLen,
+      sha256: this.ended && this.options.digest ? this.digestHex() : null,
+      truncated,
+      cr: this.mode,
+      limits: this.limits,
+    });
+    if (this.ended) this.finalReport = report;
+    return report;
+  }
+
+  private digestValue: string | null = null;
+  private digestHex(): string {
+    this.digestValue ??= this.options.digest?.digest() ?? null;
+    return this.digestValue ?? '';
+  }
+
+  /** @internal Parser callback: text. */
+  print(bytes: Uint8Array, start: number, end: number, offset: number): void {
+    if (this.line) {
+      this.printOverwrite(bytes, start, end, offset);
+      return;
+    }
+    if (this.pendingCr >= 0) this.resolveCr(bytes[start] === LF);
+    const len = end - start;
+    this.ensure(len);
+    const out = this.out;
+    let pos = this.outLen;
+    this.map?.add(this.textBase + pos, len, offset, len, SegmentKind.Verbatim);
+    if (len < SHORT_RUN) {
+      for (let k = start; k < end; k++) out[pos++] = bytes[k];
+    } else {
+      out.set(bytes.subarray(start, end), pos);
+      pos += len;
+    }
+    this.outLen = pos;
+    this.kept += len;
+    this.atLineStart = bytes[end - 1] === LF;
+  }
+
+  /** @internal Parser callback: a removed span. */
+  span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number): void {
+    this.report.add(cls, length, meaning, flags, code);
+    this.options.onSpan?.(cls, offset, length, meaning, flags, code);
+    if (cls === SpanClass.InvalidUtf8) {
+      this.replace(offset);
+    } else if (cls === SpanClass.C0) {
+      if (code === 0x0d) this.carriageReturn(offset);
+      else if (code === 0x08) this.backspace();
+    }
+  }
+
+  private carriageReturn(offset: number): void {
+    if (this.line) {
+      this.line.carriageReturn();
+      this.report.lineControl.cr_applied++;
+    } else if (this.pendingCr >= 0) {
+      this.report.lineControl.cr_dropped++;
+    } else {
+      this.pendingCr = offset;
+    }
+  }
+
+  private backspace(): void {
+    if (this.line?.backspace()) this.report.lineControl.bs_applied++;
+    else this.report.lineControl.bs_dropped++;
+  }
+
+  /** Newline mode: a pending CR becomes LF unless LF follows or the line is empty. */
+  private resolveCr(nextIsLf: boolean): void {
+    if (nextIsLf || this.atLineStart) {
+      this.report.lineControl.cr_dropped++;
+    } else {
+      this.ensure(1);
+      this.map?.add(this.textBase + this.outLen, 1, this.pendingCr, 1, SegmentKind.Replaced);
+      this.out[this.outLen++] = LF;
+      this.atLineStart = true;
+      this.report.lineControl.cr_to_newline++;
+    }
+    this.pendingCr = -1;
+  }
+
+  /** Emits U+FFFD for an invalid UTF-8 subpart at raw `offset`. */
+  private replace(offset: number): void {
+    if (this.line) {
+      if (this.line.put(REPLACEMENT, 0, 3, offset, true)) this.flushLine();
+      return;
+    }
+    if (this.pendingCr >= 0) this.resolveCr(false);
+    this.ensure(3);
+    this.map?.add(this.textBase + this.outLen, 3, offset, 1, SegmentKind.Replaced);
+    this.out.set(REPLACEMENT, this.outLen);
+    this.outLen += 3;
+    this.atLineStart = false;
+  }
+
+  private printOverwrite(bytes: Uint8Array, start: number, end: number, offset: number): void {
+    const line = this.line as LineBuffer;
+    let k = start;
+    while (k < end) {
+      const b = bytes[k];
+      const len = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+      if (b === LF) {
+        this.flushLine();
+        this.ensure(1);
+        this.map?.add(this.textBase + this.outLen, 1, offset + (k - start), 1, SegmentKind.Verbatim);
+        this.out[this.outLen++] = LF;
+      } else if (line.put(bytes, k, len, offset + (k - start))) {
+        this.flushLine();
+      }
+      k += len;
+    }
+    this.kept += end - start;
+  }
+
+  private flushLine(): void {
+    const line = this.line as LineBuffer;
+    this.ensure(line.byteBound);
+    this.outLen = line.flush(this.out, this.outLen, this.textBase, this.map);
+  }
+
+  /** Starts a fresh output buffer for one write. */
+  private begin(capacity: number): void {
+    this.out = new Uint8Array(capacity);
+    this.outLen = 0;
+  }
+
+  private ensure(extra: number): void {
+    const need = this.outLen + extra;
+    if (need <= this.out.length) return;
+    const grown = new Uint8Array(Math.max(need, this.out.length * 2));
+    grown.set(this.out.subarray(0, this.outLen));
+    this.out = grown;
+  }
+
+  private take(): Uint8Array {
+    const text = this.out.subarray(0, this.outLen);
+    this.textBase += this.outLen;
+    this.outLen = 0;
+    this.out = new Uint8Array(0);
+    return text;
+  }
+}
+
+/** Result of {@link sanitize}. */
+export interface SanitizeResult {
+  text: Uint8Array;
+  report: RemovalReport;
+  map: OffsetMap | null;
+}
+
+/** Sanitizes a whole byte array at once; see {@link Sanitizer}. */
+export function sanitize(bytes: Uint8Array, options: SanitizerOptions = {}): SanitizeResult {
+  const s = new Sanitizer(options);
+  const head = s.write(bytes);
+  const tail = s.end();
+  const text = new Uint8Array(head.length + tail.length);
+  text.set(head);
+  text.set(tail, head.length);
+  return { text, report: s.getReport(), map: s.map };
+}
