@@ -39,6 +39,39 @@ const EMPTY = new Uint8Array(0);
  *   than `baseOffset` (bytes cannot precede the stream's start).
  */
 export function formatCells(bytes: Uint8Array, baseOffset: number, window: ByteWindow = {}): Cell[] {
+  const cells = new Array<Cell>(bytes.length);
+  writeCells(bytes, baseOffset, window, new CellWriter([cells]));
+  return cells;
+}
+
+/**
+ * Receives cells in byte order and stores them into consecutive chunks (rows), so rows are filled
+ * directly: no window-sized intermediate array, no copying. A flat array is one chunk.
+ */
+export class CellWriter {
+  private chunk = 0;
+  private column = 0;
+
+  /** `chunks` must together hold exactly one slot per byte of the window. */
+  constructor(private readonly chunks: Cell[][]) {}
+
+  /** Stores the next byte's cell. */
+  put(cell: Cell): void {
+    let current = this.chunks[this.chunk];
+    if (this.column === current.length) {
+      current = this.chunks[++this.chunk];
+      this.column = 0;
+    }
+    current[this.column++] = cell;
+  }
+}
+
+/**
+ * Decodes the window like {@link formatCells} and hands its cells, in byte order, to `out`.
+ *
+ * @throws RangeError as {@link formatCells} does.
+ */
+export function writeCells(bytes: Uint8Array, baseOffset: number, window: ByteWindow, out: CellWriter): void {
   if (!Number.isSafeInteger(baseOffset) || baseOffset < 0) {
     throw new RangeError(`baseOffset must be a non-negative safe integer, got ${baseOffset}`);
   }
@@ -48,22 +81,20 @@ export function formatCells(bytes: Uint8Array, baseOffset: number, window: ByteW
   }
   const startUnknown =
     context === undefined ? baseOffset > 0 : context.length < MAX_NEIGHBOUR_BYTES && baseOffset > context.length;
-  const cells: Cell[] = [];
-  const carried = pushCarriedIn(bytes, context ?? EMPTY, startUnknown, lookahead, cells);
-  pushFrom(bytes, carried, lookahead, cells);
-  return cells;
+  const carried = writeCarriedIn(bytes, context ?? EMPTY, startUnknown, lookahead, out);
+  writeFrom(bytes, carried, lookahead, out);
 }
 
 /**
- * Pushes cells for the window bytes that belong to a sequence begun before the window (in the
+ * Writes cells for the window bytes that belong to a sequence begun before the window (in the
  * context, or in unknown bytes before it) and returns how many window bytes that was.
  */
-function pushCarriedIn(
+function writeCarriedIn(
   bytes: Uint8Array,
   context: Uint8Array,
   startUnknown: boolean,
   lookahead: Uint8Array | undefined,
-  cells: Cell[],
+  out: CellWriter,
 ): number {
   const ctx = context.subarray(Math.max(0, context.length - MAX_NEIGHBOUR_BYTES));
   const head = joinHead(ctx, bytes, lookahead);
@@ -73,7 +104,7 @@ function pushCarriedIn(
   if (startUnknown) {
     // A character that began in the unseen bytes can reach at most 3 bytes past them.
     while (at < MAX_NEIGHBOUR_BYTES && at < head.length && isContinuation(head[at])) at++;
-    for (let j = ctxLength; j < Math.min(at, windowEnd); j++) cells.push(PARTIAL_CELLS[head[j]]);
+    for (let j = ctxLength; j < Math.min(at, windowEnd); j++) out.put(PARTIAL_CELLS[head[j]]);
   }
   // Decoding from the context's first byte reaches the true state at the window's start: a
   // character covering bytes[0] begins at most 3 bytes earlier, and any sequence we enter midway
@@ -90,9 +121,9 @@ function pushCarriedIn(
     }
     const status = packed & ~SEQ_LENGTH_MASK;
     for (let j = ctxLength; j < Math.min(at + length, windowEnd); j++) {
-      if (status === SEQ_VALID) cells.push(CONTINUATION_CELL);
-      else if (status === SEQ_ILL_FORMED) cells.push(INVALID_CELLS[head[j]]);
-      else cells.push(PARTIAL_CELLS[head[j]]);
+      if (status === SEQ_VALID) out.put(CONTINUATION_CELL);
+      else if (status === SEQ_ILL_FORMED) out.put(INVALID_CELLS[head[j]]);
+      else out.put(PARTIAL_CELLS[head[j]]);
     }
     at += length;
   }
@@ -111,14 +142,14 @@ function joinHead(ctx: Uint8Array, bytes: Uint8Array, lookahead: Uint8Array | un
   return head;
 }
 
-/** Pushes the cells of `bytes[from..]`, where `from` is the start of a new sequence. */
-function pushFrom(bytes: Uint8Array, from: number, lookahead: Uint8Array | undefined, cells: Cell[]): void {
+/** Writes the cells of `bytes[from..]`, where `from` is the start of a new sequence. */
+function writeFrom(bytes: Uint8Array, from: number, lookahead: Uint8Array | undefined, out: CellWriter): void {
   const end = bytes.length;
   let at = from;
   while (at < end) {
     const b = bytes[at];
     if (b < 0x80) {
-      cells.push(ASCII_CELLS[b]);
+      out.put(ASCII_CELLS[b]);
       at++;
       continue;
     }
@@ -136,17 +167,17 @@ function pushFrom(bytes: Uint8Array, from: number, lookahead: Uint8Array | undef
     const stop = Math.min(at + length, end);
     switch (packed & ~SEQ_LENGTH_MASK) {
       case SEQ_VALID:
-        cells.push(leadCellForCodePoint(codePointAt(source, sourceAt, length)));
-        for (let j = at + 1; j < stop; j++) cells.push(CONTINUATION_CELL);
+        out.put(leadCellForCodePoint(codePointAt(source, sourceAt, length)));
+        for (let j = at + 1; j < stop; j++) out.put(CONTINUATION_CELL);
         break;
       case SEQ_ILL_FORMED:
         // A byte that no sequence claimed is C1 when it is 0x80–0x9F; inside a failed sequence it
         // is just a broken piece of a character, as a UTF-8 terminal would treat it.
-        if (length === 1 && b < 0xa0) cells.push(C1_CELLS[b - 0x80]);
-        else for (let j = at; j < stop; j++) cells.push(INVALID_CELLS[bytes[j]]);
+        if (length === 1 && b < 0xa0) out.put(C1_CELLS[b - 0x80]);
+        else for (let j = at; j < stop; j++) out.put(INVALID_CELLS[bytes[j]]);
         break;
       default:
-        for (let j = at; j < stop; j++) cells.push(PARTIAL_CELLS[bytes[j]]);
+        for (let j = at; j < stop; j++) out.put(PARTIAL_CELLS[bytes[j]]);
     }
     at += length;
   }

@@ -1,5 +1,5 @@
 import type { Cell } from './cell';
-import { formatCells, type ByteWindow } from './cells';
+import { CellWriter, writeCells, type ByteWindow } from './cells';
 import { HEX_BYTE } from './notation';
 
 /** Bytes per row when the caller does not choose. */
@@ -40,13 +40,16 @@ export function formatHexRows(bytes: Uint8Array, baseOffset: number, options: He
   if (!Number.isInteger(width) || width < 1 || width > MAX_ROW_WIDTH) {
     throw new RangeError(`width must be an integer in 1–${MAX_ROW_WIDTH}, got ${width}`);
   }
-  const cells = formatCells(bytes, baseOffset, options);
-  const rows: HexRow[] = [];
-  for (let start = 0; start < bytes.length; start += width) {
+  // Rows are allocated up front and the decoder writes straight into their cell arrays.
+  const rows: HexRow[] = new Array<HexRow>(Math.ceil(bytes.length / width));
+  const chunks: Cell[][] = new Array<Cell[]>(rows.length);
+  for (let r = 0, start = 0; start < bytes.length; r++, start += width) {
     const end = Math.min(start + width, bytes.length);
-    const hex: string[] = [];
-    for (let i = start; i < end; i++) hex.push(HEX_BYTE[bytes[i]]);
-    rows.push({ offset: baseOffset + start, hex, cells: cells.slice(start, end) });
+    const hex = new Array<string>(end - start);
+    for (let i = start; i < end; i++) hex[i - start] = HEX_BYTE[bytes[i]];
+    chunks[r] = new Array<Cell>(end - start);
+    rows[r] = { offset: baseOffset + start, hex, cells: chunks[r] };
   }
+  writeCells(bytes, baseOffset, options, new CellWriter(chunks));
   return rows;
 }

@@ -58,11 +58,23 @@ const ESC_MEANINGS: Record<string, string> = {
   ' F': 'S7C1T 7-bit controls', ' G': 'S8C1T 8-bit controls',
 };
 
+/**
+ * Re-keys a table of `[prefix]final` strings by `prefix << 8 | final`, so lookups on the hot path
+ * build no strings.
+ */
+function byCode(table: Record<string, string>): Map<number, string> {
+  return new Map(Object.entries(table).map(([key, meaning]) => [
+    key.length === 2 ? (key.charCodeAt(0) << 8) | key.charCodeAt(1) : key.charCodeAt(0), meaning,
+  ]));
+}
+
+const ESC_BY_CODE = byCode(ESC_MEANINGS);
+
 /** Meaning of an ESC sequence from its first intermediate (0 if none) and final byte. */
 export function escMeaning(intermediate: number, final: number): string {
   if (intermediate >= 0x28 && intermediate <= 0x2f && intermediate !== 0x2c) return 'designate character set';
-  const key = (intermediate ? String.fromCharCode(intermediate) : '') + String.fromCharCode(final);
-  return ESC_MEANINGS[key] ?? (intermediate ? 'ESC sequence with intermediate (unknown)' : 'ESC sequence (unknown)');
+  return ESC_BY_CODE.get((intermediate << 8) | final)
+    ?? (intermediate ? 'ESC sequence with intermediate (unknown)' : 'ESC sequence (unknown)');
 }
 
 const CSI_MEANINGS: Record<string, string> = {
@@ -108,26 +120,36 @@ const WINDOW_OPS: Record<number, string> = {
   22: '(push title)', 23: '(pop title)',
 };
 
+const CSI_BY_CODE = byCode(CSI_MEANINGS);
+const ED = ERASE_EXTENT.map((e) => `ED erase display ${e}`);
+const EL = ERASE_EXTENT.map((e) => `EL erase line ${e}`);
+const WINDOW_OP_MEANINGS = new Map(Object.entries(WINDOW_OPS).map(([op, text]) => [Number(op), `XTWINOPS window operation ${text}`]));
+const DECSET_MEANINGS = new Map(Object.entries(PRIVATE_MODES).map(([mode, text]) => [Number(mode), `DECSET ${mode} ${text}`]));
+const DECRST_MEANINGS = new Map(Object.entries(PRIVATE_MODES).map(([mode, text]) => [Number(mode), `DECRST ${mode} ${text}`]));
+const SGR_CONCEAL = 'SGR select graphic rendition (conceal: hidden text)';
+const DSR_CPR = 'DSR cursor position report (query)';
+
 /**
  * Meaning of a complete CSI sequence. `params` holds up to `paramCount` leading parameter values
  * (-1 for an omitted one); `priv` is the private marker (`?`, `>`, `=`, `<`) or 0.
  */
 export function csiMeaning(priv: number, intermediate: number, final: number, params: Int32Array, paramCount: number): string {
   const prefix = priv || intermediate;
-  const key = (prefix ? String.fromCharCode(prefix) : '') + String.fromCharCode(final);
-  const base = CSI_MEANINGS[key];
+  const base = CSI_BY_CODE.get((prefix << 8) | final);
   if (base === undefined) return 'CSI sequence (unknown)';
   const first = paramCount > 0 ? params[0] : -1;
   if (prefix === 0) {
-    if (final === 0x4a || final === 0x4b) return `${base} ${ERASE_EXTENT[Math.max(first, 0)] ?? ''}`.trimEnd();
-    if (final === 0x74) return `${base} ${WINDOW_OPS[first] ?? ''}`.trimEnd();
-    if (final === 0x6d && hasParam(params, paramCount, 8)) return 'SGR select graphic rendition (conceal: hidden text)';
-    if (final === 0x6e && first === 6) return 'DSR cursor position report (query)';
+    switch (final) {
+      case 0x4a: return ED[Math.max(first, 0)] ?? base;
+      case 0x4b: return EL[Math.max(first, 0)] ?? base;
+      case 0x74: return WINDOW_OP_MEANINGS.get(first) ?? base;
+      case 0x6d: return hasParam(params, paramCount, 8) ? SGR_CONCEAL : base;
+      case 0x6e: return first === 6 ? DSR_CPR : base;
+      default: return base;
+    }
   }
-  if (priv === 0x3f && (final === 0x68 || final === 0x6c)) {
-    const mode = PRIVATE_MODES[first];
-    return mode ? `${base.slice(0, 6)} ${mode}` : base;
-  }
+  if (priv === 0x3f && final === 0x68) return DECSET_MEANINGS.get(first) ?? base;
+  if (priv === 0x3f && final === 0x6c) return DECRST_MEANINGS.get(first) ?? base;
   return base;
 }
 
@@ -164,12 +186,12 @@ const DCS_MEANINGS: Record<string, string> = {
   '$t': 'DECRSPS restore presentation state', '$p': 'DECRSTS restore terminal state',
 };
 
+const DCS_BY_CODE = byCode(DCS_MEANINGS);
+
 /** Meaning of a DCS string from its private marker, first intermediate and final byte (0 when absent). */
 export function dcsMeaning(priv: number, intermediate: number, final: number): string {
   if (final === 0) return 'DCS (no header)';
-  const prefix = priv || intermediate;
-  const key = (prefix ? String.fromCharCode(prefix) : '') + String.fromCharCode(final);
-  return DCS_MEANINGS[key] ?? 'DCS unknown';
+  return DCS_BY_CODE.get(((priv || intermediate) << 8) | final) ?? 'DCS unknown';
 }
 
 /** Meanings of SOS, PM and APC strings, which carry no command syntax. */

@@ -22,8 +22,18 @@ PLAIN[0x09] = 1;
 PLAIN[0x0a] = 1;
 PLAIN.fill(1, 0x20, 0x7f);
 
+/**
+ * True when one of the four bytes packed in `word` is outside 0x20–0x7E. Borrows and carries only
+ * flow out of bytes that are themselves outside the range, so a clean word never tests true.
+ */
+function hasNonPlainByte(word: number): boolean {
+  return (((word - 0x20202020) | (word + 0x01010101)) & 0x80808080) !== 0;
+}
+
 /** A byte array whose value at index i is i, so single LF/TAB bytes can be printed by reference. */
 const ASCII = Uint8Array.from({ length: 128 }, (_, i) => i);
+
+const EMPTY_WORDS = new Uint32Array(0);
 
 const enum OscPhase { Command = 0, HyperlinkParams = 1, Payload = 2 }
 
@@ -72,6 +82,10 @@ export class Parser {
 
   private readonly limits: ParserLimits;
 
+  /** The current chunk seen as 32-bit words (from byte {@link wordBase}), for skipping clean text 4 bytes at a time. */
+  private words: Uint32Array = new Uint32Array(0);
+  private wordBase = 0;
+
   /** Creates a parser reporting to `sink`; `limits` overrides {@link DEFAULT_LIMITS} field by field. */
   constructor(private readonly sink: ParserSink, limits: Partial<ParserLimits> = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
@@ -86,6 +100,7 @@ export class Parser {
   feed(chunk: Uint8Array): void {
     if (this.ended) throw new Error('Parser.feed called after end()');
     const n = chunk.length;
+    this.viewWords(chunk);
     let i = this.pendingLen > 0 ? this.completePending(chunk) : 0;
     while (i < n) {
       switch (this.state) {
@@ -103,6 +118,25 @@ export class Parser {
       }
     }
     this.base += n;
+    this.words = EMPTY_WORDS;
+  }
+
+  /** Views the 4-byte-aligned middle of `chunk` as words (typed arrays need aligned offsets). */
+  private viewWords(chunk: Uint8Array): void {
+    const skip = (4 - (chunk.byteOffset & 3)) & 3;
+    const count = chunk.length > skip ? (chunk.length - skip) >>> 2 : 0;
+    this.wordBase = skip;
+    this.words = count > 0 ? new Uint32Array(chunk.buffer, chunk.byteOffset + skip, count) : EMPTY_WORDS;
+  }
+
+  /** Index of the first byte at or after the aligned index `i` whose word holds a non-plain byte. */
+  private skipPlainWords(i: number): number {
+    const words = this.words;
+    const wb = this.wordBase;
+    let w = (i - wb) >>> 2;
+    const end = words.length;
+    while (w < end && !hasNonPlainByte(words[w])) w++;
+    return wb + (w << 2);
   }
 
   /**
@@ -129,8 +163,14 @@ export class Parser {
   /** Ground: scan text runs fast, hand everything else to the table. */
   private ground(buf: Uint8Array, i: number, n: number): number {
     const base = this.base;
+    const wb = this.wordBase;
+    const swar = buf.length === n && this.words.length > 0;
     let run = i;
     while (i < n) {
+      if (swar && ((i - wb) & 3) === 0 && i >= wb) {
+        i = this.skipPlainWords(i);
+        if (i >= n) break;
+      }
       const b = buf[i];
       if (b < 0x80) {
         if (PLAIN[b] === 1) {
@@ -138,6 +178,12 @@ export class Parser {
           continue;
         }
         if (i > run) this.sink.print(buf, run, i, base + run);
+        const done = b === 0x1b && i + 1 < n && buf[i + 1] === 0x5b ? this.wholeCsi(buf, i, n) : -1;
+        if (done >= 0) {
+          i = done;
+          run = i;
+          continue;
+        }
         this.step(b, buf, i, 1, base + i);
         i++;
       } else {
@@ -160,12 +206,60 @@ export class Parser {
     return i;
   }
 
+  /**
+   * Fast path for the commonest sequence, a well-formed `ESC [` CSI that ends inside this chunk:
+   * parsed in one loop with the same result the table would give. Returns the index after the
+   * final byte, or -1 to let the state machine take it (anything unusual, or a chunk boundary).
+   */
+  private wholeCsi(buf: Uint8Array, i: number, n: number): number {
+    let j = i + 2;
+    let priv = 0;
+    if (j < n && buf[j] >= 0x3c && buf[j] <= 0x3f) priv = buf[j++];
+    const params = this.params;
+    let index = -1;
+    let sub = false;
+    let b = 0;
+    for (; j < n; j++) {
+      b = buf[j];
+      if (b >= 0x30 && b <= 0x39) {
+        if (index < 0) params[index = 0] = -1;
+        if (!sub && index < MAX_TRACKED_PARAMS) {
+          const p = params[index];
+          params[index] = Math.min((p < 0 ? 0 : p * 10) + (b - 0x30), MAX_PARAM_VALUE);
+        }
+      } else if (b === 0x3b) {
+        if (index < 0) params[index = 0] = -1;
+        if (++index < MAX_TRACKED_PARAMS) params[index] = -1;
+        sub = false;
+      } else if (b === 0x3a) {
+        if (index < 0) params[index = 0] = -1;
+        sub = true;
+      } else {
+        break;
+      }
+    }
+    let inter = 0;
+    while (j < n && b >= 0x20 && b <= 0x2f) {
+      if (inter === 0) inter = b;
+      b = ++j < n ? buf[j] : 0;
+    }
+    if (j >= n || b < 0x40 || b > 0x7e || j - i - 2 > this.limits.maxCsiParamBytes) return -1;
+    const meaning = csiMeaning(priv, inter, b, params, Math.min(index + 1, MAX_TRACKED_PARAMS));
+    this.sink.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b);
+    return j + 1;
+  }
+
   /** ESC, CSI and DCS-header states: one unit at a time through the table. */
   private sequence(buf: Uint8Array, i: number, n: number): number {
     const base = this.base;
     while (i < n) {
       const b = buf[i];
-      if (b < 0x80) {
+      if (b >= 0x30 && b <= 0x3b && (this.state === State.CsiParam || this.state === State.CsiEntry)) {
+        // Parameter bytes dominate colour-heavy output; this is the table's csi_param transition inlined.
+        this.param(b);
+        this.state = State.CsiParam;
+        i++;
+      } else if (b < 0x80) {
         this.step(b, buf, i, 1, base + i);
         i++;
       } else {
@@ -187,7 +281,13 @@ export class Parser {
     if (this.state === State.OscString && this.oscPhase !== OscPhase.Payload) i = this.oscHeader(buf, i, n);
     const base = this.base;
     const bel = this.state === State.OscString ? 0x07 : -1;
+    const wb = this.wordBase;
+    const swar = buf.length === n && this.words.length > 0;
     while (i < n) {
+      if (swar && ((i - wb) & 3) === 0 && i >= wb) {
+        i = this.skipPlainWords(i);
+        if (i >= n) break;
+      }
       const b = buf[i];
       if (b >= 0x20 && b < 0x80) {
         i++;

@@ -54,7 +54,11 @@ export class ReportBuilder {
   private readonly counts = new Float64Array(SPAN_CLASS_COUNT);
   private readonly bytes = new Float64Array(SPAN_CLASS_COUNT);
   /** One map per class so the hot path needs no string building. */
-  private readonly meanings = SPAN_CLASS_NAMES.map(() => new Map<string, number>());
+  private readonly meanings = SPAN_CLASS_NAMES.map(() => new Map<string, { n: number }>());
+  /** The counter of the last meaning seen: runs of one meaning (SGR after SGR) skip the map. */
+  private lastMeaning = '';
+  private lastClass = -1;
+  private lastCounter = { n: 0 };
   private unterminated = 0;
   private oversized = 0;
   private malformed = 0;
@@ -68,8 +72,15 @@ export class ReportBuilder {
   add(cls: SpanClass, length: number, meaning: string, flags: number, code: number): void {
     this.counts[cls]++;
     this.bytes[cls] += length;
-    const byMeaning = this.meanings[cls];
-    byMeaning.set(meaning, (byMeaning.get(meaning) ?? 0) + 1);
+    if (meaning !== this.lastMeaning || cls !== this.lastClass) {
+      const byMeaning = this.meanings[cls];
+      let counter = byMeaning.get(meaning);
+      if (counter === undefined) byMeaning.set(meaning, (counter = { n: 0 }));
+      this.lastMeaning = meaning;
+      this.lastClass = cls;
+      this.lastCounter = counter;
+    }
+    this.lastCounter.n++;
     if (flags !== 0) {
       if (flags & SpanFlag.Unterminated) this.unterminated++;
       if (flags & SpanFlag.Oversized) this.oversized++;
@@ -92,7 +103,7 @@ export class ReportBuilder {
     });
     const entries: [string, number][] = [];
     this.meanings.forEach((byMeaning, cls) => {
-      for (const [meaning, n] of byMeaning) entries.push([`${SPAN_CLASS_NAMES[cls]}: ${meaning}`, n]);
+      for (const [meaning, counter] of byMeaning) entries.push([`${SPAN_CLASS_NAMES[cls]}: ${meaning}`, counter.n]);
     });
     entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const meanings = Object.fromEntries(entries);

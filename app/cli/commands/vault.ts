@@ -118,7 +118,9 @@ async function show(args: readonly string[], io: CliIo): Promise<number> {
     const here = await vault.hasRaw(ref.sha256);
     out.push(`  ${stream.padEnd(8)} ${formatRef(ref.sha256)}  ${ref.size} bytes${here ? '' : ' (not stored)'}`);
   }
-  const rest = Object.fromEntries(Object.entries(record).filter(([k]) => !SHOWN.has(k) && sanitizedText(record, k) === undefined));
+  // Top-level `<stream>` strings are sanitized text, printed below; keep them out of details.
+  const streams = new Set(Object.keys(record.raw));
+  const rest = Object.fromEntries(Object.entries(record).filter(([k, v]) => !SHOWN.has(k) && !(streams.has(k) && typeof v === 'string')));
   if (Object.keys(rest).length > 0) out.push(`details:\n${terminalSafeJson(rest, 2)}`);
   io.stdout.write(`${out.join('\n')}\n`);
   for (const stream of Object.keys(record.raw)) {
