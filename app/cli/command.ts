@@ -7,6 +7,9 @@ export interface CliIo {
   readonly stderr: Writable;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** Descriptors behind stdin/stdout, when they are the process's own: enables fast synchronous I/O. */
+  readonly stdinFd?: number;
+  readonly stdoutFd?: number;
 }
 
 /** One `airlock` subcommand. `run` resolves to the process exit code. */

@@ -7,4 +7,6 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),
+  stdinFd: 0,
+  stdoutFd: 1,
 });

@@ -1,4 +1,5 @@
 import { COMMANDS } from './commands';
+import { terminalSafe, terminalSafeLine } from '../node/terminal-safe';
 import { CliError, UsageError, type CliIo } from './command';
 
 const HELP = (): string =>
@@ -26,7 +27,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    io.stderr.write(`airlock: unknown command '${printable(name)}'\n\n${HELP()}`);
+    io.stderr.write(`airlock: unknown command '${terminalSafeLine(name)}'\n\n${HELP()}`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -37,21 +38,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return await command.run(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr.write(`airlock ${command.name}: ${err.message}\n\n${command.usage}\n`);
+      io.stderr.write(`airlock ${command.name}: ${terminalSafe(err.message)}\n\n${command.usage}\n`);
       return 2;
     }
     if (err instanceof CliError) {
-      io.stderr.write(`airlock ${command.name}: ${err.message}\n`);
+      io.stderr.write(`airlock ${command.name}: ${terminalSafe(err.message)}\n`);
       return err.exitCode;
     }
     const message = err instanceof Error ? err.message : String(err);
-    io.stderr.write(`airlock ${command.name}: ${printable(message)}\n`);
+    io.stderr.write(`airlock ${command.name}: ${terminalSafeLine(message)}\n`);
     return 1;
   }
-}
-
-/** Error messages may quote caller input; never let it carry control bytes to the terminal. */
-export function printable(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

@@ -5,7 +5,7 @@ import { parseFlags } from '../../node/vault/cli-flags';
 import { CliError, UsageError, type Command } from '../command';
 import { readLimitFlags } from '../limit-flags';
 import { parseByteCount } from '../size';
-import { writeAll } from '../write';
+import { readStdin, StdoutWriter } from '../stdio';
 
 const USAGE = `Usage: airlock sanitize [--report FILE] [--cr newline|overwrite] [--max-bytes N] [--max-string N]
 
@@ -35,9 +35,10 @@ export const sanitizeCommand: Command = {
       limits: readLimitFlags(values),
       digest: reportPath ? sha256Digest() : undefined,
     });
+    const out = new StdoutWriter(io);
     let read = 0;
     let truncated = false;
-    for await (const chunk of io.stdin as AsyncIterable<Uint8Array>) {
+    for await (const chunk of readStdin(io)) {
       let bytes = chunk;
       if (read + bytes.length > maxBytes) {
         bytes = bytes.subarray(0, maxBytes - read);
@@ -45,10 +46,10 @@ export const sanitizeCommand: Command = {
       }
       read += bytes.length;
       const text = sanitizer.write(bytes);
-      if (text.length > 0) await writeAll(io.stdout, text);
+      if (text.length > 0) await out.write(text);
       if (truncated) break;
     }
-    await writeAll(io.stdout, sanitizer.end());
+    await out.write(sanitizer.end());
     if (truncated) io.stderr.write(`airlock sanitize: input truncated at ${maxBytes} bytes (--max-bytes)\n`);
     if (reportPath) {
       const report = sanitizer.getReport(truncated);

@@ -1,0 +1,62 @@
+import { createReadStream, readSync, writeSync } from 'node:fs';
+import type { CliIo } from './command';
+import { writeAll } from './write';
+
+/** Bytes asked for per read: large reads keep per-chunk overhead negligible on big inputs. */
+const READ_SIZE = 1 << 20;
+
+function isEagain(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException).code === 'EAGAIN';
+}
+
+/**
+ * Yields stdin in chunks. With a real descriptor (`io.stdinFd`) it reads synchronously into one
+ * reused 1 MiB buffer — the consumer must be done with a chunk before asking for the next — and
+ * falls back to a stream if the descriptor turns out to be non-blocking. Tests pass a stream.
+ */
+export async function* readStdin(io: CliIo): AsyncGenerator<Uint8Array> {
+  if (io.stdinFd === undefined) {
+    yield* io.stdin as AsyncIterable<Uint8Array>;
+    return;
+  }
+  const buf = new Uint8Array(READ_SIZE);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(io.stdinFd, buf, 0, READ_SIZE, null);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EOF') return;
+      if (!isEagain(err)) throw err;
+      yield* createReadStream('', { fd: io.stdinFd, highWaterMark: READ_SIZE, autoClose: false }) as AsyncIterable<Uint8Array>;
+      return;
+    }
+    if (n === 0) return;
+    yield buf.subarray(0, n);
+  }
+}
+
+/**
+ * Writes to stdout: synchronously through `io.stdoutFd` when there is one (fast, no queueing), else
+ * (or once the descriptor reports EAGAIN) through the stream with back-pressure.
+ */
+export class StdoutWriter {
+  private fd: number | undefined;
+
+  constructor(private readonly io: CliIo) {
+    this.fd = io.stdoutFd;
+  }
+
+  /** Writes all of `data`. */
+  async write(data: Uint8Array): Promise<void> {
+    let off = 0;
+    while (this.fd !== undefined && off < data.length) {
+      try {
+        off += writeSync(this.fd, data, off, data.length - off);
+      } catch (err) {
+        if (!isEagain(err)) throw err;
+        this.fd = undefined;
+      }
+    }
+    if (off < data.length) await writeAll(this.io.stdout, data.subarray(off));
+  }
+}

@@ -1,0 +1,41 @@
+// One lint setup for the whole repo: typescript-eslint's recommended rules plus the layering rules
+// of the design card (shared/ is platform-neutral; only app/main and app/preload touch Electron).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'stream', 'util', 'buffer', 'events', 'net', 'http', 'https', 'zlib', 'url'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'bench/.corpus/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    files: ['bench/**/*.mjs', 'scripts/**/*.mjs', 'app/bin/*.js', 'test/fixtures/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', performance: 'readonly', URL: 'readonly' } },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: NODE_BUILTINS, message: 'shared/ is platform-neutral: no Node APIs (inject them from app/).' },
+        { group: ['electron', 'react', 'react-dom', '**/app/**', '**/renderer/**'], message: 'shared/ depends on nothing outside itself.' },
+      ] }],
+      'no-restricted-globals': ['error', 'Buffer', 'process', 'window', 'document', 'require'],
+    },
+  },
+  {
+    files: ['app/**/*.ts', 'renderer/**/*.{ts,tsx}', 'test/**/*.ts'],
+    ignores: ['app/main/**', 'app/preload/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only app/main and app/preload import electron.' }] }],
+    },
+  },
+);
