@@ -1,5 +1,13 @@
 import { runCli } from './run';
 
+// A reader that goes away (`airlock inspect big.bin | head`) is not an error worth a stack trace.
+const quietOnEpipe = (err: NodeJS.ErrnoException): void => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+};
+process.stdout.on('error', quietOnEpipe);
+process.on('uncaughtException', quietOnEpipe);
+
 // The process boundary: everything below takes a CliIo so tests can drive it in-process.
 process.exitCode = await runCli(process.argv.slice(2), {
   stdin: process.stdin,

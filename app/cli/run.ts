@@ -45,6 +45,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr.write(`airlock ${command.name}: ${terminalSafe(err.message)}\n`);
       return err.exitCode;
     }
+    if ((err as NodeJS.ErrnoException).code === 'EPIPE') return 0;
     const message = err instanceof Error ? err.message : String(err);
     io.stderr.write(`airlock ${command.name}: ${terminalSafeLine(message)}\n`);
     return 1;

@@ -3,8 +3,8 @@ import { parseDuration } from '../../node/duration';
 import { terminalSafe, terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
 import { formatRef, type CaptureRecord, type Vault } from '../../node/vault';
 import { parseFlags } from '../../node/vault/cli-flags';
-import { openVaultForCli, toCliError } from '../../node/vault/cli-open';
-import { commandLine, exitCodeText, sanitizedText } from '../../node/vault/display';
+import { assertVaultWritable, openVaultForCli, toCliError } from '../../node/vault/cli-open';
+import { commandLine, exitCodeText, recordField, sanitizedText } from '../../node/vault/display';
 import { CliError, UsageError, type CliIo, type Command } from '../command';
 
 const USAGE = `Usage:
@@ -71,7 +71,7 @@ async function list(args: readonly string[], io: CliIo): Promise<number> {
       rows.push({
         id: r.id,
         created_at: r.created_at,
-        command: r.command ?? (r.metadata as Record<string, unknown> | undefined)?.command ?? null,
+        command: recordField(r, 'command') ?? null,
         exit_code: exitCodeText(r) === '-' ? null : Number(exitCodeText(r)),
         raw: Object.fromEntries(Object.entries(r.raw).map(([s, ref]) => [s, { ...ref, ref: formatRef(ref.sha256) }])),
         raw_status: await rawStatus(vault, r),
@@ -173,6 +173,7 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
     throw new UsageError(terminalSafeLine((err as Error).message));
   }
   const vault = await openVaultForCli(values['--vault'], io);
+  await assertVaultWritable(vault);
   const audit = AuditLog.forVault(vault.root);
   const result = await vault.pruneRaw(olderThanMs, new Date(), {
     // Logged before the deletion: if the audit log cannot take the entry, nothing is deleted.
