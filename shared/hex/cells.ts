@@ -72,17 +72,28 @@ export class CellWriter {
  * @throws RangeError as {@link formatCells} does.
  */
 export function writeCells(bytes: Uint8Array, baseOffset: number, window: ByteWindow, out: CellWriter): void {
-  if (!Number.isSafeInteger(baseOffset) || baseOffset < 0) {
-    throw new RangeError(`baseOffset must be a non-negative safe integer, got ${baseOffset}`);
-  }
+  assertWindow(baseOffset, window);
   const { context, lookahead } = window;
-  if (context !== undefined && context.length > baseOffset) {
-    throw new RangeError(`context holds ${context.length} bytes but only ${baseOffset} precede the window`);
-  }
   const startUnknown =
     context === undefined ? baseOffset > 0 : context.length < MAX_NEIGHBOUR_BYTES && baseOffset > context.length;
   const carried = writeCarriedIn(bytes, context ?? EMPTY, startUnknown, lookahead, out);
   writeFrom(bytes, carried, lookahead, out);
+}
+
+/**
+ * Checks where a window claims to sit in its stream.
+ *
+ * @throws RangeError if `baseOffset` is not a non-negative safe integer, or `context` is longer
+ *   than `baseOffset` (bytes cannot precede the stream's start).
+ */
+export function assertWindow(baseOffset: number, window: ByteWindow): void {
+  if (!Number.isSafeInteger(baseOffset) || baseOffset < 0) {
+    throw new RangeError(`baseOffset must be a non-negative safe integer, got ${baseOffset}`);
+  }
+  const context = window.context;
+  if (context !== undefined && context.length > baseOffset) {
+    throw new RangeError(`context holds ${context.length} bytes but only ${baseOffset} precede the window`);
+  }
 }
 
 /**

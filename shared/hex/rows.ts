@@ -1,5 +1,5 @@
 import type { Cell } from './cell';
-import { CellWriter, writeCells, type ByteWindow } from './cells';
+import { CellWriter, assertWindow, writeCells, type ByteWindow } from './cells';
 import { HEX_BYTE } from './notation';
 
 /** Bytes per row when the caller does not choose. */
@@ -30,7 +30,8 @@ export interface HexRowOptions extends ByteWindow {
  * with its continuation cells. Pass `context`/`lookahead` when the window is a page of a larger
  * stream, so characters cut by the page edges decode as in the whole stream.
  *
- * Linear in `bytes.length`; per row it allocates the row and its two arrays, nothing per byte.
+ * Linear in `bytes.length`; per row it allocates the row and its two arrays, nothing per byte
+ * (lead cells of multi-byte characters come from a bounded cache).
  *
  * @throws RangeError for a width outside 1–4096, a bad `baseOffset`, or a context that reaches
  *   before the stream's start.
@@ -40,6 +41,7 @@ export function formatHexRows(bytes: Uint8Array, baseOffset: number, options: He
   if (!Number.isInteger(width) || width < 1 || width > MAX_ROW_WIDTH) {
     throw new RangeError(`width must be an integer in 1–${MAX_ROW_WIDTH}, got ${width}`);
   }
+  assertWindow(baseOffset, options);
   // Rows are allocated up front and the decoder writes straight into their cell arrays.
   const rows: HexRow[] = new Array<HexRow>(Math.ceil(bytes.length / width));
   const chunks: Cell[][] = new Array<Cell[]>(rows.length);
