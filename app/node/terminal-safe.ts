@@ -3,7 +3,6 @@
  * C0 except TAB and LF, DEL, C1 (U+0080–U+009F), bidi embeddings/overrides (U+202A–U+202E),
  * bidi isolates (U+2066–U+2069) and Unicode tag characters (U+E0000–U+E007F).
  */
-// eslint-disable-next-line no-control-regex
 const UNSAFE_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/gu;
 
 /**

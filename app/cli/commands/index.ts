@@ -1,6 +1,8 @@
 import type { Command } from '../command';
+import { auditCommand } from './audit';
 import { inspectCommand } from './inspect';
 import { sanitizeCommand } from './sanitize';
+import { vaultCommand } from './vault';
 
 /** Every `airlock` subcommand, in the order `airlock --help` lists them. */
-export const COMMANDS: readonly Command[] = [sanitizeCommand, inspectCommand];
+export const COMMANDS: readonly Command[] = [sanitizeCommand, inspectCommand, vaultCommand, auditCommand];

@@ -1,3 +1,5 @@
+import { constants as fsc } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { CliError } from '../../cli/command';
 import { AuditDetailsError, AuditLogDamagedError } from '../audit';
 import { terminalSafeLine } from '../terminal-safe';
@@ -21,6 +23,20 @@ export async function openVaultForCli(flag: string | undefined, io: VaultIo): Pr
     return await Vault.open(dir);
   } catch (err) {
     throw toCliError(err);
+  }
+}
+
+/**
+ * Fails early, before anything changes, when the vault root (where the audit log and its lock
+ * live) or its records directory cannot be written: prune must not half-run.
+ */
+export async function assertVaultWritable(vault: Vault): Promise<void> {
+  for (const dir of [vault.root, vault.layout.recordsDir]) {
+    try {
+      await access(dir, fsc.W_OK | fsc.X_OK);
+    } catch {
+      throw new CliError(`vault ${terminalSafeLine(vault.root)} is not writable (${terminalSafeLine(dir)})`);
+    }
   }
 }
 

@@ -40,5 +40,5 @@ export function sanitizedText(record: CaptureRecord, stream: string): string | u
 }
 
 function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  return /^[A-Za-z0-9_/.,:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }

@@ -36,6 +36,8 @@ export const RAW_TEMP_SUFFIX = '.part';
  * runs on libuv's thread pool.
  */
 const STAGE_BYTES = 1 << 20;
+/** Writes allowed in the queue before write() asks the caller to wait. */
+const MAX_PENDING = 2;
 
 const noop = (): void => undefined;
 
@@ -52,6 +54,10 @@ class FileRawWriter implements RawWriter {
   private readonly handle: Promise<FileHandle>;
   /** Every flush is chained here so writes land in order; a failure poisons the chain. */
   private chain: Promise<void> = Promise.resolve();
+  /** Flushes not yet on disk, oldest first; write() applies backpressure on the oldest. */
+  private readonly pending: Promise<void>[] = [];
+  /** Stage buffers whose write finished, reused so 500 MiB do not mean 500 fresh page-faulting allocations. */
+  private readonly spare: Buffer[] = [];
   private stage: Buffer | null = null;
   private staged = 0;
   private state: State = 'open';
@@ -72,17 +78,18 @@ class FileRawWriter implements RawWriter {
     if (this.state !== 'open') throw new Error('raw writer is closed');
     this.hash.update(chunk);
     this.bytes += chunk.byteLength;
-    let flushed: Promise<void> | undefined;
     let offset = 0;
     while (offset < chunk.byteLength) {
-      this.stage ??= Buffer.allocUnsafe(STAGE_BYTES);
+      this.stage ??= this.spare.pop() ?? Buffer.allocUnsafe(STAGE_BYTES);
       const n = Math.min(chunk.byteLength - offset, STAGE_BYTES - this.staged);
       this.stage.set(chunk.subarray(offset, offset + n), this.staged);
       this.staged += n;
       offset += n;
-      if (this.staged === STAGE_BYTES) flushed = this.flush();
+      if (this.staged === STAGE_BYTES) this.flush();
     }
-    return flushed;
+    // One write may run while the caller reads and we hash the next stage; with more queued,
+    // the caller waits for the oldest. This overlaps hashing with I/O and bounds memory.
+    return this.pending.length >= MAX_PENDING ? this.pending[0] : undefined;
   }
 
   async commit(): Promise<RawCommit> {
@@ -90,7 +97,7 @@ class FileRawWriter implements RawWriter {
     this.state = 'committing';
     let moved = false;
     try {
-      if (this.staged > 0) void this.flush();
+      if (this.staged > 0) this.flush();
       await this.chain;
       const fh = await this.handle;
       await fh.sync();
@@ -122,15 +129,20 @@ class FileRawWriter implements RawWriter {
     await this.discard();
   }
 
-  /** Hands the current stage to the write chain and starts a fresh one. */
-  private flush(): Promise<void> {
-    const data = this.stage!.subarray(0, this.staged);
+  /** Hands the current stage to the write chain; its buffer is reused once written. */
+  private flush(): void {
+    const buf = this.stage!;
+    const data = buf.subarray(0, this.staged);
     this.stage = null;
     this.staged = 0;
-    this.chain = this.chain.then(async () => writeAll(await this.handle, data));
-    const p = this.chain;
+    const p = this.chain.then(async () => {
+      await writeAll(await this.handle, data);
+      this.pending.shift();
+      if (this.spare.length < MAX_PENDING + 1) this.spare.push(buf);
+    });
+    this.chain = p;
+    this.pending.push(p);
     p.catch(noop); // the caller may ignore the promise; commit() still reports the error
-    return p;
   }
 
   /** Closes (if still open) and removes the temp file; best effort, used on every non-publish path. */

@@ -1,3 +1,4 @@
+import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { VaultError } from './errors';
 import { vaultLayout, type VaultLayout } from './layout';
@@ -50,14 +51,17 @@ export class Vault {
 
   /**
    * Validates and atomically writes a capture record. Every raw digest it names must already be
-   * in the vault (commit the RawWriters first) unless the record is marked `raw_pruned_at`.
+   * in the vault with the stated size (commit the RawWriters first) unless the record is marked
+   * `raw_pruned_at`.
    */
   async putRecord(record: CaptureRecord, options: PutRecordOptions = {}): Promise<void> {
     validateRecord(record);
     if (record.raw_pruned_at === undefined) {
       for (const [stream, ref] of Object.entries(record.raw)) {
-        if (!(await this.hasRaw(ref.sha256))) {
-          throw new VaultError('raw-missing', `record ${record.id}: ${stream} raw bytes ${ref.sha256} are not in the vault`);
+        const st = await lstat(this.layout.rawPath(ref.sha256)).catch(() => null);
+        if (!st) throw new VaultError('raw-missing', `record ${record.id}: ${stream} raw bytes ${ref.sha256} are not in the vault`);
+        if (st.size !== ref.size) {
+          throw new VaultError('bad-record', `record ${record.id}: ${stream} says ${ref.size} bytes but the stored raw file has ${st.size}`);
         }
       }
     }
@@ -65,17 +69,17 @@ export class Vault {
   }
 
   /** All records sorted by id (creation order); unreadable files are reported in `errors`. */
-  listRecords(): Promise<RecordList> {
+  async listRecords(): Promise<RecordList> {
     return listRecords(this.layout);
   }
 
   /** One record by id. The id is validated first: traversal, absolute paths and NUL are rejected. */
-  getRecord(id: string): Promise<CaptureRecord> {
+  async getRecord(id: string): Promise<CaptureRecord> {
     return readRecord(this.layout, id);
   }
 
   /** Whether raw bytes with this digest are stored. Throws VaultError('bad-ref') for a malformed digest. */
-  hasRaw(sha256: string): Promise<boolean> {
+  async hasRaw(sha256: string): Promise<boolean> {
     return pathExists(this.layout.rawPath(sha256));
   }
 
@@ -88,7 +92,7 @@ export class Vault {
   }
 
   /** Re-hashes all raw files and checks records and modes; see verifyVault. */
-  verify(): Promise<VaultVerifyReport> {
+  async verify(): Promise<VaultVerifyReport> {
     return verifyVault(this.layout);
   }
 
@@ -96,7 +100,7 @@ export class Vault {
    * Deletes raw bytes of records older than `olderThanMs` before `now`, marking those records
    * `raw_pruned_at`; also removes stale temp files. See pruneVaultRaw for the exact policy.
    */
-  pruneRaw(olderThanMs: number, now: Date = new Date(), options: PruneOptions = {}): Promise<PruneResult> {
+  async pruneRaw(olderThanMs: number, now: Date = new Date(), options: PruneOptions = {}): Promise<PruneResult> {
     return withWriteErrors(this.root, () => pruneVaultRaw(this.layout, olderThanMs, now, options));
   }
 }

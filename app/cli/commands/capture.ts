@@ -1,0 +1,162 @@
+import { stat } from 'node:fs/promises';
+import {
+  buildCaptureRecord,
+  buildEnvelope,
+  captureAuditDetails,
+  childEnvironment,
+  commandString,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_TEXT,
+  EXIT_CANNOT_EXECUTE,
+  EXIT_NOT_FOUND,
+  renderEnvelope,
+  runCapture,
+  SpawnError,
+  splitCaptureArgs,
+  type CaptureOutcome,
+} from '../../capture';
+import { AuditLog } from '../../node/audit';
+import { parseDuration } from '../../node/duration';
+import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
+import { newRecordId, resolveVaultDir, Vault } from '../../node/vault';
+import { toCliError } from '../../node/vault/cli-open';
+import type { FlagSpec } from '../../node/vault/cli-flags';
+import { CliError, UsageError, type Command } from '../command';
+import { readLimitFlags } from '../limit-flags';
+import { parseByteCount } from '../size';
+import { writeAll } from '../write';
+import { parseCrMode } from './sanitize';
+
+const USAGE = `Usage: airlock capture [OPTIONS] [--] CMD [ARGS...]
+
+Runs CMD over pipes (never a terminal; stdin is /dev/null; the child runs in its own session and
+process group, without a controlling terminal), asks it for plain output (NO_COLOR=1, TERM=dumb,
+CLICOLOR=0, FORCE_COLOR=0, PAGER=cat, GIT_PAGER=cat; CLICOLOR_FORCE and COLORTERM removed), and
+sanitizes stdout and stderr separately as the bytes arrive. The raw bytes go only into the vault
+(0600, content-addressed); a record links their digests to the sanitized text, the removal
+reports and a chunk log; an audit entry 'capture.stored' is appended. Options end at -- or at
+the first argument that is not an option.
+
+  --vault DIR       vault directory, created if missing (default: $AIRLOCK_VAULT, else
+                    $XDG_DATA_HOME/airlock/vault, else ~/.local/share/airlock/vault)
+  --json            print one JSON envelope instead of the readable rendering
+  --max-bytes N     hard cap on raw bytes captured, both streams together (default 64M); past it
+                    the command's process group gets SIGTERM, then SIGKILL after 2 s, and the
+                    envelope says "truncated": true
+  --max-text N      sanitized text kept per stream for the envelope and record (default 1M): the
+                    first and the last half; what was left out is stated in "text_truncated"
+  --max-string N    payload bytes one OSC/DCS/APC/PM/SOS string may hold before it counts as oversized
+  --max-csi N       parameter bytes one CSI may hold before it counts as oversized
+  --cr MODE         newline (default) or overwrite; see 'airlock sanitize --help'
+  --timeout DUR     stop the command after DUR (45s, 30m, 12h); default: no limit
+  --env K=V         set K for the command (repeatable, overrides the plain-output defaults);
+                    --env K removes K
+
+Exit status: the command's exit code; 128+N when signal N ended it (also when Airlock sent the
+signal: --max-bytes, --timeout); 127 when the command does not exist, 126 when it cannot be
+executed (nothing is stored then); 2 for usage errors; 1 when the vault cannot store the capture.`;
+
+const SPEC: FlagSpec = {
+  '--vault': 'value',
+  '--json': 'flag',
+  '--max-bytes': 'value',
+  '--max-text': 'value',
+  '--max-string': 'value',
+  '--max-csi': 'value',
+  '--cr': 'value',
+  '--timeout': 'value',
+};
+
+/** Signals that make capture stop the command and still store what it captured. */
+const INTERRUPTS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** `airlock capture`: run a command over pipes, store raw bytes in the vault, print the sanitized envelope. */
+export const captureCommand: Command = {
+  name: 'capture',
+  summary: 'run a command over pipes; raw bytes to the vault, sanitized envelope out',
+  usage: USAGE,
+  async run(args, io) {
+    const { options, env: edits, argv } = splitCaptureArgs(args, SPEC);
+    const values = options.values;
+    const maxBytes = values['--max-bytes'] ? parseByteCount('--max-bytes', values['--max-bytes']) : DEFAULT_MAX_BYTES;
+    const maxText = values['--max-text'] ? parseByteCount('--max-text', values['--max-text']) : DEFAULT_MAX_TEXT;
+    const cr = parseCrMode(values['--cr']);
+    const limits = readLimitFlags(values);
+    const timeoutMs = values['--timeout'] ? parseTimeout(values['--timeout']) : null;
+    const shown = terminalSafeLine(commandString(argv).slice(0, 200));
+
+    const cwdStat = await stat(io.cwd).catch(() => null);
+    if (!cwdStat?.isDirectory()) throw new CliError(`working directory ${terminalSafeLine(io.cwd)} does not exist`);
+    // The vault is opened (and created) before the command runs: a capture that cannot be
+    // stored must not run the command at all.
+    let vault: Vault;
+    try {
+      vault = await Vault.open(resolveVaultDir(values['--vault'], io.env, io.cwd), { create: true });
+    } catch (err) {
+      throw toCliError(err);
+    }
+
+    const { env, summary } = childEnvironment(io.env, edits);
+    const interrupt = new AbortController();
+    const onSignal = (): void => interrupt.abort();
+    for (const sig of INTERRUPTS) process.on(sig, onSignal);
+    let outcome: CaptureOutcome;
+    try {
+      outcome = await runCapture({
+        argv,
+        cwd: io.cwd,
+        env,
+        maxBytes,
+        maxText,
+        cr,
+        limits,
+        createRawWriter: () => vault.createRawWriter(),
+        timeoutMs: timeoutMs ?? undefined,
+        signal: interrupt.signal,
+      });
+    } catch (err) {
+      if (err instanceof SpawnError) throw spawnFailure(err, shown);
+      const mapped = toCliError(err);
+      if (mapped instanceof CliError) throw mapped;
+      throw new CliError(`capture of ${shown} failed, nothing was stored: ${terminalSafeLine(String((err as Error)?.message ?? err))}`);
+    } finally {
+      for (const sig of INTERRUPTS) process.off(sig, onSignal);
+    }
+
+    const createdAt = new Date();
+    const envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: summary, timeoutMs });
+    const record = buildCaptureRecord(outcome, envelope, createdAt);
+    try {
+      await vault.putRecord(record);
+    } catch (err) {
+      throw toCliError(err);
+    }
+    try {
+      await AuditLog.forVault(vault.root).append('capture.stored', captureAuditDetails(envelope, record));
+    } catch (err) {
+      // The record is complete and stays; the missing audit entry is the operator's to resolve.
+      throw new CliError(`capture stored as record ${record.id}, but the audit log could not be appended: ${terminalSafeLine(String((err as Error)?.message ?? err))}`);
+    }
+    await writeAll(io.stdout, options.flags.has('--json') ? `${terminalSafeJson(envelope, 2)}\n` : renderEnvelope(envelope));
+    return envelope.exit_status;
+  },
+};
+
+function parseTimeout(value: string): number {
+  try {
+    const ms = parseDuration(value);
+    if (ms > 0) return ms;
+  } catch {
+    // fall through to the usage error below
+  }
+  throw new UsageError(`--timeout needs a positive duration like 45s, 30m or 12h, not '${terminalSafeLine(value.slice(0, 40))}'`);
+}
+
+/** No child ran: 127 for a missing command, 126 for one that cannot be executed, like a shell. */
+function spawnFailure(err: SpawnError, shown: string): CliError {
+  if (err.code === 'ENOENT') return new CliError(`command not found: ${shown} (nothing was run or stored)`, EXIT_NOT_FOUND);
+  if (err.code === 'EACCES' || err.code === 'ENOEXEC' || err.code === 'EISDIR') {
+    return new CliError(`cannot execute ${shown}: ${err.code} (nothing was run or stored)`, EXIT_CANNOT_EXECUTE);
+  }
+  return new CliError(`cannot start ${shown}: ${terminalSafeLine(err.message)} (nothing was run or stored)`, EXIT_CANNOT_EXECUTE);
+}

@@ -1,0 +1,76 @@
+// `airlock inspect`: a byte viewer whose own output is inert — whatever the input, it prints no
+// control byte unless it coloured a TTY itself — and that names each class it found.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAirlock } from '../helpers/cli';
+
+const SAMPLE = join(__dirname, '../../assets/samples/hostile-transcript.bin');
+/** What inert output may not contain: C0 except LF, DEL, C1, bidi controls, tag characters. */
+const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\u{e0000}-\u{e007f}/u;
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'airlock-inspect-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('airlock inspect', () => {
+  it('dumps the hostile sample inertly and names every class it holds', async () => {
+    const r = await runAirlock(['inspect', SAMPLE]);
+    expect(r.code).toBe(0);
+    const text = r.out.toString('utf8');
+    expect(text).not.toMatch(UNSAFE);
+    expect(text).toContain('|$ make test^J^[]0;|');
+    for (const cls of ['osc', 'csi', 'dcs', 'apc', 'pm', 'invisible', 'invalid_utf8', 'c0']) {
+      expect(text).toMatch(new RegExp(`^\\s+\\^ [0-9a-f]{8} ${cls} `, 'm'));
+    }
+    expect(text).toContain('OSC 52 clipboard access');
+    expect(text).toContain('[unterminated]');
+    expect(text).toContain('47x tag character (ASCII smuggling)');
+    expect(text).toMatch(/summary: sha256: [0-9a-f]{64}/);
+  });
+
+  it('colours only when asked (or on a TTY), and only with its own SGR', async () => {
+    const plain = await runAirlock(['inspect', SAMPLE, '--color', 'never']);
+    expect(plain.out.includes(0x1b)).toBe(false);
+    const coloured = (await runAirlock(['inspect', SAMPLE, '--color', 'always'])).out.toString('utf8');
+    expect(coloured).toContain('\x1b[31m^[\x1b[0m');
+    // Every ESC in the coloured output starts one of Airlock's SGR sequences.
+    expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(UNSAFE);
+  });
+
+  it('shows only the requested range but still knows spans from before it', async () => {
+    const r = await runAirlock(['inspect', SAMPLE, '--offset', '0x10', '--length', '32', '--summary-only']);
+    expect(r.code).toBe(0);
+    expect(r.out.toString()).not.toMatch(/^0000/m);
+    const ranged = (await runAirlock(['inspect', SAMPLE, '--offset', '16', '--length', '32'])).out.toString();
+    expect(ranged.match(/^[0-9a-f]{8}  /gm)).toEqual(['00000010  ', '00000020  ']);
+  });
+
+  it('reads stdin with -', async () => {
+    const r = await runAirlock(['inspect', '-'], { stdin: Buffer.from([0x9b, 0x32, 0x4a, 0x41]) });
+    expect(r.out.toString()).toContain('|<CSI>2JA|');
+    expect(r.out.toString()).toContain('ED erase display (all) [8-bit]');
+  });
+
+  it('gives clear errors for a missing file, a directory and bad flags', async () => {
+    expect((await runAirlock(['inspect', join(dir, 'nope.bin')])).err).toMatch(/cannot open .*nope\.bin: ENOENT/);
+    expect((await runAirlock(['inspect', dir])).err).toMatch(/is not a regular file/);
+    expect((await runAirlock(['inspect'])).code).toBe(2);
+    expect((await runAirlock(['inspect', SAMPLE, '--width', '0'])).err).toMatch(/--width/);
+    expect((await runAirlock(['inspect', SAMPLE, '--color', 'maybe'])).code).toBe(2);
+  });
+
+  it('prints nothing unsafe for any input bytes, split across pages', async () => {
+    await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), async (bytes) => {
+      const file = join(dir, 'f.bin');
+      writeFileSync(file, bytes);
+      const r = await runAirlock(['inspect', file, '--width', '7']);
+      expect(r.code).toBe(0);
+      expect(r.out.toString('utf8')).not.toMatch(UNSAFE);
+    }), { numRuns: 60, seed: 20261130 });
+  });
+});

@@ -1,0 +1,254 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { vaultCommand } from '../../app/cli/commands/vault';
+import { CliError, UsageError, type CliIo, type Command } from '../../app/cli/command';
+import { AuditLog } from '../../app/node/audit';
+import { newRecordId, Vault, type CaptureRecord } from '../../app/node/vault';
+
+let base: string;
+let vdir: string;
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'airlock-vault-cli-'));
+  vdir = join(base, 'vault');
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+interface Result {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/** Runs a command in-process the way run.ts does (UsageError → 2, CliError → its code). */
+async function cli(command: Command, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Result> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const io: CliIo = { stdin: new PassThrough(), stdout, stderr, env: opts.env ?? {}, cwd: opts.cwd ?? base };
+  let code: number;
+  try {
+    code = await command.run(args, io);
+  } catch (e) {
+    if (e instanceof UsageError) code = 2;
+    else if (e instanceof CliError) code = e.exitCode;
+    else throw e;
+    err += `${(e as Error).message}\n`;
+  }
+  await new Promise((r) => setImmediate(r));
+  return { code, out, err };
+}
+
+const RAW_MARKER = 'RAW-ONLY-4f1c';
+
+async function seed(created: Date, opts: { command?: string[]; exit?: number; text?: string } = {}): Promise<CaptureRecord> {
+  const vault = await Vault.open(vdir, { create: true });
+  const raw: Record<string, { sha256: string; size: number }> = {};
+  for (const [stream, bytes] of [
+    ['stdout', `\x1b]0;${RAW_MARKER}\x07hello\n`],
+    ['stderr', ''],
+  ] as const) {
+    const w = vault.createRawWriter();
+    await w.write(Buffer.from(bytes));
+    const c = await w.commit();
+    raw[stream] = { sha256: c.sha256, size: c.size };
+  }
+  const record: CaptureRecord = {
+    id: newRecordId(created),
+    created_at: created.toISOString(),
+    raw,
+    sanitized: { stdout: opts.text ?? 'hello\n', stderr: '' },
+    reports: { stdout: { removed: { osc: 1 } }, stderr: { removed: {} } },
+    metadata: { command: opts.command ?? ['printf', 'hello world'], cwd: '/tmp', exit_code: opts.exit ?? 0, truncated: false },
+  };
+  await vault.putRecord(record);
+  return record;
+}
+
+describe('airlock vault: usage errors', () => {
+  it('rejects missing/unknown subcommands, unknown flags, missing values', async () => {
+    expect((await cli(vaultCommand, [])).code).toBe(2);
+    expect(await cli(vaultCommand, ['explode'])).toMatchObject({ code: 2, err: expect.stringContaining("unknown subcommand 'explode'") });
+    expect(await cli(vaultCommand, ['list', '--bogus'])).toMatchObject({ code: 2, err: expect.stringContaining("unknown option '--bogus'") });
+    expect(await cli(vaultCommand, ['list', '--vault'])).toMatchObject({ code: 2, err: expect.stringContaining('--vault needs a value') });
+    expect(await cli(vaultCommand, ['show', '--vault', vdir])).toMatchObject({ code: 2, err: expect.stringContaining('exactly one record ID') });
+    expect(await cli(vaultCommand, ['list', 'extra', '--vault', vdir])).toMatchObject({ code: 2 });
+    expect(await cli(vaultCommand, ['prune', '--vault', vdir])).toMatchObject({ code: 2, err: expect.stringContaining('--raw-older-than') });
+    expect(await cli(vaultCommand, ['prune', '--raw-older-than', '7 days', '--vault', vdir])).toMatchObject({ code: 2, err: expect.stringContaining('invalid duration') });
+  });
+
+  it('says "no vault at DIR" for every subcommand on a missing vault', async () => {
+    for (const args of [['list'], ['show', '20260101T000000Z-00000000'], ['verify'], ['prune', '--raw-older-than', '7d']]) {
+      const r = await cli(vaultCommand, [...args, '--vault', vdir]);
+      expect(r, args[0]).toMatchObject({ code: 1, err: `no vault at ${vdir}\n` });
+    }
+  });
+
+  it('refuses a vault group/others can read', async () => {
+    await seed(new Date());
+    await chmod(vdir, 0o750);
+    expect(await cli(vaultCommand, ['list', '--vault', vdir])).toMatchObject({ code: 1, err: expect.stringContaining('mode 0750') });
+  });
+});
+
+describe('airlock vault list', () => {
+  it('lists one line per record with id, time, exit code, sizes, raw status and command, never raw bytes', async () => {
+    const a = await seed(new Date('2026-01-01T00:00:00Z'), { exit: 3 });
+    const b = await seed(new Date('2026-01-02T00:00:00Z'), { command: ['evil', '\x1b]0;pwned\x07\u202e'] });
+    const r = await cli(vaultCommand, ['list', '--vault', vdir]);
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(`${a.id}  2026-01-01T00:00:00.000Z  exit 3  stdout 24 B, stderr 0 B  raw present  printf 'hello world'`);
+    expect(lines[1]).toContain(b.id);
+    expect(lines[1]).toContain("evil '\\x1b]0;pwned\\x07\\u{202e}'");
+    expect(r.out).not.toContain(RAW_MARKER);
+    expect(r.out).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
+  });
+
+  it('--json gives summaries with refs', async () => {
+    const a = await seed(new Date('2026-01-01T00:00:00Z'));
+    const r = await cli(vaultCommand, ['list', '--json', '--vault', vdir]);
+    const rows = JSON.parse(r.out) as Array<Record<string, unknown>>;
+    expect(rows).toEqual([
+      expect.objectContaining({
+        id: a.id,
+        exit_code: 0,
+        raw_status: 'present',
+        command: ['printf', 'hello world'],
+        raw: expect.objectContaining({ stdout: { ...a.raw.stdout, ref: `restricted:sha256:${a.raw.stdout!.sha256}` } }),
+      }),
+    ]);
+    expect(r.out).not.toContain(RAW_MARKER);
+  });
+
+  it('resolves the vault from AIRLOCK_VAULT and relative --vault against io.cwd', async () => {
+    await seed(new Date());
+    expect((await cli(vaultCommand, ['list'], { env: { AIRLOCK_VAULT: vdir } })).code).toBe(0);
+    expect((await cli(vaultCommand, ['list', '--vault', 'vault'], { cwd: base, env: { AIRLOCK_VAULT: '/nonexistent' } })).code).toBe(0);
+    expect((await cli(vaultCommand, ['list'], { cwd: base, env: { AIRLOCK_VAULT: 'vault' } })).code).toBe(0);
+    expect((await cli(vaultCommand, ['list'], { env: { XDG_DATA_HOME: base } })).err).toContain(`no vault at ${join(base, 'airlock', 'vault')}`);
+  });
+
+  it('warns about unreadable records on stderr', async () => {
+    await seed(new Date());
+    await writeFile(join(vdir, 'records', '20260101T000000Z-deadbeef.json'), '{', { mode: 0o600 });
+    const r = await cli(vaultCommand, ['list', '--vault', vdir]);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('unreadable record 20260101T000000Z-deadbeef.json');
+  });
+});
+
+describe('airlock vault show', () => {
+  it('prints metadata and the sanitized text, with control characters escaped', async () => {
+    const rec = await seed(new Date('2026-01-01T00:00:00Z'), { text: 'line one\nsneaky \x1b[2J\u009b and \u{e0041}\n' });
+    const r = await cli(vaultCommand, ['show', rec.id, '--vault', vdir]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`id:         ${rec.id}`);
+    expect(r.out).toContain(`  stdout   restricted:sha256:${rec.raw.stdout!.sha256}  24 bytes`);
+    expect(r.out).toContain('--- stdout (sanitized) ---\nline one\nsneaky \\x1b[2J\\x9b and \\u{e0041}\n--- end stdout ---\n');
+    expect(r.out).toContain('"osc": 1');
+    expect(r.out).not.toContain(RAW_MARKER);
+    expect(r.out).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]|\u{e0041}/u);
+  });
+
+  it('--json prints the record as terminal-safe JSON', async () => {
+    const rec = await seed(new Date(), { text: 'x\u009by' });
+    const r = await cli(vaultCommand, ['show', '--json', rec.id, '--vault', vdir]);
+    expect(r.out).toContain('x\\u009by');
+    expect(JSON.parse(r.out)).toEqual(rec);
+  });
+
+  it('rejects traversal and malformed ids with a clear, escaped error', async () => {
+    await seed(new Date());
+    for (const id of ['../../etc/passwd', '/etc/passwd', 'x\x1b[2J']) {
+      const r = await cli(vaultCommand, ['show', id, '--vault', vdir]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain('invalid record id');
+      expect(r.err).not.toContain('\x1b');
+    }
+    expect(await cli(vaultCommand, ['show', '20260101T000000Z-00000000', '--vault', vdir])).toMatchObject({ code: 1, err: expect.stringContaining('no record 20260101T000000Z-00000000') });
+  });
+});
+
+describe('airlock vault verify', () => {
+  it('exit 0 on a clean vault and records a vault.verified audit entry', async () => {
+    await seed(new Date());
+    const r = await cli(vaultCommand, ['verify', '--vault', vdir]);
+    expect(r).toMatchObject({ code: 0, out: 'vault OK: 2 raw files, 1 records\n' });
+    const entries = await AuditLog.forVault(vdir).list();
+    expect(entries).toEqual([{ line: 1, entry: expect.objectContaining({ action: 'vault.verified', ok: true, problems: 0 }) }]);
+  });
+
+  it('exit 1 listing a tampered raw file', async () => {
+    const rec = await seed(new Date());
+    const vault = await Vault.open(vdir);
+    const path = vault.rawPath(rec.raw.stdout!.sha256);
+    const bytes = await readFile(path);
+    bytes[bytes.length - 2] ^= 0x20; // same length, one bit flipped
+    await writeFile(path, bytes);
+    const r = await cli(vaultCommand, ['verify', '--vault', vdir]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`mismatch   ${rec.raw.stdout!.sha256}`);
+    expect(r.out).toContain('vault has 1 problem(s)');
+    const [last] = (await AuditLog.forVault(vdir).list()).slice(-1);
+    expect(last).toMatchObject({ entry: { action: 'vault.verified', ok: false, problems: 1, by_kind: { mismatch: 1 } } });
+  });
+
+  it('fails clearly when the audit log cannot be written', async () => {
+    await seed(new Date());
+    await mkdir(join(vdir, 'audit.jsonl')); // a directory where the log should be
+    const r = await cli(vaultCommand, ['verify', '--vault', vdir]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('could not record the verification in the audit log');
+  });
+
+  it.skipIf(process.getuid?.() === 0)('reports an unwritable vault', async () => {
+    await seed(new Date());
+    await chmod(vdir, 0o500);
+    try {
+      const r = await cli(vaultCommand, ['prune', '--raw-older-than', '0s', '--vault', vdir]);
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(`vault ${vdir} is not writable`);
+    } finally {
+      await chmod(vdir, 0o700);
+    }
+  });
+});
+
+describe('airlock vault prune', () => {
+  it('deletes old raw bytes, keeps records, audits each deletion', async () => {
+    const old = await seed(new Date(Date.now() - 10 * 86_400_000));
+    const fresh = await seed(new Date(Date.now() - 3_600_000), { command: ['fresh'] });
+    const r = await cli(vaultCommand, ['prune', '--raw-older-than', '7d', '--vault', vdir]);
+    expect(r.code).toBe(0);
+    // stdout digest of `old` is shared with `fresh` (same bytes), so nothing is deleted yet...
+    expect(r.out).toContain('pruned 0 raw file(s)');
+    expect(r.out).toContain('marked 1 record(s)');
+    const vault = await Vault.open(vdir);
+    expect((await vault.getRecord(old.id)).raw_pruned_at).toBeDefined();
+    expect(await vault.hasRaw(fresh.raw.stdout!.sha256)).toBe(true);
+    // ...until the fresh record ages out too.
+    const r2 = await cli(vaultCommand, ['prune', '--raw-older-than', '30m', '--vault', vdir]);
+    expect(r2.out).toContain('pruned 2 raw file(s), 24 bytes');
+    expect(await vault.hasRaw(fresh.raw.stdout!.sha256)).toBe(false);
+    const list = await cli(vaultCommand, ['list', '--vault', vdir]);
+    expect(list.out.match(/raw pruned/g)).toHaveLength(2);
+    const show = await cli(vaultCommand, ['show', fresh.id, '--vault', vdir]);
+    expect(show.out).toContain('raw:        pruned at');
+    expect(show.out).toContain('hello\n--- end stdout ---');
+    const audit = AuditLog.forVault(vdir);
+    const entries = (await audit.list()).flatMap((l) => ('entry' in l ? [l.entry] : []));
+    expect(entries.map((e) => e.action)).toEqual(['raw.pruned', 'raw.pruned']);
+    expect(entries[0]).toMatchObject({ reason: 'record-age', records: 2, older_than: '30m' });
+    expect(await audit.verify()).toMatchObject({ ok: true, entries: 2 });
+    expect((await cli(vaultCommand, ['verify', '--vault', vdir])).code).toBe(0);
+    expect(await readFile(join(vdir, 'records', `${old.id}.json`), 'utf8')).toContain('"sanitized"');
+  });
+});
