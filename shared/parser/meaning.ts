@@ -121,6 +121,8 @@ const WINDOW_OPS: Record<number, string> = {
 };
 
 const CSI_BY_CODE = byCode(CSI_MEANINGS);
+/** Meanings of CSI sequences without private marker or intermediate, indexed by final byte. */
+const CSI_PLAIN: (string | undefined)[] = Array.from({ length: 0x80 }, (_, final) => CSI_BY_CODE.get(final));
 const ED = ERASE_EXTENT.map((e) => `ED erase display ${e}`);
 const EL = ERASE_EXTENT.map((e) => `EL erase line ${e}`);
 const WINDOW_OP_MEANINGS = new Map(Object.entries(WINDOW_OPS).map(([op, text]) => [Number(op), `XTWINOPS window operation ${text}`]));
@@ -135,7 +137,7 @@ const DSR_CPR = 'DSR cursor position report (query)';
  */
 export function csiMeaning(priv: number, intermediate: number, final: number, params: Int32Array, paramCount: number): string {
   const prefix = priv || intermediate;
-  const base = CSI_BY_CODE.get((prefix << 8) | final);
+  const base = prefix === 0 ? CSI_PLAIN[final] : CSI_BY_CODE.get((prefix << 8) | final);
   if (base === undefined) return 'CSI sequence (unknown)';
   const first = paramCount > 0 ? params[0] : -1;
   if (prefix === 0) {

@@ -30,6 +30,24 @@ function hasNonPlainByte(word: number): boolean {
   return (((word - 0x20202020) | (word + 0x01010101)) & 0x80808080) !== 0;
 }
 
+/**
+ * Length of the common 2- and 3-byte characters that are plainly text (no C1, no invisible code
+ * point, no special lead byte), checked inline; 0 sends the unit to {@link classifyMultibyte}.
+ */
+function plainMultibyteLength(buf: Uint8Array, i: number, n: number, b: number): number {
+  if (b >= 0xc3 && b <= 0xdf) {
+    return i + 1 < n && (buf[i + 1] & 0xc0) === 0x80 ? 2 : 0;
+  }
+  if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) {
+    if (i + 2 >= n) return 0;
+    const b1 = buf[i + 1];
+    // U+2000–U+207F (E2 80/81) holds the bidi controls: leave it to the full decoder.
+    if ((b1 & 0xc0) !== 0x80 || (b === 0xe2 && b1 < 0x82)) return 0;
+    return (buf[i + 2] & 0xc0) === 0x80 ? 3 : 0;
+  }
+  return 0;
+}
+
 /** A byte array whose value at index i is i, so single LF/TAB bytes can be printed by reference. */
 const ASCII = Uint8Array.from({ length: 128 }, (_, i) => i);
 
@@ -187,6 +205,11 @@ export class Parser {
         this.step(b, buf, i, 1, base + i);
         i++;
       } else {
+        const skip = plainMultibyteLength(buf, i, n, b);
+        if (skip > 0) {
+          i += skip;
+          continue;
+        }
         const r = classifyMultibyte(buf, i, n);
         const kind = r & 7;
         if (kind === Utf8Kind.Text) {

@@ -3,10 +3,15 @@ import { OffsetMap, SegmentKind } from './offset-map';
 /** Cells one emulated line may hold; past it the line is emitted as is and a new one begins. */
 export const MAX_LINE_CELLS = 64 * 1024;
 
+/** Columns between tab stops, as on a VT100 with default stops. */
+export const TAB_WIDTH = 8;
+
 /**
- * One terminal line for overwrite emulation: CR moves to column 0, BS one column left, and each
- * character overwrites the cell under the cursor, as a terminal shows it. Every cell is one code
- * point (no double-width handling) and remembers the raw offset it came from.
+ * One terminal line for overwrite emulation: CR moves to column 0, BS one column left, TAB to the
+ * next tab stop without erasing, and each character overwrites the cell under the cursor, as a
+ * terminal shows it. Every cell is one code point (no double-width handling) and remembers the raw
+ * offset it came from. Columns skipped by TAB and later written past become spaces, as a terminal
+ * shows blank cells; trailing blanks are not emitted.
  */
 export class LineBuffer {
   /** UTF-8 bytes of each cell packed little-endian into 32 bits. */
@@ -14,21 +19,39 @@ export class LineBuffer {
   private raw = new Float64Array(256);
   private length = 0;
   private col = 0;
+  /** Raw offset of the TAB that last moved the cursor past the written cells. */
+  private gapRaw = 0;
+  /** Raw bytes copied verbatim into flushed text since the last {@link takeKept}. */
+  private kept = 0;
 
   /**
    * Writes one character (`len` UTF-8 bytes at `bytes[at]`) from raw offset `rawPos`; `replaced`
    * marks a character the sanitizer made (U+FFFD). Returns true when the line is full.
    */
   put(bytes: Uint8Array, at: number, len: number, rawPos: number, replaced = false): boolean {
+    while (this.length < this.col) this.setCell(this.length++, 0x20, -(this.gapRaw + 1));
     let packed = 0;
     for (let k = len - 1; k >= 0; k--) packed = (packed << 8) | bytes[at + k];
-    if (this.col === this.cells.length) this.grow();
+    if (this.col >= this.cells.length) this.grow();
     this.cells[this.col] = packed >>> 0;
     // Replaced cells store -(rawPos + 1) so flush can map them as made text, not a copy.
     this.raw[this.col] = replaced ? -(rawPos + 1) : rawPos;
     this.col++;
     if (this.col > this.length) this.length = this.col;
     return this.length >= MAX_LINE_CELLS;
+  }
+
+  /** Horizontal tab: to the next tab stop, leaving the cells it passes as they are. */
+  tab(rawPos: number): void {
+    this.col = Math.min(this.col - (this.col % TAB_WIDTH) + TAB_WIDTH, MAX_LINE_CELLS - 1);
+    if (this.col > this.length) this.gapRaw = rawPos;
+  }
+
+  /** Raw bytes that flushed lines copied verbatim; resets the count. */
+  takeKept(): number {
+    const kept = this.kept;
+    this.kept = 0;
+    return kept;
   }
 
   /** Carriage return: back to column 0. */
@@ -61,8 +84,12 @@ export class LineBuffer {
         packed >>>= 8;
       } while (packed !== 0);
       const raw = this.raw[c];
-      if (raw >= 0) map?.add(textBase + start, pos - start, raw, pos - start, SegmentKind.Verbatim);
-      else map?.add(textBase + start, pos - start, -raw - 1, 1, SegmentKind.Replaced);
+      if (raw >= 0) {
+        this.kept += pos - start;
+        map?.add(textBase + start, pos - start, raw, pos - start, SegmentKind.Verbatim);
+      } else {
+        map?.add(textBase + start, pos - start, -raw - 1, 1, SegmentKind.Replaced);
+      }
     }
     this.length = 0;
     this.col = 0;
@@ -72,6 +99,12 @@ export class LineBuffer {
   /** Upper bound of the bytes {@link flush} will write. */
   get byteBound(): number {
     return this.length * 4;
+  }
+
+  private setCell(c: number, packed: number, raw: number): void {
+    if (c >= this.cells.length) this.grow();
+    this.cells[c] = packed;
+    this.raw[c] = raw;
   }
 
   private grow(): void {

@@ -66,7 +66,11 @@ export class Sanitizer implements ParserSink {
     this.map = options.mapOffsets ? new OffsetMap() : null;
   }
 
-  /** Sanitizes the next chunk; returns the text it completes (a fresh array the caller owns). */
+  /**
+   * Sanitizes the next chunk and returns the text it completes. The returned array is a view of
+   * the sanitizer's reused output buffer, valid until the next `write` or `end`: copy it to keep it.
+   * (Reusing the buffer avoids allocating and page-faulting fresh memory for every chunk.)
+   */
   write(chunk: Uint8Array): Uint8Array {
     if (this.ended) throw new Error('Sanitizer.write called after end()');
     this.options.digest?.update(chunk);
@@ -75,7 +79,7 @@ export class Sanitizer implements ParserSink {
     return this.take();
   }
 
-  /** Ends the input and returns the remaining text. */
+  /** Ends the input and returns the remaining text (a view, as for {@link write}). */
   end(): Uint8Array {
     if (this.ended) return new Uint8Array(0);
     this.begin(16);
@@ -201,23 +205,26 @@ export class Sanitizer implements ParserSink {
         this.ensure(1);
         this.map?.add(this.textBase + this.outLen, 1, offset + (k - start), 1, SegmentKind.Verbatim);
         this.out[this.outLen++] = LF;
+        this.kept++;
+      } else if (b === 0x09) {
+        line.tab(offset + (k - start));
       } else if (line.put(bytes, k, len, offset + (k - start))) {
         this.flushLine();
       }
       k += len;
     }
-    this.kept += end - start;
   }
 
   private flushLine(): void {
     const line = this.line as LineBuffer;
     this.ensure(line.byteBound);
     this.outLen = line.flush(this.out, this.outLen, this.textBase, this.map);
+    this.kept += line.takeKept();
   }
 
-  /** Starts a fresh output buffer for one write. */
+  /** Makes room for one write's output; text is never longer than its input but for U+FFFD and CR. */
   private begin(capacity: number): void {
-    this.out = new Uint8Array(capacity);
+    if (this.out.length < capacity) this.out = new Uint8Array(capacity);
     this.outLen = 0;
   }
 
@@ -233,7 +240,6 @@ export class Sanitizer implements ParserSink {
     const text = this.out.subarray(0, this.outLen);
     this.textBase += this.outLen;
     this.outLen = 0;
-    this.out = new Uint8Array(0);
     return text;
   }
 }
@@ -248,7 +254,7 @@ export interface SanitizeResult {
 /** Sanitizes a whole byte array at once; see {@link Sanitizer}. */
 export function sanitize(bytes: Uint8Array, options: SanitizerOptions = {}): SanitizeResult {
   const s = new Sanitizer(options);
-  const head = s.write(bytes);
+  const head = s.write(bytes).slice();
   const tail = s.end();
   const text = new Uint8Array(head.length + tail.length);
   text.set(head);
