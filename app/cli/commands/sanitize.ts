@@ -34,6 +34,7 @@ export const sanitizeCommand: Command = {
       cr,
       limits: readLimitFlags(values),
       digest: reportPath ? sha256Digest() : undefined,
+      reuseOutputBuffer: true,
     });
     const out = new StdoutWriter(io);
     let read = 0;
