@@ -425,7 +425,7 @@ export class Parser {
         break;
       case Action.C1Start:
         if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
-        this.open(C1_INTRODUCED[code - 0x80], off, SpanFlag.EightBit | (len > 1 ? SpanFlag.Utf8Encoded : 0));
+        this.open(INTRODUCED[code & 0x1f], off, SpanFlag.EightBit | (len > 1 ? SpanFlag.Utf8Encoded : 0));
         this.payloadStart = off + len;
         break;
       case Action.Collect:
@@ -515,7 +515,7 @@ export class Parser {
 
   /** ESC followed by `[`, `]`, `P`, `X`, `^` or `_`: the ESC span becomes a CSI or a string. */
   private enter(code: number, payloadStart: number): void {
-    this.seqClass = ESC_INTRODUCED[code - 0x50];
+    this.seqClass = INTRODUCED[code & 0x1f];
     this.payloadStart = payloadStart;
   }
 
@@ -595,23 +595,18 @@ export class Parser {
   }
 }
 
-/** Span class of a sequence opened by the C1 introducer at index `code - 0x80`. */
-const C1_INTRODUCED: SpanClass[] = [];
-C1_INTRODUCED[0x10] = SpanClass.Dcs;
-C1_INTRODUCED[0x18] = SpanClass.Sos;
-C1_INTRODUCED[0x1b] = SpanClass.Csi;
-C1_INTRODUCED[0x1d] = SpanClass.Osc;
-C1_INTRODUCED[0x1e] = SpanClass.Pm;
-C1_INTRODUCED[0x1f] = SpanClass.Apc;
-
-/** Span class after ESC and the byte at index `code - 0x50` (`P` … `_`). */
-const ESC_INTRODUCED: SpanClass[] = [];
-ESC_INTRODUCED[0x00] = SpanClass.Dcs;
-ESC_INTRODUCED[0x08] = SpanClass.Sos;
-ESC_INTRODUCED[0x0b] = SpanClass.Csi;
-ESC_INTRODUCED[0x0d] = SpanClass.Osc;
-ESC_INTRODUCED[0x0e] = SpanClass.Pm;
-ESC_INTRODUCED[0x0f] = SpanClass.Apc;
+/**
+ * Span class of the sequence an introducer opens, indexed by its low five bits: the C1 form
+ * (0x90 DCS, 0x98 SOS, 0x9B CSI, 0x9D OSC, 0x9E PM, 0x9F APC) and the ESC form (ESC P, X, [, ], ^, _)
+ * share them, since ESC Fe is the 7-bit spelling of C1 control 0x80 + (Fe - 0x40).
+ */
+const INTRODUCED: SpanClass[] = [];
+INTRODUCED[0x10] = SpanClass.Dcs;
+INTRODUCED[0x18] = SpanClass.Sos;
+INTRODUCED[0x1b] = SpanClass.Csi;
+INTRODUCED[0x1d] = SpanClass.Osc;
+INTRODUCED[0x1e] = SpanClass.Pm;
+INTRODUCED[0x1f] = SpanClass.Apc;
 
 function unitCode(kind: Utf8Kind): number {
   switch (kind) {

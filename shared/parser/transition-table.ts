@@ -26,7 +26,7 @@ const STRING_STATES = [State.DcsPassthrough, State.DcsIgnore, State.OscString, S
 
 function buildTable(): Uint8Array {
   const table = new Uint8Array(STATE_COUNT << 8);
-  const add = (units: readonly number[], state: State, action: Action, next: State): void => {
+  const add: Add = (units, state, action, next) => {
     for (const u of units) table[(state << 8) | u] = (action << 4) | next;
   };
   const all = range(0, STATE_COUNT - 1) as State[];
@@ -76,21 +76,8 @@ function buildTable(): Uint8Array {
   add(range(0x20, 0x2f), State.EscapeIntermediate, Action.Collect, State.EscapeIntermediate);
   add(range(0x30, 0x7e), State.EscapeIntermediate, Action.EscDispatch, State.Ground);
 
-  // CSI entry, param, intermediate, ignore.
-  add(range(0x20, 0x2f), State.CsiEntry, Action.Collect, State.CsiIntermediate);
-  add([...range(0x30, 0x39), 0x3a, 0x3b], State.CsiEntry, Action.Param, State.CsiParam);
-  add(range(0x3c, 0x3f), State.CsiEntry, Action.Collect, State.CsiParam);
-  add(range(0x40, 0x7e), State.CsiEntry, Action.CsiDispatch, State.Ground);
-
-  add([...range(0x30, 0x39), 0x3a, 0x3b], State.CsiParam, Action.Param, State.CsiParam);
-  add(range(0x3c, 0x3f), State.CsiParam, Action.Ignore, State.CsiIgnore);
-  add(range(0x20, 0x2f), State.CsiParam, Action.Collect, State.CsiIntermediate);
-  add(range(0x40, 0x7e), State.CsiParam, Action.CsiDispatch, State.Ground);
-
-  add(range(0x20, 0x2f), State.CsiIntermediate, Action.Collect, State.CsiIntermediate);
-  add(range(0x30, 0x3f), State.CsiIntermediate, Action.Ignore, State.CsiIgnore);
-  add(range(0x40, 0x7e), State.CsiIntermediate, Action.CsiDispatch, State.Ground);
-
+  // CSI and DCS headers share one grammar: parameters, private marker, intermediates, final.
+  addHeader(add, [State.CsiEntry, State.CsiParam, State.CsiIntermediate, State.CsiIgnore], Action.CsiDispatch, State.Ground);
   add(range(0x20, 0x3f), State.CsiIgnore, Action.Ignore, State.CsiIgnore);
   add(range(0x40, 0x7e), State.CsiIgnore, Action.CsiDispatch, State.Ground);
 
@@ -98,19 +85,7 @@ function buildTable(): Uint8Array {
   for (const s of [State.DcsEntry, State.DcsParam, State.DcsIntermediate]) {
     add(NON_ASCII, s, Action.Ignore, State.DcsIgnore);
   }
-  add(range(0x20, 0x2f), State.DcsEntry, Action.Collect, State.DcsIntermediate);
-  add([...range(0x30, 0x39), 0x3a, 0x3b], State.DcsEntry, Action.Param, State.DcsParam);
-  add(range(0x3c, 0x3f), State.DcsEntry, Action.Collect, State.DcsParam);
-  add(range(0x40, 0x7e), State.DcsEntry, Action.Hook, State.DcsPassthrough);
-
-  add([...range(0x30, 0x39), 0x3a, 0x3b], State.DcsParam, Action.Param, State.DcsParam);
-  add(range(0x3c, 0x3f), State.DcsParam, Action.Ignore, State.DcsIgnore);
-  add(range(0x20, 0x2f), State.DcsParam, Action.Collect, State.DcsIntermediate);
-  add(range(0x40, 0x7e), State.DcsParam, Action.Hook, State.DcsPassthrough);
-
-  add(range(0x20, 0x2f), State.DcsIntermediate, Action.Collect, State.DcsIntermediate);
-  add(range(0x30, 0x3f), State.DcsIntermediate, Action.Ignore, State.DcsIgnore);
-  add(range(0x40, 0x7e), State.DcsIntermediate, Action.Hook, State.DcsPassthrough);
+  addHeader(add, [State.DcsEntry, State.DcsParam, State.DcsIntermediate, State.DcsIgnore], Action.Hook, State.DcsPassthrough);
 
   // String payloads: everything but the terminators and "anywhere" units is payload.
   for (const s of STRING_STATES) {
@@ -119,6 +94,29 @@ function buildTable(): Uint8Array {
   add([0x07], State.OscString, Action.StringEnd, State.Ground);
 
   return table;
+}
+
+type Add = (units: readonly number[], state: State, action: Action, next: State) => void;
+
+/**
+ * Transitions of a CSI or DCS header (entry, param, intermediate, ignore), which the diagram draws
+ * alike; only what the final byte does differs.
+ */
+function addHeader(add: Add, [entry, param, intermediate, ignore]: readonly State[], onFinal: Action, afterFinal: State): void {
+  const params = [...range(0x30, 0x39), 0x3a, 0x3b];
+  add(range(0x20, 0x2f), entry, Action.Collect, intermediate);
+  add(params, entry, Action.Param, param);
+  add(range(0x3c, 0x3f), entry, Action.Collect, param);
+  add(range(0x40, 0x7e), entry, onFinal, afterFinal);
+
+  add(params, param, Action.Param, param);
+  add(range(0x3c, 0x3f), param, Action.Ignore, ignore);
+  add(range(0x20, 0x2f), param, Action.Collect, intermediate);
+  add(range(0x40, 0x7e), param, onFinal, afterFinal);
+
+  add(range(0x20, 0x2f), intermediate, Action.Collect, intermediate);
+  add(range(0x30, 0x3f), intermediate, Action.Ignore, ignore);
+  add(range(0x40, 0x7e), intermediate, onFinal, afterFinal);
 }
 
 /** The packed table; see the module comment for how it departs from the VT500 diagram. */
