@@ -4,7 +4,7 @@
 // Kept as one self-contained function so the CLI owner can adjust the command line here without
 // touching the rest of the harness. It probes first and reports "capture: not available" when
 // the CLI has no capture command yet.
-import { mkdtempSync, rmSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureInput, ensureEmpty, MiB } from './corpus.mjs';
@@ -21,10 +21,14 @@ function dirBytes(dir) {
   return n;
 }
 
-/** Returns { available: false, reason } or { available: true, sizeMiB, captureMs, sanitizeMs, ratio, ... }. */
+/**
+ * Returns { available: false, reason } or { available: true, sizeMiB, captureMs, sanitizeMs, ratio, ... }.
+ * Capture's stdout is its envelope rendering (sanitized text capped by --max-text), not the full
+ * stream; its cost is in the vault writes (raw bytes, digests, chunk log), which is the point.
+ */
 export async function runCaptureSection({ sizeMiB, runs, log }) {
   const empty = ensureEmpty();
-  const probe = await runNode([AIRLOCK, 'capture', '--help'], empty, { sink: 'capture', timeoutMs: 30000 })
+  const probe = await runNode([AIRLOCK, 'capture', '--help'], empty, { sink: 'capture', timeoutMs: 30000, cpu: false })
     .catch((e) => ({ code: -1, stderr: String(e) }));
   if (probe.code !== 0) return { available: false, reason: `\`airlock capture --help\` exited ${probe.code}` };
 
@@ -41,20 +45,27 @@ export async function runCaptureSection({ sizeMiB, runs, log }) {
   let sanitizeOut = 0;
   try {
     for (let i = 0; i < runs; i++) {
-      // A fresh, empty vault per run: a vault that grows across runs would measure something else.
+      // A fresh vault per run (a vault that grows across runs would measure something else). It is
+      // NOT created here: capture creates it 0700 itself and refuses a directory that group or
+      // others can enter, which a plain mkdir under the usual umask would be. (The temp root from
+      // mkdtemp is 0700.)
       const vault = join(root, `v${i}`);
-      mkdirSync(vault);
-      // stdin is an empty file: capture's child is `cat FILE`, which never reads stdin.
-      const c = await runNode([AIRLOCK, 'capture', '--vault', vault, '--', 'cat', file], empty, { timeoutMs: 600000 });
+      // --max-bytes: capture stops the command at 64M by default; the whole file must go through,
+      // or the comparison with sanitize (which reads all of it) is meaningless.
+      const c = await runNode(
+        [AIRLOCK, 'capture', '--vault', vault, '--max-bytes', String(bytes + MiB), '--', 'cat', file],
+        empty,
+        { timeoutMs: 600000, cpu: false },
+      );
       if (c.code !== 0 || c.timedOut) {
         return { available: true, error: `capture exited ${c.timedOut ? 'timeout' : c.code}: ${c.stderr.trim().split('\n')[0]}` };
       }
       captureMs.push(c.ms);
       captureOut = c.outBytes;
-      vaultBytes = dirBytes(vault);
+      vaultBytes = existsSync(vault) ? dirBytes(vault) : 0;
       rmSync(vault, { recursive: true, force: true });
 
-      const s = await runNode([AIRLOCK, 'sanitize'], file, { timeoutMs: 600000 });
+      const s = await runNode([AIRLOCK, 'sanitize'], file, { timeoutMs: 600000, cpu: false });
       if (s.code !== 0 || s.timedOut) {
         return { available: true, error: `sanitize exited ${s.timedOut ? 'timeout' : s.code}: ${s.stderr.trim().split('\n')[0]}` };
       }

@@ -8,13 +8,13 @@
 //      BENCH_LIN_MAX_MB (16, quick 4)   BENCH_TIMEOUT_S (20)   BENCH_CAPTURE_MB (256, quick 32)
 //      BENCH_CAPTURE_RUNS (3)   BENCH_AIRLOCK (CLI path, default dist/airlock.mjs)   BENCH_KEEP_ENV=1
 // Exit code: 0 ok, 1 airlock missing/failed or leaked, 2 bad arguments.
-import { cpus, totalmem } from 'node:os';
+import { cpus, totalmem, loadavg } from 'node:os';
 import { statSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { INPUTS, ensureInput, ensureEmpty, CORPUS_DIR, MiB } from './corpus.mjs';
 import { RUNNERS, AIRLOCK, ROOT, DROPPED_ENV, runNode, median, probeAirlock } from './runners.mjs';
-import { scanLeaks, leakVerdict, leakSummary, totalLeaks } from './leaks.mjs';
-import { runLinearity, growth } from './linearity.mjs';
+import { scanLeaks, leakVerdict, leakSummary } from './leaks.mjs';
+import { runLinearity, growth, growthLimit } from './linearity.mjs';
 import { runCaptureSection } from './capture.mjs';
 
 // ---------------------------------------------------------------------------------------------
@@ -91,7 +91,7 @@ async function throughputSection(inputs, runnerNames, log) {
 
     for (const r of runnerNames) {
       const w = await runNode(RUNNERS[r].args, file, { sink: 'capture' });
-      const entry = { ms: [], outBytes: w.outBytes, code: w.code };
+      const entry = { ms: [], cpuMs: [], rssMiB: [], outBytes: w.outBytes, code: w.code };
       if (w.code !== 0) entry.error = `exit ${w.code}${w.signal ? ` ${w.signal}` : ''}: ${w.stderr.trim().split('\n')[0] ?? ''}`;
       entry.leaks = scanLeaks(w.out);
       res.runners[r] = entry;
@@ -104,21 +104,29 @@ async function throughputSection(inputs, runnerNames, log) {
         const m = await runNode(RUNNERS[r].args, file);
         if (m.code !== 0) { entry.error = `exit ${m.code}`; continue; }
         entry.ms.push(m.ms);
+        if (m.cpuMs !== undefined) entry.cpuMs.push(m.cpuMs);
+        if (m.rssMiB !== undefined) entry.rssMiB.push(m.rssMiB);
       }
     }
     for (const r of runnerNames) {
       const e = res.runners[r];
       if (!e.error && e.ms.length) {
         e.medianMs = median(e.ms);
+        e.minMs = Math.min(...e.ms);
         e.mibPerS = bytes / MiB / (e.medianMs / 1000);
       }
+      if (!e.error && e.cpuMs.length) {
+        e.medianCpuMs = median(e.cpuMs);
+        e.cpuMibPerS = bytes / MiB / (e.medianCpuMs / 1000);
+        e.peakRssMiB = Math.max(...e.rssMiB);
+      }
     }
-    log(`  ${name}: ${runnerNames.map((r) => `${r} ${res.runners[r].medianMs?.toFixed(0) ?? 'ERR'} ms`).join(', ')}`);
+    log(`  ${name}: ${runnerNames.map((r) => `${r} ${res.runners[r].medianMs?.toFixed(0) ?? 'ERR'} ms (cpu ${res.runners[r].medianCpuMs?.toFixed(0) ?? '?'})`).join(', ')}`);
   }
   return results;
 }
 
-function printThroughput(results, runnerNames) {
+function throughputTable(results, runnerNames, key) {
   const has = (r) => runnerNames.includes(r);
   const header = ['input', 'size', ...runnerNames.map((r) => RUNNERS[r].label)];
   if (has('airlock') && has('strip-ansi')) header.push('airlock/strip-ansi');
@@ -128,14 +136,28 @@ function printThroughput(results, runnerNames) {
     const row = [name, fmtMiB(res.bytes)];
     for (const r of runnerNames) {
       const e = res.runners[r];
-      row.push(e.error ? 'ERR' : e.mibPerS.toFixed(1));
+      row.push(e.error ? 'ERR' : e[key] === undefined ? 'n/a' : e[key].toFixed(1));
     }
-    const a = res.runners.airlock?.mibPerS;
-    if (has('airlock') && has('strip-ansi')) row.push(ratio(a, res.runners['strip-ansi']?.mibPerS));
-    if (has('airlock') && has('util')) row.push(ratio(a, res.runners.util?.mibPerS));
+    const a = res.runners.airlock?.[key];
+    if (has('airlock') && has('strip-ansi')) row.push(ratio(a, res.runners['strip-ansi']?.[key]));
+    if (has('airlock') && has('util')) row.push(ratio(a, res.runners.util?.[key]));
     rows.push(row);
   }
-  console.log(`\nThroughput: MiB/s of input, whole process (spawn → exit), median of ${CFG.runs}; ratios > 1 mean airlock is faster`);
+  return table(rows);
+}
+
+function printThroughput(results, runnerNames) {
+  console.log(`\nThroughput (wall): MiB/s of input, whole process spawn -> exit, median of ${CFG.runs}; ratio > 1 = airlock faster`);
+  console.log(throughputTable(results, runnerNames, 'mibPerS'));
+  // CPU time ignores time spent waiting for a core, so on a busy box this is the steadier ratio.
+  console.log(`\nThroughput (CPU): MiB of input per CPU-second (user+sys, all threads), median of ${CFG.runs}`);
+  console.log(throughputTable(results, runnerNames, 'cpuMibPerS'));
+  // Streaming vs whole-input: the peers hold the input (and a copy as a string) in memory.
+  console.log('\nPeak RSS (MiB)');
+  const rows = [['input', ...runnerNames.map((r) => RUNNERS[r].label)]];
+  for (const [name, res] of Object.entries(results)) {
+    rows.push([name, ...runnerNames.map((r) => res.runners[r].peakRssMiB?.toFixed(0) ?? 'n/a')]);
+  }
   console.log(table(rows));
   for (const [name, res] of Object.entries(results)) {
     for (const [r, e] of Object.entries(res.runners)) if (e.error) console.log(`  ${name} / ${r}: ${e.error}`);
@@ -166,15 +188,16 @@ function printLeaks(results, runnerNames) {
 }
 
 function printLinearity(lin, sizesMiB) {
-  console.log(`\nLinearity: ns/byte net of startup (startup ms: ${Object.entries(lin.startup).map(([r, ms]) => `${r} ${ms.toFixed(0)}`).join(', ')});`);
+  console.log(`\nLinearity: CPU ns/byte net of startup, min of >=${CFG.linRuns} runs (startup CPU ms, min of ${Object.values(lin.startupSamples)[0]} empty runs: ${Object.entries(lin.startup).map(([r, ms]) => `${r} ${ms.toFixed(0)}`).join(', ')})`);
   console.log(`growth = t(${sizesMiB.at(-1)})/t(${sizesMiB[0]}) / ${sizesMiB.at(-1) / sizesMiB[0]}: ~1 linear, ~${sizesMiB.at(-1) / sizesMiB[0]} quadratic; timeout ${CFG.timeoutS} s`);
   const rows = [['pattern', 'runner', ...sizesMiB.map((s) => `${s} MiB`), 'growth']];
   let airlockBad = false;
+  const limit = growthLimit(sizesMiB);
   for (const [kind, byRunner] of Object.entries(lin.patterns)) {
     for (const [r, points] of Object.entries(byRunner)) {
       const cells = points.map((p) => (p.skipped ? '-' : p.timeout ? 'timeout' : p.error ? 'ERR' : p.nsPerByte.toFixed(2)));
       const g = growth(points);
-      if (r === 'airlock' && (points.some((p) => p.error || p.timeout) || (g.value ?? 0) > 2)) airlockBad = true;
+      if (r === 'airlock' && (points.some((p) => p.error || p.timeout) || (g.value ?? 0) > limit)) airlockBad = true;
       rows.push([kind, RUNNERS[r].label, ...cells, g.text]);
     }
   }
@@ -182,7 +205,7 @@ function printLinearity(lin, sizesMiB) {
   for (const byRunner of Object.values(lin.patterns)) {
     for (const [r, points] of Object.entries(byRunner)) for (const p of points) if (p.error) console.log(`  ${r} ${p.sizeMiB} MiB: ${p.error}`);
   }
-  if (airlockBad) console.log('  WARNING: airlock is not linear (growth > 2), failed or timed out on an adversarial input');
+  if (airlockBad) console.log(`  WARNING: airlock looks superlinear (growth > ${limit.toFixed(1)}), failed or timed out on an adversarial input`);
   return airlockBad;
 }
 
@@ -220,6 +243,9 @@ async function main() {
   console.log('Airlock bench');
   console.log(`node ${process.version} | ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length} | ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM`);
   console.log(`airlock: ${relative(ROOT, AIRLOCK)} | inputs ${CFG.mb} MiB each | runs ${CFG.runs} | linearity ${sizesMiB.join('/')} MiB x${CFG.linRuns}, timeout ${CFG.timeoutS} s | capture ${CFG.captureMb} MiB x${CFG.captureRuns}${CFG.quick ? ' | QUICK' : ''}`);
+  // Other work on the box inflates absolute numbers; interleaving keeps the ratios fair-ish.
+  const load = loadavg()[0];
+  console.log(`load avg (1 min) ${load.toFixed(2)}${load > cpus().length / 2 ? ' | WARNING: machine busy, absolute MiB/s will be noisy' : ''}`);
   if (DROPPED_ENV.length) console.log(`child env: removed ${DROPPED_ENV.join(', ')} (startup noise; BENCH_KEEP_ENV=1 keeps them)`);
   console.log(`sections: ${args.sections.join(', ')}${args.sections.includes('throughput') ? ` | inputs: ${args.inputs.join(', ')}` : ''}`);
 

@@ -2,8 +2,9 @@
 // to 'close' (exit + stdout drained), so node startup and module loading are part of the number,
 // exactly as a user piping a log through the CLI pays them.
 import { spawn } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -33,10 +34,18 @@ export const RUNNERS = {
  * sink: 'count' (pipe, bytes counted and discarded), 'capture' (pipe, bytes kept for the leak scan).
  * A pipe rather than /dev/null because that is how the CLI is used (`make | airlock sanitize | less`),
  * and node writes pipes and files differently; every runner gets the same sink, so ratios are fair.
- * Resolves { ms, outBytes, out?, code, signal, timedOut, stderr }; never rejects on child failure.
+ * cpu: preload cpu-probe.mjs and report cpuMs (user+sys) and rssMiB (peak) of the child.
+ * Resolves { ms, cpuMs?, rssMiB?, outBytes, out?, code, signal, timedOut, stderr }; never rejects on
+ * child failure.
  */
-export function runNode(args, inputFile, { sink = 'count', timeoutMs = 0, cwd = ROOT, stdinIgnore = false } = {}) {
+let cpuSeq = 0;
+const CPU_PROBE = pathToFileURL(join(HERE, 'cpu-probe.mjs')).href;
+
+export function runNode(args, inputFile, { sink = 'count', timeoutMs = 0, cwd = ROOT, stdinIgnore = false, cpu = true } = {}) {
   return new Promise((resolvePromise, reject) => {
+    const cpuFile = cpu ? join(tmpdir(), `airlock-bench-cpu-${process.pid}-${cpuSeq++}`) : null;
+    const env = cpu ? { ...CHILD_ENV, BENCH_CPU_FILE: cpuFile } : CHILD_ENV;
+    const argv = cpu ? ['--import', CPU_PROBE, ...args] : args;
     const fd = stdinIgnore ? 'ignore' : openSync(inputFile, 'r');
     const chunks = [];
     let outBytes = 0;
@@ -45,7 +54,7 @@ export function runNode(args, inputFile, { sink = 'count', timeoutMs = 0, cwd = 
     const t0 = process.hrtime.bigint();
     let child;
     try {
-      child = spawn(process.execPath, args, { stdio: [fd, 'pipe', 'pipe'], cwd, env: CHILD_ENV });
+      child = spawn(process.execPath, argv, { stdio: [fd, 'pipe', 'pipe'], cwd, env });
     } catch (err) {
       if (fd !== 'ignore') closeSync(fd);
       reject(err);
@@ -67,8 +76,19 @@ export function runNode(args, inputFile, { sink = 'count', timeoutMs = 0, cwd = 
     child.on('close', (code, signal) => {
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       if (timer) clearTimeout(timer);
+      let cpuMs, rssMiB;
+      if (cpuFile) {
+        try {
+          const [user, sys, rss] = readFileSync(cpuFile, 'utf8').trim().split(' ').map(Number);
+          cpuMs = (user + sys) / 1000;
+          rssMiB = rss / 1024;
+        } catch {
+          // killed (timeout) or crashed before 'exit': no CPU figure for this run
+        }
+        rmSync(cpuFile, { force: true });
+      }
       resolvePromise({
-        ms, outBytes, code, signal, timedOut, stderr,
+        ms, cpuMs, rssMiB, outBytes, code, signal, timedOut, stderr,
         out: sink === 'capture' ? Buffer.concat(chunks) : undefined,
       });
     });
