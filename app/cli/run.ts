@@ -30,7 +30,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr.write(`airlock: unknown command '${terminalSafeLine(name)}'\n\n${HELP()}`);
     return 2;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  // Only options before `--` are Airlock's: `capture -- grep --help` must run grep.
+  const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (own.includes('--help') || own.includes('-h')) {
     io.stdout.write(`${command.usage}\n`);
     return 0;
   }

@@ -236,13 +236,15 @@ export class Parser {
    */
   private wholeCsi(buf: Uint8Array, i: number, n: number): number {
     let j = i + 2;
+    // Past the limit the sequence is oversized: leave it to the state machine, which flags it.
+    const stop = Math.min(n, j + this.limits.maxCsiParamBytes + 1);
     let priv = 0;
-    if (j < n && buf[j] >= 0x3c && buf[j] <= 0x3f) priv = buf[j++];
+    if (j < stop && buf[j] >= 0x3c && buf[j] <= 0x3f) priv = buf[j++];
     const params = this.params;
     let index = -1;
     let sub = false;
     let b = 0;
-    for (; j < n; j++) {
+    for (; j < stop; j++) {
       b = buf[j];
       if (b >= 0x30 && b <= 0x39) {
         if (index < 0) params[index = 0] = -1;
@@ -262,11 +264,11 @@ export class Parser {
       }
     }
     let inter = 0;
-    while (j < n && b >= 0x20 && b <= 0x2f) {
+    while (j < stop && b >= 0x20 && b <= 0x2f) {
       if (inter === 0) inter = b;
-      b = ++j < n ? buf[j] : 0;
+      b = ++j < stop ? buf[j] : 0;
     }
-    if (j >= n || b < 0x40 || b > 0x7e || j - i - 2 > this.limits.maxCsiParamBytes) return -1;
+    if (j >= stop || b < 0x40 || b > 0x7e || j - i - 2 > this.limits.maxCsiParamBytes) return -1;
     const meaning = csiMeaning(priv, inter, b, params, Math.min(index + 1, MAX_TRACKED_PARAMS));
     this.sink.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b);
     return j + 1;
@@ -278,10 +280,10 @@ export class Parser {
     while (i < n) {
       const b = buf[i];
       if (b >= 0x30 && b <= 0x3b && (this.state === State.CsiParam || this.state === State.CsiEntry)) {
-        // Parameter bytes dominate colour-heavy output; this is the table's csi_param transition inlined.
-        this.param(b);
+        // The table's csi_param self-loop, inlined for long parameter runs.
+        i = this.paramRun(buf, i, n);
         this.state = State.CsiParam;
-        i++;
+        continue;
       } else if (b < 0x80) {
         this.step(b, buf, i, 1, base + i);
         i++;
@@ -541,6 +543,21 @@ export class Parser {
       const p = this.params[this.paramIndex];
       this.params[this.paramIndex] = Math.min((p < 0 ? 0 : p * 10) + (code - 0x30), MAX_PARAM_VALUE);
     }
+  }
+
+  /** Consumes a run of parameter bytes; once the tracked parameters are full it only counts. */
+  private paramRun(buf: Uint8Array, i: number, n: number): number {
+    while (i < n && this.paramIndex < MAX_TRACKED_PARAMS) {
+      const b = buf[i];
+      if (b < 0x30 || b > 0x3b) return i;
+      this.param(b);
+      i++;
+    }
+    const start = i;
+    while (i < n && buf[i] >= 0x30 && buf[i] <= 0x3b) i++;
+    this.headerBytes += i - start;
+    if (this.headerBytes > this.limits.maxCsiParamBytes) this.seqFlags |= SpanFlag.Oversized;
+    return i;
   }
 
   private startParam(): void {

@@ -10,8 +10,8 @@ import { ReportBuilder, type CrMode, type RemovalReport } from './report';
 /** U+FFFD REPLACEMENT CHARACTER, which stands in for each maximal ill-formed UTF-8 subpart. */
 const REPLACEMENT = Uint8Array.of(0xef, 0xbf, 0xbd);
 const LF = 0x0a;
-/** Runs shorter than this are copied byte by byte: cheaper than creating a subarray view. */
-const SHORT_RUN = 24;
+/** Runs shorter than this are copied byte by byte: cheaper than creating (and collecting) a subarray view. */
+const SHORT_RUN = 160;
 
 /** Options of a {@link Sanitizer}. */
 export interface SanitizerOptions {

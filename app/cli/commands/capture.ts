@@ -52,6 +52,9 @@ the first argument that is not an option.
   --env K=V         set K for the command (repeatable, overrides the plain-output defaults);
                     --env K removes K
 
+SIGINT, SIGTERM or SIGHUP to airlock stop the command the same way (its process group gets
+SIGTERM, then SIGKILL) and what it wrote is still stored and printed.
+
 Exit status: the command's exit code; 128+N when signal N ended it (also when Airlock sent the
 signal: --max-bytes, --timeout); 127 when the command does not exist, 126 when it cannot be
 executed (nothing is stored then); 2 for usage errors; 1 when the vault cannot store the capture.`;

@@ -1,0 +1,70 @@
+import { UsageError } from '../cli/command';
+import { parseFlags, type FlagSpec, type ParsedFlags } from '../node/vault/cli-flags';
+import { terminalSafeLine } from '../node/terminal-safe';
+import type { EnvEdit } from './child-env';
+
+/** A capture command line split into Airlock's options, `--env` edits and the command to run. */
+export interface CaptureArgs {
+  readonly options: ParsedFlags;
+  readonly env: EnvEdit[];
+  readonly argv: string[];
+}
+
+/** Environment variable names a POSIX shell could set: anything else is a typo or an attack. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Splits `[OPTIONS] [--] CMD [ARGS...]`. Options end at `--` or at the first argument that is
+ * not an option, so the command's own flags (`-- grep -r x`) are never taken for Airlock's.
+ * `--env` may repeat (parseFlags refuses repeats, so it is collected here); every other option is
+ * checked by parseFlags against `spec`. A NUL byte in the command or a value is refused: the
+ * kernel cannot pass it and Node would fail late with a less clear message.
+ */
+export function splitCaptureArgs(args: readonly string[], spec: FlagSpec): CaptureArgs {
+  const optionArgs: string[] = [];
+  const env: EnvEdit[] = [];
+  let argv: string[] = [];
+  let sawSeparator = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      argv = args.slice(i + 1);
+      sawSeparator = true;
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      argv = args.slice(i);
+      break;
+    }
+    if (arg === '--env' || arg.startsWith('--env=')) {
+      const value = arg !== '--env' ? arg.slice('--env='.length) : args[i + 1]?.startsWith('--') ? undefined : args[++i];
+      if (value === undefined || value === '') throw new UsageError('option --env needs K=V (set) or K (remove)');
+      env.push(parseEnvEdit(value));
+      continue;
+    }
+    optionArgs.push(arg);
+    // A value option's argument travels with it, so a value such as `1M` is not taken for the command.
+    if (spec[arg] === 'value' && i + 1 < args.length && !args[i + 1].startsWith('--')) optionArgs.push(args[++i]);
+  }
+  const options = parseFlags(optionArgs, spec);
+  if (argv.length === 0) {
+    throw new UsageError(sawSeparator ? 'no command after --' : 'no command to run (usage: airlock capture [OPTIONS] -- CMD [ARGS...])');
+  }
+  if (argv[0] === '') throw new UsageError('the command name is empty');
+  const nul = argv.findIndex((a) => a.includes('\0'));
+  if (nul !== -1) throw new UsageError(`argument ${nul} of the command contains a NUL byte`);
+  return { options, env, argv };
+}
+
+/** Parses one `--env` value: `K=V` sets K (V may be empty or contain `=`), `K` removes K. */
+export function parseEnvEdit(text: string): EnvEdit {
+  const eq = text.indexOf('=');
+  const key = eq === -1 ? text : text.slice(0, eq);
+  if (!ENV_NAME.test(key)) {
+    throw new UsageError(`--env '${terminalSafeLine(text.slice(0, 60))}': the name must be letters, digits and _ (not starting with a digit)`);
+  }
+  if (eq === -1) return { key, unset: true };
+  const value = text.slice(eq + 1);
+  if (value.includes('\0')) throw new UsageError(`--env ${key}: the value contains a NUL byte`);
+  return { key, value };
+}

@@ -1,0 +1,240 @@
+import type { Readable } from 'node:stream';
+import type { ParserLimits } from '../../shared/parser';
+import type { CrMode } from '../../shared/sanitize';
+import type { RawWriter } from '../node/vault';
+import { spawnChild, type ChildExit } from './child';
+import { ChunkLog, STREAMS, type StreamName } from './chunk-log';
+import { StreamCapture, type StreamResult } from './stream-capture';
+
+/** Default hard cap on raw bytes captured, both streams together. */
+export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
+/** Default bound on sanitized text handed to the agent, per stream. */
+export const DEFAULT_MAX_TEXT = 1024 * 1024;
+/** Time between SIGTERM and SIGKILL to the child's process group. */
+export const DEFAULT_KILL_GRACE_MS = 2000;
+/** How long pipes may stay open after the child exited (a background grandchild holding them). */
+export const DEFAULT_DRAIN_GRACE_MS = 2000;
+/** After the kill sequence, how long to wait for the pipes to report EOF before cutting them. */
+const POST_KILL_DRAIN_MS = 500;
+
+/** Why Airlock stopped the child rather than letting it finish. */
+export type TerminationReason = 'max-bytes' | 'timeout' | 'interrupted' | 'pipes-held-open' | 'capture-failed';
+
+/** Airlock ended the run: why, and which signals went to the process group. */
+export interface Termination {
+  readonly reason: TerminationReason;
+  readonly signals: readonly NodeJS.Signals[];
+}
+
+/** What {@link runCapture} needs. */
+export interface CaptureOptions {
+  /** The command and its arguments; argv[0] is looked up on the child's PATH. */
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  /** The child's whole environment (see childEnvironment). */
+  readonly env: NodeJS.ProcessEnv;
+  readonly maxBytes: number;
+  readonly maxText: number;
+  readonly cr: CrMode;
+  readonly limits: Partial<ParserLimits>;
+  /** One fresh RawWriter per stream (normally `vault.createRawWriter()`). */
+  readonly createRawWriter: () => RawWriter;
+  /** Stop the child after this long (default: no limit). */
+  readonly timeoutMs?: number;
+  readonly killGraceMs?: number;
+  readonly drainGraceMs?: number;
+  /** Aborting stops the child (SIGTERM, then SIGKILL) and completes the capture as 'interrupted'. */
+  readonly signal?: AbortSignal;
+}
+
+/** Everything a capture produced; the envelope and the vault record are built from it. */
+export interface CaptureOutcome {
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly pid: number;
+  readonly startedAt: Date;
+  /** From spawn to exit with both pipes closed. */
+  readonly durationMs: number;
+  readonly exit: ChildExit;
+  /** null when the child ended on its own. */
+  readonly termination: Termination | null;
+  /** Some stream was cut before its end (the --max-bytes cap, or pipes cut after a kill). */
+  readonly truncated: boolean;
+  /** Raw bytes captured, both streams (≤ maxBytes). */
+  readonly totalBytes: number;
+  readonly streams: Readonly<Record<StreamName, StreamResult>>;
+  readonly chunkLog: ChunkLog;
+  readonly maxBytes: number;
+  readonly maxText: number;
+}
+
+interface StreamState {
+  readonly name: StreamName;
+  readonly pipe: Readable;
+  readonly capture: StreamCapture;
+  ended: boolean;
+  closed: boolean;
+  readonly whenClosed: Promise<void>;
+}
+
+/**
+ * Runs one command and captures both streams into the vault's raw writers and two sanitizers.
+ * Rejects with SpawnError when the command cannot start (no writer has been created then) and
+ * with the underlying error when the vault cannot take the bytes (both writers aborted, the child
+ * stopped). Raw bytes never leave this function except as committed vault digests.
+ */
+export async function runCapture(options: CaptureOptions): Promise<CaptureOutcome> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const child = await spawnChild(options.argv, { cwd: options.cwd, env: options.env });
+  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const log = new ChunkLog();
+  const states: StreamState[] = [];
+  try {
+    for (const name of STREAMS) {
+      const writer = options.createRawWriter();
+      states.push(openStream(name, name === 'stdout' ? child.stdout : child.stderr, new StreamCapture(name, writer, options, options.maxText)));
+    }
+  } catch (err) {
+    // A writer could not be set up: stop the child that already runs and drop what was opened.
+    await Promise.all(states.map((s) => s.capture.abort().catch(() => undefined)));
+    child.stdout.destroy();
+    child.stderr.destroy();
+    await child.terminate(killGraceMs);
+    throw err;
+  }
+
+  let total = 0;
+  let stopped = false;
+  let failure: unknown = null;
+  let termination: { reason: TerminationReason } | null = null;
+  let killing: Promise<void> | null = null;
+
+  /** Stops reading: pipes are destroyed, so the writers get EPIPE/SIGPIPE and nothing more is buffered. */
+  const stopReading = (): void => {
+    stopped = true;
+    for (const s of states) if (!s.closed) s.pipe.destroy();
+  };
+  const terminate = (reason: TerminationReason): void => {
+    if (termination) return;
+    termination = { reason };
+    killing = child.terminate(killGraceMs).then(async () => {
+      // Whatever still holds a pipe now is outside the group (it called setsid): stop waiting for it.
+      if (states.every((s) => s.closed)) return;
+      await sleep(POST_KILL_DRAIN_MS);
+      stopReading();
+    });
+  };
+  const fail = (err: unknown): void => {
+    failure ??= err;
+    stopReading();
+    terminate('capture-failed');
+  };
+
+  for (const state of states) {
+    state.pipe.on('data', (chunk: Buffer) => {
+      if (stopped) return;
+      try {
+        let bytes: Uint8Array = chunk;
+        const room = options.maxBytes - total;
+        const over = bytes.length > room;
+        if (over) bytes = bytes.subarray(0, room);
+        if (bytes.length > 0) {
+          const offset = state.capture.bytes;
+          const textOffset = state.capture.textOffset;
+          const { textLength, wait } = state.capture.push(bytes);
+          total += bytes.length;
+          log.add(state.name, offset, bytes.length, textOffset, textLength, performance.now() - t0);
+          if (wait) {
+            state.pipe.pause();
+            wait.then(() => {
+              if (!stopped) state.pipe.resume();
+            }, fail);
+          }
+        }
+        if (over) {
+          // The cap is hard: the bytes past it are neither stored nor sanitized. SIGTERM goes
+          // out before the pipes close, so the child sees the signal rather than EPIPE first.
+          terminate('max-bytes');
+          stopReading();
+        }
+      } catch (err) {
+        fail(err);
+      }
+    });
+  }
+
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => terminate('timeout'), options.timeoutMs);
+  const onAbort = (): void => terminate('interrupted');
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const exit = await child.exited;
+  clearTimeout(timer);
+  if (!states.every((s) => s.closed)) {
+    // The child is gone but something it started still holds a pipe open.
+    const drain = setTimeout(() => terminate('pipes-held-open'), options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS);
+    await Promise.all(states.map((s) => s.whenClosed));
+    clearTimeout(drain);
+  }
+  const durationMs = performance.now() - t0;
+  // Wait for the kill sequence, so an escalation to SIGKILL is in the record.
+  if (killing) await killing;
+  options.signal?.removeEventListener('abort', onAbort);
+
+  if (failure !== null) {
+    await Promise.all(states.map((s) => s.capture.abort().catch(() => undefined)));
+    throw failure;
+  }
+  // Both commits at once: each ends in fsyncs, which overlap instead of adding up.
+  const settled = await Promise.allSettled(states.map((s) => s.capture.finish(s.ended)));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    // A writer that did commit cannot be taken back (its file may be shared by dedup); prune
+    // removes such unreferenced raw files as orphans.
+    await Promise.all(states.map((s) => s.capture.abort().catch(() => undefined)));
+    throw failed.reason;
+  }
+  const results = settled.map((r) => (r as PromiseFulfilledResult<StreamResult>).value);
+  const [stdout, stderr] = results;
+  const reason = (termination as { reason: TerminationReason } | null)?.reason;
+  return {
+    argv: options.argv,
+    cwd: options.cwd,
+    pid: child.pid,
+    startedAt,
+    durationMs,
+    exit,
+    termination: reason ? { reason, signals: [...child.signalsSent] } : null,
+    truncated: results.some((r) => !r.complete),
+    totalBytes: total,
+    streams: { stdout, stderr },
+    chunkLog: log,
+    maxBytes: options.maxBytes,
+    maxText: options.maxText,
+  };
+}
+
+/** Wraps one pipe with the flags the collector needs; 'close' follows 'end' and also a destroy. */
+function openStream(name: StreamName, pipe: Readable, capture: StreamCapture): StreamState {
+  const state: StreamState = {
+    name,
+    pipe,
+    capture,
+    ended: false,
+    closed: false,
+    whenClosed: new Promise<void>((resolve) => {
+      pipe.once('close', () => {
+        state.closed = true;
+        resolve();
+      });
+    }),
+  };
+  pipe.once('end', () => (state.ended = true));
+  pipe.on('error', () => undefined); // a read error ends the stream; 'close' follows and `ended` stays false
+  return state;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

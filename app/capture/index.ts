@@ -1,0 +1,22 @@
+// Public surface of capture: import from here, not from the individual files.
+export {
+  runCapture,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_TEXT,
+  DEFAULT_KILL_GRACE_MS,
+  DEFAULT_DRAIN_GRACE_MS,
+  type CaptureOptions,
+  type CaptureOutcome,
+  type Termination,
+  type TerminationReason,
+} from './capture';
+export { SpawnError, type ChildExit } from './child';
+export { childEnvironment, PLAIN_OUTPUT_ENV, COLOUR_FORCING_ENV, type EnvEdit, type EnvSummary } from './child-env';
+export { ChunkLog, CHUNK_FIELDS, MAX_CHUNK_ROWS, STREAMS, type ChunkLogJson, type ChunkRow, type StreamName } from './chunk-log';
+export { buildEnvelope, ENVELOPE_VERSION, type CaptureEnvelope, type CaptureLimits, type PerStream } from './envelope';
+export { exitStatus, EXIT_NOT_FOUND, EXIT_CANNOT_EXECUTE } from './exit-status';
+export { buildCaptureRecord, captureAuditDetails, CAPTURE_RECORD_VERSION } from './record';
+export { renderEnvelope, removedSummary, formatBytes, TEXT_GUTTER } from './render';
+export { splitCaptureArgs, parseEnvEdit, type CaptureArgs } from './args';
+export { commandString, shellQuote } from './quote';
+export { TextWindow, type TextTruncation, type WindowedText } from './text-window';

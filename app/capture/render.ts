@@ -1,0 +1,115 @@
+import type { RemovalReport } from '../../shared/sanitize';
+import { terminalSafe, terminalSafeLine } from '../node/terminal-safe';
+import { STREAMS } from './chunk-log';
+import type { CaptureEnvelope } from './envelope';
+import type { TextTruncation } from './text-window';
+
+/**
+ * Prefix of every line of captured text in the human rendering. Airlock's own lines never start
+ * with it and captured lines always do, so output cannot imitate a header, a section line or a
+ * truncation notice: provenance stays outside the untrusted text here too.
+ */
+export const TEXT_GUTTER = '| ';
+
+/**
+ * The readable form of an envelope (what `airlock capture` prints without --json): a one-line
+ * summary, notes on truncation, then each stream's sanitized text under its own heading with
+ * every line behind {@link TEXT_GUTTER}. Everything passes terminalSafe, although the text is
+ * already sanitized, because this goes to a terminal.
+ */
+export function renderEnvelope(env: CaptureEnvelope): string {
+  const out: string[] = [summaryLine(env)];
+  out.push(`airlock: record ${terminalSafeLine(env.record)}; cwd ${terminalSafeLine(env.cwd)}; raw stdout ${env.raw_artifacts.stdout}, stderr ${env.raw_artifacts.stderr}`);
+  if (env.termination) {
+    const why = {
+      'max-bytes': `output reached --max-bytes ${formatBytes(env.limits.max_bytes)}`,
+      timeout: `--timeout ${env.limits.timeout_ms} ms elapsed`,
+      interrupted: 'airlock was interrupted',
+      'pipes-held-open': 'the command exited but something it started kept its output open',
+      'capture-failed': 'the capture failed',
+    }[env.termination.reason];
+    const signals = env.termination.signals.length > 0 ? `sent ${env.termination.signals.join(' then ')} to its process group` : 'it had already ended';
+    out.push(`airlock: stopped the command: ${why}; ${signals}`);
+  }
+  if (env.truncated) out.push('airlock: TRUNCATED: the captured bytes end before the command\'s output did');
+  for (const stream of STREAMS) {
+    const t = env.text_truncated[stream];
+    if (t) out.push(`airlock: ${stream} text shortened to --max-text: ${windowNote(t)}`);
+  }
+  // Lines are appended one by one: a stream may have millions, too many to spread into push().
+  for (const stream of STREAMS) renderStream(out, stream, env[stream], env.text_truncated[stream]);
+  out.push('--- end ---');
+  return `${out.join('\n')}\n`;
+}
+
+function summaryLine(env: CaptureEnvelope): string {
+  const how = env.signal !== null ? `was killed by ${env.signal}` : `exited ${env.exit_code}`;
+  const removed = removedSummary([env.sanitizer.stdout, env.sanitizer.stderr]);
+  return (
+    `airlock: ${shortCommand(env.command)} ${how} in ${formatMs(env.duration_ms)}; ` +
+    `stdout ${formatBytes(env.bytes.stdout)}, stderr ${formatBytes(env.bytes.stderr)}; removed: ${removed}`
+  );
+}
+
+/** The command for the one-line header: at most 120 characters, so the summary stays one line. */
+function shortCommand(command: string): string {
+  const safe = terminalSafeLine(command);
+  return safe.length > 120 ? `${safe.slice(0, 119)}…` : safe;
+}
+
+/** "1 osc, 3 csi" over both reports, or "nothing". Class names come from a fixed table. */
+export function removedSummary(reports: readonly RemovalReport[]): string {
+  const totals = new Map<string, number>();
+  for (const r of reports) {
+    for (const [name, c] of Object.entries(r.classes)) if (c.count > 0) totals.set(name, (totals.get(name) ?? 0) + c.count);
+  }
+  if (totals.size === 0) return 'nothing';
+  return [...totals].map(([name, n]) => `${n} ${name}`).join(', ');
+}
+
+function renderStream(out: string[], stream: string, text: string, cut: TextTruncation | null): void {
+  if (text.length === 0) {
+    out.push(`--- ${stream} (sanitized): empty ---`);
+    return;
+  }
+  out.push(`--- ${stream} (sanitized) ---`);
+  if (cut) {
+    const bytes = Buffer.from(text, 'utf8');
+    gutter(out, bytes.subarray(0, cut.head_bytes).toString('utf8'), stream);
+    out.push(`airlock: ... ${formatBytes(cut.omitted_bytes)} of ${stream} text omitted here ...`);
+    gutter(out, bytes.subarray(cut.head_bytes).toString('utf8'), stream);
+  } else {
+    gutter(out, text, stream);
+  }
+}
+
+/** Appends the lines of `text` behind the gutter; a missing final newline is stated, not hidden. */
+function gutter(out: string[], text: string, stream: string): void {
+  if (text.length === 0) return;
+  const parts = terminalSafe(text).split('\n');
+  const complete = parts[parts.length - 1] === '';
+  const n = complete ? parts.length - 1 : parts.length;
+  for (let i = 0; i < n; i++) out.push(TEXT_GUTTER + parts[i]);
+  if (!complete) out.push(`airlock: (no newline at this point of ${stream})`);
+}
+
+function windowNote(t: TextTruncation): string {
+  return `first ${formatBytes(t.head_bytes)} and last ${formatBytes(t.tail_bytes)} kept, ${formatBytes(t.omitted_bytes)} between them omitted (the whole output is only in the restricted raw artifact)`;
+}
+
+/** 4 B, 1.5 KiB, 64.0 MiB. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(1)} ${units[u]}`;
+}
+
+function formatMs(ms: number): string {
+  return ms < 10_000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
