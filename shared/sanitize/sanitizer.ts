@@ -11,7 +11,7 @@ import { ReportBuilder, type CrMode, type RemovalReport } from './report';
 const REPLACEMENT = Uint8Array.of(0xef, 0xbf, 0xbd);
 const LF = 0x0a;
 /** Runs shorter than this are copied byte by byte: cheaper than creating (and collecting) a subarray view. */
-const SHORT_RUN = 160;
+const SHORT_RUN = 48;
 
 /** Options of a {@link Sanitizer}. */
 export interface SanitizerOptions {

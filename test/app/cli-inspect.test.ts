@@ -47,7 +47,7 @@ describe('airlock inspect', () => {
     expect(r.code).toBe(0);
     expect(r.out.toString()).not.toMatch(/^0000/m);
     const ranged = (await runAirlock(['inspect', SAMPLE, '--offset', '16', '--length', '32'])).out.toString();
-    expect(ranged.match(/^[0-9a-f]{8}  /gm)).toEqual(['00000010  ', '00000020  ']);
+    expect(ranged.match(/^[0-9a-f]{8} {2}/gm)).toEqual(['00000010  ', '00000020  ']);
   });
 
   it('reads stdin with -', async () => {
