@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
-import { chmod, link, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { chmod, link, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Mode for every file Airlock keeps: owner read/write only. */
@@ -83,4 +83,15 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
 /** True when `err` is a Node system error with one of the given `code`s. */
 export function isErrno(err: unknown, ...codes: string[]): boolean {
   return typeof err === 'object' && err !== null && codes.includes(String((err as { code?: unknown }).code));
+}
+
+/** True when the path exists (any file type, symlinks not followed); false on ENOENT; other errors propagate. */
+export async function pathExists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return false;
+    throw err;
+  }
 }

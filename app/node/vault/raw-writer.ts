@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
-import { lstat, open, rename, unlink, utimes, type FileHandle } from 'node:fs/promises';
+import { open, rename, unlink, utimes, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ensurePrivateDir, fsyncDir, isErrno, PRIVATE_FILE_MODE } from '../fs-atomic';
+import { ensurePrivateDir, fsyncDir, pathExists, PRIVATE_FILE_MODE } from '../fs-atomic';
 import type { VaultLayout } from './layout';
 import { formatRef } from './ref';
 
@@ -105,7 +105,7 @@ class FileRawWriter implements RawWriter {
       const sha256 = this.hash.digest('hex');
       const dest = this.layout.rawPath(sha256);
       await ensurePrivateDir(dirname(dest));
-      if (await exists(dest)) {
+      if (await pathExists(dest)) {
         // Dedup: identical bytes are already stored. Touch the file so mtime-based orphan pruning
         // sees that it is in use again.
         const now = new Date();
@@ -172,12 +172,3 @@ async function writeAll(fh: FileHandle, data: Buffer): Promise<void> {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch (err) {
-    if (isErrno(err, 'ENOENT')) return false;
-    throw err;
-  }
-}

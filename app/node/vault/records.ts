@@ -1,4 +1,4 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { writeFileAtomic, isErrno, PRIVATE_FILE_MODE } from '../fs-atomic';
 import { terminalSafeLine } from '../terminal-safe';
 import { VaultError } from './errors';
@@ -77,13 +77,3 @@ export async function recordFiles(layout: VaultLayout): Promise<string[]> {
   return names.filter((n) => n.endsWith('.json') && isRecordId(n.slice(0, -5))).sort();
 }
 
-/** True when the path exists (any file type, symlinks not followed); false on ENOENT; other errors propagate. */
-export async function pathExists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch (err) {
-    if (isErrno(err, 'ENOENT')) return false;
-    throw err;
-  }
-}

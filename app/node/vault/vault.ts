@@ -6,7 +6,8 @@ import { prepareRoot, withWriteErrors } from './open';
 import { pruneVaultRaw, type PruneOptions, type PruneResult } from './prune';
 import { createRawWriter, type RawWriter } from './raw-writer';
 import { validateRecord, type CaptureRecord } from './record';
-import { listRecords, pathExists, readRecord, writeRecord, type RecordList } from './records';
+import { pathExists } from '../fs-atomic';
+import { listRecords, readRecord, writeRecord, type RecordList } from './records';
 import { verifyVault, type VaultVerifyReport } from './verify';
 
 /** Options for {@link Vault.open}. */
