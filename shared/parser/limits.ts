@@ -26,3 +26,22 @@ export const DEFAULT_LIMITS: ParserLimits = Object.freeze({
   maxStringBytes: MAX_STRING_BYTES,
   maxEscIntermediates: MAX_ESC_INTERMEDIATES,
 });
+
+/**
+ * Completes `partial` with {@link DEFAULT_LIMITS}: a field that is absent or `undefined` keeps its
+ * default. A given value that is not a positive whole number is a mistake worth stopping for.
+ *
+ * @throws RangeError naming the limit and the value.
+ */
+export function resolveLimits(partial: Partial<ParserLimits> = {}): ParserLimits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof ParserLimits)[]) {
+    const value = partial[key];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new RangeError(`parser limit ${key} must be a positive whole number, got ${String(value)}`);
+    }
+    limits[key] = value;
+  }
+  return Object.freeze(limits);
+}

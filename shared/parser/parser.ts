@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, type ParserLimits } from './limits';
+import { resolveLimits, type ParserLimits } from './limits';
 import {
   APC_MEANING, c0Meaning, c1Meaning, csiMeaning, dcsMeaning, escMeaning, invisibleMeaning, oscMeaning,
   PM_MEANING, SOS_MEANING,
@@ -104,9 +104,12 @@ export class Parser {
   private words: Uint32Array = new Uint32Array(0);
   private wordBase = 0;
 
-  /** Creates a parser reporting to `sink`; `limits` overrides {@link DEFAULT_LIMITS} field by field. */
+  /**
+   * Creates a parser reporting to `sink`; `limits` overrides the defaults field by field.
+   * @throws RangeError for a limit that is not a positive whole number.
+   */
   constructor(private readonly sink: ParserSink, limits: Partial<ParserLimits> = {}) {
-    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.limits = resolveLimits(limits);
   }
 
   /** Stream offset just past the last byte fed. */

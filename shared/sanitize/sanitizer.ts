@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, type ParserLimits } from '../parser/limits';
+import { resolveLimits, type ParserLimits } from '../parser/limits';
 import { Parser } from '../parser/parser';
 import type { ParserSink } from '../parser/sink';
 import { SpanClass } from '../parser/span-class';
@@ -64,7 +64,7 @@ export class Sanitizer implements ParserSink {
 
   /** Creates a sanitizer; see {@link SanitizerOptions}. */
   constructor(private readonly options: SanitizerOptions = {}) {
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.limits = resolveLimits(options.limits);
     this.parser = new Parser(this, this.limits);
     this.mode = options.cr ?? 'newline';
     this.line = this.mode === 'overwrite' ? new LineBuffer() : null;

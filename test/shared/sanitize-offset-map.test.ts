@@ -1,0 +1,129 @@
+/**
+ * Proves the offset map that links sanitized text to raw bytes: for fixed samples in both CR modes,
+ * textToRaw and rawToText give the exact byte each text byte came from (CR -> LF and U+FFFD map to
+ * the raw byte they replace), removed bytes map to -1, out-of-range lookups give -1, the map covers
+ * exactly the text, and the map is identical whatever the chunking.
+ */
+import { describe, expect, it } from 'vitest';
+import { OffsetMap, SegmentKind } from '../../shared/sanitize/offset-map';
+import { sanitize } from '../../shared/sanitize/sanitizer';
+import { bytes, bytewise, sanitizeChunks, utf8 } from '../helpers/record';
+
+const table = (map: OffsetMap, n: number, f: 'textToRaw' | 'rawToText'): number[] =>
+  Array.from({ length: n }, (_, k) => map[f](k));
+
+describe('newline mode', () => {
+  //            a  b  ESC [  3  1  m  c  d  CR FF e  LF
+  // raw:       0  1  2   3  4  5  6  7  8  9  10 11 12
+  const input = bytes('ab\x1b[31mcd\r\xffe\n');
+  const { text, map } = sanitize(input, { mapOffsets: true });
+
+  it('produces the expected text', () => {
+    expect(new TextDecoder().decode(text)).toBe('abcd\n\ufffde\n');
+  });
+
+  it('textToRaw: each text byte maps to the raw byte that produced it', () => {
+    expect(table(map!, text.length, 'textToRaw')).toEqual([0, 1, 7, 8, 9, 10, 10, 10, 11, 12]);
+  });
+
+  it('rawToText: removed bytes map to -1, replaced bytes to the start of their replacement', () => {
+    expect(table(map!, input.length, 'rawToText')).toEqual([0, 1, -1, -1, -1, -1, -1, 2, 3, 4, 5, 8, 9]);
+  });
+
+  it('lookups outside the text or input give -1', () => {
+    expect(map!.textToRaw(-1)).toBe(-1);
+    expect(map!.textToRaw(text.length)).toBe(-1);
+    expect(map!.rawToText(-1)).toBe(-1);
+    expect(map!.rawToText(input.length)).toBe(-1);
+  });
+
+  it('covers exactly the text', () => {
+    expect(map!.textLength).toBe(text.length);
+  });
+
+  it('a verbatim run costs one segment', () => {
+    const long = sanitize(bytes('x'.repeat(10_000)), { mapOffsets: true });
+    expect(long.map!.segments).toBe(1);
+  });
+
+  it('multi-byte characters map byte by byte', () => {
+    const r = sanitize(bytes('\x1b[m', utf8('本€')), { mapOffsets: true });
+    expect(table(r.map!, r.text.length, 'textToRaw')).toEqual([3, 4, 5, 6, 7, 8]);
+  });
+
+  it('an OSC 8 label maps into the raw bytes between the two OSC spans', () => {
+    const raw = bytes('\x1b]8;;http://x\x07link\x1b]8;;\x07');
+    const r = sanitize(raw, { mapOffsets: true });
+    expect(new TextDecoder().decode(r.text)).toBe('link');
+    expect(table(r.map!, 4, 'textToRaw')).toEqual([14, 15, 16, 17]);
+    for (let i = 0; i < 14; i++) expect(r.map!.rawToText(i)).toBe(-1);
+  });
+
+  it('is off unless asked for', () => {
+    expect(sanitize(input).map).toBeNull();
+  });
+
+  it('is the same whatever the chunking', () => {
+    const a = sanitizeChunks([input], { mapOffsets: true }).sanitizer.map!;
+    const b = sanitizeChunks(bytewise(input), { mapOffsets: true }).sanitizer.map!;
+    expect(table(b, text.length, 'textToRaw')).toEqual(table(a, text.length, 'textToRaw'));
+    expect(table(b, input.length, 'rawToText')).toEqual(table(a, input.length, 'rawToText'));
+  });
+});
+
+describe('overwrite mode', () => {
+  //            a  b  ESC [  3  1  m  c  d  CR X  LF
+  // raw:       0  1  2   3  4  5  6  7  8  9  10 11
+  const input = bytes('ab\x1b[31mcd\rX\n');
+  const { text, map } = sanitize(input, { cr: 'overwrite', mapOffsets: true });
+
+  it('produces the overwritten line', () => {
+    expect(new TextDecoder().decode(text)).toBe('Xbcd\n');
+  });
+
+  it('textToRaw follows the cell that survived', () => {
+    expect(table(map!, text.length, 'textToRaw')).toEqual([10, 1, 7, 8, 11]);
+  });
+
+  it('rawToText: an overwritten byte maps to -1, like a removed one', () => {
+    expect(table(map!, input.length, 'rawToText')).toEqual([-1, 1, -1, -1, -1, -1, -1, 2, 3, -1, 0, 4]);
+  });
+
+  it('spaces made by a TAB map to the TAB', () => {
+    const r = sanitize(bytes('a\tb'), { cr: 'overwrite', mapOffsets: true });
+    expect(new TextDecoder().decode(r.text)).toBe('a       b');
+    expect(table(r.map!, r.text.length, 'textToRaw')).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 2]);
+  });
+});
+
+describe('OffsetMap directly', () => {
+  it('merges adjacent verbatim segments and keeps replaced ones apart', () => {
+    const m = new OffsetMap();
+    m.add(0, 2, 10, 2, SegmentKind.Verbatim);
+    m.add(2, 3, 12, 3, SegmentKind.Verbatim);
+    m.add(5, 3, 20, 1, SegmentKind.Replaced);
+    m.add(8, 1, 21, 1, SegmentKind.Verbatim);
+    expect(m.segments).toBe(3);
+    expect(m.textLength).toBe(9);
+    expect(table(m, 9, 'textToRaw')).toEqual([10, 11, 12, 13, 14, 20, 20, 20, 21]);
+    expect(m.rawToText(15)).toBe(-1);
+    expect(m.rawToText(20)).toBe(5);
+  });
+
+  it('answers rawToText when segments are out of raw order (overwrite)', () => {
+    const m = new OffsetMap();
+    m.add(0, 1, 30, 1, SegmentKind.Verbatim);
+    m.add(1, 1, 5, 1, SegmentKind.Verbatim);
+    m.add(2, 1, 17, 1, SegmentKind.Verbatim);
+    expect([m.rawToText(30), m.rawToText(5), m.rawToText(17), m.rawToText(6)]).toEqual([0, 1, 2, -1]);
+  });
+
+  it('grows past its initial capacity', () => {
+    const m = new OffsetMap();
+    for (let i = 0; i < 1000; i++) m.add(i, 1, 2 * i, 1, SegmentKind.Verbatim);
+    expect(m.segments).toBe(1000);
+    expect(m.textToRaw(999)).toBe(1998);
+    expect(m.rawToText(1998)).toBe(999);
+    expect(m.rawToText(1997)).toBe(-1);
+  });
+});
