@@ -29,7 +29,7 @@ export const DEFAULT_LIMITS: ParserLimits = Object.freeze({
 
 /**
  * Completes `partial` with {@link DEFAULT_LIMITS}: a field that is absent or `undefined` keeps its
- * default. A given value that is not a positive whole number is a mistake worth stopping for.
+ * default. A given value that is not a whole number >= 0 is a mistake worth stopping for.
  *
  * @throws RangeError naming the limit and the value.
  */
@@ -38,8 +38,8 @@ export function resolveLimits(partial: Partial<ParserLimits> = {}): ParserLimits
   for (const key of Object.keys(DEFAULT_LIMITS) as (keyof ParserLimits)[]) {
     const value = partial[key];
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new RangeError(`parser limit ${key} must be a positive whole number, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new RangeError(`parser limit ${key} must be a whole number >= 0, got ${String(value)}`);
     }
     limits[key] = value;
   }

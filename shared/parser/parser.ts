@@ -106,7 +106,7 @@ export class Parser {
 
   /**
    * Creates a parser reporting to `sink`; `limits` overrides the defaults field by field.
-   * @throws RangeError for a limit that is not a positive whole number.
+   * @throws RangeError for a limit that is not a whole number >= 0.
    */
   constructor(private readonly sink: ParserSink, limits: Partial<ParserLimits> = {}) {
     this.limits = resolveLimits(limits);
