@@ -2,12 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditCommand } from '../../app/cli/commands/audit';
-import { CliError, UsageError, type CliIo } from '../../app/cli/command';
 import { AuditLog } from '../../app/node/audit';
 import { newRecordId, Vault } from '../../app/node/vault';
+import { runCommand, type CommandResult } from '../helpers/cli';
 
 let base: string;
 let vdir: string;
@@ -18,25 +17,8 @@ beforeEach(async () => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-async function audit(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const io: CliIo = { stdin: new PassThrough(), stdout, stderr, env: {}, cwd: base };
-  let code: number;
-  try {
-    code = await auditCommand.run(args, io);
-  } catch (e) {
-    if (e instanceof UsageError) code = 2;
-    else if (e instanceof CliError) code = e.exitCode;
-    else throw e;
-    err += `${(e as Error).message}\n`;
-  }
-  await new Promise((r) => setImmediate(r));
-  return { code, out, err };
+function audit(args: string[]): Promise<CommandResult> {
+  return runCommand(auditCommand, args, { cwd: base });
 }
 
 async function appendSome(n: number): Promise<string> {

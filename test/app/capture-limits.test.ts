@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureCommand } from '../../app/cli/commands/capture';
-import type { CliIo } from '../../app/cli/command';
 import type { CaptureEnvelope } from '../../app/capture';
 import { parseRef, Vault } from '../../app/node/vault';
+import { runCommand } from '../helpers/cli';
 
 const FIXTURES = resolve(__dirname, '../fixtures/capture');
 const MiB = 1024 * 1024;
@@ -24,20 +23,9 @@ afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 /** Runs `airlock capture --json` in-process; resolves to exit code, parsed envelope and run time. */
 async function captureJson(args: string[]): Promise<{ code: number; env: CaptureEnvelope; ms: number; out: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  let err = '';
-  stdout.on('data', (d: Buffer) => out.push(d));
-  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const io: CliIo = { stdin: new PassThrough(), stdout, stderr, env: { PATH: process.env.PATH }, cwd: base };
-  const t = performance.now();
-  const code = await captureCommand.run(['--vault', vdir, '--json', ...args], io);
-  const ms = performance.now() - t;
-  await new Promise((r) => setImmediate(r));
-  expect(err).toBe('');
-  const text = Buffer.concat(out).toString('utf8');
-  return { code, env: JSON.parse(text) as CaptureEnvelope, ms, out: text };
+  const r = await runCommand(captureCommand, ['--vault', vdir, '--json', ...args], { env: { PATH: process.env.PATH }, cwd: base });
+  expect(r.err).toBe('');
+  return { code: r.code, env: JSON.parse(r.out) as CaptureEnvelope, ms: r.ms, out: r.out };
 }
 
 /**

@@ -3,13 +3,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureCommand } from '../../app/cli/commands/capture';
-import { CliError, UsageError, type CliIo } from '../../app/cli/command';
 import type { CaptureEnvelope, ChunkLogJson } from '../../app/capture';
 import { AuditLog } from '../../app/node/audit';
 import { parseRef, Vault } from '../../app/node/vault';
+import { runCommand, type CommandResult } from '../helpers/cli';
 
 const FIXTURES = resolve(__dirname, '../fixtures/capture');
 
@@ -21,32 +20,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-interface Result {
-  code: number;
-  out: string;
-  err: string;
-}
-
 /** Runs `airlock capture` in-process the way run.ts does (UsageError → 2, CliError → its code). */
-async function capture(args: string[], env: NodeJS.ProcessEnv = { PATH: process.env.PATH }): Promise<Result> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const io: CliIo = { stdin: new PassThrough(), stdout, stderr, env, cwd: base };
-  let code: number;
-  try {
-    code = await captureCommand.run(args, io);
-  } catch (e) {
-    if (e instanceof UsageError) code = 2;
-    else if (e instanceof CliError) code = e.exitCode;
-    else throw e;
-    err += `${(e as Error).message}\n`;
-  }
-  await new Promise((r) => setImmediate(r));
-  return { code, out, err };
+function capture(args: string[], env: NodeJS.ProcessEnv = { PATH: process.env.PATH }): Promise<CommandResult> {
+  return runCommand(captureCommand, args, { env, cwd: base });
 }
 
 /** Captures with --json and parses the one envelope. */

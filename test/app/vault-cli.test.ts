@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vaultCommand } from '../../app/cli/commands/vault';
-import { CliError, UsageError, type CliIo, type Command } from '../../app/cli/command';
+import type { Command } from '../../app/cli/command';
 import { AuditLog } from '../../app/node/audit';
 import { newRecordId, Vault, type CaptureRecord } from '../../app/node/vault';
+import { runCommand, type CommandResult } from '../helpers/cli';
 
 let base: string;
 let vdir: string;
@@ -17,32 +17,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-interface Result {
-  code: number;
-  out: string;
-  err: string;
-}
-
 /** Runs a command in-process the way run.ts does (UsageError → 2, CliError → its code). */
-async function cli(command: Command, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Result> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const io: CliIo = { stdin: new PassThrough(), stdout, stderr, env: opts.env ?? {}, cwd: opts.cwd ?? base };
-  let code: number;
-  try {
-    code = await command.run(args, io);
-  } catch (e) {
-    if (e instanceof UsageError) code = 2;
-    else if (e instanceof CliError) code = e.exitCode;
-    else throw e;
-    err += `${(e as Error).message}\n`;
-  }
-  await new Promise((r) => setImmediate(r));
-  return { code, out, err };
+function cli(command: Command, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CommandResult> {
+  return runCommand(command, args, { env: opts.env ?? {}, cwd: opts.cwd ?? base });
 }
 
 const RAW_MARKER = 'RAW-ONLY-4f1c';

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { CliIo } from '../../app/cli/command';
+import { CliError, UsageError, type CliIo, type Command } from '../../app/cli/command';
 import { runCli } from '../../app/cli/run';
 
 /** What one in-process `airlock` run produced. */
@@ -26,4 +26,43 @@ export async function runAirlock(argv: string[], options: { stdin?: Uint8Array |
   const code = await runCli(argv, io);
   await new Promise((r) => setImmediate(r));
   return { code, out: Buffer.concat(out), err };
+}
+
+/** What one in-process run of a single command produced (stdout decoded as UTF-8). */
+export interface CommandResult {
+  code: number;
+  out: string;
+  err: string;
+  /** Wall time of the run in milliseconds. */
+  ms: number;
+}
+
+/**
+ * Runs one command object in-process and maps its errors to exit codes the way run.ts does
+ * (UsageError → 2, CliError → its code; the message goes to `err`); anything else is rethrown
+ * so a test sees the real failure.
+ */
+export async function runCommand(command: Command, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: Uint8Array | string } = {}): Promise<CommandResult> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  let err = '';
+  stdout.on('data', (d: Buffer) => out.push(d));
+  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  stdin.end(options.stdin ?? '');
+  const io: CliIo = { stdin, stdout, stderr, env: options.env ?? {}, cwd: options.cwd ?? process.cwd() };
+  const started = performance.now();
+  let code: number;
+  try {
+    code = await command.run(args, io);
+  } catch (e) {
+    if (e instanceof UsageError) code = 2;
+    else if (e instanceof CliError) code = e.exitCode;
+    else throw e;
+    err += `${(e as Error).message}\n`;
+  }
+  const ms = performance.now() - started;
+  await new Promise((r) => setImmediate(r));
+  return { code, out: Buffer.concat(out).toString('utf8'), err, ms };
 }
