@@ -2,6 +2,23 @@ import { PassThrough } from 'node:stream';
 import { CliError, UsageError, type CliIo, type Command } from '../../app/cli/command';
 import { runCli } from '../../app/cli/run';
 
+/** An in-memory CliIo: stdin holds the given bytes; stdout and stderr are collected. */
+function fakeIo(options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: Uint8Array | string }): { io: CliIo; out: () => Buffer; err: () => string } {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  let err = '';
+  stdout.on('data', (d: Buffer) => out.push(d));
+  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  stdin.end(options.stdin ?? '');
+  const io: CliIo = { stdin, stdout, stderr, env: options.env ?? {}, cwd: options.cwd ?? process.cwd() };
+  return { io, out: () => Buffer.concat(out), err: () => err };
+}
+
+/** Lets stream 'data' events for the last writes fire before results are read. */
+const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+
 /** What one in-process `airlock` run produced. */
 export interface CliResult {
   code: number;
@@ -14,18 +31,10 @@ export interface CliResult {
  * `stdin` fed from bytes and stdout captured as bytes.
  */
 export async function runAirlock(argv: string[], options: { stdin?: Uint8Array | string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  let err = '';
-  stdout.on('data', (d: Buffer) => out.push(d));
-  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  stdin.end(options.stdin ?? '');
-  const io: CliIo = { stdin, stdout, stderr, env: options.env ?? {}, cwd: options.cwd ?? process.cwd() };
-  const code = await runCli(argv, io);
-  await new Promise((r) => setImmediate(r));
-  return { code, out: Buffer.concat(out), err };
+  const fake = fakeIo(options);
+  const code = await runCli(argv, fake.io);
+  await settle();
+  return { code, out: fake.out(), err: fake.err() };
 }
 
 /** What one in-process run of a single command produced (stdout decoded as UTF-8). */
@@ -43,26 +52,19 @@ export interface CommandResult {
  * so a test sees the real failure.
  */
 export async function runCommand(command: Command, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: Uint8Array | string } = {}): Promise<CommandResult> {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: Buffer[] = [];
-  let err = '';
-  stdout.on('data', (d: Buffer) => out.push(d));
-  stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  stdin.end(options.stdin ?? '');
-  const io: CliIo = { stdin, stdout, stderr, env: options.env ?? {}, cwd: options.cwd ?? process.cwd() };
+  const fake = fakeIo(options);
   const started = performance.now();
   let code: number;
+  let message = '';
   try {
-    code = await command.run(args, io);
+    code = await command.run(args, fake.io);
   } catch (e) {
     if (e instanceof UsageError) code = 2;
     else if (e instanceof CliError) code = e.exitCode;
     else throw e;
-    err += `${(e as Error).message}\n`;
+    message = `${(e as Error).message}\n`;
   }
   const ms = performance.now() - started;
-  await new Promise((r) => setImmediate(r));
-  return { code, out: Buffer.concat(out).toString('utf8'), err, ms };
+  await settle();
+  return { code, out: fake.out().toString('utf8'), err: fake.err() + message, ms };
 }
