@@ -24,6 +24,9 @@ Caret column: ^@..^_ C0 controls (^[ ESC, ^M CR, ^J LF), ^? DEL, <CSI> and frien
 \\xNN invalid UTF-8, <U+XXXX> invisible or misleading characters, · UTF-8 continuation bytes,
 <e2?> a character cut by the range, and \\\\ \\^ \\< for the literal characters \\ ^ <.`;
 
+/** Output lines gathered per write. */
+const LINES_PER_WRITE = 2048;
+
 /** Digits in the offset column: enough for 4 GiB; longer offsets widen the column. */
 const OFFSET_DIGITS = 8;
 
@@ -60,7 +63,12 @@ export const inspectCommand: Command = {
     let carryAt = 0;
     let context: Uint8Array = new Uint8Array(0);
     const emit = async (bytes: Uint8Array, at: number, lookahead: Uint8Array | undefined): Promise<void> => {
-      const lines: string[] = [];
+      let lines: string[] = [];
+      // Written in batches: a page-sized string would cost more in garbage than in formatting.
+      const flush = async (): Promise<void> => {
+        if (lines.length > 0) await writeAll(io.stdout, `${lines.join('\n')}\n`);
+        lines = [];
+      };
       const from = Math.max(offset, at);
       const to = Math.min(windowEnd, at + bytes.length);
       if (from < to) {
@@ -74,10 +82,11 @@ export const inspectCommand: Command = {
           for (const group of queue.takeBefore(row.offset + row.hex.length)) {
             if (dump && group.start >= offset && group.start < windowEnd) lines.push(annotation(group, note));
           }
+          if (lines.length >= LINES_PER_WRITE) await flush();
         }
       }
       context = concat(context, bytes).subarray(-3);
-      if (lines.length > 0) await writeAll(io.stdout, `${lines.join('\n')}\n`);
+      await flush();
     };
 
     let at = 0;

@@ -13,30 +13,51 @@ export interface SpanGroup {
 /**
  * Collects spans as the parser completes them and hands them out by start offset, merging a span
  * into the previous one when it has the same class, meaning and flags and starts where it ended.
+ * Kept sorted on insert: spans complete almost in start order (only a sequence that contains an
+ * executed control finishes after it), so insertion walks back a step or two and taking is O(k).
  */
 export class SpanQueue {
   private groups: SpanGroup[] = [];
+  /** Index of the first group not yet taken. */
+  private head = 0;
+  private last: SpanGroup | undefined;
 
   /** Adds a completed span. */
   add(cls: SpanClass, offset: number, length: number, meaning: string, flags: number): void {
-    const last = this.groups[this.groups.length - 1];
+    const last = this.last;
     if (last && last.cls === cls && last.meaning === meaning && last.flags === flags && last.end === offset) {
       last.end = offset + length;
       last.count++;
       return;
     }
-    this.groups.push({ start: offset, end: offset + length, cls, meaning, flags, count: 1 });
+    const group = { start: offset, end: offset + length, cls, meaning, flags, count: 1 };
+    const groups = this.groups;
+    let k = groups.length;
+    while (k > this.head && groups[k - 1].start > offset) k--;
+    if (k === groups.length) groups.push(group);
+    else groups.splice(k, 0, group);
+    this.last = group;
   }
 
   /** Removes and returns the groups that start before `offset`, in start order. */
   takeBefore(offset: number): SpanGroup[] {
-    if (this.groups.length === 0) return [];
-    // Spans complete in end order, so a long string can follow shorter spans nested in it.
-    this.groups.sort((a, b) => a.start - b.start);
-    let k = 0;
-    while (k < this.groups.length && this.groups[k].start < offset) k++;
-    const taken = this.groups.slice(0, k);
-    this.groups = this.groups.slice(k);
+    const groups = this.groups;
+    const from = this.head;
+    let k = from;
+    while (k < groups.length && groups[k].start < offset) k++;
+    if (k === from) return [];
+    const taken = groups.slice(from, k);
+    this.head = k;
+    // Every group starting before `offset` is gone now; never merge into one already handed out.
+    if (this.last && this.last.start < offset) this.last = undefined;
+    if (k === groups.length) {
+      this.groups = [];
+      this.head = 0;
+      this.last = undefined;
+    } else if (k > 4096 && k * 2 > groups.length) {
+      this.groups = groups.slice(k);
+      this.head = 0;
+    }
     return taken;
   }
 }
