@@ -1,4 +1,4 @@
-import { createReadStream, readSync, writeSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
 import type { CliIo } from './command';
 import { writeAll } from './write';
 
@@ -12,7 +12,8 @@ function isEagain(err: unknown): boolean {
 /**
  * Yields stdin in chunks. With a real descriptor (`io.stdinFd`) it reads synchronously into one
  * reused 1 MiB buffer — the consumer must be done with a chunk before asking for the next — and
- * falls back to a stream if the descriptor turns out to be non-blocking. Tests pass a stream.
+ * falls back to the `io.stdin` stream if the descriptor turns out to be non-blocking. Tests pass
+ * a stream only.
  */
 export async function* readStdin(io: CliIo): AsyncGenerator<Uint8Array> {
   if (io.stdinFd === undefined) {
@@ -27,7 +28,8 @@ export async function* readStdin(io: CliIo): AsyncGenerator<Uint8Array> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EOF') return;
       if (!isEagain(err)) throw err;
-      yield* createReadStream('', { fd: io.stdinFd, highWaterMark: READ_SIZE, autoClose: false }) as AsyncIterable<Uint8Array>;
+      // A non-blocking descriptor (the parent's choice): let the event loop wait for data.
+      yield* io.stdin as AsyncIterable<Uint8Array>;
       return;
     }
     if (n === 0) return;
