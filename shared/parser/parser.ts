@@ -110,6 +110,11 @@ export class Parser {
    */
   constructor(private readonly sink: ParserSink, limits: Partial<ParserLimits> = {}) {
     this.limits = resolveLimits(limits);
+    // V8 treats a field written only once as a constant and folds it into optimized code; `base`
+    // first changes after the first chunk, which would throw that code away mid-stream. A second
+    // write here marks it mutable before any code is optimized.
+    this.base = -1;
+    this.base = 0;
   }
 
   /** Stream offset just past the last byte fed. */
@@ -243,27 +248,22 @@ export class Parser {
     const stop = Math.min(n, j + this.limits.maxCsiParamBytes + 1);
     let priv = 0;
     if (j < stop && buf[j] >= 0x3c && buf[j] <= 0x3f) priv = buf[j++];
-    const params = this.params;
-    let index = -1;
-    let sub = false;
-    let b = 0;
-    for (; j < stop; j++) {
-      b = buf[j];
-      if (b >= 0x30 && b <= 0x39) {
-        if (index < 0) params[index = 0] = -1;
-        if (!sub && index < MAX_TRACKED_PARAMS) {
-          const p = params[index];
-          params[index] = Math.min((p < 0 ? 0 : p * 10) + (b - 0x30), MAX_PARAM_VALUE);
+    let b = j < stop ? buf[j] : 0;
+    let count = 0;
+    if (b >= 0x30 && b <= 0x3b) {
+      // One parameter per pass: its value, then any `:` sub-parameters (not tracked), then `;`.
+      const params = this.params;
+      for (;;) {
+        let value = -1;
+        while (b >= 0x30 && b <= 0x39) {
+          value = Math.min((value < 0 ? 0 : value * 10) + (b - 0x30), MAX_PARAM_VALUE);
+          b = ++j < stop ? buf[j] : 0;
         }
-      } else if (b === 0x3b) {
-        if (index < 0) params[index = 0] = -1;
-        if (++index < MAX_TRACKED_PARAMS) params[index] = -1;
-        sub = false;
-      } else if (b === 0x3a) {
-        if (index < 0) params[index = 0] = -1;
-        sub = true;
-      } else {
-        break;
+        while (b >= 0x30 && b <= 0x3a) b = ++j < stop ? buf[j] : 0;
+        if (count < MAX_TRACKED_PARAMS) params[count] = value;
+        count++;
+        if (b !== 0x3b) break;
+        b = ++j < stop ? buf[j] : 0;
       }
     }
     let inter = 0;
@@ -272,7 +272,7 @@ export class Parser {
       b = ++j < stop ? buf[j] : 0;
     }
     if (j >= stop || b < 0x40 || b > 0x7e || j - i - 2 > this.limits.maxCsiParamBytes) return -1;
-    const meaning = csiMeaning(priv, inter, b, params, Math.min(index + 1, MAX_TRACKED_PARAMS));
+    const meaning = csiMeaning(priv, inter, b, this.params, Math.min(count, MAX_TRACKED_PARAMS));
     this.sink.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b);
     return j + 1;
   }
