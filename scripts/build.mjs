@@ -7,6 +7,9 @@ await build({
   bundle: true,
   platform: 'node',
   format: 'esm',
+  // One chunk per command (they are imported on demand), shared code in common chunks.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   target: 'node20',
   sourcemap: 'linked',
   legalComments: 'none',

@@ -15,7 +15,6 @@ export interface CliIo {
 /** One `airlock` subcommand. `run` resolves to the process exit code. */
 export interface Command {
   readonly name: string;
-  readonly summary: string;
   readonly usage: string;
   run(args: readonly string[], io: CliIo): Promise<number>;
 }

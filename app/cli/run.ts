@@ -25,11 +25,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     (name === undefined ? io.stderr : io.stdout).write(HELP());
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     io.stderr.write(`airlock: unknown command '${terminalSafeLine(name)}'\n\n${HELP()}`);
     return 2;
   }
+  const command = await entry.load();
   // Only options before `--` are Airlock's: `capture -- grep --help` must run grep.
   const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
   if (own.includes('--help') || own.includes('-h')) {

@@ -19,7 +19,6 @@ Options:
 /** `airlock audit`: verify or list the audit log. */
 export const auditCommand: Command = {
   name: 'audit',
-  summary: 'verify or list the tamper-evident audit log',
   usage: USAGE,
   async run(args, io) {
     const [sub, ...rest] = args;

@@ -76,7 +76,6 @@ const INTERRUPTS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** `airlock capture`: run a command over pipes, store raw bytes in the vault, print the sanitized envelope. */
 export const captureCommand: Command = {
   name: 'capture',
-  summary: 'run a command over pipes; raw bytes to the vault, sanitized envelope out',
   usage: USAGE,
   async run(args, io) {
     const { options, env: edits, argv } = splitCaptureArgs(args, SPEC);

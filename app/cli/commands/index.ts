@@ -1,9 +1,19 @@
 import type { Command } from '../command';
-import { auditCommand } from './audit';
-import { captureCommand } from './capture';
-import { inspectCommand } from './inspect';
-import { sanitizeCommand } from './sanitize';
-import { vaultCommand } from './vault';
 
+/** A subcommand as `airlock --help` lists it; its code loads only when it runs. */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  load(): Promise<Command>;
+}
+
+// Dynamic imports keep start-up to the one command that runs: `sanitize` in a pipeline should not
+// pay for parsing the vault, capture and viewer code (the bundle is split along these lines).
 /** Every `airlock` subcommand, in the order `airlock --help` lists them. */
-export const COMMANDS: readonly Command[] = [sanitizeCommand, inspectCommand, captureCommand, vaultCommand, auditCommand];
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'sanitize', summary: 'raw bytes on stdin -> sanitized text on stdout (+ removal report)', load: async () => (await import('./sanitize')).sanitizeCommand },
+  { name: 'inspect', summary: 'safe annotated hex/caret dump of a raw transcript + removal summary', load: async () => (await import('./inspect')).inspectCommand },
+  { name: 'capture', summary: 'run a command over pipes; raw bytes to the vault, sanitized envelope out', load: async () => (await import('./capture')).captureCommand },
+  { name: 'vault', summary: 'list, show, verify and prune captures in the restricted vault', load: async () => (await import('./vault')).vaultCommand },
+  { name: 'audit', summary: 'verify or list the tamper-evident audit log', load: async () => (await import('./audit')).auditCommand },
+];

@@ -33,7 +33,6 @@ const OFFSET_DIGITS = 8;
 /** `airlock inspect`: the forensic byte viewer for terminals. */
 export const inspectCommand: Command = {
   name: 'inspect',
-  summary: 'safe annotated hex/caret dump of a raw transcript + removal summary',
   usage: USAGE,
   async run(args, io) {
     const { values, flags, positionals } = parseFlags(args, {

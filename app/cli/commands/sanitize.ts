@@ -20,7 +20,6 @@ Reads raw terminal bytes on stdin and writes sanitized UTF-8 text on stdout (and
 /** `airlock sanitize`: stdin to sanitized stdout, with an optional JSON removal report. */
 export const sanitizeCommand: Command = {
   name: 'sanitize',
-  summary: 'raw bytes on stdin -> sanitized text on stdout (+ removal report)',
   usage: USAGE,
   async run(args, io) {
     const { values, positionals } = parseFlags(args, {

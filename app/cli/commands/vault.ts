@@ -26,7 +26,6 @@ Options:
 /** `airlock vault`: list/show/verify/prune the capture vault. */
 export const vaultCommand: Command = {
   name: 'vault',
-  summary: 'list, show, verify and prune captures in the restricted vault',
   usage: USAGE,
   async run(args, io) {
     const [sub, ...rest] = args;
