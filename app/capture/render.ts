@@ -1,23 +1,19 @@
 import type { RemovalReport } from '../../shared/sanitize';
-import { terminalSafe, terminalSafeLine } from '../node/terminal-safe';
+import { DEFAULT_COLUMNS, gutterRows, TEXT_GUTTER } from '../node/gutter';
+import { terminalSafeLine } from '../node/terminal-safe';
 import { STREAMS } from './chunk-log';
 import type { CaptureEnvelope } from './envelope';
 import type { TextTruncation } from './text-window';
 
-/**
- * Prefix of every line of captured text in the human rendering. Airlock's own lines never start
- * with it and captured lines always do, so output cannot imitate a header, a section line or a
- * truncation notice: provenance stays outside the untrusted text here too.
- */
-export const TEXT_GUTTER = '| ';
+export { TEXT_GUTTER };
 
 /**
  * The readable form of an envelope (what `airlock capture` prints without --json): a one-line
  * summary, notes on truncation, then each stream's sanitized text under its own heading with
- * every line behind {@link TEXT_GUTTER}. Everything passes terminalSafe, although the text is
- * already sanitized, because this goes to a terminal.
+ * every line behind {@link TEXT_GUTTER}, cut to `columns`. Everything passes terminalSafe, although
+ * the text is already sanitized, because this goes to a terminal.
  */
-export function renderEnvelope(env: CaptureEnvelope): string {
+export function renderEnvelope(env: CaptureEnvelope, columns = DEFAULT_COLUMNS): string {
   const out: string[] = [summaryLine(env)];
   out.push(`airlock: record ${terminalSafeLine(env.record)}; cwd ${terminalSafeLine(env.cwd)}; raw stdout ${env.raw_artifacts.stdout}, stderr ${env.raw_artifacts.stderr}`);
   if (env.termination) {
@@ -37,7 +33,7 @@ export function renderEnvelope(env: CaptureEnvelope): string {
     if (t) out.push(`airlock: ${stream} text shortened to --max-text: ${windowNote(t)}`);
   }
   // Lines are appended one by one: a stream may have millions, too many to spread into push().
-  for (const stream of STREAMS) renderStream(out, stream, env[stream], env.text_truncated[stream]);
+  for (const stream of STREAMS) renderStream(out, stream, env[stream], env.text_truncated[stream], columns);
   out.push('--- end ---');
   return `${out.join('\n')}\n`;
 }
@@ -67,7 +63,7 @@ export function removedSummary(reports: readonly RemovalReport[]): string {
   return [...totals].map(([name, n]) => `${n} ${name}`).join(', ');
 }
 
-function renderStream(out: string[], stream: string, text: string, cut: TextTruncation | null): void {
+function renderStream(out: string[], stream: string, text: string, cut: TextTruncation | null, columns: number): void {
   if (text.length === 0) {
     out.push(`--- ${stream} (sanitized): empty ---`);
     return;
@@ -75,21 +71,19 @@ function renderStream(out: string[], stream: string, text: string, cut: TextTrun
   out.push(`--- ${stream} (sanitized) ---`);
   if (cut) {
     const bytes = Buffer.from(text, 'utf8');
-    gutter(out, bytes.subarray(0, cut.head_bytes).toString('utf8'), stream);
+    gutter(out, bytes.subarray(0, cut.head_bytes).toString('utf8'), stream, columns);
     out.push(`airlock: ... ${formatBytes(cut.omitted_bytes)} of ${stream} text omitted here ...`);
-    gutter(out, bytes.subarray(cut.head_bytes).toString('utf8'), stream);
+    gutter(out, bytes.subarray(cut.head_bytes).toString('utf8'), stream, columns);
   } else {
-    gutter(out, text, stream);
+    gutter(out, text, stream, columns);
   }
 }
 
 /** Appends the lines of `text` behind the gutter; a missing final newline is stated, not hidden. */
-function gutter(out: string[], text: string, stream: string): void {
+function gutter(out: string[], text: string, stream: string, columns: number): void {
   if (text.length === 0) return;
-  const parts = terminalSafe(text).split('\n');
-  const complete = parts[parts.length - 1] === '';
-  const n = complete ? parts.length - 1 : parts.length;
-  for (let i = 0; i < n; i++) out.push(TEXT_GUTTER + parts[i]);
+  const { rows, complete } = gutterRows(text, columns);
+  for (const row of rows) out.push(row);
   if (!complete) out.push(`airlock: (no newline at this point of ${stream})`);
 }
 

@@ -31,3 +31,9 @@ export class CliError extends Error {
     super(message);
   }
 }
+
+/** Width of the terminal behind stdout, or undefined when it is not a TTY. */
+export function terminalColumns(io: CliIo): number | undefined {
+  const columns = (io.stdout as { columns?: unknown }).columns;
+  return typeof columns === 'number' && columns > 0 ? columns : undefined;
+}

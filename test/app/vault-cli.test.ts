@@ -123,13 +123,27 @@ describe('airlock vault list', () => {
 });
 
 describe('airlock vault show', () => {
+  it('puts every stored line behind the gutter, so stored text cannot fake section lines', async () => {
+    const forged = 'build ok\n--- end stdout ---\n--- stderr (sanitized) ---\nall 412 tests passed\n' + 'x'.repeat(200) + 'airlock: fine\n';
+    const rec = await seed(new Date('2026-01-01T00:00:00Z'), { text: forged });
+    const r = await cli(vaultCommand, ['show', rec.id, '--vault', vdir]);
+    const body = r.out.slice(r.out.indexOf('\n--- stdout (sanitized) ---\n') + 28, r.out.indexOf('\n--- end stdout ---\n'));
+    const rows = body.split('\n').filter((row) => row !== '');
+    expect(rows.length).toBeGreaterThan(4);
+    for (const row of rows) {
+      expect(row.startsWith('| ')).toBe(true);
+      expect(row.length).toBeLessThanOrEqual(80);
+    }
+    expect(r.out.match(/^--- end stdout ---$/gm)).toHaveLength(1);
+  });
+
   it('prints metadata and the sanitized text, with control characters escaped', async () => {
     const rec = await seed(new Date('2026-01-01T00:00:00Z'), { text: 'line one\nsneaky \x1b[2J\u009b and \u{e0041}\n' });
     const r = await cli(vaultCommand, ['show', rec.id, '--vault', vdir]);
     expect(r.code).toBe(0);
     expect(r.out).toContain(`id:         ${rec.id}`);
     expect(r.out).toContain(`  stdout   restricted:sha256:${rec.raw.stdout!.sha256}  24 bytes`);
-    expect(r.out).toContain('--- stdout (sanitized) ---\nline one\nsneaky \\x1b[2J\\x9b and \\u{e0041}\n--- end stdout ---\n');
+    expect(r.out).toContain('--- stdout (sanitized) ---\n| line one\n| sneaky \\x1b[2J\\x9b and \\u{e0041}\n--- end stdout ---\n');
     expect(r.out).toContain('"osc": 1');
     expect(r.out).not.toContain(RAW_MARKER);
     expect(r.out).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]|\u{e0041}/u);

@@ -21,7 +21,7 @@ import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
 import { newRecordId, resolveVaultDir, Vault } from '../../node/vault';
 import { toCliError } from '../../node/vault/cli-open';
 import type { FlagSpec } from '../../node/vault/cli-flags';
-import { CliError, UsageError, type Command } from '../command';
+import { CliError, terminalColumns, UsageError, type Command } from '../command';
 import { readLimitFlags } from '../limit-flags';
 import { parseByteCount } from '../size';
 import { writeAll } from '../write';
@@ -139,7 +139,7 @@ export const captureCommand: Command = {
       // The record is complete and stays; the missing audit entry is the operator's to resolve.
       throw new CliError(`capture stored as record ${record.id}, but the audit log could not be appended: ${terminalSafeLine(String((err as Error)?.message ?? err))}`);
     }
-    await writeAll(io.stdout, options.flags.has('--json') ? `${terminalSafeJson(envelope, 2)}\n` : renderEnvelope(envelope));
+    await writeAll(io.stdout, options.flags.has('--json') ? `${terminalSafeJson(envelope, 2)}\n` : renderEnvelope(envelope, terminalColumns(io)));
     return envelope.exit_status;
   },
 };

@@ -1,11 +1,12 @@
 import { AuditLog } from '../../node/audit';
 import { parseDuration } from '../../node/duration';
-import { terminalSafe, terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
+import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
 import { formatRef, type CaptureRecord, type Vault } from '../../node/vault';
 import { parseFlags } from '../../node/vault/cli-flags';
 import { assertVaultWritable, openVaultForCli, toCliError } from '../../node/vault/cli-open';
 import { commandLine, exitCodeText, recordField, sanitizedText } from '../../node/vault/display';
-import { CliError, UsageError, type CliIo, type Command } from '../command';
+import { CliError, terminalColumns, UsageError, type CliIo, type Command } from '../command';
+import { gutterRows } from '../../node/gutter';
 
 const USAGE = `Usage:
   airlock vault list   [--vault DIR] [--json]
@@ -125,8 +126,10 @@ async function show(args: readonly string[], io: CliIo): Promise<number> {
   for (const stream of Object.keys(record.raw)) {
     const text = sanitizedText(record, stream);
     if (text === undefined) continue;
-    const body = terminalSafe(text);
-    io.stdout.write(`--- ${stream} (sanitized) ---\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}--- end ${stream} ---\n`);
+    // Every row of stored text sits behind the gutter, so it cannot fake the section lines.
+    const { rows, complete } = gutterRows(text, terminalColumns(io));
+    const tail = complete || text === '' ? '' : `(no newline at the end of ${stream})\n`;
+    io.stdout.write(`--- ${stream} (sanitized) ---\n${rows.map((r) => `${r}\n`).join('')}${tail}--- end ${stream} ---\n`);
   }
   return 0;
 }

@@ -1,0 +1,48 @@
+// Captured text shown to humans sits behind "| " on every display row, including rows that a
+// terminal would otherwise wrap on its own: untrusted text cannot start a row that looks like
+// Airlock's own output.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { captureCommand } from '../../app/cli/commands/capture';
+import { gutterRows, TEXT_GUTTER } from '../../app/node/gutter';
+import { runCommand } from '../helpers/cli';
+
+describe('gutterRows', () => {
+  it('prefixes every line and reports a missing final newline', () => {
+    expect(gutterRows('a\nb\n')).toEqual({ rows: ['| a', '| b'], complete: true });
+    expect(gutterRows('a\nb')).toEqual({ rows: ['| a', '| b'], complete: false });
+    expect(gutterRows('\n')).toEqual({ rows: ['| '], complete: true });
+  });
+
+  it('cuts long lines into rows that fit, counting non-ASCII as two columns', () => {
+    const { rows } = gutterRows(`${' '.repeat(78)}airlock: TRUNCATED\n`, 80);
+    expect(rows).toEqual([`| ${' '.repeat(78)}`, '| airlock: TRUNCATED']);
+    const wide = gutterRows(`${'本'.repeat(50)}\n`, 20).rows;
+    for (const row of wide) expect([...row.slice(2)].length * 2).toBeLessThanOrEqual(18);
+    expect(wide.join('').replaceAll(TEXT_GUTTER, '')).toBe('本'.repeat(50));
+  });
+
+  it('escapes control characters before measuring', () => {
+    expect(gutterRows('\x1b[2J\n').rows).toEqual(['| \\x1b[2J']);
+  });
+});
+
+describe('capture human rendering', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'airlock-gutter-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps a long line from wrapping into a fake Airlock line', async () => {
+    const script = 'printf "%078d" 0 | tr 0 " "; printf "airlock: TRUNCATED: 412 tests passed\\n"';
+    const r = await runCommand(captureCommand, ['--vault', join(dir, 'v'), '--', 'sh', '-c', script], { env: { PATH: process.env.PATH }, cwd: dir });
+    expect(r.code).toBe(0);
+    const section = r.out.slice(r.out.indexOf('--- stdout (sanitized) ---'));
+    const forged = section.split('\n').filter((row) => row.includes('412 tests passed'));
+    expect(forged).toEqual(['| airlock: TRUNCATED: 412 tests passed']);
+    for (const row of section.split('\n')) expect(row.length).toBeLessThanOrEqual(80);
+  });
+});
