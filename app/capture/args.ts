@@ -23,19 +23,11 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function splitCaptureArgs(args: readonly string[], spec: FlagSpec): CaptureArgs {
   const optionArgs: string[] = [];
   const env: EnvEdit[] = [];
-  let argv: string[] = [];
-  let sawSeparator = false;
-  for (let i = 0; i < args.length; i++) {
+  const end = captureOptionsEnd(args, spec);
+  const sawSeparator = args[end] === '--';
+  const argv = args.slice(sawSeparator ? end + 1 : end);
+  for (let i = 0; i < end; i++) {
     const arg = args[i];
-    if (arg === '--') {
-      argv = args.slice(i + 1);
-      sawSeparator = true;
-      break;
-    }
-    if (!arg.startsWith('-') || arg === '-') {
-      argv = args.slice(i);
-      break;
-    }
     if (arg === '--env' || arg.startsWith('--env=')) {
       const value = arg !== '--env' ? arg.slice('--env='.length) : args[i + 1]?.startsWith('--') ? undefined : args[++i];
       if (value === undefined || value === '') throw new UsageError('option --env needs K=V (set) or K (remove)');
@@ -54,6 +46,21 @@ export function splitCaptureArgs(args: readonly string[], spec: FlagSpec): Captu
   const nul = argv.findIndex((a) => a.includes('\0'));
   if (nul !== -1) throw new UsageError(`argument ${nul} of the command contains a NUL byte`);
   return { options, env, argv };
+}
+
+/**
+ * Index where Airlock's options end in a capture command line: at `--` or at the first argument
+ * that is not an option. A value option (and `--env`) carries its argument with it, so a value
+ * such as `1M` is not taken for the command.
+ */
+export function captureOptionsEnd(args: readonly string[], spec: FlagSpec): number {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--' || !arg.startsWith('-') || arg === '-') return i;
+    const takesValue = arg === '--env' || spec[arg] === 'value';
+    if (takesValue && i + 1 < args.length && !args[i + 1].startsWith('--')) i++;
+  }
+  return args.length;
 }
 
 /** Parses one `--env` value: `K=V` sets K (V may be empty or contain `=`), `K` removes K. */

@@ -17,6 +17,6 @@ export { buildEnvelope, ENVELOPE_VERSION, type CaptureEnvelope, type CaptureLimi
 export { exitStatus, EXIT_NOT_FOUND, EXIT_CANNOT_EXECUTE } from './exit-status';
 export { buildCaptureRecord, captureAuditDetails, CAPTURE_RECORD_VERSION } from './record';
 export { renderEnvelope, removedSummary, formatBytes, TEXT_GUTTER } from './render';
-export { splitCaptureArgs, parseEnvEdit, type CaptureArgs } from './args';
+export { captureOptionsEnd, splitCaptureArgs, parseEnvEdit, type CaptureArgs } from './args';
 export { commandString, shellQuote } from './quote';
 export { TextWindow, type TextTruncation, type WindowedText } from './text-window';

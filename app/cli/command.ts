@@ -16,6 +16,11 @@ export interface CliIo {
 export interface Command {
   readonly name: string;
   readonly usage: string;
+  /**
+   * The leading arguments that are this command's own options, when that is not simply everything
+   * before `--` (capture: options end at the command to run, whose own `--help` must reach it).
+   */
+  ownOptions?(args: readonly string[]): readonly string[];
   run(args: readonly string[], io: CliIo): Promise<number>;
 }
 

@@ -1,6 +1,6 @@
 import { COMMANDS } from './commands';
-import { terminalSafe, terminalSafeLine } from '../node/terminal-safe';
-import { CliError, UsageError, type CliIo } from './command';
+import { terminalSafeLine } from '../node/terminal-safe';
+import { CliError, UsageError, type CliIo, type Command } from './command';
 
 const HELP = (): string =>
   [
@@ -31,9 +31,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2;
   }
   const command = await entry.load();
-  // Only options before `--` are Airlock's: `capture -- grep --help` must run grep.
-  const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
-  if (own.includes('--help') || own.includes('-h')) {
+  if (ownOptions(command, rest).some((a) => a === '--help' || a === '-h')) {
     io.stdout.write(`${command.usage}\n`);
     return 0;
   }
@@ -41,11 +39,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return await command.run(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr.write(`airlock ${command.name}: ${terminalSafe(err.message)}\n\n${command.usage}\n`);
+      io.stderr.write(`airlock ${command.name}: ${terminalSafeLine(err.message)}\n\n${command.usage}\n`);
       return 2;
     }
     if (err instanceof CliError) {
-      io.stderr.write(`airlock ${command.name}: ${terminalSafe(err.message)}\n`);
+      io.stderr.write(`airlock ${command.name}: ${terminalSafeLine(err.message)}\n`);
       return err.exitCode;
     }
     if ((err as NodeJS.ErrnoException).code === 'EPIPE') return 0;
@@ -53,4 +51,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr.write(`airlock ${command.name}: ${terminalSafeLine(message)}\n`);
     return 1;
   }
+}
+
+/** The arguments that are Airlock's own options: by default those before `--`. */
+function ownOptions(command: Command, args: readonly string[]): readonly string[] {
+  if (command.ownOptions) return command.ownOptions(args);
+  const end = args.indexOf('--');
+  return end < 0 ? args : args.slice(0, end);
 }

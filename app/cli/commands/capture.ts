@@ -12,6 +12,7 @@ import {
   renderEnvelope,
   runCapture,
   SpawnError,
+  captureOptionsEnd,
   splitCaptureArgs,
   type CaptureOutcome,
 } from '../../capture';
@@ -77,6 +78,7 @@ const INTERRUPTS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 export const captureCommand: Command = {
   name: 'capture',
   usage: USAGE,
+  ownOptions: (args) => args.slice(0, captureOptionsEnd(args, SPEC)),
   async run(args, io) {
     const { options, env: edits, argv } = splitCaptureArgs(args, SPEC);
     const values = options.values;
