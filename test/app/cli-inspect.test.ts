@@ -50,6 +50,17 @@ describe('airlock inspect', () => {
     expect(ranged.match(/^[0-9a-f]{8} {2}/gm)).toEqual(['00000010  ', '00000020  ']);
   });
 
+  it('parses the whole file when showing a range: spans crossing it are whole, the digest is the file\'s', async () => {
+    const file = join(dir, 'osc.bin');
+    writeFileSync(file, 'ab\x1b]0;title\x07rest\n');
+    const ranged = (await runAirlock(['inspect', file, '--length', '4'])).out.toString();
+    const whole = (await runAirlock(['inspect', file])).out.toString();
+    expect(ranged).toContain('osc              10 B  OSC 0 set icon name and window title\n');
+    expect(ranged).not.toContain('unterminated');
+    expect(ranged).not.toContain('truncated');
+    expect(ranged.match(/sha256: \w+/)?.[0]).toBe(whole.match(/sha256: \w+/)?.[0]);
+  });
+
   it('reads stdin with -', async () => {
     const r = await runAirlock(['inspect', '-'], { stdin: Buffer.from([0x9b, 0x32, 0x4a, 0x41]) });
     expect(r.out.toString()).toContain('|<CSI>2JA|');

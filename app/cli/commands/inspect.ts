@@ -15,7 +15,8 @@ const USAGE = `Usage: airlock inspect FILE|- [--offset N] [--length N] [--width 
 
 A safe byte viewer: an annotated hex/caret dump of FILE (or stdin for -), then a summary of what
 the sanitizer would remove. Every byte is shown as notation; nothing reaches the terminal raw.
-  --offset N, --length N   show only this byte range (the whole file is still parsed up to its end)
+  --offset N, --length N   show only this byte range (the whole input is still parsed: spans
+                           crossing the range are whole, the summary and sha256 are the file's)
   --width N                bytes per row (default 16)
   --color MODE             auto (default: colour only on a TTY without NO_COLOR), always, never
   --summary-only           print the summary without the dump
@@ -84,12 +85,17 @@ export const inspectCommand: Command = {
           if (lines.length >= LINES_PER_WRITE) await flush();
         }
       }
+      // Spans that start in this page but outside the shown range leave the queue here, so a
+      // small range of a huge file keeps memory flat.
+      for (const group of queue.takeBefore(at + bytes.length)) {
+        if (dump && group.start >= offset && group.start < windowEnd) lines.push(annotation(group, note));
+      }
       context = concat(context, bytes).subarray(-3);
       await flush();
     };
 
     let at = 0;
-    for await (const page of readSource(path, io, windowEnd)) {
+    for await (const page of readSource(path, io)) {
       sanitizer.write(page);
       if (carry.length > 0) await emit(carry, carryAt, page.subarray(0, 3));
       carry = page;
@@ -100,7 +106,8 @@ export const inspectCommand: Command = {
     await emit(carry, carryAt, undefined);
     const rest = queue.takeBefore(Infinity).filter((g) => dump && g.start >= offset && g.start < windowEnd);
     const tail = rest.map((g) => annotation(g, note));
-    const report = sanitizer.getReport(Number.isFinite(windowEnd) && at >= windowEnd);
+    // The whole input was parsed, so the summary and digest describe all of it, not the range.
+    const report = sanitizer.getReport();
     const summary = formatReportSummary(report).map((line) => (line.startsWith('  ') ? line : `${note('summary:')} ${line}`));
     await writeAll(io.stdout, [...tail, ...summary, ''].join('\n'));
     return 0;

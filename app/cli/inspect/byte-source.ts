@@ -6,20 +6,15 @@ import { readStdin } from '../stdio';
 const PAGE = 1 << 20;
 
 /**
- * Yields the bytes of FILE (or stdin for `-`) from offset 0 up to `end`, in pages. Each yielded
- * array is the caller's to keep. A missing, unreadable or non-regular file is a CliError naming it.
+ * Yields all bytes of FILE (or stdin for `-`), in pages. Each yielded array is the caller's to
+ * keep. A missing, unreadable or non-regular file is a CliError naming it.
  */
-export async function* readSource(path: string, io: CliIo, end: number): AsyncGenerator<Uint8Array> {
-  let read = 0;
+export async function* readSource(path: string, io: CliIo): AsyncGenerator<Uint8Array> {
   if (path === '-') {
-    for await (const chunk of readStdin(io)) {
-      const take = Math.min(chunk.length, end - read);
-      yield chunk.slice(0, take);
-      read += take;
-      if (read >= end) return;
-    }
+    for await (const chunk of readStdin(io)) yield chunk.slice();
     return;
   }
+  let read = 0;
   let handle;
   try {
     handle = await open(path, 'r');
@@ -31,8 +26,8 @@ export async function* readSource(path: string, io: CliIo, end: number): AsyncGe
     throw new CliError(`cannot open ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   try {
-    while (read < end) {
-      const buf = new Uint8Array(Math.min(PAGE, end - read));
+    for (;;) {
+      const buf = new Uint8Array(PAGE);
       const { bytesRead } = await handle.read(buf, 0, buf.length, read);
       if (bytesRead === 0) return;
       read += bytesRead;
