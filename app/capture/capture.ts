@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { ParserLimits } from '../../shared/parser';
 import type { CrMode } from '../../shared/sanitize';
 import type { RawWriter } from '../node/vault';
+import { groupAlive } from './process-group';
 import { spawnChild, type ChildExit } from './child';
 import { ChunkLog, STREAMS, type StreamName } from './chunk-log';
 import { StreamCapture, type StreamResult } from './stream-capture';
@@ -18,7 +19,7 @@ export const DEFAULT_DRAIN_GRACE_MS = 2000;
 const POST_KILL_DRAIN_MS = 500;
 
 /** Why Airlock stopped the child rather than letting it finish. */
-export type TerminationReason = 'max-bytes' | 'timeout' | 'interrupted' | 'pipes-held-open' | 'capture-failed';
+export type TerminationReason = 'max-bytes' | 'timeout' | 'interrupted' | 'pipes-held-open' | 'left-running' | 'capture-failed';
 
 /** Airlock ended the run: why, and which signals went to the process group. */
 export interface Termination {
@@ -177,6 +178,9 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     await Promise.all(states.map((s) => s.whenClosed));
     clearTimeout(drain);
   }
+  // Processes the command left behind in its group (`sleep 300 &` with its output closed) would
+  // run on unsupervised after the capture says it is over: stop them the same way.
+  if (!termination && process.platform !== 'win32' && (await groupAlive(child.pid))) terminate('left-running');
   const durationMs = performance.now() - t0;
   // Wait for the kill sequence, so an escalation to SIGKILL is in the record.
   if (killing) await killing;

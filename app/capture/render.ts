@@ -22,6 +22,7 @@ export function renderEnvelope(env: CaptureEnvelope, columns = DEFAULT_COLUMNS):
       timeout: `--timeout ${env.limits.timeout_ms} ms elapsed`,
       interrupted: 'airlock was interrupted',
       'pipes-held-open': 'the command exited but something it started kept its output open',
+      'left-running': 'the command exited but left processes of its group running',
       'capture-failed': 'the capture failed',
     }[env.termination.reason];
     const signals = env.termination.signals.length > 0 ? `sent ${env.termination.signals.join(' then ')} to its process group` : 'it had already ended';
