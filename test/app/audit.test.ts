@@ -142,6 +142,19 @@ describe('AuditLog.verify names the first bad line', () => {
     expect(await log.verify()).toEqual({ ok: false, line: 3, reason: expect.stringContaining('entry edited') });
   });
 
+  it.each([
+    ['a shadowed duplicate key', (l: string) => l.replace('{"seq":', '{"size":7,"seq":')],
+    ['added spacing', (l: string) => l.replace('"seq":', '"seq": ')],
+    ['a re-escaped character', (l: string) => l.replace('"action":"', '"action":"\\u0072').replace('\\u0072r', '\\u0072')],
+  ])('edited line whose parsed entry still hashes right: %s', async (_name, edit) => {
+    const lines = await fill(3);
+    const edited = edit(lines[1]!);
+    expect(edited).not.toBe(lines[1]);
+    lines[1] = edited;
+    await write(lines);
+    expect(await log.verify()).toEqual({ ok: false, line: 2, reason: expect.stringContaining('not in the form Airlock writes') });
+  });
+
   it('edited entry with a recomputed hash breaks the next link', async () => {
     const lines = await fill(5);
     const e = JSON.parse(lines[1]!) as Record<string, unknown>;

@@ -11,7 +11,8 @@ export type AuditVerifyResult =
  * Checks every line of the audit log in order and names the first bad one (1-based):
  * torn/truncated last line, empty or non-JSON line, malformed entry, sequence gap or repeat
  * (deleted, inserted, reordered entries), `prev` not linking to the previous line's hash, and
- * a hash that does not match the content (edited entry). A missing file is an empty, valid log.
+ * a hash that does not match the content (edited entry), and a line that is not byte for byte
+ * the writer's serialization of what it parses to. A missing file is an empty, valid log.
  *
  * Limits: the chain has no secret, so someone who rewrites the file from a point onward and
  * recomputes every hash, or cuts whole lines off the end, is not detected here. Record the
@@ -31,6 +32,10 @@ export async function verifyAuditFile(path: string): Promise<AuditVerifyResult> 
       } catch {
         return bad('not valid JSON');
       }
+      // The hash covers the parsed entry, so the line itself must be exactly what the writer
+      // makes of it: otherwise a duplicate key (which readers resolve differently), extra spaces
+      // or re-escaped characters could change what a reader sees without changing the hash.
+      if (JSON.stringify(parsed) !== text) return bad('line is not in the form Airlock writes (duplicate key, spacing or escaping changed)');
       const shape = entryShapeProblem(parsed);
       if (shape) return bad(`malformed entry: ${shape}`);
       const entry = parsed as Record<string, unknown> & { seq: number; prev: string; hash: string };
