@@ -77,6 +77,12 @@ export async function fsyncDir(dir: string): Promise<void> {
  */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  // mkdir succeeds on an existing link to a directory, and chmod would follow it: a planted link
+  // must not steer raw bytes (or a chmod) outside the vault.
+  const st = await lstat(dir);
+  if (!st.isDirectory()) {
+    throw Object.assign(new Error(`${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; refusing to use it`), { code: 'EUNSAFEDIR' });
+  }
   await chmod(dir, PRIVATE_DIR_MODE);
 }
 

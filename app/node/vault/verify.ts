@@ -1,4 +1,4 @@
-import { lstat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs-atomic';
 import { hashFile } from './hash-file';
@@ -44,7 +44,8 @@ export interface VaultVerifyReport {
  */
 export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyReport> {
   const problems: VaultProblem[] = [];
-  await checkMode(layout.root, PRIVATE_DIR_MODE, problems);
+  // The root may be reached through a link (open() follows it too); inside, links are problems.
+  await checkMode(layout.root, PRIVATE_DIR_MODE, problems, false, true);
   await checkMode(layout.recordsDir, PRIVATE_DIR_MODE, problems);
   // raw/ and tmp/ appear on first use; their absence is not a problem.
   for (const dir of [layout.rawBase, layout.rawRoot, layout.tmpDir]) await checkMode(dir, PRIVATE_DIR_MODE, problems, true);
@@ -55,6 +56,10 @@ export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyRepor
   const present = new Set(entries.flatMap((e) => (e.kind === 'raw' ? [e.sha256] : [])));
   let rawFiles = 0;
   for (const entry of entries) {
+    if (entry.kind === 'prefix') {
+      await checkMode(entry.path, PRIVATE_DIR_MODE, problems);
+      continue;
+    }
     if (entry.kind === 'stray') {
       problems.push({ problem: 'stray', path: entry.path, detail: 'not a raw file in its sha256 prefix directory' });
       continue;
@@ -104,12 +109,14 @@ export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyRepor
   return { problems, rawFiles, records: records.length };
 }
 
-async function checkMode(path: string, expected: number, problems: VaultProblem[], optional = false): Promise<void> {
-  const st = await lstat(path).catch((err: unknown) => {
+async function checkMode(path: string, expected: number, problems: VaultProblem[], optional = false, followLink = false): Promise<void> {
+  const st = await (followLink ? stat : lstat)(path).catch((err: unknown) => {
     if (optional && isErrno(err, 'ENOENT')) return null;
     throw err;
   });
-  if (st && (st.mode & 0o777) !== expected) {
+  if (st?.isSymbolicLink()) {
+    problems.push({ problem: 'stray', path, detail: 'a symbolic link where the vault keeps its own file or directory' });
+  } else if (st && (st.mode & 0o777) !== expected) {
     problems.push({ problem: 'bad-mode', path, detail: `mode ${octal(st.mode)}, expected ${octal(expected)}` });
   }
 }

@@ -4,14 +4,19 @@ import { isErrno } from '../fs-atomic';
 import type { VaultLayout } from './layout';
 import { isSha256Hex } from './ref';
 
-/** One entry found under `raw/sha256/`: a well-placed raw file, or something that does not belong. */
+/**
+ * One entry found under `raw/sha256/`: a prefix directory, a well-placed raw file, or something
+ * that does not belong (a symbolic link among them: a link's target is outside the vault's control).
+ */
 export type RawEntry =
+  | { readonly kind: 'prefix'; readonly path: string }
   | { readonly kind: 'raw'; readonly sha256: string; readonly path: string }
   | { readonly kind: 'stray'; readonly path: string };
 
 /**
- * Lists everything under `raw/sha256/`, classifying each path: `<2 hex>/<64 hex>` whose name
- * starts with its directory's prefix is a raw file; anything else is a stray.
+ * Lists everything under `raw/sha256/`, classifying each path: a real `<2 hex>` directory is a
+ * prefix; `<2 hex>/<64 hex>` whose name starts with its directory's prefix is a raw file;
+ * anything else is a stray.
  */
 export async function walkRaw(layout: VaultLayout): Promise<RawEntry[]> {
   const out: RawEntry[] = [];
@@ -29,6 +34,7 @@ export async function walkRaw(layout: VaultLayout): Promise<RawEntry[]> {
       out.push({ kind: 'stray', path: dir });
       continue;
     }
+    out.push({ kind: 'prefix', path: dir });
     const names = (await readdir(dir)).sort();
     for (const name of names) {
       const path = join(dir, name);
