@@ -286,6 +286,7 @@ describe('airlock capture: failures leave nothing half-written', () => {
       [['--max-text', '0', '--', 'true'], /--max-text needs a positive byte count/],
       [['--cr', 'sideways', '--', 'true'], /--cr must be/],
       [['--timeout', 'soon', '--', 'true'], /--timeout needs a positive duration/],
+      [['--timeout', '25d', '--', 'true'], /--timeout can be at most 24d/],
       [['--env', '1BAD=x', '--', 'true'], /--env '1BAD=x': the name must be/],
       [['--env', '--', 'true'], /--env needs K=V/],
       [['--json', '--json', '--', 'true'], /given twice/],

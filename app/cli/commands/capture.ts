@@ -146,13 +146,18 @@ export const captureCommand: Command = {
   },
 };
 
+/** The longest delay a Node timer can wait (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 function parseTimeout(value: string): number {
+  let ms = NaN;
   try {
-    const ms = parseDuration(value);
-    if (ms > 0) return ms;
+    ms = parseDuration(value);
   } catch {
-    // fall through to the usage error below
+    // reported below
   }
+  if (ms > MAX_TIMEOUT_MS) throw new UsageError(`--timeout can be at most 24d (about 24.8 days), not '${terminalSafeLine(value.slice(0, 40))}'`);
+  if (ms > 0) return ms;
   throw new UsageError(`--timeout needs a positive duration like 45s, 30m or 12h, not '${terminalSafeLine(value.slice(0, 40))}'`);
 }
 
