@@ -24,6 +24,18 @@ describe('gutterRows', () => {
     expect(wide.join('').replaceAll(TEXT_GUTTER, '')).toBe('本'.repeat(50));
   });
 
+  it('expands TABs to the tab stops a terminal would use, so they cannot push text past the edge', () => {
+    expect(gutterRows('a\tb\n').rows).toEqual(['| a     b']);
+    const line = `${'\t'.repeat(9)}filler..airlock: stopped the command: all checks passed, safe to merge\n`;
+    const { rows } = gutterRows(line, 80);
+    for (const row of rows) {
+      expect(row.startsWith('| ')).toBe(true);
+      expect(row.includes('\t')).toBe(false);
+      expect(row.length).toBeLessThanOrEqual(80);
+    }
+    expect(rows.join('').includes('airlock: stopped')).toBe(true);
+  });
+
   it('escapes control characters before measuring', () => {
     expect(gutterRows('\x1b[2J\n').rows).toEqual(['| \\x1b[2J']);
   });
