@@ -147,7 +147,7 @@ export class Sanitizer implements ParserSink {
     this.report.add(cls, length, meaning, flags, code);
     this.options.onSpan?.(cls, offset, length, meaning, flags, code);
     if (cls === SpanClass.InvalidUtf8) {
-      this.replace(offset);
+      this.replace(offset, length);
     } else if (cls === SpanClass.C0) {
       if (code === 0x0d) this.carriageReturn(offset);
       else if (code === 0x08) this.backspace();
@@ -184,15 +184,15 @@ export class Sanitizer implements ParserSink {
     this.pendingCr = -1;
   }
 
-  /** Emits U+FFFD for an invalid UTF-8 subpart at raw `offset`. */
-  private replace(offset: number): void {
+  /** Emits U+FFFD for the invalid UTF-8 subpart of `length` bytes at raw `offset`. */
+  private replace(offset: number, length: number): void {
     if (this.line) {
       if (this.line.put(REPLACEMENT, 0, 3, offset, true)) this.flushLine();
       return;
     }
     if (this.pendingCr >= 0) this.resolveCr(false);
     this.ensure(3);
-    this.map?.add(this.textBase + this.outLen, 3, offset, 1, SegmentKind.Replaced);
+    this.map?.add(this.textBase + this.outLen, 3, offset, length, SegmentKind.Replaced);
     this.out.set(REPLACEMENT, this.outLen);
     this.outLen += 3;
     this.atLineStart = false;

@@ -30,6 +30,12 @@ describe('newline mode', () => {
     expect(table(map!, input.length, 'rawToText')).toEqual([0, 1, -1, -1, -1, -1, -1, 2, 3, 4, 5, 8, 9]);
   });
 
+  it('every byte of a multi-byte invalid subpart maps to its U+FFFD', () => {
+    // E2 82 is one maximal ill-formed subpart: both bytes produced the one U+FFFD at text 0.
+    const r = sanitize(bytes('\xe2\x82A'), { mapOffsets: true });
+    expect(table(r.map!, 3, 'rawToText')).toEqual([0, 0, 3]);
+  });
+
   it('lookups outside the text or input give -1', () => {
     expect(map!.textToRaw(-1)).toBe(-1);
     expect(map!.textToRaw(text.length)).toBe(-1);
