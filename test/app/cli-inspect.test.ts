@@ -61,6 +61,12 @@ describe('airlock inspect', () => {
     expect(ranged.match(/sha256: \w+/)?.[0]).toBe(whole.match(/sha256: \w+/)?.[0]);
   });
 
+  it('says so when the range starts past the end of the input', async () => {
+    const r = await runAirlock(['inspect', SAMPLE, '--offset', '1000000']);
+    expect(r.code).toBe(0);
+    expect(r.out.toString()).toMatch(/--offset 1000000 is at or past the end of the input \(\d+ bytes\)/);
+  });
+
   it('reads stdin with -', async () => {
     const r = await runAirlock(['inspect', '-'], { stdin: Buffer.from([0x9b, 0x32, 0x4a, 0x41]) });
     expect(r.out.toString()).toContain('|<CSI>2JA|');

@@ -106,6 +106,7 @@ export const inspectCommand: Command = {
     await emit(carry, carryAt, undefined);
     const rest = queue.takeBefore(Infinity).filter((g) => dump && g.start >= offset && g.start < windowEnd);
     const tail = rest.map((g) => annotation(g, note));
+    if (dump && offset > 0 && offset >= at) tail.push(`${note('airlock inspect:')} --offset ${offset} is at or past the end of the input (${at} bytes): no rows to show`);
     // The whole input was parsed, so the summary and digest describe all of it, not the range.
     const report = sanitizer.getReport();
     const summary = formatReportSummary(report).map((line) => (line.startsWith('  ') ? line : `${note('summary:')} ${line}`));
