@@ -19,8 +19,6 @@ export class LineBuffer {
   private raw = new Float64Array(256);
   private length = 0;
   private col = 0;
-  /** Raw offset of the TAB that last moved the cursor past the written cells. */
-  private gapRaw = 0;
   /** Raw bytes copied verbatim into flushed text since the last {@link takeKept}. */
   private kept = 0;
 
@@ -29,7 +27,6 @@ export class LineBuffer {
    * marks a character the sanitizer made (U+FFFD). Returns true when the line is full.
    */
   put(bytes: Uint8Array, at: number, len: number, rawPos: number, replaced = false): boolean {
-    while (this.length < this.col) this.setCell(this.length++, 0x20, -(this.gapRaw + 1));
     let packed = 0;
     for (let k = len - 1; k >= 0; k--) packed = (packed << 8) | bytes[at + k];
     if (this.col >= this.cells.length) this.grow();
@@ -37,14 +34,17 @@ export class LineBuffer {
     // Replaced cells store -(rawPos + 1) so flush can map them as made text, not a copy.
     this.raw[this.col] = replaced ? -(rawPos + 1) : rawPos;
     this.col++;
+    // Writing past the written cells also shows the blanks TABs left between them and the cursor.
     if (this.col > this.length) this.length = this.col;
     return this.length >= MAX_LINE_CELLS;
   }
 
   /** Horizontal tab: to the next tab stop, leaving the cells it passes as they are. */
   tab(rawPos: number): void {
-    this.col = Math.min(this.col - (this.col % TAB_WIDTH) + TAB_WIDTH, MAX_LINE_CELLS - 1);
-    if (this.col > this.length) this.gapRaw = rawPos;
+    const next = Math.min(this.col - (this.col % TAB_WIDTH) + TAB_WIDTH, MAX_LINE_CELLS - 1);
+    // Blank cells past the written ones belong to this TAB; they show only if a character follows.
+    for (let c = Math.max(this.col, this.length); c < next; c++) this.setCell(c, 0x20, -(rawPos + 1));
+    this.col = next;
   }
 
   /** Raw bytes that flushed lines copied verbatim; resets the count. */

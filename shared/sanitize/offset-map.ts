@@ -86,7 +86,11 @@ export class OffsetMap {
     // Raw ranges of segments never overlap (a raw byte yields text at most once), so only the
     // last segment starting at or before rawPos can cover it.
     if (lo === 0) return -1;
-    const i = order ? order[lo - 1] : lo - 1;
+    let k = lo - 1;
+    // Several made segments can share one raw start (the blanks one TAB skipped): the first is
+    // where that raw byte's text begins.
+    while (k > 0 && this.rawStart[order ? order[k - 1] : k - 1] === this.rawStart[order ? order[k] : k]) k--;
+    const i = order ? order[k] : k;
     if (rawPos >= this.rawStart[i] + this.rawLength[i]) return -1;
     return this.kind[i] === SegmentKind.Verbatim ? this.textStart[i] + (rawPos - this.rawStart[i]) : this.textStart[i];
   }

@@ -95,6 +95,14 @@ describe('overwrite mode', () => {
     expect(table(map!, input.length, 'rawToText')).toEqual([-1, 1, -1, -1, -1, -1, -1, 2, 3, -1, 0, 4]);
   });
 
+  it('each TAB owns the blanks it skipped', () => {
+    //                 TAB TAB X  LF
+    const r = sanitize(bytes('\t\tX\n'), { cr: 'overwrite', mapOffsets: true });
+    expect(new TextDecoder().decode(r.text)).toBe(`${' '.repeat(16)}X\n`);
+    expect(table(r.map!, 16, 'textToRaw')).toEqual([...Array(8).fill(0), ...Array(8).fill(1)]);
+    expect(table(r.map!, 4, 'rawToText')).toEqual([0, 8, 16, 17]);
+  });
+
   it('spaces made by a TAB map to the TAB', () => {
     const r = sanitize(bytes('a\tb'), { cr: 'overwrite', mapOffsets: true });
     expect(new TextDecoder().decode(r.text)).toBe('a       b');
