@@ -46,6 +46,13 @@ export interface CaptureOptions {
   readonly drainGraceMs?: number;
   /** Aborting stops the child (SIGTERM, then SIGKILL) and completes the capture as 'interrupted'. */
   readonly signal?: AbortSignal;
+  /**
+   * Takes the vault's retention lock (normally `() => vault.holdRetentionLock()`), called just
+   * before the raw writers commit. On success its release function is returned as
+   * `outcome.releaseRetentionLock`, for the caller to call once the record is written; on
+   * failure runCapture releases it itself.
+   */
+  readonly holdRetentionLock?: () => Promise<() => Promise<void>>;
 }
 
 /** Everything a capture produced; the envelope and the vault record are built from it. */
@@ -67,6 +74,11 @@ export interface CaptureOutcome {
   readonly chunkLog: ChunkLog;
   readonly maxBytes: number;
   readonly maxText: number;
+  /**
+   * Present when `holdRetentionLock` was given: the lock is still held (so prune cannot delete
+   * the committed raw bytes before their record exists). Call it, in a finally, after writing the record.
+   */
+  readonly releaseRetentionLock?: () => Promise<void>;
 }
 
 interface StreamState {
@@ -190,6 +202,17 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     await Promise.all(states.map((s) => s.capture.abort().catch(() => undefined)));
     throw failure;
   }
+  // From the raw commits until the record is written, a prune must not run: a commit that reuses
+  // an existing raw file (dedup) would otherwise lose it to a prune that did not see the record.
+  let releaseLock: (() => Promise<void>) | undefined;
+  if (options.holdRetentionLock) {
+    try {
+      releaseLock = await options.holdRetentionLock();
+    } catch (err) {
+      await Promise.all(states.map((s) => s.capture.abort().catch(() => undefined)));
+      throw err;
+    }
+  }
   // Both commits at once: each ends in fsyncs, which overlap instead of adding up.
   const settled = await Promise.allSettled(states.map((s) => s.capture.finish(s.ended)));
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -197,6 +220,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     // A writer that did commit cannot be taken back (its file may be shared by dedup); prune
     // removes such unreferenced raw files as orphans.
     await Promise.all(states.map((s) => s.capture.abort().catch(() => undefined)));
+    await releaseLock?.().catch(() => undefined);
     throw failed.reason;
   }
   const results = settled.map((r) => (r as PromiseFulfilledResult<StreamResult>).value);
@@ -216,6 +240,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     chunkLog: log,
     maxBytes: options.maxBytes,
     maxText: options.maxText,
+    ...(releaseLock ? { releaseRetentionLock: releaseLock } : {}),
   };
 }
 

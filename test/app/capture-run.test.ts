@@ -100,3 +100,59 @@ describe('runCapture', () => {
     expect(o.streams.stdout.text.text).toBe('ready\n');
   });
 });
+
+describe('runCapture: the retention lock hook', () => {
+  /** A writer whose commit fails, as a full disk at fsync would. */
+  class FailingCommitWriter extends MemoryWriter {
+    override async commit(): Promise<RawCommit> {
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    }
+  }
+
+  it('takes the lock before any raw commit and hands its release to the caller', async () => {
+    const writers = [new MemoryWriter(), new MemoryWriter()];
+    const events: string[] = [];
+    const release = async (): Promise<void> => {
+      events.push('release');
+    };
+    const o = await runCapture(
+      options(['sh', '-c', 'echo out'], writers, {
+        holdRetentionLock: async () => {
+          events.push(`hold:${writers.map((w) => w.state).join(',')}`);
+          return release;
+        },
+      }),
+    );
+    expect(events).toEqual(['hold:open,open']); // held before the commits, not released yet
+    expect(writers.map((w) => w.state)).toEqual(['committed', 'committed']);
+    expect(o.releaseRetentionLock).toBe(release);
+  });
+
+  it('releases the lock itself when a commit fails', async () => {
+    const writers = [new MemoryWriter(), new FailingCommitWriter()];
+    let released = 0;
+    await expect(
+      runCapture(
+        options(['true'], writers, {
+          holdRetentionLock: async () => async () => {
+            released++;
+          },
+        }),
+      ),
+    ).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(released).toBe(1);
+    expect(writers[1].state).toBe('aborted');
+  });
+
+  it('aborts both writers when the lock cannot be taken', async () => {
+    const writers = [new MemoryWriter(), new MemoryWriter()];
+    await expect(
+      runCapture(
+        options(['true'], writers, {
+          holdRetentionLock: () => Promise.reject(new Error('timed out waiting for lock')),
+        }),
+      ),
+    ).rejects.toThrow('timed out waiting for lock');
+    expect(writers.map((w) => w.state)).toEqual(['aborted', 'aborted']);
+  });
+});

@@ -234,6 +234,24 @@ describe('airlock capture: environment', () => {
   });
 });
 
+describe('airlock capture: the retention lock', () => {
+  it('waits for a running prune (the lock) before storing, then releases it', async () => {
+    const vault = await Vault.open(vdir, { create: true });
+    const release = await vault.holdRetentionLock();
+    const marker = join(base, 'ran');
+    const running = capture(['--vault', vdir, '--json', '--', 'sh', '-c', `echo hi; : > "${marker}"`]);
+    for (let i = 0; i < 500 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await readdir(join(vdir, 'records'))).toEqual([]); // nothing committed while the lock is held
+    await release();
+    const r = await running;
+    expect(r).toMatchObject({ code: 0, err: '' });
+    const env = JSON.parse(r.out) as CaptureEnvelope;
+    expect(existsSync(join(vdir, 'records', `${env.record}.json`))).toBe(true);
+    expect(existsSync(join(vdir, 'retention.lock'))).toBe(false);
+  });
+});
+
 describe('airlock capture: failures leave nothing half-written', () => {
   async function vaultContents(): Promise<{ records: string[]; tmp: string[]; raw: boolean }> {
     const records = existsSync(join(vdir, 'records')) ? await readdir(join(vdir, 'records')) : [];

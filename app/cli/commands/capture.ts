@@ -117,6 +117,9 @@ export const captureCommand: Command = {
         createRawWriter: () => vault.createRawWriter(),
         timeoutMs: timeoutMs ?? undefined,
         signal: interrupt.signal,
+        // Held from the raw commits until the record is written, so a concurrent
+        // `vault prune` cannot delete raw bytes this record reuses (see holdRetentionLock).
+        holdRetentionLock: () => vault.holdRetentionLock(),
       });
     } catch (err) {
       if (err instanceof SpawnError) throw spawnFailure(err, shown);
@@ -127,13 +130,17 @@ export const captureCommand: Command = {
       for (const sig of INTERRUPTS) process.off(sig, onSignal);
     }
 
-    const createdAt = new Date();
-    const envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: summary, timeoutMs });
-    const record = buildCaptureRecord(outcome, envelope, createdAt);
+    let envelope: ReturnType<typeof buildEnvelope>;
+    let record: ReturnType<typeof buildCaptureRecord>;
     try {
+      const createdAt = new Date();
+      envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: summary, timeoutMs });
+      record = buildCaptureRecord(outcome, envelope, createdAt);
       await vault.putRecord(record);
     } catch (err) {
       throw toCliError(err);
+    } finally {
+      await outcome.releaseRetentionLock?.();
     }
     try {
       await AuditLog.forVault(vault.root).append('capture.stored', captureAuditDetails(envelope, record));

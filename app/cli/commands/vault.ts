@@ -190,8 +190,9 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
       });
     },
   });
-  for (const f of result.unreadableRecords) {
-    io.stderr.write(`warning: unreadable record ${terminalSafeLine(f)}; unreferenced raw files were kept\n`);
+  for (const f of result.unreadableRecords) io.stderr.write(`warning: unreadable record ${terminalSafeLine(f)}\n`);
+  if (result.rawKept) {
+    io.stderr.write(`warning: ${result.unreadableRecords.length} unreadable record(s): no raw file was deleted and no record marked (an unreadable record may reference any of them); fix or remove them and prune again\n`);
   }
   io.stdout.write(
     `pruned ${result.pruned.length} raw file(s), ${result.bytes} bytes, for records created before ${result.cutoff}; ` +

@@ -5,4 +5,4 @@ export { validateDetails, AuditDetailsError, RESERVED_KEYS, type AuditDetails, t
 export { entryHash, GENESIS_PREV, type AuditEntry } from './entry';
 export { canonicalJson } from './canonical-json';
 export { verifyAuditFile, type AuditVerifyResult } from './verify';
-export { withFileLock, type FileLockOptions } from './lock';
+export { withFileLock, holdFileLock, pidAlive, type FileLockOptions, type ReleaseLock } from './lock';

@@ -7,9 +7,19 @@ import { isErrno, PRIVATE_FILE_MODE } from '../fs-atomic';
 export interface FileLockOptions {
   /** Give up after this long. Default 10 s. */
   readonly timeoutMs?: number;
-  /** A lock older than this is stale whoever holds it. Default 30 s (a holder needs milliseconds). */
+  /**
+   * A lock older than this is stale whoever holds it. Default 30 s (a holder needs milliseconds).
+   * Pass Infinity for a lock that may legitimately be held for long: it is then broken only when
+   * its holder is a dead process on this host (or it stayed unreadable for 30 s).
+   */
   readonly staleMs?: number;
 }
+
+/** Releases a lock taken with {@link holdFileLock}; idempotent, never throws. */
+export type ReleaseLock = () => Promise<void>;
+
+/** A lock file whose content never became readable is a creator that died mid-write: stale after this. */
+const UNREADABLE_STALE_MS = 30_000;
 
 interface LockInfo {
   pid: number;
@@ -27,12 +37,22 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * `staleMs` (covers holders on other hosts and pid reuse).
  */
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, options: FileLockOptions = {}): Promise<T> {
-  const nonce = await acquire(lockPath, options.timeoutMs ?? 10_000, options.staleMs ?? 30_000);
+  const releaseLock = await holdFileLock(lockPath, options);
   try {
     return await fn();
   } finally {
-    await release(lockPath, nonce);
+    await releaseLock();
   }
+}
+
+/**
+ * Acquires the same lock as {@link withFileLock} and returns its release function, for a lock held
+ * across steps that do not fit one callback (acquire here, release later in a `finally`).
+ */
+export async function holdFileLock(lockPath: string, options: FileLockOptions = {}): Promise<ReleaseLock> {
+  const nonce = await acquire(lockPath, options.timeoutMs ?? 10_000, options.staleMs ?? 30_000);
+  let released: Promise<void> | null = null;
+  return () => (released ??= release(lockPath, nonce).catch(noop));
 }
 
 async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Promise<string> {
@@ -84,7 +104,8 @@ function parseInfo(text: string): LockInfo | null {
 
 function isStale(info: LockInfo | null, ageMs: number, staleMs: number): boolean {
   if (ageMs > staleMs) return true;
-  return info !== null && info.host === hostname() && !pidAlive(info.pid);
+  if (info === null) return ageMs > Math.min(staleMs, UNREADABLE_STALE_MS);
+  return info.host === hostname() && !pidAlive(info.pid);
 }
 
 /** Whether a process with this pid exists (EPERM means it exists but is not ours). */

@@ -9,4 +9,6 @@ export type { RawWriter, RawCommit } from './raw-writer';
 export type { RecordList, RecordReadError } from './records';
 export type { VaultProblem, VaultProblemKind, VaultVerifyReport } from './verify';
 export type { PruneOptions, PruneResult, PrunedRaw } from './prune';
-export { AUDIT_FILE, type VaultLayout } from './layout';
+export { AUDIT_FILE, RETENTION_LOCK_FILE, type VaultLayout } from './layout';
+export { RETENTION_LOCK_TIMEOUT_MS, type RetentionLockOptions } from './retention';
+export type { ReleaseLock } from '../audit/lock';

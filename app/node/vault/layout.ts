@@ -14,6 +14,8 @@ export interface VaultLayout {
   readonly tmpDir: string;
   /** `audit.jsonl`: the hash-chained audit log. */
   readonly auditPath: string;
+  /** `retention.lock`: held by prune for its whole run and by a capture from raw commit to record write. */
+  readonly retentionLockPath: string;
   /** `raw/sha256/<first 2 hex>/<hex>` for a validated digest. */
   rawPath(sha256: string): string;
   /** `records/<id>.json` for a validated id. */
@@ -22,6 +24,8 @@ export interface VaultLayout {
 
 /** Name of the audit log file in the vault root. */
 export const AUDIT_FILE = 'audit.jsonl';
+/** Name of the retention lock file in the vault root (see holdRetentionLock). */
+export const RETENTION_LOCK_FILE = 'retention.lock';
 
 /** The layout of the vault rooted at absolute path `root`. */
 export function vaultLayout(root: string): VaultLayout {
@@ -35,6 +39,7 @@ export function vaultLayout(root: string): VaultLayout {
     recordsDir,
     tmpDir: join(root, 'tmp'),
     auditPath: join(root, AUDIT_FILE),
+    retentionLockPath: join(root, RETENTION_LOCK_FILE),
     rawPath(sha256) {
       assertSha256(sha256); // validation here means no caller can smuggle `..` into a path
       return join(rawRoot, sha256.slice(0, 2), sha256);

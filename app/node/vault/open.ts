@@ -1,4 +1,4 @@
-import { mkdir, readdir, stat, chmod } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
 import { ensurePrivateDir, isErrno, PRIVATE_DIR_MODE } from '../fs-atomic';
 import { terminalSafeLine } from '../terminal-safe';
 import { VaultError } from './errors';
@@ -40,6 +40,9 @@ export async function prepareRoot(layout: VaultLayout, create: boolean): Promise
       );
     }
   }
+  // Checked on every open, before anything is created or scanned: prune deletes inside these,
+  // so a planted link would steer deletions (and raw bytes) outside the vault.
+  await assertLayoutDirs(layout);
   if (create) {
     for (const dir of [layout.rawBase, layout.rawRoot, layout.recordsDir, layout.tmpDir]) {
       await withWriteErrors(root, () => ensurePrivateDir(dir));
@@ -48,6 +51,22 @@ export async function prepareRoot(layout: VaultLayout, create: boolean): Promise
     // A vault is a root with records/; an arbitrary private directory is not one.
     const records = await stat(layout.recordsDir).catch(() => null);
     if (!records?.isDirectory()) throw new VaultError('no-vault', `no vault at ${shown}`);
+  }
+}
+
+/** Refuses when `raw/`, `raw/sha256/`, `records/` or `tmp/` exists as a symbolic link or as something other than a directory. */
+async function assertLayoutDirs(layout: VaultLayout): Promise<void> {
+  for (const dir of [layout.rawBase, layout.rawRoot, layout.recordsDir, layout.tmpDir]) {
+    const st = await lstat(dir).catch((err: unknown) => {
+      if (isErrno(err, 'ENOENT')) return null;
+      throw wrapFsError(err, layout.root);
+    });
+    if (st === null || st.isDirectory()) continue;
+    const shown = terminalSafeLine(dir);
+    if (st.isSymbolicLink()) {
+      throw new VaultError('insecure', `vault path ${shown} is a symbolic link; refusing to use the vault (its directories must be real directories inside it)`);
+    }
+    throw new VaultError('not-a-directory', `vault path ${shown} is not a directory; refusing to use the vault`);
   }
 }
 

@@ -4,7 +4,8 @@ import { ATOMIC_TEMP_SUFFIX, fsyncDir, isErrno } from '../fs-atomic';
 import type { VaultLayout } from './layout';
 import type { CaptureRecord } from './record';
 import { listRecords, writeRecord } from './records';
-import { RAW_TEMP_PREFIX, RAW_TEMP_SUFFIX } from './raw-writer';
+import { RAW_TEMP_PREFIX, RAW_TEMP_SUFFIX, rawTempOwnerAlive } from './raw-writer';
+import { holdRetentionLock } from './retention';
 import { walkRaw } from './walk-raw';
 
 /** One raw file prune removes, and why. */
@@ -24,8 +25,13 @@ export interface PruneOptions {
    * entry. If it throws, prune stops: no deletion happens without its record.
    */
   readonly beforeDelete?: (item: PrunedRaw) => void | Promise<void>;
-  /** Temp files (crash leftovers) older than this are removed. Default 24 h, so live captures are safe. */
+  /**
+   * Temp files (crash leftovers) older than this are removed. Default 24 h. A raw temp file whose
+   * owner (pid and host are in its name) is still running is kept whatever its age.
+   */
   readonly tempMaxAgeMs?: number;
+  /** How long to wait for the retention lock (another prune, or a capture storing its record). */
+  readonly lockTimeoutMs?: number;
 }
 
 /** What prune did. */
@@ -36,8 +42,13 @@ export interface PruneResult {
   /** Records that got `raw_pruned_at` in this run. */
   readonly recordsMarked: string[];
   readonly tempFilesRemoved: number;
-  /** Record files that could not be read; while any exist, orphan raw files are kept. */
+  /**
+   * Record files that could not be read. While any exist no raw file is deleted and no record is
+   * marked (`rawKept` is true): an unreadable record may reference any of them.
+   */
   readonly unreadableRecords: string[];
+  /** True when raw deletion was skipped because some record file could not be read. */
+  readonly rawKept: boolean;
 }
 
 /** Default age after which a temp file is treated as a crash leftover. */
@@ -50,8 +61,11 @@ export const TEMP_MAX_AGE_MS = 24 * 3_600_000;
  * file can be shared by many records (every empty stderr has the same digest). A raw file goes
  * when every record referencing it is older than `now - olderThanMs` or already marked pruned.
  * Raw files no record references (a capture that died between storing raw and writing its
- * record) go by mtime, but only when every record file parsed, since an unreadable record might
- * reference them.
+ * record) go by mtime. Nothing is deleted or marked while some record file does not parse, since
+ * an unreadable record might reference any raw file (a shared one included).
+ *
+ * The whole run, snapshot through deletions, holds the vault's retention lock, so a capture
+ * cannot reuse (dedup) a raw file and write its record in between; see holdRetentionLock.
  *
  * Order for crash safety: old records are marked `raw_pruned_at` (atomic rewrite) before any
  * raw file is deleted, so an interruption never leaves a record pointing at missing bytes
@@ -59,9 +73,19 @@ export const TEMP_MAX_AGE_MS = 24 * 3_600_000;
  */
 export async function pruneVaultRaw(layout: VaultLayout, olderThanMs: number, now: Date, options: PruneOptions = {}): Promise<PruneResult> {
   if (!Number.isFinite(olderThanMs) || olderThanMs < 0) throw new RangeError('olderThanMs must be a non-negative number');
+  const release = await holdRetentionLock(layout, { timeoutMs: options.lockTimeoutMs });
+  try {
+    return await pruneLocked(layout, olderThanMs, now, options);
+  } finally {
+    await release();
+  }
+}
+
+async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, options: PruneOptions): Promise<PruneResult> {
   const nowMs = now.getTime();
   const cutoffMs = nowMs - olderThanMs;
   const { records, errors } = await listRecords(layout);
+  const rawKept = errors.length > 0;
 
   const isOld = (r: CaptureRecord): boolean => Date.parse(r.created_at) < cutoffMs;
   const keep = new Set<string>();
@@ -76,7 +100,7 @@ export async function pruneVaultRaw(layout: VaultLayout, olderThanMs: number, no
   }
 
   const recordsMarked: string[] = [];
-  for (const r of records) {
+  for (const r of rawKept ? [] : records) {
     if (isOld(r) && r.raw_pruned_at === undefined) {
       await writeRecord(layout, { ...r, raw_pruned_at: now.toISOString() }, true);
       recordsMarked.push(r.id);
@@ -86,14 +110,14 @@ export async function pruneVaultRaw(layout: VaultLayout, olderThanMs: number, no
   const pruned: PrunedRaw[] = [];
   const touchedDirs = new Set<string>();
   let bytes = 0;
-  for (const entry of await walkRaw(layout)) {
+  for (const entry of rawKept ? [] : await walkRaw(layout)) {
     if (entry.kind !== 'raw' || keep.has(entry.sha256)) continue;
     const st = await lstat(entry.path).catch(() => null);
     if (!st) continue;
     const ids = referencedBy.get(entry.sha256);
     let item: PrunedRaw;
     if (ids) item = { sha256: entry.sha256, size: st.size, reason: 'record-age', records: ids };
-    else if (errors.length === 0 && st.mtimeMs < cutoffMs) item = { sha256: entry.sha256, size: st.size, reason: 'orphan', records: [] };
+    else if (st.mtimeMs < cutoffMs) item = { sha256: entry.sha256, size: st.size, reason: 'orphan', records: [] };
     else continue;
     await options.beforeDelete?.(item);
     try {
@@ -109,7 +133,7 @@ export async function pruneVaultRaw(layout: VaultLayout, olderThanMs: number, no
 
   const tempMaxAge = options.tempMaxAgeMs ?? TEMP_MAX_AGE_MS;
   const tempFilesRemoved =
-    (await removeStale(layout.tmpDir, (n) => n.startsWith(RAW_TEMP_PREFIX) && n.endsWith(RAW_TEMP_SUFFIX), nowMs - tempMaxAge)) +
+    (await removeStale(layout.tmpDir, (n) => n.startsWith(RAW_TEMP_PREFIX) && n.endsWith(RAW_TEMP_SUFFIX) && !rawTempOwnerAlive(n), nowMs - tempMaxAge)) +
     (await removeStale(layout.recordsDir, (n) => n.startsWith('.') && n.endsWith(ATOMIC_TEMP_SUFFIX), nowMs - tempMaxAge));
 
   return {
@@ -119,6 +143,7 @@ export async function pruneVaultRaw(layout: VaultLayout, olderThanMs: number, no
     recordsMarked,
     tempFilesRemoved,
     unreadableRecords: errors.map((e) => e.file),
+    rawKept,
   };
 }
 

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
+import { hostname } from 'node:os';
 import { open, rename, unlink, utimes, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { pidAlive } from '../audit/lock';
 import { ensurePrivateDir, fsyncDir, pathExists, PRIVATE_FILE_MODE } from '../fs-atomic';
 import type { VaultLayout } from './layout';
 import { formatRef } from './ref';
@@ -30,6 +32,31 @@ export interface RawWriter {
 /** Prefix and suffix of in-progress raw files in `tmp/`; prune removes stale ones. */
 export const RAW_TEMP_PREFIX = 'raw-';
 export const RAW_TEMP_SUFFIX = '.part';
+
+/** A short, filename-safe tag for this host (the hostname itself may hold any character). */
+function hostTag(): string {
+  return createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+}
+
+/**
+ * Name of a new temp file: `raw-<pid>-<host tag>-<random>.part`. The owner's pid and host are in
+ * the name so prune can tell a live capture's temp file (however old its mtime: the writer buffers,
+ * so a quiet stream does not touch it) from a crash leftover.
+ */
+export function rawTempName(): string {
+  return `${RAW_TEMP_PREFIX}${process.pid}-${hostTag()}-${randomBytes(8).toString('hex')}${RAW_TEMP_SUFFIX}`;
+}
+
+/**
+ * Whether the temp file `name` belongs to a process that is still running on this host. Names
+ * without an owner (older format) and owners on other hosts are 'unknown' (false): prune falls
+ * back to their age.
+ */
+export function rawTempOwnerAlive(name: string): boolean {
+  const m = /^raw-([1-9][0-9]{0,9})-([0-9a-f]{8})-[0-9a-f]{16}\.part$/.exec(name);
+  if (!m || m[2] !== hostTag()) return false;
+  return pidAlive(Number(m[1]));
+}
 
 /**
  * Large writes keep syscalls few; hashing of the next chunk overlaps the previous write, which
@@ -64,7 +91,7 @@ class FileRawWriter implements RawWriter {
   private bytes = 0;
 
   constructor(private readonly layout: VaultLayout) {
-    this.tempPath = join(layout.tmpDir, `${RAW_TEMP_PREFIX}${randomBytes(8).toString('hex')}${RAW_TEMP_SUFFIX}`);
+    this.tempPath = join(layout.tmpDir, rawTempName());
     this.handle = openTemp(this.tempPath);
     // Errors surface from write()/commit(); this only stops an unhandled-rejection crash.
     this.handle.catch(noop);

@@ -5,6 +5,8 @@ import { vaultLayout, type VaultLayout } from './layout';
 import { prepareRoot, withWriteErrors } from './open';
 import { pruneVaultRaw, type PruneOptions, type PruneResult } from './prune';
 import { createRawWriter, type RawWriter } from './raw-writer';
+import type { ReleaseLock } from '../audit/lock';
+import { holdRetentionLock, type RetentionLockOptions } from './retention';
 import { validateRecord, type CaptureRecord } from './record';
 import { pathExists } from '../fs-atomic';
 import { listRecords, readRecord, writeRecord, type RecordList } from './records';
@@ -48,6 +50,16 @@ export class Vault {
   /** Starts streaming raw bytes into the vault; see {@link RawWriter}. */
   createRawWriter(): RawWriter {
     return createRawWriter(this.layout);
+  }
+
+  /**
+   * Takes the vault's retention lock and returns its release function. A capture holds it from
+   * just before committing its raw writers until its record is written, so a concurrent prune
+   * (which holds it for its whole run) cannot delete bytes the new record reuses. Waits up to
+   * 10 minutes by default; see holdRetentionLock.
+   */
+  async holdRetentionLock(options: RetentionLockOptions = {}): Promise<ReleaseLock> {
+    return withWriteErrors(this.root, () => holdRetentionLock(this.layout, options));
   }
 
   /**
