@@ -224,6 +224,11 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     throw failed.reason;
   }
   const results = settled.map((r) => (r as PromiseFulfilledResult<StreamResult>).value);
+  // Text made only at the end of a stream gets a row of its own (no raw bytes), so the log
+  // accounts for every text byte a merged view has to label.
+  for (const r of results) {
+    if (r.endText.length > 0) log.add(r.name, r.raw.size, 0, r.endText.offset, r.endText.length, performance.now() - t0);
+  }
   const [stdout, stderr] = results;
   const reason = (termination as { reason: TerminationReason } | null)?.reason;
   return {

@@ -14,6 +14,11 @@ export interface StreamResult {
   readonly text: WindowedText;
   /** false when capture stopped reading before the stream's end (EOF) was seen. */
   readonly complete: boolean;
+  /**
+   * Text that only the end of the stream produced (a held CR, U+FFFD for a cut character, the
+   * last emulated line): its text offset and length, so the chunk log can cover it too.
+   */
+  readonly endText: { readonly offset: number; readonly length: number };
 }
 
 /**
@@ -69,11 +74,12 @@ export class StreamCapture {
    */
   async finish(complete: boolean): Promise<StreamResult> {
     const tail = this.sanitizer.end();
+    const endText = { offset: this.textBytes, length: tail.length };
     this.window.push(tail);
     this.textBytes += tail.length;
     const raw = await this.raw.commit();
     const report = { ...this.sanitizer.getReport(!complete), sha256: raw.sha256 };
-    return { name: this.name, raw, report, text: this.window.finish(), complete };
+    return { name: this.name, raw, report, text: this.window.finish(), complete, endText };
   }
 
   /** Discards the raw bytes written so far (temp file removed); used when the capture fails. */
