@@ -32,8 +32,17 @@ export default tseslint.config(
     },
   },
   {
+    // Services (vault, audit log, digests) are plain Node modules the CLI and the app both use.
+    files: ['app/node/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only app/main and app/preload import electron.' }], patterns: [
+        { group: ['**/cli/**', '**/capture/**'], message: 'app/node is below the CLI and capture: it must not import them.' },
+      ] }],
+    },
+  },
+  {
     files: ['app/**/*.ts', 'renderer/**/*.{ts,tsx}', 'test/**/*.ts'],
-    ignores: ['app/main/**', 'app/preload/**'],
+    ignores: ['app/main/**', 'app/preload/**', 'app/node/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only app/main and app/preload import electron.' }] }],
     },

@@ -1,5 +1,5 @@
 import { UsageError } from '../cli/command';
-import { parseFlags, type FlagSpec, type ParsedFlags } from '../node/vault/cli-flags';
+import { parseFlags, type FlagSpec, type ParsedFlags } from '../cli/flags';
 import { terminalSafeLine } from '../node/terminal-safe';
 import type { EnvEdit } from './child-env';
 

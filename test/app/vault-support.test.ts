@@ -3,7 +3,7 @@ import { UsageError } from '../../app/cli/command';
 import { parseDuration } from '../../app/node/duration';
 import { currentActor } from '../../app/node/identity';
 import { terminalSafe, terminalSafeJson, terminalSafeLine } from '../../app/node/terminal-safe';
-import { parseFlags } from '../../app/node/vault/cli-flags';
+import { parseFlags } from '../../app/cli/flags';
 
 describe('parseDuration', () => {
   it('parses s, m, h, d', () => {

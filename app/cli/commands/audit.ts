@@ -1,7 +1,7 @@
 import { AuditLog, canonicalJson, type AuditEntry } from '../../node/audit';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { parseFlags } from '../../node/vault/cli-flags';
-import { openVaultForCli, toCliError } from '../../node/vault/cli-open';
+import { parseFlags } from '../flags';
+import { openVaultForCli, toCliError } from '../vault-open';
 import { UsageError, type CliIo, type Command } from '../command';
 
 const USAGE = `Usage:

@@ -2,7 +2,7 @@ import { formatHexRows, formatRowText } from '../../../shared/hex';
 import { Sanitizer } from '../../../shared/sanitize';
 import { sha256Digest } from '../../node/sha256';
 import { terminalSafeLine } from '../../node/terminal-safe';
-import { parseFlags } from '../../node/vault/cli-flags';
+import { parseFlags } from '../flags';
 import { UsageError, type Command } from '../command';
 import { readSource } from '../inspect/byte-source';
 import { paintCell, wantsColor } from '../inspect/paint';

@@ -1,7 +1,7 @@
 import { Sanitizer, type CrMode } from '../../../shared/sanitize';
 import { writeFileAtomic } from '../../node/fs-atomic';
 import { sha256Digest } from '../../node/sha256';
-import { parseFlags } from '../../node/vault/cli-flags';
+import { parseFlags } from '../flags';
 import { CliError, UsageError, type Command } from '../command';
 import { readLimitFlags } from '../limit-flags';
 import { parseByteCount } from '../size';

@@ -1,5 +1,5 @@
-import { UsageError } from '../../cli/command';
-import { terminalSafeLine } from '../terminal-safe';
+import { UsageError } from './command';
+import { terminalSafeLine } from '../node/terminal-safe';
 
 /** Which options a subcommand takes: 'value' options need an argument, 'flag' options do not. */
 export type FlagSpec = Readonly<Record<string, 'value' | 'flag'>>;

@@ -1,11 +1,11 @@
 import { constants as fsc } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { CliError } from '../../cli/command';
-import { AuditDetailsError, AuditLogDamagedError } from '../audit';
-import { terminalSafeLine } from '../terminal-safe';
-import { VaultError } from './errors';
-import { resolveVaultDir } from './location';
-import { Vault } from './vault';
+import { CliError } from './command';
+import { AuditDetailsError, AuditLogDamagedError } from '../node/audit';
+import { terminalSafeLine } from '../node/terminal-safe';
+import { VaultError } from '../node/vault/errors';
+import { resolveVaultDir } from '../node/vault/location';
+import { Vault } from '../node/vault/vault';
 
 /** The parts of CliIo that locate a vault. */
 export interface VaultIo {
