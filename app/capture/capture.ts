@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { ParserLimits } from '../../shared/parser';
 import type { CrMode } from '../../shared/sanitize';
@@ -267,8 +268,4 @@ function openStream(name: StreamName, pipe: Readable, capture: StreamCapture): S
   pipe.once('end', () => (state.ended = true));
   pipe.on('error', () => undefined); // a read error ends the stream; 'close' follows and `ended` stays false
   return state;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

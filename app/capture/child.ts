@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { groupAlive, signalGroup } from './process-group';
@@ -106,8 +107,4 @@ export function spawnChild(argv: readonly string[], options: ChildSpawnOptions):
       });
     });
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -79,7 +79,7 @@ export class TextWindow {
     const omitted = this.total - this.headLen - this.ringLen;
     if (omitted === 0) {
       // Nothing left out: head and tail join exactly, a character split between them is whole again.
-      return { text: decode(concat([headBytes, tailBytes], headBytes.length + tailBytes.length)), totalBytes: this.total, truncation: null };
+      return { text: decode(Buffer.concat([headBytes, tailBytes])), totalBytes: this.total, truncation: null };
     }
     const head = headBytes.subarray(0, completeUtf8Prefix(headBytes));
     const tail = tailBytes.subarray(leadingContinuationBytes(tailBytes));
@@ -157,17 +157,6 @@ export function leadingContinuationBytes(b: Uint8Array): number {
   let i = 0;
   while (i < b.length && i < 3 && (b[i] & 0xc0) === 0x80) i++;
   return i;
-}
-
-function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(length);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
 }
 
 const decoder = new TextDecoder('utf-8');

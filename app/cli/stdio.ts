@@ -1,13 +1,10 @@
 import { readSync, writeSync } from 'node:fs';
+import { isErrno } from '../node/fs-atomic';
 import type { CliIo } from './command';
 import { writeAll } from './write';
 
 /** Bytes asked for per read: large reads keep per-chunk overhead negligible on big inputs. */
 const READ_SIZE = 1 << 20;
-
-function isEagain(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException).code === 'EAGAIN';
-}
 
 /**
  * Yields stdin in chunks. With a real descriptor (`io.stdinFd`) it reads synchronously into one
@@ -26,8 +23,8 @@ export async function* readStdin(io: CliIo): AsyncGenerator<Uint8Array> {
     try {
       n = readSync(io.stdinFd, buf, 0, READ_SIZE, null);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EOF') return;
-      if (!isEagain(err)) throw err;
+      if (isErrno(err, 'EOF')) return;
+      if (!isErrno(err, 'EAGAIN')) throw err;
       // A non-blocking descriptor (the parent's choice): let the event loop wait for data.
       yield* io.stdin as AsyncIterable<Uint8Array>;
       return;
@@ -55,7 +52,7 @@ export class StdoutWriter {
       try {
         off += writeSync(this.fd, data, off, data.length - off);
       } catch (err) {
-        if (!isEagain(err)) throw err;
+        if (!isErrno(err, 'EAGAIN')) throw err;
         this.fd = undefined;
       }
     }

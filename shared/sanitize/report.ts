@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, type ParserLimits } from '../parser/limits';
+import type { ParserLimits } from '../parser/limits';
 import { SPAN_CLASS_COUNT, SPAN_CLASS_NAMES, SpanClass, SpanFlag, type SpanClassName } from '../parser/span-class';
 
 /** How CR and BS were rendered; see {@link SanitizerOptions.cr}. */
@@ -107,7 +107,7 @@ export class ReportBuilder {
     });
     entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const meanings = Object.fromEntries(entries);
-    const limits = fields.limits ?? DEFAULT_LIMITS;
+    const limits = fields.limits;
     return {
       version: 1,
       input_bytes: fields.inputBytes,

@@ -75,7 +75,7 @@ export const inspectCommand: Command = {
         const rowStart = from - ((from - offset) % width);
         const start = Math.max(rowStart, at);
         const slice = bytes.subarray(start - at, to - at);
-        const ctx = start - at >= 3 ? bytes.subarray(start - at - 3, start - at) : concat(context, bytes.subarray(0, start - at)).subarray(-3);
+        const ctx = start - at >= 3 ? bytes.subarray(start - at - 3, start - at) : Buffer.concat([context, bytes.subarray(0, start - at)]).subarray(-3);
         const ahead = to - at < bytes.length ? bytes.subarray(to - at, to - at + 3) : lookahead;
         for (const row of formatHexRows(slice, start, { width, context: ctx, lookahead: ahead })) {
           if (dump) lines.push(formatRowText(row, { width, offsetDigits: OFFSET_DIGITS, paint }));
@@ -90,7 +90,8 @@ export const inspectCommand: Command = {
       for (const group of queue.takeBefore(at + bytes.length)) {
         if (dump && group.start >= offset && group.start < windowEnd) lines.push(annotation(group, note));
       }
-      context = concat(context, bytes).subarray(-3);
+      // Only the last 3 bytes are kept: copying the page for them would double the work.
+      context = bytes.length >= 3 ? bytes.slice(-3) : Buffer.concat([context, bytes]).subarray(-3);
       await flush();
     };
 
@@ -127,12 +128,5 @@ function parseOffset(value: string): number {
   const n = /^0x[0-9a-f]+$/i.test(value) ? parseInt(value, 16) : /^\d+$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(n)) throw new UsageError(`--offset needs a byte offset (decimal or 0x hex), not '${value.slice(0, 40)}'`);
   return n;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
