@@ -61,6 +61,8 @@ export class Sanitizer implements ParserSink {
   private pendingCr = -1;
   private ended = false;
   private finalReport: RemovalReport | null = null;
+  /** Digest of the raw input, known once the input has ended. */
+  private sha256: string | null = null;
 
   /** Creates a sanitizer; see {@link SanitizerOptions}. */
   constructor(private readonly options: SanitizerOptions = {}) {
@@ -94,6 +96,7 @@ export class Sanitizer implements ParserSink {
       this.pendingCr = -1;
     }
     this.ended = true;
+    this.sha256 = this.options.digest?.digest() ?? null;
     return this.take();
   }
 
@@ -104,19 +107,13 @@ export class Sanitizer implements ParserSink {
       inputBytes: this.parser.offset,
       keptBytes: this.kept,
       textBytes: this.textBase + this.outLen,
-      sha256: this.ended && this.options.digest ? this.digestHex() : null,
+      sha256: this.sha256,
       truncated,
       cr: this.mode,
       limits: this.limits,
     });
     if (this.ended) this.finalReport = report;
     return report;
-  }
-
-  private digestValue: string | null = null;
-  private digestHex(): string {
-    this.digestValue ??= this.options.digest?.digest() ?? null;
-    return this.digestValue ?? '';
   }
 
   /** @internal Parser callback: text. */
