@@ -7,7 +7,7 @@ import { readLimitFlags } from '../limit-flags';
 import { parseByteCount } from '../size';
 import { readStdin, StdoutWriter } from '../stdio';
 
-const USAGE = `Usage: airlock sanitize [--report FILE] [--cr newline|overwrite] [--max-bytes N] [--max-string N]
+const USAGE = `Usage: airlock sanitize [--report FILE] [--cr newline|overwrite] [--max-bytes N] [--max-string N] [--max-csi N]
 
 Reads raw terminal bytes on stdin and writes sanitized UTF-8 text on stdout (and nothing else).
   --report FILE     write the removal report (JSON, no payload bytes) to FILE, atomically
