@@ -25,6 +25,8 @@ export class SpawnError extends Error {
 export interface ChildSpawnOptions {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** stdio entries from fd 3 on (the sandbox covers inherited descriptors with /dev/null). */
+  readonly extraStdio?: readonly (number | 'ignore')[];
 }
 
 /** A started child whose output arrives on two pipes. */
@@ -58,7 +60,7 @@ export function spawnChild(argv: readonly string[], options: ChildSpawnOptions):
   const child = spawn(file, args, {
     cwd: options.cwd,
     env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(options.extraStdio ?? [])],
     detached: process.platform !== 'win32',
     shell: false,
     windowsHide: true,
