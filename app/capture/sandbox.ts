@@ -53,31 +53,39 @@ export interface SandboxPaths {
 export type BwrapProbe = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string };
 
 const PROBE_TIMEOUT_MS = 10_000;
-let probeCache: Promise<BwrapProbe> | null = null;
+/** Probe results by PATH: the answer does not change while Airlock runs. */
+const probeCache = new Map<string, Promise<BwrapProbe>>();
 
 /**
  * Finds bwrap on PATH and runs it once with the same namespace flags a capture uses; cached per
- * process (the answer does not change while Airlock runs). Containers often forbid namespaces
- * (no CAP_SYS_ADMIN, user namespaces disabled): that is a failed probe with bwrap's own message.
+ * PATH. Containers often forbid namespaces (no CAP_SYS_ADMIN, user namespaces disabled): that is
+ * a failed probe with bwrap's own message.
  */
 export function probeBwrap(env: NodeJS.ProcessEnv = process.env): Promise<BwrapProbe> {
-  probeCache ??= (async (): Promise<BwrapProbe> => {
-    if (process.platform !== 'linux') return { ok: false, reason: `bubblewrap needs Linux (this is ${process.platform})` };
-    const path = await findExecutable('bwrap', env.PATH ?? '', '/');
-    if (!path) return { ok: false, reason: 'bwrap (bubblewrap) is not installed or not on PATH' };
-    const args = [...namespaceArgs(), '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', 'true'];
-    return new Promise<BwrapProbe>((done) => {
-      const child = spawn(path, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS });
-      let err = '';
-      child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-      child.on('error', (e) => done({ ok: false, reason: `bwrap could not be started: ${e.message}` }));
-      child.on('close', (code, signal) => {
-        if (code === 0) done({ ok: true, path });
-        else done({ ok: false, reason: `bwrap cannot create namespaces here: ${oneLine(err) || (signal ?? `exit ${code}`)}` });
-      });
+  const key = env.PATH ?? '';
+  let probe = probeCache.get(key);
+  if (!probe) {
+    probe = runProbe(key);
+    probeCache.set(key, probe);
+  }
+  return probe;
+}
+
+async function runProbe(pathVar: string): Promise<BwrapProbe> {
+  if (process.platform !== 'linux') return { ok: false, reason: `bubblewrap needs Linux (this is ${process.platform})` };
+  const path = await findExecutable('bwrap', pathVar, '/');
+  if (!path) return { ok: false, reason: 'bwrap (bubblewrap) is not installed or not on PATH' };
+  const args = [...namespaceArgs(), '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', 'true'];
+  return new Promise<BwrapProbe>((done) => {
+    const child = spawn(path, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    child.on('error', (e) => done({ ok: false, reason: `bwrap could not be started: ${e.message}` }));
+    child.on('close', (code, signal) => {
+      if (code === 0) done({ ok: true, path });
+      else done({ ok: false, reason: `bwrap cannot create namespaces here: ${oneLine(err) || (signal ?? `exit ${code}`)}` });
     });
-  })();
-  return probeCache;
+  });
 }
 
 /**
