@@ -43,10 +43,11 @@ export const captureTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   async run(args, ctx, signal) {
     if (ctx.running.count >= MAX_CONCURRENT_CAPTURES) throw new ToolError(`${MAX_CONCURRENT_CAPTURES} captures are already running; wait for one to finish`);
-    const cwd = await workingDirectory(args.cwd, ctx);
-    const { env, summary } = childEnvironment(ctx.env, []);
+    // Counted before the first await, so calls arriving together cannot all pass the check.
     ctx.running.count++;
     try {
+      const cwd = await workingDirectory(args.cwd, ctx);
+      const { env, summary } = childEnvironment(ctx.env, []);
       const { envelope } = await captureToVault({
         vault: ctx.vault,
         argv: args.argv,

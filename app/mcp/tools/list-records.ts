@@ -48,7 +48,8 @@ export const listRecordsTool = defineTool({
     const { records, errors } = await ctx.vault.listRecords();
     const summaries = records
       .filter((r) => r.kind === 'capture')
-      .reverse() // ids sort by creation time
+      // Ids sort by the second only; created_at has milliseconds.
+      .sort((a, b) => (a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at)))
       .map(summarize)
       .filter((s) => args.command_contains === undefined || s.command.includes(args.command_contains));
     const shown = summaries.slice(0, args.limit ?? DEFAULT_LIST_LIMIT);
