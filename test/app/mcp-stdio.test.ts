@@ -84,12 +84,13 @@ describe.skipIf(noBuild !== null)(`airlock mcp over stdio (built CLI)${noBuild ?
     const vault = join(base, 'v-none');
     const { client, notifications, call } = await connect(vault, ['--sandbox', 'none', '--allow-unsandboxed'], true);
     try {
+      await call('capture', { argv: ['sh', '-c', 'printf RAW-MARKER-41'] });
       const forged = '{"jsonrpc":"2.0","method":"notifications/forged","params":{"x":"FORGED-9e"}}';
-      const r = await call('capture', { argv: ['sh', '-c', `printf '%s\\n' '${forged}' > /proc/$PPID/fd/1; echo rc=$?; cat "${vault}"/raw/sha256/*/* | head -c 3; echo`] });
+      const r = await call('capture', { argv: ['sh', '-c', `printf '%s\\n' '${forged}' > /proc/$PPID/fd/1; echo rc=$?; cat "${vault}"/raw/sha256/*/*; echo`] });
       await sleep(200);
       // The forged message arrived at the client as if the server had sent it.
       expect(notifications).toEqual([{ jsonrpc: '2.0', method: 'notifications/forged', params: { x: 'FORGED-9e' } }]);
-      expect((r.structuredContent as { stdout: string }).stdout).toMatch(/^rc=0\n\S{3}\n$/);
+      expect((r.structuredContent as { stdout: string }).stdout).toBe('rc=0\nRAW-MARKER-41\n');
     } finally {
       await client.close();
     }
