@@ -24,7 +24,7 @@ chan=$(mktemp -d)
 mkfifo "$chan/in" "$chan/out"
 node "$root/app/bin/airlock.js" mcp --vault "$vault" <"$chan/in" >"$chan/out" &
 server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$chan"' EXIT
+trap 'kill $server 2>/dev/null || true; rm -rf "$chan"' EXIT
 hide="--tmpfs $vault"
 if [ -d "$data" ]; then hide="$hide --tmpfs $(cd "$data" && pwd -P)"; fi
 caps=""
