@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs a coding agent inside bubblewrap with Airlock's vault hidden from it, and `airlock mcp`
 # outside, so neither the agent nor anything it runs directly can read the raw vault or reach
-# the server's process. The two talk over a pair of FIFOs bound into the sandbox; inside, the
-# agent's MCP client starts scripts/mcp-relay.sh (path in $AIRLOCK_MCP_RELAY) as the server.
+# the server's process. The two talk over a pair of FIFOs bound into the sandbox at
+# /tmp/airlock-mcp; inside, the agent's MCP client starts `sh /path/to/scripts/mcp-relay.sh` as
+# its server (also in $AIRLOCK_MCP_RELAY, for clients that pass their environment on).
 #
 #   scripts/sandboxed-agent.sh [--vault DIR] -- AGENT [ARGS...]
 #
@@ -32,9 +33,9 @@ if [ "$(id -u)" = 0 ]; then caps="--cap-drop ALL"; fi
 status=0
 # $hide and $caps are split on purpose (paths with spaces are not supported here).
 # shellcheck disable=SC2086
-AIRLOCK_MCP_CHANNEL="$chan" AIRLOCK_MCP_RELAY="$root/scripts/mcp-relay.sh" bwrap \
+AIRLOCK_MCP_RELAY="$root/scripts/mcp-relay.sh" bwrap \
   --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp \
-  --bind "$HOME" "$HOME" --bind "$PWD" "$PWD" --bind "$chan" "$chan" $hide \
+  --bind "$HOME" "$HOME" --bind "$PWD" "$PWD" --bind "$chan" /tmp/airlock-mcp $hide \
   --unshare-pid --unshare-ipc --die-with-parent --new-session $caps --chdir "$PWD" \
   -- "$@" || status=$?
 wait "$server" 2>/dev/null || true

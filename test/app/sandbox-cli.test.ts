@@ -50,3 +50,21 @@ describe.skipIf(skip !== null)(`airlock capture --sandbox${skip ? ` (skipped: ${
     expect(r.envelope.sandbox).toMatchObject({ requested: 'auto', used: 'bwrap' });
   });
 });
+
+describe('airlock capture --sandbox usage', () => {
+  it('refuses an unknown mode before running anything', async () => {
+    const { runAirlock } = await import('../helpers/cli');
+    const r = await runAirlock(['capture', '--vault', join(base, 'v-usage'), '--sandbox', 'firejail', '--', 'sh', '-c', 'touch ran'], { cwd: base });
+    expect(r.code).toBe(2);
+    expect(r.err.split('\n')[0]).toBe("airlock capture: --sandbox must be auto, bwrap, none, not 'firejail'");
+    expect(existsSync(join(base, 'ran'))).toBe(false);
+  });
+
+  it('--sandbox bwrap without bubblewrap is one line and runs nothing', async () => {
+    const { runAirlock } = await import('../helpers/cli');
+    const r = await runAirlock(['capture', '--vault', join(base, 'v-usage'), '--sandbox', 'bwrap', '--', '/bin/sh', '-c', 'touch ran'], { cwd: base, env: { PATH: '/nonexistent' } });
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('airlock capture: --sandbox bwrap: bwrap (bubblewrap) is not installed or not on PATH (nothing was run; --sandbox auto runs without it and says so)\n');
+    expect(existsSync(join(base, 'ran'))).toBe(false);
+  });
+});
