@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,5 +155,44 @@ describe.skipIf(skip !== null)(`under bwrap${skip ? ` (skipped: ${skip})` : ''}`
     expect(r.stdout).toMatch(/^tmp-ok\netc=[1-9]\d*\n$/);
     expect(readFileSync(join(base, 'outside.txt'), 'utf8')).toBe('keep');
     expect(existsSync('/etc/airlock-test')).toBe(false);
+  });
+});
+
+describe.skipIf(skip !== null)(`process lifetime under bwrap${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  /** Host processes whose command line holds `marker`. */
+  function running(marker: string): number {
+    let n = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        if (readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes(marker)) n++;
+      } catch {
+        // gone
+      }
+    }
+    return n;
+  }
+
+  it('ends what the command left running when the command exits', async () => {
+    const marker = `${32_000 + Math.floor(Math.random() * 900)}.5`;
+    const r = await run('bwrap', ['sh', '-c', `sleep ${marker} >/dev/null 2>&1 & sleep 30 & echo started`]);
+    expect(r.stdout).toBe('started\n');
+    expect(running(marker)).toBe(0);
+  });
+
+  it('reports a signal death as exit status 128+N', async () => {
+    const r = await run('bwrap', ['sh', '-c', 'kill -TERM $$']);
+    expect(r.exit).toBe(143);
+  });
+
+  it('stops the whole sandbox at max_bytes, including a child that ignores SIGTERM', async () => {
+    const marker = `${33_000 + Math.floor(Math.random() * 900)}.5`;
+    const sandbox = await planSandbox('bwrap', { hide: [vault.root] });
+    const { env, summary } = childEnvironment({ PATH: process.env.PATH }, []);
+    const script = `sh -c 'trap "" TERM; exec sleep ${marker}' & trap "" TERM; yes`;
+    const { envelope } = await captureToVault({ vault, argv: ['sh', '-c', script], cwd: work, env, envSummary: summary, maxBytes: 64 * 1024, maxText: 1 << 16, cr: 'newline', limits: {}, timeoutMs: null, sandbox });
+    expect(envelope.termination?.reason).toBe('max-bytes');
+    expect(envelope.truncated).toBe(true);
+    expect(running(marker)).toBe(0);
   });
 });
