@@ -60,6 +60,12 @@ describe('airlock capture --sandbox usage', () => {
     expect(existsSync(join(base, 'ran'))).toBe(false);
   });
 
+  it('the readable rendering states the sandbox as an Airlock line', async () => {
+    const { runAirlock } = await import('../helpers/cli');
+    const r = await runAirlock(['capture', '--vault', join(base, 'v-usage'), '--sandbox', 'none', '--', 'true'], { cwd: base, env: { PATH: process.env.PATH } });
+    expect(r.out.toString('utf8').split('\n')[2]).toBe('airlock: sandbox none: sandbox turned off (--sandbox none)');
+  });
+
   it('--sandbox bwrap without bubblewrap is one line and runs nothing', async () => {
     const { runAirlock } = await import('../helpers/cli');
     const r = await runAirlock(['capture', '--vault', join(base, 'v-usage'), '--sandbox', 'bwrap', '--', '/bin/sh', '-c', 'touch ran'], { cwd: base, env: { PATH: '/nonexistent' } });
