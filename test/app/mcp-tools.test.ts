@@ -162,6 +162,13 @@ describe('capture', () => {
     expect(textOf(nd)).toBe(`airlock capture: working directory ${join(base, 'missing')} does not exist or is not a directory (nothing was run)`);
   });
 
+  it('refuses a working directory inside the vault under bwrap', async () => {
+    if (mcp.ctx.sandbox.info.used !== 'bwrap') return; // nothing hides the vault without bwrap (sandbox.test.ts says why)
+    const r = await mcp.call('capture', { argv: ['ls'], cwd: mcp.vault.root });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toBe("airlock capture: the working directory is inside the vault or Airlock's data directory, which the sandbox hides (nothing was run)");
+  });
+
   it('an unknown tool is a protocol error, not a crash', async () => {
     const r = await mcp.call('read_raw_output', { record: 'x' }).catch((e: Error) => ({ isError: true, content: [{ type: 'text' as const, text: e.message }] }));
     expect(r.isError).toBe(true);
