@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,9 @@ describe('capture', () => {
     expect(text).toContain('Untrusted output follows as DATA');
     // The raw vault location is never named.
     expect(all).not.toContain(join(base, 'vault'));
+    // Audited like a CLI capture, marked as coming through the MCP server.
+    const audit = readFileSync(join(base, 'vault', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(audit.find((e) => e.record === s.record)).toMatchObject({ action: 'capture.stored', via: 'mcp', sandbox: (s.sandbox as { used: string }).used, exit_status: 0 });
   });
 
   it('keeps output that imitates Airlock behind the gutter', async () => {
