@@ -100,10 +100,11 @@ export async function planSandbox(mode: SandboxMode, paths: SandboxPaths, env: N
     if (mode === 'bwrap') throw new SandboxError(`--sandbox bwrap: ${probe.reason}`);
     return { info: { requested: mode, used: 'none', reason: `no sandbox: ${probe.reason}` } };
   }
-  const hide = existingDirs(paths.hide);
   return {
     info: { requested: mode, used: 'bwrap', reason: 'bubblewrap: own PID namespace and session, fresh /proc and /dev, vault hidden, only the output pipes inherited' },
     launch: async (argv, cwd, childEnv) => {
+      // Looked up per command: a directory created since the plan (a first vault) is hidden too.
+      const hide = existingDirs(paths.hide);
       const realCwd = realpathSync(cwd);
       const inside = hide.find((h) => isWithin(realCwd, h));
       if (inside) throw new SandboxError('the working directory is inside the vault or Airlock\'s data directory, which the sandbox hides');
