@@ -223,11 +223,20 @@ describe('read_text', () => {
     expect(r.text).toBe('é'.repeat(500));
   });
 
-  it('reads hostile stderr sanitized', async () => {
+  it('reads and searches hostile output sanitized', async () => {
     const id = structured(await mcp.call('capture', { argv: [process.execPath, HOSTILE] })).record;
     const r = await mcp.call('read_text', { record: id, stream: 'stderr' });
     expect(structured(r)).toMatchObject({ text: 'err ok\n' });
     expect(everything(r)).not.toContain('STDERR-OSC52-PAYLOAD');
+    const out = await mcp.call('read_text', { record: id });
+    expect(structured(out)).toMatchObject({ text: HOSTILE_TEXT, total_lines: 9 });
+    for (const search of ['evil', 'SECRET', 'IGNORE-PREVIOUS']) {
+      const hit = await mcp.call('read_text', { record: id, search });
+      expect(everything(hit)).not.toMatch(FORBIDDEN);
+      for (const p of PAYLOADS) expect(everything(hit)).not.toContain(p);
+    }
+    // Removed payloads and tag-encoded text cannot be found: they are not in the stored text.
+    expect(structured(await mcp.call('read_text', { record: id, search: 'SECRET' })).match).toBeNull();
   });
 
   it('refuses unknown and malformed record ids with one line', async () => {
