@@ -6,6 +6,7 @@ import type { RawWriter } from '../node/vault';
 import { groupAlive } from './process-group';
 import { spawnChild, type ChildExit } from './child';
 import { ChunkLog, STREAMS, type StreamName } from './chunk-log';
+import type { ChildLaunch } from './sandbox';
 import { StreamCapture, type StreamResult } from './stream-capture';
 
 /** Default hard cap on raw bytes captured, both streams together. */
@@ -54,6 +55,11 @@ export interface CaptureOptions {
    * failure runCapture releases it itself.
    */
   readonly holdRetentionLock?: () => Promise<() => Promise<void>>;
+  /**
+   * Says what to spawn instead of `argv` (SandboxPlan.launch: the bwrap wrapper); `argv` stays
+   * what the envelope shows. A SpawnError it throws is reported like a failed spawn.
+   */
+  readonly launch?: (argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv) => Promise<ChildLaunch>;
 }
 
 /** Everything a capture produced; the envelope and the vault record are built from it. */
@@ -100,7 +106,8 @@ interface StreamState {
 export async function runCapture(options: CaptureOptions): Promise<CaptureOutcome> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const child = await spawnChild(options.argv, { cwd: options.cwd, env: options.env });
+  const launch = options.launch ? await options.launch(options.argv, options.cwd, options.env) : { argv: options.argv, extraStdio: [] };
+  const child = await spawnChild(launch.argv, { cwd: options.cwd, env: options.env, extraStdio: launch.extraStdio });
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const log = new ChunkLog();
   const states: StreamState[] = [];

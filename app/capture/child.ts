@@ -25,6 +25,8 @@ export class SpawnError extends Error {
 export interface ChildSpawnOptions {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** stdio entries from fd 3 on (the sandbox covers inherited descriptors with /dev/null). */
+  readonly extraStdio?: readonly (number | 'ignore')[];
 }
 
 /** A started child whose output arrives on two pipes. */
@@ -49,8 +51,9 @@ const POLL_MS = 50;
  * Starts `argv` over pipes, never a PTY: stdin is /dev/null (a command cannot stall waiting on a
  * terminal), stdout and stderr are pipes. The child leads a new session and process group
  * (`detached`), which gives two properties: it has no controlling terminal, so it cannot open
- * /dev/tty to prompt or to write escape sequences past the capture; and Airlock can signal the
- * whole group. Resolves once the process runs; rejects with {@link SpawnError} when it cannot
+ * /dev/tty to prompt or to write escape sequences to the terminal; and Airlock can signal the
+ * whole group. It still runs as the same user: without the sandbox (sandbox.ts) it can reach
+ * Airlock's own descriptors through /proc/PPID/fd and read the vault. Resolves once the process runs; rejects with {@link SpawnError} when it cannot
  * start (then nothing ran).
  */
 export function spawnChild(argv: readonly string[], options: ChildSpawnOptions): Promise<RunningChild> {
@@ -58,7 +61,7 @@ export function spawnChild(argv: readonly string[], options: ChildSpawnOptions):
   const child = spawn(file, args, {
     cwd: options.cwd,
     env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(options.extraStdio ?? [])],
     detached: process.platform !== 'win32',
     shell: false,
     windowsHide: true,

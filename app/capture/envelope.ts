@@ -4,6 +4,7 @@ import type { EnvSummary } from './child-env';
 import type { StreamName } from './chunk-log';
 import { exitStatus } from './exit-status';
 import { commandString } from './quote';
+import type { SandboxInfo } from './sandbox';
 import type { TextTruncation } from './text-window';
 
 /** Version of the {@link CaptureEnvelope} shape; bumped on any incompatible change. */
@@ -67,13 +68,20 @@ export interface CaptureEnvelope {
   readonly sanitizer: PerStream<RemovalReport> & { readonly truncated: boolean };
   /** Size of the chunk log stored in the record (arrival order of chunks across both streams). */
   readonly chunk_log: { count: number; rows: number; coalesced: boolean; complete: boolean };
+  /** Which sandbox ran the command and why (`--sandbox`). */
+  readonly sandbox: SandboxInfo;
 }
+
+/** The `sandbox` field of a capture that was not given one (library callers of buildEnvelope). */
+export const NO_SANDBOX: SandboxInfo = Object.freeze({ requested: 'none', used: 'none', reason: 'no sandbox requested' });
 
 /** Extra facts the envelope states that the capture itself does not know. */
 export interface EnvelopeContext {
   readonly recordId: string;
   readonly env: EnvSummary;
   readonly timeoutMs: number | null;
+  /** Default {@link NO_SANDBOX}. */
+  readonly sandbox?: SandboxInfo;
 }
 
 /** Builds the envelope for a stored capture. */
@@ -101,6 +109,7 @@ export function buildEnvelope(outcome: CaptureOutcome, context: EnvelopeContext)
     text_truncated: { stdout: stdout.text.truncation, stderr: stderr.text.truncation },
     sanitizer: { stdout: stdout.report, stderr: stderr.report, truncated: outcome.truncated },
     chunk_log: outcome.chunkLog.summary(),
+    sandbox: context.sandbox ?? NO_SANDBOX,
   };
 }
 

@@ -13,10 +13,25 @@ export {
 export { SpawnError, type ChildExit } from './child';
 export { childEnvironment, PLAIN_OUTPUT_ENV, COLOUR_FORCING_ENV, type EnvEdit, type EnvSummary } from './child-env';
 export { ChunkLog, CHUNK_FIELDS, MAX_CHUNK_ROWS, STREAMS, type ChunkLogJson, type ChunkRow, type StreamName } from './chunk-log';
-export { buildEnvelope, ENVELOPE_VERSION, type CaptureEnvelope, type CaptureLimits, type PerStream } from './envelope';
+export { buildEnvelope, ENVELOPE_VERSION, NO_SANDBOX, type CaptureEnvelope, type CaptureLimits, type PerStream } from './envelope';
 export { exitStatus, EXIT_NOT_FOUND, EXIT_CANNOT_EXECUTE } from './exit-status';
 export { buildCaptureRecord, captureAuditDetails, CAPTURE_RECORD_VERSION } from './record';
 export { renderEnvelope, removedSummary, formatBytes, TEXT_GUTTER } from './render';
 export { captureOptionsEnd, splitCaptureArgs, parseEnvEdit, type CaptureArgs } from './args';
 export { commandString, shellQuote } from './quote';
 export { TextWindow, type TextTruncation, type WindowedText } from './text-window';
+export {
+  planSandbox,
+  probeBwrap,
+  bwrapArgs,
+  inheritedFds,
+  coverInheritedFds,
+  sandboxHidePaths,
+  SandboxError,
+  SANDBOX_MODES,
+  type SandboxMode,
+  type SandboxInfo,
+  type SandboxPlan,
+  type ChildLaunch,
+  type BwrapProbe,
+} from './sandbox';

@@ -42,6 +42,7 @@ export function buildCaptureRecord(outcome: CaptureOutcome, envelope: CaptureEnv
       limits: envelope.limits,
       env: envelope.env,
       envelope_version: envelope.envelope_version,
+      sandbox: envelope.sandbox,
     },
     sanitized: { stdout: envelope.stdout, stderr: envelope.stderr },
     reports: { stdout: envelope.sanitizer.stdout, stderr: envelope.sanitizer.stderr },
@@ -68,5 +69,6 @@ export function captureAuditDetails(envelope: CaptureEnvelope, record: CaptureRe
   if (envelope.exit_code !== null) details.exit_code = envelope.exit_code;
   if (envelope.signal !== null) details.signal = envelope.signal;
   if (envelope.termination) details.termination = envelope.termination.reason;
+  details.sandbox = envelope.sandbox.used;
   return details;
 }

@@ -16,6 +16,7 @@ export { TEXT_GUTTER };
 export function renderEnvelope(env: CaptureEnvelope, columns = DEFAULT_COLUMNS): string {
   const out: string[] = [summaryLine(env)];
   out.push(`airlock: record ${terminalSafeLine(env.record)}; cwd ${terminalSafeLine(env.cwd)}; raw stdout ${env.raw_artifacts.stdout}, stderr ${env.raw_artifacts.stderr}`);
+  out.push(`airlock: sandbox ${env.sandbox.used}: ${terminalSafeLine(env.sandbox.reason)}`);
   if (env.termination) {
     const why = {
       'max-bytes': `output reached --max-bytes ${formatBytes(env.limits.max_bytes)}`,

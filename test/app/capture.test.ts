@@ -184,10 +184,11 @@ describe('airlock capture: streams, exit status, signals', () => {
   });
 
   it('mirrors a signal as 128+N and reports it', async () => {
-    const { code, env } = await captureJson(['--', 'sh', '-c', 'kill -TERM $$']);
+    // Unsandboxed: under bwrap the sandbox's PID 1 reports a signal as exit code 128+N (sandbox.test.ts).
+    const { code, env } = await captureJson(['--sandbox', 'none', '--', 'sh', '-c', 'kill -TERM $$']);
     expect(code).toBe(143);
     expect(env).toMatchObject({ exit_code: null, signal: 'SIGTERM', exit_status: 143, termination: null, truncated: false });
-    const killed = await captureJson(['--', 'sh', '-c', 'kill -KILL $$']);
+    const killed = await captureJson(['--sandbox', 'none', '--', 'sh', '-c', 'kill -KILL $$']);
     expect(killed.code).toBe(137);
     expect(killed.env.signal).toBe('SIGKILL');
   });
@@ -345,7 +346,8 @@ describe('airlock capture: concurrency and time limits', () => {
 
   it('stops a background process that holds the pipes after the command exited', async () => {
     const t = Date.now();
-    const { code, env } = await captureJson(['--', 'sh', '-c', 'sleep 30 & echo parent-done']);
+    // Unsandboxed: under bwrap the sandbox ends with the command and takes the holder with it (sandbox.test.ts).
+    const { code, env } = await captureJson(['--sandbox', 'none', '--', 'sh', '-c', 'sleep 30 & echo parent-done']);
     expect(Date.now() - t).toBeLessThan(8000);
     expect(code).toBe(0);
     expect(env).toMatchObject({ exit_code: 0, stdout: 'parent-done\n', termination: { reason: 'pipes-held-open', signals: ['SIGTERM'] } });

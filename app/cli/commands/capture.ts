@@ -16,6 +16,7 @@ import {
   splitCaptureArgs,
   type CaptureOutcome,
 } from '../../capture';
+import { parseSandboxMode, sandboxForCli } from '../sandbox-flag';
 import { AuditLog } from '../../node/audit';
 import { parseDuration } from '../../node/duration';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
@@ -52,6 +53,11 @@ the first argument that is not an option.
   --timeout DUR     stop the command after DUR (45s, 30m, 12h); default: no limit
   --env K=V         set K for the command (repeatable, overrides the plain-output defaults);
                     --env K removes K
+  --sandbox MODE    auto (default), bwrap or none. bwrap runs the command in bubblewrap: own PID
+                    namespace and session, fresh /proc and /dev, read-only root with the working
+                    directory and a fresh /tmp writable, the vault hidden, no descriptor of
+                    Airlock's but the output pipes. auto uses bwrap where it works and else runs
+                    without; the envelope's "sandbox" says which ran and why
 
 SIGINT, SIGTERM or SIGHUP to airlock stop the command the same way (its process group gets
 SIGTERM, then SIGKILL) and what it wrote is still stored and printed.
@@ -69,6 +75,7 @@ const SPEC: FlagSpec = {
   '--max-csi': 'value',
   '--cr': 'value',
   '--timeout': 'value',
+  '--sandbox': 'value',
 };
 
 /** Signals that make capture stop the command and still store what it captured. */
@@ -87,6 +94,7 @@ export const captureCommand: Command = {
     const cr = parseCrMode(values['--cr']);
     const limits = readLimitFlags(values);
     const timeoutMs = values['--timeout'] ? parseTimeout(values['--timeout']) : null;
+    const sandboxMode = parseSandboxMode(values['--sandbox']);
     const shown = terminalSafeLine(commandString(argv).slice(0, 200));
 
     const cwdStat = await stat(io.cwd).catch(() => null);
@@ -101,6 +109,7 @@ export const captureCommand: Command = {
     }
 
     const { env, summary } = childEnvironment(io.env, edits);
+    const sandbox = await sandboxForCli(sandboxMode, vault.root, io.env);
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();
     for (const sig of INTERRUPTS) process.on(sig, onSignal);
@@ -120,6 +129,7 @@ export const captureCommand: Command = {
         // Held from the raw commits until the record is written, so a concurrent
         // `vault prune` cannot delete raw bytes this record reuses (see holdRetentionLock).
         holdRetentionLock: () => vault.holdRetentionLock(),
+        launch: sandbox.launch,
       });
     } catch (err) {
       if (err instanceof SpawnError) throw spawnFailure(err, shown);
@@ -134,7 +144,7 @@ export const captureCommand: Command = {
     let record: ReturnType<typeof buildCaptureRecord>;
     try {
       const createdAt = new Date();
-      envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: summary, timeoutMs });
+      envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: summary, timeoutMs, sandbox: sandbox.info });
       record = buildCaptureRecord(outcome, envelope, createdAt);
       await vault.putRecord(record);
     } catch (err) {
