@@ -139,7 +139,7 @@ describe('ChunkLog', () => {
 });
 
 describe('capture command line', () => {
-  const spec = { '--vault': 'value', '--json': 'flag', '--max-bytes': 'value' } as const;
+  const spec = { '--vault': 'value', '--json': 'flag', '--max-bytes': 'value', '--env': 'list' } as const;
 
   it('splits options, repeated --env and the command', () => {
     const r = splitCaptureArgs(['--vault', 'V', '--env', 'A=1', '--env=B=x=y', '--json', '--env', 'C', '--', 'ls', '-l', '--env', 'X=1'], spec);

@@ -69,6 +69,7 @@ const SPEC: FlagSpec = {
   '--max-csi': 'value',
   '--cr': 'value',
   '--timeout': 'value',
+  '--env': 'list',
 };
 
 /** Signals that make capture stop the command and still store what it captured. */
