@@ -4,7 +4,7 @@ import { sha256Digest } from '../../node/sha256';
 import { terminalSafeLine } from '../../node/terminal-safe';
 import { parseFlags } from '../flags';
 import { UsageError, type Command } from '../command';
-import { readSource } from '../inspect/byte-source';
+import { readSource } from '../byte-source';
 import { paintCell, wantsColor } from '../inspect/paint';
 import { className, flagLabel, SpanQueue, type SpanGroup } from '../inspect/span-queue';
 import { formatReportSummary } from '../inspect/summary';

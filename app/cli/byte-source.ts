@@ -1,12 +1,13 @@
 import { open } from 'node:fs/promises';
-import { CliError, type CliIo } from '../command';
-import { readStdin } from '../stdio';
+import { resolve } from 'node:path';
+import { CliError, type CliIo } from './command';
+import { readStdin } from './stdio';
 
 /** Bytes per read when inspecting a file. */
 const PAGE = 1 << 20;
 
 /**
- * Yields all bytes of FILE (or stdin for `-`), in pages. Each yielded array is the caller's to
+ * Yields all bytes of FILE (relative to the command's cwd; stdin for `-`), in pages. Each yielded array is the caller's to
  * keep. A missing, unreadable or non-regular file is a CliError naming it.
  */
 export async function* readSource(path: string, io: CliIo): AsyncGenerator<Uint8Array> {
@@ -17,7 +18,7 @@ export async function* readSource(path: string, io: CliIo): AsyncGenerator<Uint8
   let read = 0;
   let handle;
   try {
-    handle = await open(path, 'r');
+    handle = await open(resolve(io.cwd, path), 'r');
     const stat = await handle.stat();
     if (!stat.isFile()) throw new CliError(`${path} is not a regular file`);
   } catch (err) {
