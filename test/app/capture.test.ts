@@ -306,7 +306,7 @@ describe('airlock capture: failures leave nothing half-written', () => {
       [['--timeout', 'soon', '--', 'true'], /--timeout needs a positive duration/],
       [['--timeout', '25d', '--', 'true'], /--timeout can be at most 24d/],
       [['--env', '1BAD=x', '--', 'true'], /--env '1BAD=x': the name must be/],
-      [['--env', '--', 'true'], /--env needs K=V/],
+      [['--env', '--', 'true'], /--env needs a value/],
       [['--json', '--json', '--', 'true'], /given twice/],
       [['--', ''], /command name is empty/],
       [['--', 'echo', 'a\0b'], /NUL byte/],

@@ -1,22 +1,40 @@
 import { AuditLog, canonicalJson, type AuditEntry } from '../../node/audit';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { parseFlags } from '../flags';
+import type { Vault } from '../../node/vault';
+import { noPositionals, parseFlags, type FlagSpec, type ParsedFlags } from '../flags';
 import { openVaultForCli, toCliError } from '../vault-open';
 import { UsageError, type CliIo, type Command } from '../command';
 
 const USAGE = `Usage:
-  airlock audit verify [--vault DIR]
+  airlock audit verify [--vault DIR] [--head HASH] [--json]
   airlock audit list   [--vault DIR] [--json]
+  airlock audit repair [--vault DIR]
 
-Check or print the vault's hash-chained audit log (who requested, granted, opened or pruned
-raw bytes). verify exits 0 when the chain is intact and 1 naming the first bad line.
+Check, print or repair the vault's hash-chained audit log (who captured, requested, granted,
+opened or pruned raw bytes).
+
+verify checks the chain line by line and that every record in the vault has its
+'capture.stored' entry (records name the entry they were stored with, so a log whose tail was
+cut off is caught). It exits 0 when all holds and 1 naming the first problem. Its 'head' line is
+the hash of the last entry: keep it outside the vault (ticket, another host) and pass it back
+with --head HASH, which fails unless that entry is still in the log.
+
+repair handles a damaged last line (a torn append after a crash or a full disk): the torn bytes
+are moved to audit.torn-<time>-<random>.bin beside the log, the log is cut back to its intact
+entries and an 'audit.repaired' entry records what was removed. A log broken before its last line
+is refused (nothing is changed).
 
 Options:
   --vault DIR   vault directory (default: $AIRLOCK_VAULT, else $XDG_DATA_HOME/airlock/vault,
                 else ~/.local/share/airlock/vault)
-  --json        machine-readable output (list)`;
+  --head HASH   (verify) a head hash printed earlier: it must still be an entry of the log
+  --json        machine-readable output (verify, list)`;
 
-/** `airlock audit`: verify or list the audit log. */
+const VERIFY_SPEC: FlagSpec = { '--vault': 'value', '--head': 'value', '--json': 'flag' };
+const LIST_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
+const REPAIR_SPEC: FlagSpec = { '--vault': 'value' };
+
+/** `airlock audit`: verify, list or repair the audit log. */
 export const auditCommand: Command = {
   name: 'audit',
   usage: USAGE,
@@ -28,8 +46,10 @@ export const auditCommand: Command = {
           return await verify(rest, io);
         case 'list':
           return await list(rest, io);
+        case 'repair':
+          return await repair(rest, io);
         case undefined:
-          throw new UsageError('missing subcommand (verify or list)');
+          throw new UsageError('missing subcommand (verify, list or repair)');
         default:
           throw new UsageError(`unknown subcommand '${terminalSafeLine(sub.slice(0, 40))}'`);
       }
@@ -39,33 +59,109 @@ export const auditCommand: Command = {
   },
 };
 
-async function openLog(args: readonly string[], io: CliIo, spec: Record<string, 'value' | 'flag'>): Promise<{ log: AuditLog; json: boolean; records: number }> {
-  const { values, flags, positionals } = parseFlags(args, spec);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${terminalSafeLine(positionals[0]!.slice(0, 40))}'`);
-  const vault = await openVaultForCli(values['--vault'], io);
-  const { records } = await vault.listRecords();
-  return { log: AuditLog.forVault(vault.root), json: flags.has('--json'), records: records.length };
+async function openLog(args: readonly string[], io: CliIo, spec: FlagSpec): Promise<{ log: AuditLog; vault: Vault; parsed: ParsedFlags }> {
+  const parsed = parseFlags(args, spec);
+  noPositionals(parsed);
+  const vault = await openVaultForCli(parsed.values['--vault'], io);
+  return { log: AuditLog.forVault(vault.root), vault, parsed };
 }
 
 async function verify(args: readonly string[], io: CliIo): Promise<number> {
-  const { log, records } = await openLog(args, io, { '--vault': 'value' });
-  const result = await log.verify();
-  if (!result.ok) {
-    io.stdout.write(`audit log BROKEN at line ${result.line}: ${terminalSafeLine(result.reason)}\n`);
-    return 1;
+  const { log, vault, parsed } = await openLog(args, io, VERIFY_SPEC);
+  const anchor = parsed.values['--head'];
+  if (anchor !== undefined && !/^[0-9a-f]{64}$/.test(anchor)) throw new UsageError('--head needs the 64 lowercase hex digits of a head hash that verify printed');
+  const report = await verifyAgainstVault(log, vault, anchor);
+  if (parsed.flags.has('--json')) {
+    io.stdout.write(`${terminalSafeJson(report, 2)}\n`);
+    return report.ok ? 0 : 1;
   }
-  if (result.entries === 0 && records > 0) {
-    // Deleting the whole log leaves no broken chain behind; captured records without any
-    // audit entry are the evidence.
-    io.stdout.write(`audit log BROKEN at line 1: the log is empty or missing but the vault holds ${records} record(s)\n`);
-    return 1;
+  if (report.broken) io.stdout.write(`audit log BROKEN at line ${report.broken.line}: ${terminalSafeLine(report.broken.reason)}\n`);
+  for (const p of report.problems) io.stdout.write(`audit log BROKEN: ${terminalSafeLine(p)}\n`);
+  if (report.ok) io.stdout.write(`audit log OK: ${report.entries} entries, ${report.records} records each with its capture.stored entry\nhead: ${report.head}\n`);
+  if (report.anchor?.found) io.stdout.write(`anchor ${report.anchor.hash} is entry ${report.anchor.seq}\n`);
+  return report.ok ? 0 : 1;
+}
+
+/** What `audit verify` found: the chain, the records' entries and the anchor. */
+interface AuditVerifyReport {
+  ok: boolean;
+  entries: number;
+  head: string;
+  records: number;
+  broken: { line: number; reason: string } | null;
+  problems: string[];
+  anchor: { hash: string; found: boolean; seq: number | null } | null;
+}
+
+/**
+ * Checks the chain, then what the vault knows against it: every record must have its
+ * `capture.stored` entry, at the seq and hash the record names when it names one (so a cut tail
+ * shows), and an anchor given with --head must be one of the entries.
+ */
+async function verifyAgainstVault(log: AuditLog, vault: Vault, anchor: string | undefined): Promise<AuditVerifyReport> {
+  const stored = new Map<string, { seq: number; hash: string }>();
+  let anchorSeq: number | null = null;
+  const chain = await log.verify((entry) => {
+    if (entry.action === 'capture.stored' && typeof entry.record === 'string') stored.set(entry.record, { seq: entry.seq, hash: entry.hash });
+    if (entry.hash === anchor) anchorSeq = entry.seq;
+  });
+  const { records } = await vault.listRecords();
+  const problems: string[] = [];
+  for (const record of records) {
+    const claimed = storedAt(record.audit);
+    const found = stored.get(record.id);
+    if (claimed && claimed.seq > chain.entries) {
+      // Past a broken line nothing can be checked; past the end of an intact log, the tail is gone.
+      if (chain.ok) problems.push(`record ${record.id} was stored with audit entry ${claimed.seq}, but the log ends at entry ${chain.entries} (its tail was cut off or rolled back)`);
+    } else if (claimed && (found?.seq !== claimed.seq || found.hash !== claimed.hash)) {
+      problems.push(`record ${record.id} names audit entry ${claimed.seq}, but that entry is not its capture.stored entry`);
+    } else if (!claimed && !found && chain.ok) {
+      problems.push(`record ${record.id} has no capture.stored entry in the audit log`);
+    }
   }
-  io.stdout.write(`audit log OK: ${result.entries} entries\nhead: ${result.head}\n`);
+  // Deleting the whole log leaves no broken chain behind; the records are the evidence.
+  const emptied = chain.ok && chain.entries === 0 && records.length > 0;
+  if (emptied) problems.length = 0;
+  if (anchor !== undefined && anchorSeq === null) {
+    problems.push(`the anchor ${anchor} is not an entry of the log: the log was cut or rewritten before it`);
+  }
+  const broken = !chain.ok
+    ? { line: chain.line, reason: chain.reason }
+    : emptied ? { line: 1, reason: `the log is empty or missing but the vault holds ${records.length} record(s)` } : null;
+  return {
+    ok: broken === null && problems.length === 0,
+    entries: chain.entries,
+    head: chain.head,
+    records: records.length,
+    broken,
+    problems,
+    anchor: anchor === undefined ? null : { hash: anchor, found: anchorSeq !== null, seq: anchorSeq },
+  };
+}
+
+/** The `audit` field of a record, when it is a well-formed `{seq, hash}`. */
+function storedAt(value: unknown): { seq: number; hash: string } | null {
+  const v = value as { seq?: unknown; hash?: unknown } | null;
+  return typeof v === 'object' && v !== null && Number.isSafeInteger(v.seq) && typeof v.hash === 'string' ? { seq: v.seq as number, hash: v.hash } : null;
+}
+
+async function repair(args: readonly string[], io: CliIo): Promise<number> {
+  const { log } = await openLog(args, io, REPAIR_SPEC);
+  const result = await log.repairTail();
+  if (!result.repaired) {
+    io.stdout.write(`audit log OK: ${result.entries} entries; nothing to repair\n`);
+    return 0;
+  }
+  io.stdout.write(
+    `audit log repaired: line ${result.line} (${result.removedBytes} bytes) moved to ${terminalSafeLine(result.aside)}; ` +
+      `entry ${result.entry.seq} 'audit.repaired' records it\nhead: ${result.entry.hash}\n`,
+  );
   return 0;
 }
 
 async function list(args: readonly string[], io: CliIo): Promise<number> {
-  const { log, json } = await openLog(args, io, { '--vault': 'value', '--json': 'flag' });
+  const { log, parsed } = await openLog(args, io, LIST_SPEC);
+  const json = parsed.flags.has('--json');
   const lines = await log.list();
   if (json) {
     io.stdout.write(`${terminalSafeJson(lines.map((l) => ('entry' in l ? l.entry : { line: l.line, error: l.error })), 2)}\n`);

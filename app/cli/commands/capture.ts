@@ -101,6 +101,15 @@ export const captureCommand: Command = {
       throw toCliError(err);
     }
 
+    // So is the audit log: a capture that cannot be recorded must not run the command.
+    const audit = AuditLog.forVault(vault.root);
+    try {
+      await audit.assertAppendable();
+    } catch (err) {
+      const e = toCliError(err);
+      throw new CliError(`the audit log cannot record a capture, so ${shown} was not run: ${terminalSafeLine(e instanceof Error ? e.message : String(e))}`);
+    }
+
     const { env, summary } = childEnvironment(io.env, edits);
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();
@@ -132,22 +141,27 @@ export const captureCommand: Command = {
     }
 
     let envelope: ReturnType<typeof buildEnvelope>;
-    let record: ReturnType<typeof buildCaptureRecord>;
+    let recordId = '';
+    let recordWritten = false;
     try {
       const createdAt = new Date();
       envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: summary, timeoutMs });
-      record = buildCaptureRecord(outcome, envelope, createdAt);
-      await vault.putRecord(record);
+      const record = buildCaptureRecord(outcome, envelope, createdAt);
+      recordId = record.id;
+      // The record is written under the audit lock and names its own `capture.stored` entry
+      // (seq and hash), so `audit verify` can tell a log whose tail was cut off.
+      await audit.append('capture.stored', captureAuditDetails(envelope, record), async (entry) => {
+        await vault.putRecord({ ...record, audit: { seq: entry.seq, hash: entry.hash } });
+        recordWritten = true;
+      });
     } catch (err) {
-      throw toCliError(err);
+      const e = toCliError(err);
+      const why = terminalSafeLine(e instanceof Error ? e.message : String(e));
+      // A record without its entry stays (its output is not lost); `audit verify` reports it.
+      if (recordWritten) throw new CliError(`capture stored as record ${recordId}, but the audit log could not be appended: ${why}`);
+      throw e;
     } finally {
       await outcome.releaseRetentionLock?.();
-    }
-    try {
-      await AuditLog.forVault(vault.root).append('capture.stored', captureAuditDetails(envelope, record));
-    } catch (err) {
-      // The record is complete and stays; the missing audit entry is the operator's to resolve.
-      throw new CliError(`capture stored as record ${record.id}, but the audit log could not be appended: ${terminalSafeLine(String((err as Error)?.message ?? err))}`);
     }
     await writeAll(io.stdout, options.flags.has('--json') ? `${terminalSafeJson(envelope, 2)}\n` : renderEnvelope(envelope, terminalColumns(io)));
     return envelope.exit_status;
