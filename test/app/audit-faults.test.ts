@@ -1,7 +1,8 @@
 // Issue #9, bug classes 3 and 4: the audit log under faults (full disk during an append, a lock
 // file that could not be written, a torn tail before a capture) and a cut tail that must not
 // verify as OK.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +112,45 @@ describe('audit appends under faults (bug class 3)', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/broken at line 1 .*nothing was changed/);
     expect(readFileSync(log.path)).toEqual(before);
+  });
+});
+
+/** Mounts a 1 MiB tmpfs (root only); undefined when this machine does not allow it. */
+function smallDisk(): string | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const mnt = join(base, 'disk');
+  mkdirSync(mnt);
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0700', 'tmpfs', mnt]).status === 0 ? mnt : undefined;
+}
+
+describe('audit appends on a real full disk (bug class 3)', () => {
+  it('a short write at ENOSPC leaves the log at its previous size and appendable', async (ctx) => {
+    const mnt = smallDisk();
+    if (!mnt) return ctx.skip();
+    try {
+      const log = AuditLog.forVault(mnt);
+      // Entries until the next one crosses into a new 4 KiB page, then fill the disk.
+      while (statSync(log.path, { throwIfNoEntry: false }) === undefined || statSync(log.path).size % 4096 < 3900) {
+        await log.append('vault.verified', { ok: true });
+      }
+      const filler = join(mnt, 'filler');
+      const chunk = Buffer.alloc(4096);
+      try {
+        for (;;) writeFileSync(filler, chunk, { flag: 'a' });
+      } catch {
+        // ENOSPC: the disk is full
+      }
+      // One page left: the lock file gets it, the entry's new page does not fit.
+      truncateSync(filler, statSync(filler).size - 4096);
+      const before = statSync(log.path).size;
+      await expect(log.append('vault.verified', { ok: true })).rejects.toThrow(/rolled back to its previous/);
+      expect(statSync(log.path).size).toBe(before);
+      rmSync(filler);
+      await log.append('vault.verified', { ok: true });
+      expect((await log.verify()).ok).toBe(true);
+    } finally {
+      spawnSync('umount', [mnt]);
+    }
   });
 });
 
