@@ -16,7 +16,7 @@ export { ChunkLog, CHUNK_FIELDS, MAX_CHUNK_ROWS, STREAMS, type ChunkLogJson, typ
 export { buildEnvelope, ENVELOPE_VERSION, type CaptureEnvelope, type CaptureLimits, type PerStream } from './envelope';
 export { exitStatus, EXIT_NOT_FOUND, EXIT_CANNOT_EXECUTE } from './exit-status';
 export { buildCaptureRecord, captureAuditDetails, CAPTURE_RECORD_VERSION } from './record';
-export { renderEnvelope, removedSummary, formatBytes, TEXT_GUTTER } from './render';
+export { renderEnvelope, removedSummary, formatBytes, seamLine, CONTINUATION, TEXT_GUTTER } from './render';
 export { captureOptionsEnd, splitCaptureArgs, parseEnvEdit, type CaptureArgs } from './args';
 export { commandString, shellQuote } from './quote';
 export { TextWindow, type TextTruncation, type WindowedText } from './text-window';
