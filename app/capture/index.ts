@@ -14,7 +14,7 @@ export { SpawnError, type ChildExit } from './child';
 export { childEnvironment, PLAIN_OUTPUT_ENV, COLOUR_FORCING_ENV, type EnvEdit, type EnvSummary } from './child-env';
 export { ChunkLog, CHUNK_FIELDS, MAX_CHUNK_ROWS, STREAMS, type ChunkLogJson, type ChunkRow, type StreamName } from './chunk-log';
 export { buildEnvelope, ENVELOPE_VERSION, type CaptureEnvelope, type CaptureLimits, type PerStream } from './envelope';
-export { exitStatus, EXIT_NOT_FOUND, EXIT_CANNOT_EXECUTE } from './exit-status';
+export { captureExitStatus, exitStatus, EXIT_NOT_FOUND, EXIT_CANNOT_EXECUTE, EXIT_TIMEOUT, EXIT_TRUNCATED } from './exit-status';
 export { buildCaptureRecord, captureAuditDetails, CAPTURE_RECORD_VERSION } from './record';
 export { renderEnvelope, removedSummary, formatBytes, seamLine, CONTINUATION, TEXT_GUTTER } from './render';
 export { captureOptionsEnd, splitCaptureArgs, parseEnvEdit, type CaptureArgs } from './args';

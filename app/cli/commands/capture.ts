@@ -56,9 +56,11 @@ the first argument that is not an option.
 SIGINT, SIGTERM or SIGHUP to airlock stop the command the same way (its process group gets
 SIGTERM, then SIGKILL) and what it wrote is still stored and printed.
 
-Exit status: the command's exit code; 128+N when signal N ended it (also when Airlock sent the
-signal: --max-bytes, --timeout); 127 when the command does not exist, 126 when it cannot be
-executed (nothing is stored then); 2 for usage errors; 1 when the vault cannot store the capture.`;
+Exit status: the command's exit code, or 128+N when signal N ended it; 124 when Airlock stopped
+it at --timeout and 125 when it stopped it at --max-bytes (the output is cut short; exit_code and
+signal in the envelope still say how the command ended); 127 when the command does not exist,
+126 when it cannot be executed (nothing is stored then); 2 for usage errors; 1 when the vault or
+its audit log cannot take the capture (checked before the command runs).`;
 
 const SPEC: FlagSpec = {
   '--vault': 'value',
