@@ -100,16 +100,15 @@ async function list(args: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(`no records in vault ${terminalSafeLine(vault.root)}\n`);
     return 0;
   }
-  // On a terminal each row is cut to its width (the command goes last and is cut with `…`), so the
-  // terminal never wraps a command onto a row of its own; `vault show` has the whole command.
-  const columns = terminalColumns(io);
+  // On a terminal a row wider than it continues on rows that begin with `+`, so the terminal
+  // never wraps a command onto a row of its own; `vault show` has the whole command.
+  const columns = terminalColumns(io) ?? Infinity;
   for (const r of records) {
     const sizes = Object.entries(r.raw)
       .map(([s, ref]) => `${s} ${ref.size} B`)
       .join(', ');
-    const fields = [r.id, terminalSafeLine(r.created_at), exitText(r), sizes || 'no streams', `raw ${await rawStatus(vault, r)}`].join('  ');
-    const room = columns === undefined ? 80 : columns - fields.length - 3;
-    io.stdout.write(`${fields}  ${room >= 2 ? commandLine(r, room) : '…'}\n`);
+    const line = [r.id, terminalSafeLine(r.created_at), exitText(r), sizes || 'no streams', `raw ${await rawStatus(vault, r)}`, commandLine(r)].join('  ');
+    for (const row of wrapLine(line, columns, '    + ')) io.stdout.write(`${row}\n`);
   }
   return 0;
 }

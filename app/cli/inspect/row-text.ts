@@ -37,7 +37,7 @@ export function formatRow(row: HexRow, layout: RowLayout): string[] {
     pieces.push({ text: gap, width: gap.length });
     pieces.push(k < row.hex.length ? { text: paint(row.hex[k], k), width: 2 } : { text: '  ', width: 2 });
   }
-  pieces.push({ text: '  |', width: 3 });
+  pieces.push({ text: '  ', width: 2 }, { text: '|', width: 1 });
   row.cells.forEach((cell, k) => {
     const text = cell.text === '|' ? '\\|' : cell.text;
     pieces.push({ text: paint(text, k), width: cell.kind === 'utf8-cont' ? charWidth(text) : textWidth(text) });
