@@ -60,15 +60,15 @@ describe('vault list and show on an 80-column terminal', () => {
     const long = Array.from({ length: 30 }, (_, i) => `word${i}`);
     expect((await runAirlock(['capture', '--vault', vdir, '--', 'echo', ...long], { env, cwd: dir })).code).toBe(0);
     const list = await runAirlock(['vault', 'list', '--vault', vdir], { env, cwd: dir, columns: 80 });
-    expectFits(list.out.toString('utf8'), 80, /^(\d{8}T|    \+ )/);
+    expectFits(list.out.toString('utf8'), 80, /^(\d{8}T| {4}\+ )/);
     const show = await runAirlock(['vault', 'show', 'latest', '--vault', vdir], { env, cwd: dir, columns: 80 });
     expect(show.code).toBe(0);
-    expectFits(show.out.toString('utf8'), 80, /^([a-z ]+: {0,11}\S|  (stdout|stderr) |\| |--- | {10}\+ )/);
+    expectFits(show.out.toString('utf8'), 80, /^([a-z ]+: {0,11}\S| {2}(stdout|stderr) |\| |--- | {10}\+ )/);
   });
 });
 
 describe('inspect rows with multi-byte cells', () => {
-  const INSPECT_ROWS = /^([0-9a-f]{8}  |        \+ |          \^ |          \+ |airlock inspect:|summary:| +\d+  [a-z])/;
+  const INSPECT_ROWS = /^([0-9a-f]{8} {2}| {8}\+ | {10}\^ | {10}\+ |airlock inspect:|summary:| +\d+ {2}[a-z])/;
 
   it('at the default width on an 80-column terminal', async () => {
     const file = join(dir, 'rlo.bin');
