@@ -27,6 +27,7 @@ export interface RowLayout {
  * input cannot fake the column's end.
  */
 export function formatRow(row: HexRow, layout: RowLayout): string[] {
+  if (layout.columns === Infinity && !layout.color) return [plainRow(row, layout)];
   const pieces: Piece[] = [];
   const offset = row.offset.toString(16).padStart(layout.offsetDigits, '0');
   pieces.push({ text: offset, width: offset.length });
@@ -45,4 +46,16 @@ export function formatRow(row: HexRow, layout: RowLayout): string[] {
   pieces.push({ text: '|', width: 1 });
   if (layout.columns === Infinity) return [pieces.map((p) => p.text).join('')];
   return fitPieces(pieces, layout.columns, `${' '.repeat(layout.offsetDigits)}+ `);
+}
+
+/** The common case (not a terminal, no colour) built as one string: no pieces, little garbage. */
+function plainRow(row: HexRow, layout: RowLayout): string {
+  let line = row.offset.toString(16).padStart(layout.offsetDigits, '0');
+  for (let k = 0; k < Math.max(layout.width, row.hex.length); k++) {
+    line += k % GROUP_SIZE === 0 ? '  ' : ' ';
+    line += k < row.hex.length ? row.hex[k] : '  ';
+  }
+  line += '  |';
+  for (const cell of row.cells) line += cell.text === '|' ? '\\|' : cell.text;
+  return `${line}|`;
 }
