@@ -1,6 +1,6 @@
 import { COMMANDS } from './commands';
 import { terminalSafeLine } from '../node/terminal-safe';
-import { CliError, UsageError, type CliIo, type Command } from './command';
+import { CliError, UsageError, writeOwnLines, type CliIo, type Command } from './command';
 import { AIRLOCK_VERSION } from './version';
 
 const HELP = (): string =>
@@ -36,7 +36,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    io.stderr.write(`airlock: unknown command '${terminalSafeLine(name.slice(0, 60))}'; run 'airlock --help' for the list\n`);
+    writeOwnLines(io.stderr, `airlock: unknown command '${terminalSafeLine(name.slice(0, 60))}'; run 'airlock --help' for the list`, 'airlock:+ ');
     return 2;
   }
   const command = await entry.load();
@@ -49,16 +49,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } catch (err) {
     if (err instanceof UsageError) {
       // One line and a pointer: the whole usage page would bury the message.
-      io.stderr.write(`airlock ${command.name}: ${terminalSafeLine(err.message)} (see 'airlock ${command.name} --help')\n`);
+      writeOwnLines(io.stderr, `airlock ${command.name}: ${terminalSafeLine(err.message)} (see 'airlock ${command.name} --help')`, `airlock ${command.name}:+ `);
       return 2;
     }
     if (err instanceof CliError) {
-      io.stderr.write(`airlock ${command.name}: ${terminalSafeLine(err.message)}\n`);
+      writeOwnLines(io.stderr, `airlock ${command.name}: ${terminalSafeLine(err.message)}`, `airlock ${command.name}:+ `);
       return err.exitCode;
     }
     if ((err as NodeJS.ErrnoException).code === 'EPIPE') return 0;
     const message = err instanceof Error ? err.message : String(err);
-    io.stderr.write(`airlock ${command.name}: ${terminalSafeLine(message)}\n`);
+    writeOwnLines(io.stderr, `airlock ${command.name}: ${terminalSafeLine(message)}`, `airlock ${command.name}:+ `);
     return 1;
   }
 }

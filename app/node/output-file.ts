@@ -43,7 +43,10 @@ export async function prepareOutput(path: string, cwd: string, what: string): Pr
   if (st?.isDirectory()) fail('it is a directory');
   if (st?.isBlockDevice()) fail('it is a block device');
   if (st?.isSocket()) fail('it is a socket');
-  if (st?.isCharacterDevice() || st?.isFIFO()) return { kind: 'through', path: target, shown };
+  if (st?.isCharacterDevice() || st?.isFIFO()) {
+    await access(target, fsc.W_OK).catch(() => fail('it is not writable'));
+    return { kind: 'through', path: target, shown };
+  }
   const dir = dirname(target);
   const dirStat = await stat(dir).catch(() => null);
   if (!dirStat?.isDirectory()) fail(`the directory ${terminalSafeLine(dir.slice(0, 200))} does not exist`);

@@ -5,6 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { writeOwnLines } from '../../app/cli/command';
 import { runAirlock } from '../helpers/cli';
 
 let dir: string;
@@ -92,5 +94,22 @@ describe('inspect rows with multi-byte cells', () => {
     writeFileSync(file, 'a|b');
     const r = await runAirlock(['inspect', file], { env, cwd: dir });
     expect(r.out.toString('utf8')).toContain('|a\\|b|');
+  });
+});
+
+describe('messages and listings on a terminal', () => {
+  it('cut to the terminal width with a continuation prefix (an error naming a long path)', () => {
+    const stream = Object.assign(new PassThrough(), { columns: 40 });
+    let text = '';
+    stream.on('data', (d: Buffer) => (text += d));
+    writeOwnLines(stream, `airlock vault: no vault at /tmp/${'x'.repeat(30)} airlock vault: all records verified`, 'airlock vault:+ ');
+    stream.end();
+    expectFits(text, 40, /^airlock vault:(\+)? /);
+  });
+
+  it('audit list rows of a long, hand-edited entry do not pass for the next entry', async () => {
+    expect((await runAirlock(['capture', '--vault', vdir, '--', 'true'], { env, cwd: dir })).code).toBe(0);
+    const r = await runAirlock(['audit', 'list', '--vault', vdir], { env, cwd: dir, columns: 60 });
+    expectFits(r.out.toString('utf8'), 60, /^( {4}\d |      \+ )/);
   });
 });

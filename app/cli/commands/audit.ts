@@ -3,7 +3,7 @@ import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
 import type { Vault } from '../../node/vault';
 import { noPositionals, parseFlags, type FlagSpec, type ParsedFlags } from '../flags';
 import { openVaultForCli, toCliError } from '../vault-open';
-import { UsageError, type CliIo, type Command } from '../command';
+import { UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 
 const USAGE = `Usage:
   airlock audit verify [--vault DIR] [--head HASH] [--json]
@@ -75,10 +75,12 @@ async function verify(args: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(`${terminalSafeJson(report, 2)}\n`);
     return report.ok ? 0 : 1;
   }
-  if (report.broken) io.stdout.write(`audit log BROKEN at line ${report.broken.line}: ${terminalSafeLine(report.broken.reason)}\n`);
-  for (const p of report.problems) io.stdout.write(`audit log BROKEN: ${terminalSafeLine(p)}\n`);
-  if (report.ok) io.stdout.write(`audit log OK: ${report.entries} entries, ${report.records} records each with its capture.stored entry\nhead: ${report.head}\n`);
-  if (report.anchor?.found) io.stdout.write(`anchor ${report.anchor.hash} is entry ${report.anchor.seq}\n`);
+  const lines: string[] = [];
+  if (report.broken) lines.push(`audit log BROKEN at line ${report.broken.line}: ${terminalSafeLine(report.broken.reason)}`);
+  for (const p of report.problems) lines.push(`audit log BROKEN: ${terminalSafeLine(p)}`);
+  if (report.ok) lines.push(`audit log OK: ${report.entries} entries, ${report.records} records each with its capture.stored entry`, `head: ${report.head}`);
+  if (report.anchor?.found) lines.push(`anchor ${report.anchor.hash} is entry ${report.anchor.seq}`);
+  writeOwnLines(io.stdout, lines, '  + ');
   return report.ok ? 0 : 1;
 }
 
@@ -149,13 +151,11 @@ async function repair(args: readonly string[], io: CliIo): Promise<number> {
   const { log } = await openLog(args, io, REPAIR_SPEC);
   const result = await log.repairTail();
   if (!result.repaired) {
-    io.stdout.write(`audit log OK: ${result.entries} entries; nothing to repair\n`);
+    writeOwnLines(io.stdout, `audit log OK: ${result.entries} entries; nothing to repair`, '  + ');
     return 0;
   }
-  io.stdout.write(
-    `audit log repaired: line ${result.line} (${result.removedBytes} bytes) moved to ${terminalSafeLine(result.aside)}; ` +
-      `entry ${result.entry.seq} 'audit.repaired' records it\nhead: ${result.entry.hash}\n`,
-  );
+  const repaired = `audit log repaired: line ${result.line} (${result.removedBytes} bytes) moved to ${terminalSafeLine(result.aside)}; entry ${result.entry.seq} 'audit.repaired' records it`;
+  writeOwnLines(io.stdout, [repaired, `head: ${result.entry.hash}`], '  + ');
   return 0;
 }
 
@@ -166,9 +166,8 @@ async function list(args: readonly string[], io: CliIo): Promise<number> {
   if (json) {
     io.stdout.write(`${terminalSafeJson(lines.map((l) => ('entry' in l ? l.entry : { line: l.line, error: l.error })), 2)}\n`);
   } else {
-    for (const l of lines) {
-      io.stdout.write('entry' in l ? `${formatEntry(l.entry)}\n` : `line ${l.line}: unreadable (${terminalSafeLine(l.error)})\n`);
-    }
+    // Entries come from a file anyone with vault access could edit: a wrapped one must not pass for the next.
+    writeOwnLines(io.stdout, lines.map((l) => ('entry' in l ? formatEntry(l.entry) : `line ${l.line}: unreadable (${terminalSafeLine(l.error)})`)), '      + ');
   }
   return lines.some((l) => 'error' in l) ? 1 : 0;
 }

@@ -6,7 +6,7 @@ import { formatRef, type CaptureRecord, type Vault } from '../../node/vault';
 import { noPositionals, parseFlags, type FlagSpec } from '../flags';
 import { assertVaultWritable, openVaultForCli, toCliError } from '../vault-open';
 import { captureTime, commandLine, exitCodeText, exitText, recordField } from '../../node/vault/display';
-import { CliError, terminalColumns, UsageError, type CliIo, type Command } from '../command';
+import { CliError, terminalColumns, UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 import { findRecordId } from '../vault/find-record';
 import { renderRecord } from '../vault/show';
 
@@ -78,7 +78,7 @@ async function list(args: readonly string[], io: CliIo): Promise<number> {
   const { records, errors } = await vault.listRecords();
   // Ids sort by second only; within a second the random suffix would decide.
   records.sort((a, b) => captureTime(a) - captureTime(b) || (a.id < b.id ? -1 : 1));
-  for (const e of errors) io.stderr.write(`warning: unreadable record ${terminalSafeLine(e.file)}: ${terminalSafeLine(e.error)}\n`);
+  writeOwnLines(io.stderr, errors.map((e) => `warning: unreadable record ${terminalSafeLine(e.file)}: ${terminalSafeLine(e.error)}`), 'warning:+ ');
   if (parsed.flags.has('--json')) {
     const rows = [];
     for (const r of records) {
@@ -160,7 +160,7 @@ async function verify(args: readonly string[], io: CliIo): Promise<number> {
     for (const row of wrapLine(line, columns, '           + ')) io.stdout.write(`${row}\n`);
   }
   const summary = `${report.rawFiles} raw files, ${report.records} records`;
-  io.stdout.write(ok ? `vault OK: ${summary}\n` : `vault has ${report.problems.length} problem(s): ${summary} checked\n`);
+  writeOwnLines(io.stdout, ok ? `vault OK: ${summary}` : `vault has ${report.problems.length} problem(s): ${summary} checked`, '  + ');
   return ok ? 0 : 1;
 }
 
@@ -201,12 +201,15 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
   }
   for (const f of result.unreadableRecords) io.stderr.write(`warning: unreadable record ${terminalSafeLine(f)}\n`);
   if (refused) {
-    io.stderr.write(`airlock vault: ${result.unreadableRecords.length} unreadable record(s): no raw file was deleted and no record marked (an unreadable record may reference any of them); fix or remove them and prune again\n`);
+    const why = `airlock vault: ${result.unreadableRecords.length} unreadable record(s): no raw file was deleted and no record marked (an unreadable record may reference any of them); fix or remove them and prune again`;
+    writeOwnLines(io.stderr, why, 'airlock vault:+ ');
   }
   const verb = dryRun ? 'would prune' : 'pruned';
-  io.stdout.write(
+  writeOwnLines(
+    io.stdout,
     `${dryRun ? '(dry run, nothing changed) ' : ''}${verb} ${result.pruned.length} raw file(s), ${result.bytes} bytes, for records created before ${result.cutoff}; ` +
-      `${dryRun ? 'would mark' : 'marked'} ${result.recordsMarked.length} record(s) raw_pruned_at; ${dryRun ? 'would remove' : 'removed'} ${result.tempFilesRemoved} stale temp file(s)\n`,
+      `${dryRun ? 'would mark' : 'marked'} ${result.recordsMarked.length} record(s) raw_pruned_at; ${dryRun ? 'would remove' : 'removed'} ${result.tempFilesRemoved} stale temp file(s)`,
+    '  + ',
   );
   if (dryRun) for (const item of result.pruned) io.stdout.write(`  ${item.sha256}  ${item.size} B  ${item.reason}  ${item.records.length} record(s)\n`);
   return refused ? 1 : 0;
