@@ -110,6 +110,6 @@ describe('messages and listings on a terminal', () => {
   it('audit list rows of a long, hand-edited entry do not pass for the next entry', async () => {
     expect((await runAirlock(['capture', '--vault', vdir, '--', 'true'], { env, cwd: dir })).code).toBe(0);
     const r = await runAirlock(['audit', 'list', '--vault', vdir], { env, cwd: dir, columns: 60 });
-    expectFits(r.out.toString('utf8'), 60, /^( {4}\d |      \+ )/);
+    expectFits(r.out.toString('utf8'), 60, /^( {4}\d | {6}\+ )/);
   });
 });
