@@ -12,7 +12,7 @@ const HELP = (): string =>
     'Commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(10)} ${c.summary}`),
     '',
-    'Run `airlock <command> --help` for the options of one command.',
+    'Run `airlock <command> --help` for the options of one command, `airlock --version` for the version.',
     '',
   ].join('\n');
 

@@ -82,6 +82,13 @@ describe('audit appends under faults (bug class 3)', () => {
     expect(readdirSync(join(vdir, 'records'))).toEqual([]);
   });
 
+  it('keeps the output of a command that ran when the log breaks meanwhile, and says so', async () => {
+    const r = await capture(['--', 'sh', '-c', `printf '{"torn' >> '${join(vdir, 'audit.jsonl')}'; echo out`]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/capture stored as record \S+, but the audit log could not be appended/);
+    expect(readdirSync(join(vdir, 'records'))).toHaveLength(1);
+  });
+
   it('audit repair keeps the torn bytes aside, cuts the log back and audits the repair', async () => {
     const log = AuditLog.forVault(vdir);
     await log.append('vault.verified', { ok: true });

@@ -19,7 +19,7 @@ import {
 import { AuditLog } from '../../node/audit';
 import { parseDuration } from '../../node/duration';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { newRecordId, resolveVaultDir, Vault } from '../../node/vault';
+import { newRecordId, resolveVaultDir, Vault, VaultError, type CaptureRecord } from '../../node/vault';
 import { toCliError } from '../vault-open';
 import type { FlagSpec } from '../flags';
 import { CliError, terminalColumns, UsageError, type Command } from '../command';
@@ -145,21 +145,27 @@ export const captureCommand: Command = {
     let envelope: ReturnType<typeof buildEnvelope>;
     let recordId = '';
     let recordWritten = false;
+    let record: CaptureRecord | undefined;
     try {
       const createdAt = new Date();
       envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: summary, timeoutMs });
-      const record = buildCaptureRecord(outcome, envelope, createdAt);
+      record = buildCaptureRecord(outcome, envelope, createdAt);
       recordId = record.id;
       // The record is written under the audit lock and names its own `capture.stored` entry
       // (seq and hash), so `audit verify` can tell a log whose tail was cut off.
-      await audit.append('capture.stored', captureAuditDetails(envelope, record), async (entry) => {
-        await vault.putRecord({ ...record, audit: { seq: entry.seq, hash: entry.hash } });
+      const stored = record;
+      await audit.append('capture.stored', captureAuditDetails(envelope, stored), async (entry) => {
+        await vault.putRecord({ ...stored, audit: { seq: entry.seq, hash: entry.hash } });
         recordWritten = true;
       });
     } catch (err) {
       const e = toCliError(err);
       const why = terminalSafeLine(e instanceof Error ? e.message : String(e));
-      // A record without its entry stays (its output is not lost); `audit verify` reports it.
+      // The command has run: its output is kept even when the log fails now (it was checked before
+      // the command ran, so something changed it meanwhile). `audit verify` reports such a record.
+      if (!recordWritten && record !== undefined && !(err instanceof VaultError)) {
+        recordWritten = await vault.putRecord(record).then(() => true, () => false);
+      }
       if (recordWritten) throw new CliError(`capture stored as record ${recordId}, but the audit log could not be appended: ${why}`);
       throw e;
     } finally {
