@@ -84,6 +84,18 @@ describe('airlock inspect', () => {
     expect((await runAirlock(['inspect', SAMPLE, '--color', 'maybe'])).code).toBe(2);
   });
 
+  it('keeps rows aligned across page edges, from a file and from stdin', async () => {
+    const bytes = Buffer.alloc(200_000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) & 0xff;
+    const file = join(dir, 'big.bin');
+    writeFileSync(file, bytes);
+    for (const r of [await runAirlock(['inspect', file, '--width', '7']), await runAirlock(['inspect', '-', '--width', '7'], { stdin: bytes })]) {
+      const offsets = (r.out.toString('utf8').match(/^[0-9a-f]{8}(?= {2})/gm) ?? []).map((o) => parseInt(o, 16));
+      expect(offsets).toHaveLength(Math.ceil(bytes.length / 7));
+      expect(offsets.every((o, i) => o === i * 7)).toBe(true);
+    }
+  });
+
   it('prints nothing unsafe for any input bytes, split across pages', async () => {
     await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), async (bytes) => {
       const file = join(dir, 'f.bin');

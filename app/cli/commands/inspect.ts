@@ -51,6 +51,9 @@ const SPEC: FlagSpec = {
 /** Output lines gathered per write. */
 const LINES_PER_WRITE = 2048;
 
+/** Rows formatted per formatHexRows call. */
+const ROWS_PER_BATCH = 256;
+
 /** Digits in the offset column: enough for 4 GiB; longer offsets widen the column. */
 const OFFSET_DIGITS = 8;
 
@@ -120,7 +123,8 @@ export const inspectCommand: Command = {
     let carry: Uint8Array = new Uint8Array(0);
     let carryAt = 0;
     let context: Uint8Array = new Uint8Array(0);
-    const emit = async (bytes: Uint8Array, at: number, lookahead: Uint8Array | undefined): Promise<void> => {
+    /** Formats the rows of `bytes` (at stream offset `at`); returns how many bytes at its end (a partial row) wait for the next call. */
+    const emit = async (bytes: Uint8Array, at: number, lookahead: Uint8Array | undefined): Promise<number> => {
       let lines: string[] = [];
       // Written in batches: a page-sized string would cost more in garbage than in formatting.
       const flush = async (): Promise<void> => {
@@ -128,38 +132,49 @@ export const inspectCommand: Command = {
         lines = [];
       };
       const from = Math.max(offset, at);
-      const to = Math.min(windowEnd, at + bytes.length);
-      if (dump && from < to) {
-        const rowStart = from - ((from - offset) % width);
-        const start = Math.max(rowStart, at);
-        const slice = bytes.subarray(start - at, to - at);
+      let to = Math.min(windowEnd, at + bytes.length);
+      let end = at + bytes.length;
+      // A page edge never cuts a row: its partial last row waits for the next page.
+      if (lookahead !== undefined && from < to && to === end && to < windowEnd) to = end = to - ((to - offset) % width);
+      if (from < to) {
+        const start = Math.max(from - ((from - offset) % width), at);
         const ctx = start - at >= 3 ? bytes.subarray(start - at - 3, start - at) : Buffer.concat([context, bytes.subarray(0, start - at)]).subarray(-3);
-        const ahead = to - at < bytes.length ? bytes.subarray(to - at, to - at + 3) : lookahead;
-        for (const row of formatHexRows(slice, start, { width, context: ctx, lookahead: ahead })) {
-          const annotations: string[] = [];
-          take(row.offset + row.hex.length, annotations);
-          if (color && active.length > 0) active = active.filter((g) => g.end > row.offset);
-          lines.push(...formatRow(row, { width, offsetDigits: OFFSET_DIGITS, color, columns, spanAt }));
-          lines.push(...annotations);
-          if (lines.length >= LINES_PER_WRITE) await flush();
+        const after = bytes.subarray(to - at);
+        const ahead = after.length >= 3 || lookahead === undefined ? after.subarray(0, 3) : Buffer.concat([after, lookahead]).subarray(0, 3);
+        // Rows are made a batch at a time, so few of them live long enough to cost the GC.
+        const batch = width * ROWS_PER_BATCH;
+        for (let b = start; b < to; b += batch) {
+          const e = Math.min(b + batch, to);
+          const before = b === start ? ctx : bytes.subarray(b - at - 3, b - at);
+          const next = e === to ? ahead : bytes.subarray(e - at, e - at + 3);
+          for (const row of formatHexRows(bytes.subarray(b - at, e - at), b, { width, context: before, lookahead: next })) {
+            const annotations: string[] = [];
+            take(row.offset + row.hex.length, annotations);
+            if (color && active.length > 0) active = active.filter((g) => g.end > row.offset);
+            lines.push(...formatRow(row, { width, offsetDigits: OFFSET_DIGITS, color, columns, spanAt }));
+            lines.push(...annotations);
+            if (lines.length >= LINES_PER_WRITE) await flush();
+          }
         }
       }
       // Spans that start in this page but outside the shown range leave the queue here, so a
       // small range of a huge file keeps memory flat.
-      take(at + bytes.length, lines);
-      if (color) active = active.filter((g) => g.end > at + bytes.length);
-      // Only the last 3 bytes are kept: copying the page for them would double the work.
-      context = bytes.length >= 3 ? bytes.slice(-3) : Buffer.concat([context, bytes]).subarray(-3);
+      take(end, lines);
+      if (color) active = active.filter((g) => g.end > end);
+      // Only the 3 bytes before `end` are kept: copying the page for them would double the work.
+      const done = bytes.subarray(0, end - at);
+      context = done.length >= 3 ? done.slice(-3) : Buffer.concat([context, done]).subarray(-3);
       await flush();
+      return at + bytes.length - end;
     };
 
     let at = 0;
     for await (const page of readSource(path, io, dump && length === Infinity ? DUMP_PAGE : SCAN_PAGE)) {
       sanitizer.write(page);
       if (dump) {
-        if (carry.length > 0) await emit(carry, carryAt, page.subarray(0, 3));
-        carry = page;
-        carryAt = at;
+        const rest = carry.length > 0 ? await emit(carry, carryAt, page.subarray(0, 3)) : 0;
+        carry = rest > 0 ? Buffer.concat([carry.subarray(carry.length - rest), page]) : page;
+        carryAt = at - rest;
       }
       at += page.length;
     }
