@@ -68,7 +68,7 @@ export function renderRecord(record: CaptureRecord, raw: RawState, terminalWidth
     field('removed', Object.entries(record.reports).map(([s, r]) => `${terminalSafeLine(s)}: ${removedText(r)}`).join('; '));
   }
   const audit = record.audit as { seq?: unknown; hash?: unknown } | undefined;
-  if (isPlainObject(audit)) field('audit', terminalSafeLine(`stored with audit entry ${String(audit.seq)} (hash ${String(audit.hash)})`));
+  if (isPlainObject(audit)) field('audit', terminalSafeLine(`stored with audit entry ${String(audit.seq)}, hash ${String(audit.hash)}`));
   field('raw', record.raw_pruned_at !== undefined ? `pruned at ${terminalSafeLine(record.raw_pruned_at)}` : raw.rawStatus);
   for (const [stream, ref] of Object.entries(record.raw)) {
     lines.push(...wrapLine(`  ${stream.padEnd(8)} ${formatRef(ref.sha256)}  ${ref.size} bytes${raw.stored[stream] ? '' : ' (not stored)'}`, columns, CONTINUATION));
