@@ -15,30 +15,17 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Splits `[OPTIONS] [--] CMD [ARGS...]`. Options end at `--` or at the first argument that is
- * not an option, so the command's own flags (`-- grep -r x`) are never taken for Airlock's.
- * `--env` may repeat (parseFlags refuses repeats, so it is collected here); every other option is
- * checked by parseFlags against `spec`. A NUL byte in the command or a value is refused: the
- * kernel cannot pass it and Node would fail late with a less clear message.
+ * not an option, so the command's own flags (`-- grep -r x`) are never taken for Airlock's; the
+ * options are checked by parseFlags against `spec`, whose `--env` entry is a repeatable `list`.
+ * A NUL byte in the command or a value is refused: the kernel cannot pass it and Node would fail
+ * late with a less clear message.
  */
 export function splitCaptureArgs(args: readonly string[], spec: FlagSpec): CaptureArgs {
-  const optionArgs: string[] = [];
-  const env: EnvEdit[] = [];
   const end = captureOptionsEnd(args, spec);
   const sawSeparator = args[end] === '--';
   const argv = args.slice(sawSeparator ? end + 1 : end);
-  for (let i = 0; i < end; i++) {
-    const arg = args[i];
-    if (arg === '--env' || arg.startsWith('--env=')) {
-      const value = arg !== '--env' ? arg.slice('--env='.length) : args[i + 1]?.startsWith('--') ? undefined : args[++i];
-      if (value === undefined || value === '') throw new UsageError('option --env needs K=V (set) or K (remove)');
-      env.push(parseEnvEdit(value));
-      continue;
-    }
-    optionArgs.push(arg);
-    // A value option's argument travels with it, so a value such as `1M` is not taken for the command.
-    if (spec[arg] === 'value' && i + 1 < args.length && !args[i + 1].startsWith('--')) optionArgs.push(args[++i]);
-  }
-  const options = parseFlags(optionArgs, spec);
+  const options = parseFlags(args.slice(0, end), spec);
+  const env = (options.lists['--env'] ?? []).map(parseEnvEdit);
   if (argv.length === 0) {
     throw new UsageError(sawSeparator ? 'no command after --' : 'no command to run (usage: airlock capture [OPTIONS] -- CMD [ARGS...])');
   }
@@ -57,7 +44,8 @@ export function captureOptionsEnd(args: readonly string[], spec: FlagSpec): numb
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--' || !arg.startsWith('-') || arg === '-') return i;
-    const takesValue = arg === '--env' || spec[arg] === 'value';
+    const kind = spec[arg];
+    const takesValue = kind === 'value' || kind === 'list';
     if (takesValue && i + 1 < args.length && !args[i + 1].startsWith('--')) i++;
   }
   return args.length;

@@ -2,7 +2,7 @@ import type { RemovalReport } from '../../shared/sanitize';
 import type { CaptureOutcome, Termination } from './capture';
 import type { EnvSummary } from './child-env';
 import type { StreamName } from './chunk-log';
-import { exitStatus } from './exit-status';
+import { captureExitStatus } from './exit-status';
 import { commandString } from './quote';
 import type { SandboxInfo } from './sandbox';
 import type { TextTruncation } from './text-window';
@@ -46,7 +46,7 @@ export interface CaptureEnvelope {
   readonly exit_code: number | null;
   /** Signal name (e.g. SIGTERM) or null. */
   readonly signal: string | null;
-  /** What `airlock capture` exits with: exit_code, or 128 + signal number. */
+  /** What `airlock capture` exits with: exit_code, or 128 + signal number; 124 for --timeout, 125 for --max-bytes. */
   readonly exit_status: number;
   /** Some stream was cut before its end; `termination` says why. */
   readonly truncated: boolean;
@@ -97,7 +97,7 @@ export function buildEnvelope(outcome: CaptureOutcome, context: EnvelopeContext)
     duration_ms: Math.round(outcome.durationMs * 1000) / 1000,
     exit_code: outcome.exit.code,
     signal: outcome.exit.signal,
-    exit_status: exitStatus(outcome.exit),
+    exit_status: captureExitStatus(outcome.exit, outcome.termination),
     truncated: outcome.truncated,
     termination: outcome.termination,
     bytes: { stdout: stdout.raw.size, stderr: stderr.raw.size },

@@ -1,22 +1,38 @@
 import type { RemovalReport } from '../../shared/sanitize';
 import { DEFAULT_COLUMNS, gutterRows, TEXT_GUTTER } from '../node/gutter';
+import { wrapLine } from '../node/fit';
 import { terminalSafeLine } from '../node/terminal-safe';
 import { STREAMS } from './chunk-log';
+import { shellQuote } from './quote';
 import type { CaptureEnvelope } from './envelope';
 import type { TextTruncation } from './text-window';
 
 export { TEXT_GUTTER };
 
 /**
+ * How a row that continues one of Airlock's own lines begins. Captured rows begin with the
+ * gutter and Airlock's lines with `airlock: ` or `--- `, so a wrapped command line or path can
+ * never start a row that passes for either.
+ */
+export const CONTINUATION = 'airlock:+ ';
+
+/**
  * The readable form of an envelope (what `airlock capture` prints without --json): a one-line
  * summary, notes on truncation, then each stream's sanitized text under its own heading with
- * every line behind {@link TEXT_GUTTER}, cut to `columns`. Everything passes terminalSafe, although
- * the text is already sanitized, because this goes to a terminal.
+ * every line behind {@link TEXT_GUTTER}, cut to `columns`; Airlock's own lines are cut to `columns`
+ * too, their further rows beginning with {@link CONTINUATION}. Everything passes terminalSafe,
+ * although the text is already sanitized, because this goes to a terminal.
  */
-export function renderEnvelope(env: CaptureEnvelope, columns = DEFAULT_COLUMNS): string {
-  const out: string[] = [summaryLine(env)];
-  out.push(`airlock: record ${terminalSafeLine(env.record)}; cwd ${terminalSafeLine(env.cwd)}; raw stdout ${env.raw_artifacts.stdout}, stderr ${env.raw_artifacts.stderr}`);
-  out.push(`airlock: sandbox ${env.sandbox.used}: ${terminalSafeLine(env.sandbox.reason)}`);
+export function renderEnvelope(env: CaptureEnvelope, terminalWidth?: number): string {
+  // Off a terminal nothing wraps Airlock's own lines; captured rows are still cut to 80 columns.
+  const own: number = terminalWidth ?? Infinity;
+  const columns = terminalWidth ?? DEFAULT_COLUMNS;
+  const lines: string[] = [summaryLine(env)];
+  lines.push(`airlock: record ${terminalSafeLine(env.record)}; cwd ${terminalSafeLine(shellQuote(env.cwd))}`);
+  lines.push(`airlock: raw stdout ${env.raw_artifacts.stdout}`);
+  lines.push(`airlock: raw stderr ${env.raw_artifacts.stderr}`);
+  lines.push(`airlock: sandbox ${env.sandbox.used}: ${terminalSafeLine(env.sandbox.reason)}`);
+  const out: string[] = [];
   if (env.termination) {
     const why = {
       'max-bytes': `output reached --max-bytes ${formatBytes(env.limits.max_bytes)}`,
@@ -27,21 +43,22 @@ export function renderEnvelope(env: CaptureEnvelope, columns = DEFAULT_COLUMNS):
       'capture-failed': 'the capture failed',
     }[env.termination.reason];
     const signals = env.termination.signals.length > 0 ? `sent ${env.termination.signals.join(' then ')} to its process group` : 'it had already ended';
-    out.push(`airlock: stopped the command: ${why}; ${signals}`);
+    lines.push(`airlock: stopped the command: ${why}; ${signals}`);
   }
-  if (env.truncated) out.push('airlock: TRUNCATED: the captured bytes end before the command\'s output did');
+  if (env.truncated) lines.push('airlock: TRUNCATED: the captured bytes end before the command\'s output did');
   for (const stream of STREAMS) {
     const t = env.text_truncated[stream];
-    if (t) out.push(`airlock: ${stream} text shortened to --max-text: ${windowNote(t)}`);
+    if (t) lines.push(`airlock: ${stream} text shortened to --max-text: ${windowNote(t)}`);
   }
+  for (const line of lines) out.push(...wrapLine(line, own, CONTINUATION));
   // Lines are appended one by one: a stream may have millions, too many to spread into push().
-  for (const stream of STREAMS) renderStream(out, stream, env[stream], env.text_truncated[stream], columns);
+  for (const stream of STREAMS) renderStream(out, stream, env[stream], env.text_truncated[stream], columns, own);
   out.push('--- end ---');
   return `${out.join('\n')}\n`;
 }
 
 function summaryLine(env: CaptureEnvelope): string {
-  const how = env.signal !== null ? `was killed by ${env.signal}` : `exited ${env.exit_code}`;
+  const how = env.signal !== null ? `was killed by ${terminalSafeLine(env.signal)}` : `exited ${env.exit_code}`;
   const removed = removedSummary([env.sanitizer.stdout, env.sanitizer.stderr]);
   return (
     `airlock: ${shortCommand(env.command)} ${how} in ${formatMs(env.duration_ms)}; ` +
@@ -65,7 +82,7 @@ export function removedSummary(reports: readonly RemovalReport[]): string {
   return [...totals].map(([name, n]) => `${n} ${name}`).join(', ');
 }
 
-function renderStream(out: string[], stream: string, text: string, cut: TextTruncation | null, columns: number): void {
+function renderStream(out: string[], stream: string, text: string, cut: TextTruncation | null, columns: number, own: number): void {
   if (text.length === 0) {
     out.push(`--- ${stream} (sanitized): empty ---`);
     return;
@@ -74,7 +91,7 @@ function renderStream(out: string[], stream: string, text: string, cut: TextTrun
   if (cut) {
     const bytes = Buffer.from(text, 'utf8');
     gutter(out, bytes.subarray(0, cut.head_bytes).toString('utf8'), stream, columns);
-    out.push(`airlock: ... ${formatBytes(cut.omitted_bytes)} of ${stream} text omitted here ...`);
+    out.push(...wrapLine(seamLine(stream, cut), own, CONTINUATION));
     gutter(out, bytes.subarray(cut.head_bytes).toString('utf8'), stream, columns);
   } else {
     gutter(out, text, stream, columns);
@@ -87,6 +104,12 @@ function gutter(out: string[], text: string, stream: string, columns: number): v
   const { rows, complete } = gutterRows(text, columns);
   for (const row of rows) out.push(row);
   if (!complete) out.push(`airlock: (no newline at this point of ${stream})`);
+}
+
+/** The line that marks where head and tail of a shortened stream meet; Airlock's own, outside the text. */
+export function seamLine(stream: string, cut: TextTruncation): string {
+  const where = cut.at_line_boundaries === false ? ' (cut inside a line: the rows on either side are partial)' : '';
+  return `airlock: ... ${formatBytes(cut.omitted_bytes)} of ${stream} text omitted here${where} ...`;
 }
 
 function windowNote(t: TextTruncation): string {

@@ -1,7 +1,7 @@
 import type { ParserLimits } from '../../shared/parser';
 import type { CrMode } from '../../shared/sanitize';
 import { AuditLog, type AuditDetails } from '../node/audit';
-import { newRecordId, type CaptureRecord, type Vault } from '../node/vault';
+import { newRecordId, VaultError, type CaptureRecord, type Vault } from '../node/vault';
 import { runCapture } from './capture';
 import type { EnvSummary } from './child-env';
 import { buildEnvelope, type CaptureEnvelope } from './envelope';
@@ -27,10 +27,18 @@ export interface StoredCaptureRequest {
   readonly auditExtra?: AuditDetails;
 }
 
-/** The stored capture: the envelope, the record written, and whether the audit append failed. */
+/** The stored capture: the envelope and the record as written (with its audit anchor). */
 export interface StoredCapture {
   readonly envelope: CaptureEnvelope;
   readonly record: CaptureRecord;
+}
+
+/** The audit log cannot take an entry now, so the command was not run (nothing was stored). */
+export class AuditUnavailableError extends Error {
+  override readonly name = 'AuditUnavailableError';
+  constructor(override readonly cause: unknown) {
+    super(`the audit log cannot record a capture, so nothing was run or stored: ${String((cause as Error)?.message ?? cause)}`);
+  }
 }
 
 /** The record is stored but its audit entry is missing: the operator has to look at the log. */
@@ -45,13 +53,26 @@ export class AuditAppendError extends Error {
 }
 
 /**
- * Runs the command and stores it: the same steps as `airlock capture` (runCapture, envelope,
- * record under the retention lock, `capture.stored` audit entry), so the same bytes give the same
- * sanitized text on both paths. Rejects with SpawnError when the command cannot start, with
- * AuditAppendError when only the audit entry failed, and with the vault's errors otherwise.
+ * Runs the command and stores it — the one store path `airlock capture` and `airlock mcp` share,
+ * so the same bytes give the same sanitized text and the same audit trail on both:
+ * 1. the audit log's tail is checked first: a capture that cannot be recorded does not run
+ *    (AuditUnavailableError, nothing run or stored);
+ * 2. runCapture, then the envelope and the record;
+ * 3. the record is written under the audit lock, just before its `capture.stored` entry, and names
+ *    that entry (`audit: {seq, hash}`), so `audit verify` can tell a log whose tail was cut off;
+ * 4. the retention lock is held from the raw commits until then, so prune cannot delete raw bytes
+ *    the record reuses.
+ * Rejects with SpawnError when the command cannot start, AuditAppendError when the record is
+ * stored but its entry failed (the log changed while the command ran), the vault's errors otherwise.
  */
 export async function captureToVault(req: StoredCaptureRequest): Promise<StoredCapture> {
   const { vault } = req;
+  const audit = AuditLog.forVault(vault.root);
+  try {
+    await audit.assertAppendable();
+  } catch (err) {
+    throw new AuditUnavailableError(err);
+  }
   const outcome = await runCapture({
     argv: req.argv,
     cwd: req.cwd,
@@ -66,20 +87,29 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
     holdRetentionLock: () => vault.holdRetentionLock(),
     launch: req.sandbox.launch,
   });
-  let envelope: CaptureEnvelope;
-  let record: CaptureRecord;
+  let record: CaptureRecord | undefined;
+  let written = false;
   try {
     const createdAt = new Date();
-    envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: req.envSummary, timeoutMs: req.timeoutMs, sandbox: req.sandbox.info });
-    record = buildCaptureRecord(outcome, envelope, createdAt);
-    await vault.putRecord(record);
+    const envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: req.envSummary, timeoutMs: req.timeoutMs, sandbox: req.sandbox.info });
+    const built = buildCaptureRecord(outcome, envelope, createdAt);
+    record = built;
+    let stored: CaptureRecord = built;
+    await audit.append('capture.stored', { ...captureAuditDetails(envelope, built), ...req.auditExtra }, async (entry) => {
+      stored = { ...built, audit: { seq: entry.seq, hash: entry.hash } };
+      await vault.putRecord(stored);
+      written = true;
+    });
+    return { envelope, record: stored };
+  } catch (err) {
+    // The command has run: its output is kept even when the log fails now (it was checked before
+    // the command ran, so something changed it meanwhile). `audit verify` reports such a record.
+    if (!written && record !== undefined && !(err instanceof VaultError)) {
+      written = await vault.putRecord(record).then(() => true, () => false);
+    }
+    if (written && record !== undefined) throw new AuditAppendError(record.id, err);
+    throw err;
   } finally {
     await outcome.releaseRetentionLock?.();
   }
-  try {
-    await AuditLog.forVault(vault.root).append('capture.stored', { ...captureAuditDetails(envelope, record), ...req.auditExtra });
-  } catch (err) {
-    throw new AuditAppendError(record.id, err);
-  }
-  return { envelope, record };
 }

@@ -6,6 +6,11 @@ export interface TextTruncation {
   readonly head_bytes: number;
   /** Bytes kept from the end of the sanitized text. */
   readonly tail_bytes: number;
+  /**
+   * True when both cuts fell on line boundaries (the head ends with a LF, the tail starts a line),
+   * so no kept line is a join of two the command printed; false when a line was too long for that.
+   */
+  readonly at_line_boundaries: boolean;
 }
 
 /** The bounded text of one stream. */
@@ -23,8 +28,9 @@ const INITIAL_BUFFER = 64 * 1024;
 
 /**
  * Keeps at most `maxBytes` of a stream of sanitized UTF-8 text: the first half and the last half
- * (a ring buffer), however long the stream runs. Memory is bounded by `maxBytes`. The cut points are moved to UTF-8 character boundaries, so the result decodes without
- * replacement characters; the bytes given up that way count as omitted.
+ * (a ring buffer), however long the stream runs. Memory is bounded by `maxBytes`. The cut points
+ * move to line boundaries where the halves hold a line break, else to UTF-8 character boundaries,
+ * so the result decodes without replacement characters; the bytes given up count as omitted.
  *
  * Input must be valid UTF-8 overall (the Sanitizer guarantees it); chunks may split characters.
  */
@@ -81,12 +87,21 @@ export class TextWindow {
       // Nothing left out: head and tail join exactly, a character split between them is whole again.
       return { text: decode(Buffer.concat([headBytes, tailBytes])), totalBytes: this.total, truncation: null };
     }
-    const head = headBytes.subarray(0, completeUtf8Prefix(headBytes));
-    const tail = tailBytes.subarray(leadingContinuationBytes(tailBytes));
+    // Cut at line boundaries where the kept halves hold one, so head and tail cannot join into a
+    // line the command never printed (`Tests: ` + `all 312 passed`); else at a character boundary.
+    const headLf = headBytes.lastIndexOf(0x0a);
+    const tailLf = tailBytes.indexOf(0x0a);
+    const head = headLf >= 0 ? headBytes.subarray(0, headLf + 1) : headBytes.subarray(0, completeUtf8Prefix(headBytes));
+    const tail = tailLf >= 0 ? tailBytes.subarray(tailLf + 1) : tailBytes.subarray(leadingContinuationBytes(tailBytes));
     return {
       text: decode(head) + decode(tail),
       totalBytes: this.total,
-      truncation: { omitted_bytes: this.total - head.length - tail.length, head_bytes: head.length, tail_bytes: tail.length },
+      truncation: {
+        omitted_bytes: this.total - head.length - tail.length,
+        head_bytes: head.length,
+        tail_bytes: tail.length,
+        at_line_boundaries: headLf >= 0 && tailLf >= 0,
+      },
     };
   }
 

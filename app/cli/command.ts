@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { wrapLine } from '../node/fit';
 
 /** The process surroundings a command runs in; tests pass fakes. */
 export interface CliIo {
@@ -41,4 +42,16 @@ export class CliError extends Error {
 export function terminalColumns(io: CliIo): number | undefined {
   const columns = (io.stdout as { columns?: unknown }).columns;
   return typeof columns === 'number' && columns > 0 ? columns : undefined;
+}
+
+/**
+ * Writes lines of Airlock's own (terminal-safe, no LF) to `stream`. When the stream is a terminal
+ * each line is cut to its width, further rows beginning with `continuation`, so the terminal's
+ * own wrapping never starts a row with a path or value that could pass for another line.
+ */
+export function writeOwnLines(stream: Writable, lines: string | readonly string[], continuation: string): void {
+  const raw = (stream as { columns?: unknown }).columns;
+  const columns = typeof raw === 'number' && raw > 0 ? raw : Infinity;
+  const rows = (typeof lines === 'string' ? [lines] : lines).flatMap((line) => wrapLine(line, columns, continuation));
+  if (rows.length > 0) stream.write(`${rows.join('\n')}\n`);
 }

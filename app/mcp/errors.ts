@@ -1,5 +1,5 @@
 import { SandboxError, SpawnError } from '../capture';
-import { AuditAppendError } from '../capture/stored-capture';
+import { AuditAppendError, AuditUnavailableError } from '../capture/stored-capture';
 import { AuditDetailsError, AuditLogDamagedError } from '../node/audit';
 import { terminalSafeLine } from '../node/terminal-safe';
 import { VaultError } from '../node/vault';
@@ -14,7 +14,7 @@ export function toolErrorMessage(tool: string, err: unknown): string {
 }
 
 function describe(err: unknown): string {
-  if (err instanceof ToolError || err instanceof AuditAppendError) return err.message;
+  if (err instanceof ToolError || err instanceof AuditAppendError || err instanceof AuditUnavailableError) return err.message;
   if (err instanceof SpawnError) return spawnMessage(err);
   if (err instanceof SandboxError) return `${err.message} (nothing was run)`;
   if (err instanceof VaultError || err instanceof AuditLogDamagedError || err instanceof AuditDetailsError) return `vault: ${err.message}`;

@@ -11,7 +11,12 @@ export const recordId = z.string().regex(RECORD_ID, 'not a record id (like 20261
 export const streamName = z.enum(['stdout', 'stderr']);
 
 /** What a head/tail window left out. */
-export const truncation = z.object({ omitted_bytes: z.number(), head_bytes: z.number(), tail_bytes: z.number() });
+export const truncation = z.object({
+  omitted_bytes: z.number(),
+  head_bytes: z.number(),
+  tail_bytes: z.number(),
+  at_line_boundaries: z.boolean().describe('both cuts fell on line boundaries, so no kept line joins two the command printed'),
+});
 
 /** Per stream: null or the cut. */
 export const perStreamTruncation = z.object({ stdout: truncation.nullable(), stderr: truncation.nullable() });

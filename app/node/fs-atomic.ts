@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
-import { chmod, link, lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { chmod, link, lstat, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** Mode for every file Airlock keeps: owner read/write only. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -76,7 +76,7 @@ export async function fsyncDir(dir: string): Promise<void> {
  * already existed, because mkdir's mode is filtered through the umask and ignored for existing dirs.
  */
 export async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  await makeDirs(dir, PRIVATE_DIR_MODE);
   // mkdir succeeds on an existing link to a directory, and chmod would follow it: a planted link
   // must not steer raw bytes (or a chmod) outside the vault.
   const st = await lstat(dir);
@@ -84,6 +84,40 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
     throw Object.assign(new Error(`${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; refusing to use it`), { code: 'EUNSAFEDIR' });
   }
   await chmod(dir, PRIVATE_DIR_MODE);
+}
+
+/**
+ * Creates `dir` and its missing parents, one mkdir(2) per missing component, and fails with the
+ * first error. Used instead of `mkdir({recursive: true})`, which on Node 20 retries forever where
+ * mkdir keeps answering ENOENT although the parent exists (`/proc/foo`): a path error must end
+ * promptly. Each error names the component that could not be made.
+ */
+export async function makeDirs(dir: string, mode: number): Promise<void> {
+  const missing: string[] = [];
+  let at = resolve(dir);
+  for (;;) {
+    const st = await stat(at).catch((err: unknown) => {
+      if (isErrno(err, 'ENOENT')) return null;
+      throw err;
+    });
+    if (st) {
+      if (!st.isDirectory()) throw Object.assign(new Error(`${at} is not a directory`), { code: 'ENOTDIR', path: at });
+      break;
+    }
+    missing.unshift(at);
+    const parent = dirname(at);
+    if (parent === at) break;
+    at = parent;
+  }
+  for (const path of missing) {
+    try {
+      await mkdir(path, { mode });
+    } catch (err) {
+      if (isErrno(err, 'EEXIST')) continue; // made meanwhile by a concurrent capture: fine if it is a directory
+      const code = String((err as { code?: unknown }).code ?? 'error');
+      throw Object.assign(new Error(`cannot create directory ${path} (${code})`), { code, path });
+    }
+  }
 }
 
 /** True when `err` is a Node system error with one of the given `code`s. */

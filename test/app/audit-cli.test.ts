@@ -32,7 +32,7 @@ describe('airlock audit verify', () => {
     await appendSome(3);
     const r = await audit(['verify', '--vault', vdir]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^audit log OK: 3 entries\nhead: [0-9a-f]{64}\n$/);
+    expect(r.out).toMatch(/^audit log OK: 3 entries, 0 records each with its capture.stored entry\nhead: [0-9a-f]{64}\n$/);
   });
 
   it('an empty vault has an empty, valid log', async () => {
@@ -60,7 +60,7 @@ describe('airlock audit verify', () => {
 
   it('usage and vault errors', async () => {
     expect((await audit([])).code).toBe(2);
-    expect((await audit(['verify', '--json', '--vault', vdir])).code).toBe(2);
+    expect((await audit(['verify', '--bogus', '--vault', vdir])).code).toBe(2);
     expect((await audit(['nope'])).code).toBe(2);
     const missing = join(base, 'missing');
     expect(await audit(['verify', '--vault', missing])).toMatchObject({ code: 1, err: `no vault at ${missing}\n` });

@@ -66,7 +66,7 @@ describe('airlock capture: --max-bytes on endless producers', () => {
   it('stops `yes` at the cap: SIGTERM to the group, truncated, exactly max-bytes stored', async () => {
     const { code, env, ms } = await captureJson(['--max-bytes', '1M', '--', 'yes']);
     expect(ms).toBeLessThan(5000);
-    expect(code).toBe(143);
+    expect(code).toBe(125);
     expect(env).toMatchObject({
       truncated: true,
       exit_code: null,
@@ -135,7 +135,7 @@ describe('airlock capture: --max-text head and tail', () => {
   const fullBytes = Buffer.from(full, 'utf8');
 
   for (const maxText of [1001, 4096, 65_537]) {
-    it(`keeps the first and last half of ${maxText} bytes, cut at character boundaries`, async () => {
+    it(`keeps the first and last half of ${maxText} bytes, cut at line boundaries`, async () => {
       const { env, out } = await captureJson(['--max-text', String(maxText), '--', 'node', join(FIXTURES, 'utf8-lines.mjs'), '5000']);
       expect(env.bytes.stdout).toBe(fullBytes.length);
       expect(env.truncated).toBe(false);
@@ -143,7 +143,11 @@ describe('airlock capture: --max-text head and tail', () => {
       const text = Buffer.from(env.stdout, 'utf8');
       expect(text.length).toBe(cut.head_bytes + cut.tail_bytes);
       expect(text.length).toBeLessThanOrEqual(maxText);
-      expect(text.length).toBeGreaterThan(maxText - 8); // at most 3 bytes lost at each cut
+      expect(text.length).toBeGreaterThan(maxText - 2 * 25); // at most one line (< 25 bytes) lost at each cut
+      // Both cuts fall on line boundaries, so head and tail cannot join into a line never printed.
+      expect(cut.at_line_boundaries).toBe(true);
+      expect(text[cut.head_bytes - 1]).toBe(0x0a);
+      expect(fullBytes[fullBytes.length - cut.tail_bytes - 1]).toBe(0x0a);
       expect(cut.head_bytes + cut.tail_bytes + cut.omitted_bytes).toBe(fullBytes.length);
       expect(env.stdout).not.toContain('\ufffd');
       // Head is a prefix and tail a suffix of the full text, byte for byte.

@@ -27,7 +27,7 @@ describe('TextWindow', () => {
   it('keeps head and tail halves and states what it left out', () => {
     const w = new TextWindow(10);
     for (const c of 'abcdefghijklmnopqrstuvwxyz') w.push(enc.encode(c));
-    expect(w.finish()).toEqual({ text: 'abcdevwxyz', totalBytes: 26, truncation: { omitted_bytes: 16, head_bytes: 5, tail_bytes: 5 } });
+    expect(w.finish()).toEqual({ text: 'abcdevwxyz', totalBytes: 26, truncation: { omitted_bytes: 16, head_bytes: 5, tail_bytes: 5, at_line_boundaries: false } });
   });
 
   it('copies what it keeps, so the caller may reuse its buffer', () => {
@@ -139,7 +139,7 @@ describe('ChunkLog', () => {
 });
 
 describe('capture command line', () => {
-  const spec = { '--vault': 'value', '--json': 'flag', '--max-bytes': 'value' } as const;
+  const spec = { '--vault': 'value', '--json': 'flag', '--max-bytes': 'value', '--env': 'list' } as const;
 
   it('splits options, repeated --env and the command', () => {
     const r = splitCaptureArgs(['--vault', 'V', '--env', 'A=1', '--env=B=x=y', '--json', '--env', 'C', '--', 'ls', '-l', '--env', 'X=1'], spec);

@@ -37,7 +37,10 @@ describe('airlock inspect', () => {
     const plain = await runAirlock(['inspect', SAMPLE, '--color', 'never']);
     expect(plain.out.includes(0x1b)).toBe(false);
     const coloured = (await runAirlock(['inspect', SAMPLE, '--color', 'always'])).out.toString('utf8');
-    expect(coloured).toContain('\x1b[31m^[\x1b[0m');
+    // A span is coloured over its whole extent (the OSC's payload too), LF as kept text, with a legend.
+    expect(coloured).toContain('\x1b[30;43m^[\x1b[0m\x1b[30;43m]\x1b[0m\x1b[30;43m0\x1b[0m');
+    expect(coloured).toContain('|$ make test\x1b[2m^J\x1b[0m');
+    expect(coloured).toMatch(/^\x1b\[1;34mlegend:/m);
     // Every ESC in the coloured output starts one of Airlock's SGR sequences.
     expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(UNSAFE);
   });
@@ -79,6 +82,18 @@ describe('airlock inspect', () => {
     expect((await runAirlock(['inspect'])).code).toBe(2);
     expect((await runAirlock(['inspect', SAMPLE, '--width', '0'])).err).toMatch(/--width/);
     expect((await runAirlock(['inspect', SAMPLE, '--color', 'maybe'])).code).toBe(2);
+  });
+
+  it('keeps rows aligned across page edges, from a file and from stdin', async () => {
+    const bytes = Buffer.alloc(200_000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) & 0xff;
+    const file = join(dir, 'big.bin');
+    writeFileSync(file, bytes);
+    for (const r of [await runAirlock(['inspect', file, '--width', '7']), await runAirlock(['inspect', '-', '--width', '7'], { stdin: bytes })]) {
+      const offsets = (r.out.toString('utf8').match(/^[0-9a-f]{8}(?= {2})/gm) ?? []).map((o) => parseInt(o, 16));
+      expect(offsets).toHaveLength(Math.ceil(bytes.length / 7));
+      expect(offsets.every((o, i) => o === i * 7)).toBe(true);
+    }
   });
 
   it('prints nothing unsafe for any input bytes, split across pages', async () => {

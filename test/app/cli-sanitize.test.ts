@@ -51,7 +51,7 @@ describe('airlock sanitize', () => {
     [['--max-bytes', '0'], /--max-bytes needs a positive byte count/],
     [['--bogus'], /unknown option '--bogus'/],
     [['--report'], /--report needs a value/],
-    [['file.bin'], /unexpected argument 'file.bin'/],
+    [['a.bin', 'b.bin'], /unexpected argument 'b.bin'/],
   ])('rejects %j with a usage error', async (args, message) => {
     const r = await runAirlock(['sanitize', ...args], { stdin: 'x' });
     expect(r.code).toBe(2);
@@ -62,7 +62,7 @@ describe('airlock sanitize', () => {
   it('fails clearly on an unwritable report path and leaves no temp file behind', async () => {
     const r = await runAirlock(['sanitize', '--report', join(dir, 'missing', 'r.json')], { stdin: 'x' });
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/cannot write report to .*missing/);
+    expect(r.err).toMatch(/cannot write the report to .*missing/);
     expect(readdirSync(dir)).toEqual([]);
   });
 

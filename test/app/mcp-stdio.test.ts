@@ -135,7 +135,7 @@ describe.skipIf(noBuild !== null)(`airlock mcp over stdio (built CLI)${noBuild ?
     const r = spawnSync(process.execPath, [BIN, 'mcp', '--vault', join(base, 'v-refuse'), '--sandbox', 'none'], { encoding: 'utf8', input: '' });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.split('\n')[0]).toBe("airlock mcp: --sandbox none lets commands reach the vault and the server's own streams; add --allow-unsandboxed to accept that");
+    expect(r.stderr.split('\n')[0]).toBe("airlock mcp: --sandbox none lets commands reach the vault and the server's own streams; add --allow-unsandboxed to accept that (see 'airlock mcp --help')");
   });
 
   it('refuses to start where bwrap is missing, in one line', () => {

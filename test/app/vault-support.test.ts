@@ -43,7 +43,7 @@ describe('terminalSafe', () => {
 describe('parseFlags', () => {
   const spec = { '--vault': 'value', '--json': 'flag' } as const;
   it('parses values, flags and positionals', () => {
-    expect(parseFlags(['x', '--vault', 'd', '--json', 'y'], spec)).toEqual({ values: { '--vault': 'd' }, flags: new Set(['--json']), positionals: ['x', 'y'] });
+    expect(parseFlags(['x', '--vault', 'd', '--json', 'y'], spec)).toEqual({ values: { '--vault': 'd' }, flags: new Set(['--json']), lists: {}, positionals: ['x', 'y'] });
     expect(parseFlags(['--vault=d', '--', '--json'], spec).positionals).toEqual(['--json']);
   });
   it('rejects unknown, missing, repeated and misused options', () => {

@@ -56,7 +56,10 @@ describe('vault location', () => {
 
   it('resolves --vault over the env, relative to the given cwd', () => {
     expect(resolveVaultDir('v', { AIRLOCK_VAULT: '/env' }, '/work')).toBe('/work/v');
-    expect(resolveVaultDir(undefined, { AIRLOCK_VAULT: 'rel' }, '/work')).toBe('/work/rel');
+    expect(resolveVaultDir('v', { AIRLOCK_VAULT: 'rel' }, '/work')).toBe('/work/v');
+    // A relative AIRLOCK_VAULT would open another vault in every directory (issue #9, bug class 8).
+    expect(() => resolveVaultDir(undefined, { AIRLOCK_VAULT: 'rel' }, '/work')).toThrow(/AIRLOCK_VAULT must be an absolute path, not 'rel'/);
+    expect(() => resolveVaultDir(undefined, { AIRLOCK_VAULT: '~/vault' }, '/work')).toThrow(/expanded only by a shell/);
   });
 });
 

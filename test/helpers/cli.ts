@@ -2,10 +2,20 @@ import { PassThrough } from 'node:stream';
 import { CliError, UsageError, type CliIo, type Command } from '../../app/cli/command';
 import { runCli } from '../../app/cli/run';
 
+/** How a test run's surroundings look; `columns` makes stdout a terminal of that width. */
+export interface IoOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly cwd?: string;
+  readonly stdin?: Uint8Array | string;
+  readonly columns?: number;
+}
+
 /** An in-memory CliIo: stdin holds the given bytes; stdout and stderr are collected. */
-function fakeIo(options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: Uint8Array | string }): { io: CliIo; out: () => Buffer; err: () => string } {
+function fakeIo(options: IoOptions): { io: CliIo; out: () => Buffer; err: () => string } {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
+  // A terminal of that width: what `terminalColumns` and colour detection look at.
+  if (options.columns !== undefined) Object.assign(stdout, { columns: options.columns, isTTY: true });
   const stderr = new PassThrough();
   const out: Buffer[] = [];
   let err = '';
@@ -30,7 +40,7 @@ export interface CliResult {
  * Runs `airlock ARGV` in-process through the real dispatcher (exit codes, error printing), with
  * `stdin` fed from bytes and stdout captured as bytes.
  */
-export async function runAirlock(argv: string[], options: { stdin?: Uint8Array | string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+export async function runAirlock(argv: string[], options: IoOptions = {}): Promise<CliResult> {
   const fake = fakeIo(options);
   const code = await runCli(argv, fake.io);
   await settle();
@@ -51,7 +61,7 @@ export interface CommandResult {
  * (UsageError → 2, CliError → its code; the message goes to `err`); anything else is rethrown
  * so a test sees the real failure.
  */
-export async function runCommand(command: Command, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: Uint8Array | string } = {}): Promise<CommandResult> {
+export async function runCommand(command: Command, args: string[], options: IoOptions = {}): Promise<CommandResult> {
   const fake = fakeIo(options);
   const started = performance.now();
   let code: number;

@@ -1,22 +1,41 @@
 import { AuditLog, canonicalJson, type AuditEntry } from '../../node/audit';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { parseFlags } from '../flags';
+import type { Vault } from '../../node/vault';
+import { verifyAgainstVault } from '../audit/verify-vault';
+import { noPositionals, parseFlags, type FlagSpec, type ParsedFlags } from '../flags';
 import { openVaultForCli, toCliError } from '../vault-open';
-import { UsageError, type CliIo, type Command } from '../command';
+import { UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 
 const USAGE = `Usage:
-  airlock audit verify [--vault DIR]
+  airlock audit verify [--vault DIR] [--head HASH] [--json]
   airlock audit list   [--vault DIR] [--json]
+  airlock audit repair [--vault DIR]
 
-Check or print the vault's hash-chained audit log (who requested, granted, opened or pruned
-raw bytes). verify exits 0 when the chain is intact and 1 naming the first bad line.
+Check, print or repair the vault's hash-chained audit log (who captured, requested, granted,
+opened or pruned raw bytes).
+
+verify checks the chain line by line and that every record in the vault has its
+'capture.stored' entry (records name the entry they were stored with, so a log whose tail was
+cut off is caught). It exits 0 when all holds and 1 naming the first problem. Its 'head' line is
+the hash of the last entry: keep it outside the vault (ticket, another host) and pass it back
+with --head HASH, which fails unless that entry is still in the log.
+
+repair handles a damaged last line (a torn append after a crash or a full disk): the torn bytes
+are moved to audit.torn-<time>-<random>.bin beside the log, the log is cut back to its intact
+entries and an 'audit.repaired' entry records what was removed. A log broken before its last line
+is refused (nothing is changed).
 
 Options:
   --vault DIR   vault directory (default: $AIRLOCK_VAULT, else $XDG_DATA_HOME/airlock/vault,
                 else ~/.local/share/airlock/vault)
-  --json        machine-readable output (list)`;
+  --head HASH   (verify) a head hash printed earlier: it must still be an entry of the log
+  --json        machine-readable output (verify, list)`;
 
-/** `airlock audit`: verify or list the audit log. */
+const VERIFY_SPEC: FlagSpec = { '--vault': 'value', '--head': 'value', '--json': 'flag' };
+const LIST_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
+const REPAIR_SPEC: FlagSpec = { '--vault': 'value' };
+
+/** `airlock audit`: verify, list or repair the audit log. */
 export const auditCommand: Command = {
   name: 'audit',
   usage: USAGE,
@@ -28,8 +47,10 @@ export const auditCommand: Command = {
           return await verify(rest, io);
         case 'list':
           return await list(rest, io);
+        case 'repair':
+          return await repair(rest, io);
         case undefined:
-          throw new UsageError('missing subcommand (verify or list)');
+          throw new UsageError('missing subcommand (verify, list or repair)');
         default:
           throw new UsageError(`unknown subcommand '${terminalSafeLine(sub.slice(0, 40))}'`);
       }
@@ -39,40 +60,52 @@ export const auditCommand: Command = {
   },
 };
 
-async function openLog(args: readonly string[], io: CliIo, spec: Record<string, 'value' | 'flag'>): Promise<{ log: AuditLog; json: boolean; records: number }> {
-  const { values, flags, positionals } = parseFlags(args, spec);
-  if (positionals.length > 0) throw new UsageError(`unexpected argument '${terminalSafeLine(positionals[0]!.slice(0, 40))}'`);
-  const vault = await openVaultForCli(values['--vault'], io);
-  const { records } = await vault.listRecords();
-  return { log: AuditLog.forVault(vault.root), json: flags.has('--json'), records: records.length };
+async function openLog(args: readonly string[], io: CliIo, spec: FlagSpec): Promise<{ log: AuditLog; vault: Vault; parsed: ParsedFlags }> {
+  const parsed = parseFlags(args, spec);
+  noPositionals(parsed);
+  const vault = await openVaultForCli(parsed.values['--vault'], io);
+  return { log: AuditLog.forVault(vault.root), vault, parsed };
 }
 
 async function verify(args: readonly string[], io: CliIo): Promise<number> {
-  const { log, records } = await openLog(args, io, { '--vault': 'value' });
-  const result = await log.verify();
-  if (!result.ok) {
-    io.stdout.write(`audit log BROKEN at line ${result.line}: ${terminalSafeLine(result.reason)}\n`);
-    return 1;
+  const { log, vault, parsed } = await openLog(args, io, VERIFY_SPEC);
+  const anchor = parsed.values['--head'];
+  if (anchor !== undefined && !/^[0-9a-f]{64}$/.test(anchor)) throw new UsageError('--head needs the 64 lowercase hex digits of a head hash that verify printed');
+  const report = await verifyAgainstVault(log, vault, anchor);
+  if (parsed.flags.has('--json')) {
+    io.stdout.write(`${terminalSafeJson(report, 2)}\n`);
+    return report.ok ? 0 : 1;
   }
-  if (result.entries === 0 && records > 0) {
-    // Deleting the whole log leaves no broken chain behind; captured records without any
-    // audit entry are the evidence.
-    io.stdout.write(`audit log BROKEN at line 1: the log is empty or missing but the vault holds ${records} record(s)\n`);
-    return 1;
+  const lines: string[] = [];
+  if (report.broken) lines.push(`audit log BROKEN at line ${report.broken.line}: ${terminalSafeLine(report.broken.reason)}`);
+  for (const p of report.problems) lines.push(`audit log BROKEN: ${terminalSafeLine(p)}`);
+  if (report.ok) lines.push(`audit log OK: ${report.entries} entries, ${report.records} records each with its capture.stored entry`, `head: ${report.head}`);
+  if (report.anchor?.found) lines.push(`anchor ${report.anchor.hash} is entry ${report.anchor.seq}`);
+  writeOwnLines(io.stdout, lines, '  + ');
+  return report.ok ? 0 : 1;
+}
+
+async function repair(args: readonly string[], io: CliIo): Promise<number> {
+  const { log } = await openLog(args, io, REPAIR_SPEC);
+  const result = await log.repairTail();
+  if (!result.repaired) {
+    writeOwnLines(io.stdout, `audit log OK: ${result.entries} entries; nothing to repair`, '  + ');
+    return 0;
   }
-  io.stdout.write(`audit log OK: ${result.entries} entries\nhead: ${result.head}\n`);
+  const repaired = `audit log repaired: line ${result.line} (${result.removedBytes} bytes) moved to ${terminalSafeLine(result.aside)}; entry ${result.entry.seq} 'audit.repaired' records it`;
+  writeOwnLines(io.stdout, [repaired, `head: ${result.entry.hash}`], '  + ');
   return 0;
 }
 
 async function list(args: readonly string[], io: CliIo): Promise<number> {
-  const { log, json } = await openLog(args, io, { '--vault': 'value', '--json': 'flag' });
+  const { log, parsed } = await openLog(args, io, LIST_SPEC);
+  const json = parsed.flags.has('--json');
   const lines = await log.list();
   if (json) {
     io.stdout.write(`${terminalSafeJson(lines.map((l) => ('entry' in l ? l.entry : { line: l.line, error: l.error })), 2)}\n`);
   } else {
-    for (const l of lines) {
-      io.stdout.write('entry' in l ? `${formatEntry(l.entry)}\n` : `line ${l.line}: unreadable (${terminalSafeLine(l.error)})\n`);
-    }
+    // Entries come from a file anyone with vault access could edit: a wrapped one must not pass for the next.
+    writeOwnLines(io.stdout, lines.map((l) => ('entry' in l ? formatEntry(l.entry) : `line ${l.line}: unreadable (${terminalSafeLine(l.error)})`)), '      + ');
   }
   return lines.some((l) => 'error' in l) ? 1 : 0;
 }

@@ -1,8 +1,5 @@
 import { stat } from 'node:fs/promises';
 import {
-  buildCaptureRecord,
-  buildEnvelope,
-  captureAuditDetails,
   childEnvironment,
   commandString,
   DEFAULT_MAX_BYTES,
@@ -10,17 +7,16 @@ import {
   EXIT_CANNOT_EXECUTE,
   EXIT_NOT_FOUND,
   renderEnvelope,
-  runCapture,
   SpawnError,
   captureOptionsEnd,
   splitCaptureArgs,
-  type CaptureOutcome,
+  type CaptureEnvelope,
 } from '../../capture';
+import { AuditAppendError, AuditUnavailableError, captureToVault } from '../../capture/stored-capture';
 import { parseSandboxMode, sandboxForCli } from '../sandbox-flag';
-import { AuditLog } from '../../node/audit';
 import { parseDuration } from '../../node/duration';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { newRecordId, resolveVaultDir, Vault } from '../../node/vault';
+import { resolveVaultDir, Vault } from '../../node/vault';
 import { toCliError } from '../vault-open';
 import type { FlagSpec } from '../flags';
 import { CliError, terminalColumns, UsageError, type Command } from '../command';
@@ -62,9 +58,11 @@ the first argument that is not an option.
 SIGINT, SIGTERM or SIGHUP to airlock stop the command the same way (its process group gets
 SIGTERM, then SIGKILL) and what it wrote is still stored and printed.
 
-Exit status: the command's exit code; 128+N when signal N ended it (also when Airlock sent the
-signal: --max-bytes, --timeout); 127 when the command does not exist, 126 when it cannot be
-executed (nothing is stored then); 2 for usage errors; 1 when the vault cannot store the capture.`;
+Exit status: the command's exit code, or 128+N when signal N ended it; 124 when Airlock stopped
+it at --timeout and 125 when it stopped it at --max-bytes (the output is cut short; exit_code and
+signal in the envelope still say how the command ended); 127 when the command does not exist,
+126 when it cannot be executed (nothing is stored then); 2 for usage errors; 1 when the vault or
+its audit log cannot take the capture (checked before the command runs).`;
 
 const SPEC: FlagSpec = {
   '--vault': 'value',
@@ -75,6 +73,7 @@ const SPEC: FlagSpec = {
   '--max-csi': 'value',
   '--cr': 'value',
   '--timeout': 'value',
+  '--env': 'list',
   '--sandbox': 'value',
 };
 
@@ -113,50 +112,23 @@ export const captureCommand: Command = {
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();
     for (const sig of INTERRUPTS) process.on(sig, onSignal);
-    let outcome: CaptureOutcome;
+    let envelope: CaptureEnvelope;
     try {
-      outcome = await runCapture({
-        argv,
-        cwd: io.cwd,
-        env,
-        maxBytes,
-        maxText,
-        cr,
-        limits,
-        createRawWriter: () => vault.createRawWriter(),
-        timeoutMs: timeoutMs ?? undefined,
-        signal: interrupt.signal,
-        // Held from the raw commits until the record is written, so a concurrent
-        // `vault prune` cannot delete raw bytes this record reuses (see holdRetentionLock).
-        holdRetentionLock: () => vault.holdRetentionLock(),
-        launch: sandbox.launch,
-      });
+      ({ envelope } = await captureToVault({
+        vault, argv, cwd: io.cwd, env, envSummary: summary, maxBytes, maxText, cr, limits, timeoutMs, sandbox, signal: interrupt.signal,
+      }));
     } catch (err) {
       if (err instanceof SpawnError) throw spawnFailure(err, shown);
+      if (err instanceof AuditUnavailableError) {
+        const e = toCliError(err.cause);
+        throw new CliError(`the audit log cannot record a capture, so ${shown} was not run: ${terminalSafeLine(e instanceof Error ? e.message : String(e))}`);
+      }
+      if (err instanceof AuditAppendError) throw new CliError(terminalSafeLine(err.message));
       const mapped = toCliError(err);
       if (mapped instanceof CliError) throw mapped;
       throw new CliError(`capture of ${shown} failed, nothing was stored: ${terminalSafeLine(String((err as Error)?.message ?? err))}`);
     } finally {
       for (const sig of INTERRUPTS) process.off(sig, onSignal);
-    }
-
-    let envelope: ReturnType<typeof buildEnvelope>;
-    let record: ReturnType<typeof buildCaptureRecord>;
-    try {
-      const createdAt = new Date();
-      envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: summary, timeoutMs, sandbox: sandbox.info });
-      record = buildCaptureRecord(outcome, envelope, createdAt);
-      await vault.putRecord(record);
-    } catch (err) {
-      throw toCliError(err);
-    } finally {
-      await outcome.releaseRetentionLock?.();
-    }
-    try {
-      await AuditLog.forVault(vault.root).append('capture.stored', captureAuditDetails(envelope, record));
-    } catch (err) {
-      // The record is complete and stays; the missing audit entry is the operator's to resolve.
-      throw new CliError(`capture stored as record ${record.id}, but the audit log could not be appended: ${terminalSafeLine(String((err as Error)?.message ?? err))}`);
     }
     await writeAll(io.stdout, options.flags.has('--json') ? `${terminalSafeJson(envelope, 2)}\n` : renderEnvelope(envelope, terminalColumns(io)));
     return envelope.exit_status;

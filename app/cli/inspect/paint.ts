@@ -1,7 +1,12 @@
 import type { CellKind } from '../../../shared/hex';
+import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser';
+
+/** What a cell is painted as: a span's class (its whole extent), else the cell's own kind. */
+export type PaintStyle = CellKind | 'kept' | 'note' | 'dim' | `span:${(typeof SPAN_CLASS_NAMES)[number]}`;
 
 /** SGR sequences Airlock itself emits on a TTY: fixed strings, never built from input. */
-const SGR: Partial<Record<CellKind | 'note' | 'dim', string>> = {
+const SGR: Partial<Record<PaintStyle, string>> = {
+  // Cell kinds outside any span.
   c0: '\x1b[31m',
   del: '\x1b[31m',
   c1: '\x1b[35m',
@@ -9,15 +14,45 @@ const SGR: Partial<Record<CellKind | 'note' | 'dim', string>> = {
   invisible: '\x1b[36m',
   'utf8-escaped': '\x1b[36m',
   partial: '\x1b[2m',
+  // LF and TAB are kept as text: dim, never the colour of a removed control.
+  kept: '\x1b[2m',
   note: '\x1b[1;34m',
   dim: '\x1b[2m',
+  // Spans, over every byte of their extent (introducer, parameters, payload, terminator).
+  'span:c0': '\x1b[31m',
+  'span:c1': '\x1b[35m',
+  'span:esc': '\x1b[35m',
+  'span:csi': '\x1b[35m',
+  'span:osc': '\x1b[30;43m',
+  'span:dcs': '\x1b[30;43m',
+  'span:apc': '\x1b[30;43m',
+  'span:pm': '\x1b[30;43m',
+  'span:sos': '\x1b[30;43m',
+  'span:invalid_utf8': '\x1b[33m',
+  'span:invisible': '\x1b[30;46m',
 };
 const RESET = '\x1b[0m';
 
-/** Colours inert cell text by kind; returns the text unchanged for kinds that need no colour. */
-export function paintCell(text: string, kind: CellKind | 'note' | 'dim'): string {
-  const sgr = SGR[kind];
+/** Colours inert cell text; returns the text unchanged for styles that need no colour. */
+export function paintCell(text: string, style: PaintStyle): string {
+  const sgr = SGR[style];
   return sgr === undefined ? text : `${sgr}${text}${RESET}`;
+}
+
+/** The style for a byte: its span's class when it lies in one, else its cell kind (LF/TAB as kept text). */
+export function styleFor(kind: CellKind, text: string, span: SpanClass | undefined): PaintStyle {
+  if (span !== undefined) return `span:${SPAN_CLASS_NAMES[span]}`;
+  if (kind === 'c0' && (text === '^J' || text === '^I')) return 'kept';
+  return kind;
+}
+
+/** The legend printed above a coloured dump, each name in its own colour. */
+export function legend(): string {
+  const items: [string, PaintStyle][] = [
+    ['C0/DEL', 'span:c0'], ['ESC/CSI/C1', 'span:csi'], ['string (OSC/DCS/APC/PM/SOS, whole payload)', 'span:osc'],
+    ['invisible', 'span:invisible'], ['invalid UTF-8', 'span:invalid_utf8'], ['LF/TAB (kept)', 'kept'], ['look-alike', 'utf8-escaped'],
+  ];
+  return `${paintCell('legend:', 'note')} ${items.map(([name, style]) => paintCell(name, style)).join('  ')}`;
 }
 
 /**

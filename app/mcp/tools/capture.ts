@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { childEnvironment, DEFAULT_MAX_BYTES, DEFAULT_MAX_TEXT, removedSummary, SpawnError, TextWindow, type CaptureEnvelope } from '../../capture';
+import { childEnvironment, DEFAULT_MAX_BYTES, DEFAULT_MAX_TEXT, removedSummary, SpawnError, TextWindow, type CaptureEnvelope, type TextTruncation } from '../../capture';
 import { formatBytes } from '../../capture/render';
 import { captureToVault } from '../../capture/stored-capture';
 import { spawnMessage } from '../errors';
@@ -85,10 +85,10 @@ async function workingDirectory(given: string | undefined, ctx: ToolContext): Pr
 }
 
 /** Head and tail of `text` within `maxBytes` (cut on character boundaries), as the envelope's --max-text does. */
-function inlineWindow(text: string, maxBytes: number): { text: string; truncation: { omitted_bytes: number; head_bytes: number; tail_bytes: number } | null } {
+function inlineWindow(text: string, maxBytes: number): { text: string; truncation: TextTruncation | null } {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= maxBytes) return { text, truncation: null };
-  if (maxBytes === 0) return { text: '', truncation: { omitted_bytes: bytes.length, head_bytes: 0, tail_bytes: 0 } };
+  if (maxBytes === 0) return { text: '', truncation: { omitted_bytes: bytes.length, head_bytes: 0, tail_bytes: 0, at_line_boundaries: true } };
   const window = new TextWindow(maxBytes);
   window.push(bytes);
   const w = window.finish();

@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = [
   'extract.released',
   'raw.pruned',
   'vault.verified',
+  'audit.repaired',
 ] as const;
 
 /** One audited action. */

@@ -62,9 +62,16 @@ async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Pr
     try {
       const fh = await open(lockPath, 'wx', PRIVATE_FILE_MODE);
       try {
-        await fh.writeFile(JSON.stringify(me));
-      } finally {
-        await fh.close();
+        try {
+          await fh.writeFile(JSON.stringify(me));
+        } finally {
+          await fh.close();
+        }
+      } catch (err) {
+        // A lock we created but could not fill (full disk) would look like a creator still
+        // writing its info and block every appender until it goes stale: remove it.
+        await unlink(lockPath).catch(noop);
+        throw err;
       }
       return me.nonce;
     } catch (err) {

@@ -28,6 +28,24 @@ export function exitCodeText(record: CaptureRecord): string {
   return typeof code === 'number' && Number.isFinite(code) ? String(code) : '-';
 }
 
+/**
+ * How the command ended, for list and show: `exit 3`, `killed by SIGTERM` (a signal, not a
+ * missing exit code), or `exit -` when the record says neither.
+ */
+export function exitText(record: CaptureRecord): string {
+  const code = exitCodeText(record);
+  if (code !== '-') return `exit ${code}`;
+  const signal = recordField(record, 'signal');
+  return typeof signal === 'string' && /^SIG[A-Z0-9]{1,12}$/.test(signal) ? `killed by ${signal}` : 'exit -';
+}
+
+/** The record's capture time in ms (for ordering): metadata.started_at, else created_at. */
+export function captureTime(record: CaptureRecord): number {
+  const started = recordField(record, 'started_at');
+  const t = typeof started === 'string' ? Date.parse(started) : NaN;
+  return Number.isNaN(t) ? Date.parse(record.created_at) : t;
+}
+
 /** The sanitized text of one stream: `sanitized.<stream>`, else a top-level `<stream>` string. */
 export function sanitizedText(record: CaptureRecord, stream: string): string | undefined {
   const map = record.sanitized;

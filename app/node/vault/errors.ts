@@ -1,6 +1,7 @@
 /** Why a vault operation was refused; the CLI maps these to exit codes and messages. */
 export type VaultErrorCode =
   | 'no-vault'
+  | 'bad-location'
   | 'not-a-directory'
   | 'insecure'
   | 'not-writable'

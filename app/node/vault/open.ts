@@ -1,5 +1,5 @@
-import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
-import { ensurePrivateDir, isErrno, PRIVATE_DIR_MODE } from '../fs-atomic';
+import { chmod, lstat, readdir, stat } from 'node:fs/promises';
+import { ensurePrivateDir, isErrno, makeDirs, PRIVATE_DIR_MODE } from '../fs-atomic';
 import { terminalSafeLine } from '../terminal-safe';
 import { VaultError } from './errors';
 import type { VaultLayout } from './layout';
@@ -20,7 +20,7 @@ export async function prepareRoot(layout: VaultLayout, create: boolean): Promise
   });
   if (st === null) {
     if (!create) throw new VaultError('no-vault', `no vault at ${shown}`);
-    await withWriteErrors(root, () => mkdir(root, { recursive: true, mode: PRIVATE_DIR_MODE }));
+    await withWriteErrors(root, () => makeDirs(root, PRIVATE_DIR_MODE));
     await withWriteErrors(root, () => chmod(root, PRIVATE_DIR_MODE));
     st = await stat(root);
   }
@@ -86,6 +86,10 @@ export function wrapFsError(err: unknown, root: string): unknown {
   }
   if (isErrno(err, 'ENOTDIR')) {
     return new VaultError('not-a-directory', `vault path ${terminalSafeLine(root)} runs through a file, not a directory`);
+  }
+  if (isErrno(err, 'ENOENT', 'ENOSPC', 'EDQUOT', 'ENAMETOOLONG', 'ELOOP', 'EIO')) {
+    const what = err instanceof Error ? err.message : String(err);
+    return new VaultError('not-writable', `vault ${terminalSafeLine(root)} cannot be created or written: ${terminalSafeLine(what)}`);
   }
   return err;
 }

@@ -32,6 +32,8 @@ export interface PruneOptions {
   readonly tempMaxAgeMs?: number;
   /** How long to wait for the retention lock (another prune, or a capture storing its record). */
   readonly lockTimeoutMs?: number;
+  /** Decide as a real run would but change nothing: no record marked, no file deleted, no callback. */
+  readonly dryRun?: boolean;
 }
 
 /** What prune did. */
@@ -102,7 +104,7 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
   const recordsMarked: string[] = [];
   for (const r of rawKept ? [] : records) {
     if (isOld(r) && r.raw_pruned_at === undefined) {
-      await writeRecord(layout, { ...r, raw_pruned_at: now.toISOString() }, true);
+      if (!options.dryRun) await writeRecord(layout, { ...r, raw_pruned_at: now.toISOString() }, true);
       recordsMarked.push(r.id);
     }
   }
@@ -119,22 +121,25 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
     if (ids) item = { sha256: entry.sha256, size: st.size, reason: 'record-age', records: ids };
     else if (st.mtimeMs < cutoffMs) item = { sha256: entry.sha256, size: st.size, reason: 'orphan', records: [] };
     else continue;
-    await options.beforeDelete?.(item);
-    try {
-      await unlink(entry.path);
-    } catch (err) {
-      if (!isErrno(err, 'ENOENT')) throw err;
+    if (!options.dryRun) {
+      await options.beforeDelete?.(item);
+      try {
+        await unlink(entry.path);
+      } catch (err) {
+        if (!isErrno(err, 'ENOENT')) throw err;
+      }
+      touchedDirs.add(dirname(entry.path));
     }
-    touchedDirs.add(dirname(entry.path));
     pruned.push(item);
     bytes += item.size;
   }
   for (const dir of touchedDirs) await fsyncDir(dir);
 
   const tempMaxAge = options.tempMaxAgeMs ?? TEMP_MAX_AGE_MS;
+  const dry = options.dryRun === true;
   const tempFilesRemoved =
-    (await removeStale(layout.tmpDir, (n) => n.startsWith(RAW_TEMP_PREFIX) && n.endsWith(RAW_TEMP_SUFFIX) && !rawTempOwnerAlive(n), nowMs - tempMaxAge)) +
-    (await removeStale(layout.recordsDir, (n) => n.startsWith('.') && n.endsWith(ATOMIC_TEMP_SUFFIX), nowMs - tempMaxAge));
+    (await removeStale(layout.tmpDir, (n) => n.startsWith(RAW_TEMP_PREFIX) && n.endsWith(RAW_TEMP_SUFFIX) && !rawTempOwnerAlive(n), nowMs - tempMaxAge, dry)) +
+    (await removeStale(layout.recordsDir, (n) => n.startsWith('.') && n.endsWith(ATOMIC_TEMP_SUFFIX), nowMs - tempMaxAge, dry));
 
   return {
     cutoff: new Date(cutoffMs).toISOString(),
@@ -147,8 +152,8 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
   };
 }
 
-/** Removes regular files in `dir` matching `match` whose mtime is before `beforeMs`. */
-async function removeStale(dir: string, match: (name: string) => boolean, beforeMs: number): Promise<number> {
+/** Removes (with `dryRun`, only counts) regular files in `dir` matching `match` whose mtime is before `beforeMs`. */
+async function removeStale(dir: string, match: (name: string) => boolean, beforeMs: number, dryRun: boolean): Promise<number> {
   let names: string[];
   try {
     names = await readdir(dir);
@@ -162,9 +167,9 @@ async function removeStale(dir: string, match: (name: string) => boolean, before
     const path = join(dir, name);
     const st = await lstat(path).catch(() => null);
     if (!st?.isFile() || st.mtimeMs >= beforeMs) continue;
-    await unlink(path).catch(() => undefined);
+    if (!dryRun) await unlink(path).catch(() => undefined);
     removed++;
   }
-  if (removed > 0) await fsyncDir(dir);
+  if (removed > 0 && !dryRun) await fsyncDir(dir);
   return removed;
 }

@@ -9,7 +9,7 @@ import type { ReleaseLock } from '../audit/lock';
 import { holdRetentionLock, type RetentionLockOptions } from './retention';
 import { validateRecord, type CaptureRecord } from './record';
 import { pathExists } from '../fs-atomic';
-import { listRecords, readRecord, writeRecord, type RecordList } from './records';
+import { listRecords, readRecord, recordFiles, writeRecord, type RecordList } from './records';
 import { verifyVault, type VaultVerifyReport } from './verify';
 
 /** Options for {@link Vault.open}. */
@@ -84,6 +84,11 @@ export class Vault {
   /** All records sorted by id (creation order); unreadable files are reported in `errors`. */
   async listRecords(): Promise<RecordList> {
     return listRecords(this.layout);
+  }
+
+  /** Ids of all record files, sorted (without reading them). */
+  async recordIds(): Promise<string[]> {
+    return (await recordFiles(this.layout)).map((name) => name.slice(0, -'.json'.length));
   }
 
   /** One record by id. The id is validated first: traversal, absolute paths and NUL are rejected. */

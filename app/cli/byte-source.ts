@@ -1,23 +1,25 @@
 import { open } from 'node:fs/promises';
-import { CliError, type CliIo } from '../command';
-import { readStdin } from '../stdio';
+import { resolve } from 'node:path';
+import { CliError, type CliIo } from './command';
+import { readStdin } from './stdio';
 
 /** Bytes per read when inspecting a file. */
 const PAGE = 1 << 20;
 
 /**
- * Yields all bytes of FILE (or stdin for `-`), in pages. Each yielded array is the caller's to
+ * Yields all bytes of FILE (relative to the command's cwd; stdin for `-`), in pages. Each yielded array is the caller's to
  * keep. A missing, unreadable or non-regular file is a CliError naming it.
  */
-export async function* readSource(path: string, io: CliIo): AsyncGenerator<Uint8Array> {
+export async function* readSource(path: string, io: CliIo, pageSize = PAGE): AsyncGenerator<Uint8Array> {
   if (path === '-') {
-    for await (const chunk of readStdin(io)) yield chunk.slice();
+    // Cut to pages too: a caller that keeps per-byte state per page relies on the page bound.
+    for await (const chunk of readStdin(io)) for (let i = 0; i < chunk.length; i += pageSize) yield chunk.slice(i, i + pageSize);
     return;
   }
   let read = 0;
   let handle;
   try {
-    handle = await open(path, 'r');
+    handle = await open(resolve(io.cwd, path), 'r');
     const stat = await handle.stat();
     if (!stat.isFile()) throw new CliError(`${path} is not a regular file`);
   } catch (err) {
@@ -27,7 +29,7 @@ export async function* readSource(path: string, io: CliIo): AsyncGenerator<Uint8
   }
   try {
     for (;;) {
-      const buf = new Uint8Array(PAGE);
+      const buf = new Uint8Array(pageSize);
       const { bytesRead } = await handle.read(buf, 0, buf.length, read);
       if (bytesRead === 0) return;
       read += bytesRead;

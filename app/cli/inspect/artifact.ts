@@ -1,0 +1,40 @@
+import { AuditLog } from '../../node/audit';
+import { terminalSafeLine } from '../../node/terminal-safe';
+import { parseRef } from '../../node/vault';
+import { CliError, type CliIo } from '../command';
+import { openVaultForCli, toCliError } from '../vault-open';
+
+/** What part of an artifact is being looked at, for the audit entry. */
+export interface ViewedRange {
+  readonly offset: number;
+  readonly length: number;
+  /** A hex dump (bytes shown) or only the summary (counts and digest). */
+  readonly dump: boolean;
+}
+
+/**
+ * Resolves what `inspect` reads: a file or `-` as given, or a vault artifact named by its
+ * `restricted:sha256:` reference. Opening raw bytes from the vault is an access like any other:
+ * a `raw.opened` entry (who, digest, range, view) is appended to the audit log first, and if the
+ * log cannot take it nothing is opened.
+ */
+export async function openArtifact(arg: string, range: ViewedRange, vaultFlag: string | undefined, io: CliIo): Promise<{ path: string; shown: string }> {
+  if (!arg.startsWith('restricted:')) return { path: arg, shown: arg === '-' ? '(stdin)' : arg };
+  try {
+    const { sha256 } = parseRef(arg);
+    const vault = await openVaultForCli(vaultFlag, io);
+    if (!(await vault.hasRaw(sha256))) throw new CliError(`raw artifact ${arg} is not in vault ${terminalSafeLine(vault.root)} (pruned, or never stored there)`);
+    await AuditLog.forVault(vault.root).append('raw.opened', {
+      sha256,
+      via: 'airlock inspect',
+      view: range.dump ? 'hex-dump' : 'summary',
+      offset: range.offset,
+      length: range.length === Infinity ? 'all' : range.length,
+    });
+    return { path: vault.rawPath(sha256), shown: arg };
+  } catch (err) {
+    const e = toCliError(err);
+    if (e instanceof CliError) throw e;
+    throw new CliError(`did not open ${terminalSafeLine(arg.slice(0, 100))}: ${terminalSafeLine(e instanceof Error ? e.message : String(e))}`);
+  }
+}

@@ -1,0 +1,61 @@
+import type { HexRow } from '../../../shared/hex';
+import type { SpanClass } from '../../../shared/parser';
+import { charWidth, fitPieces, textWidth, type Piece } from '../../node/fit';
+import { paintCell, styleFor } from './paint';
+
+/** Bytes per hex group; an extra space between groups helps the eye count columns. */
+const GROUP_SIZE = 8;
+
+/** How `inspect` lays out a row. */
+export interface RowLayout {
+  /** Bytes per full row (a short last row is padded so its caret column lines up). */
+  readonly width: number;
+  readonly offsetDigits: number;
+  /** Colour with Airlock's own SGR (a TTY); plain text otherwise. */
+  readonly color: boolean;
+  /** Terminal width, or Infinity when output is not a terminal (rows then stay whole). */
+  readonly columns: number;
+  /** The span class of the byte at `offset`, if it lies in one (for colouring a span's whole extent). */
+  readonly spanAt: (offset: number) => SpanClass | undefined;
+}
+
+/**
+ * One hex row as printed: `00000010  1b 5b 33 …  |^[[31mFAIL|`. A row wider than the terminal
+ * (multi-byte cells like `<U+202E>`, wide --width) is cut into visual rows, each further one
+ * beginning with `+` under the offset column, so the terminal never wraps caret text (which shows
+ * printable input as it is) onto a row of its own. A literal `|` in the caret column is `\|`, so
+ * input cannot fake the column's end.
+ */
+export function formatRow(row: HexRow, layout: RowLayout): string[] {
+  if (layout.columns === Infinity && !layout.color) return [plainRow(row, layout)];
+  const pieces: Piece[] = [];
+  const offset = row.offset.toString(16).padStart(layout.offsetDigits, '0');
+  pieces.push({ text: offset, width: offset.length });
+  const styles = row.cells.map((cell, k) => styleFor(cell.kind, cell.text, layout.spanAt(row.offset + k)));
+  const paint = (text: string, k: number): string => (layout.color ? paintCell(text, styles[k]) : text);
+  for (let k = 0; k < Math.max(layout.width, row.hex.length); k++) {
+    const gap = k % GROUP_SIZE === 0 ? '  ' : ' ';
+    pieces.push({ text: gap, width: gap.length });
+    pieces.push(k < row.hex.length ? { text: paint(row.hex[k], k), width: 2 } : { text: '  ', width: 2 });
+  }
+  pieces.push({ text: '  ', width: 2 }, { text: '|', width: 1 });
+  row.cells.forEach((cell, k) => {
+    const text = cell.text === '|' ? '\\|' : cell.text;
+    pieces.push({ text: paint(text, k), width: cell.kind === 'utf8-cont' ? charWidth(text) : textWidth(text) });
+  });
+  pieces.push({ text: '|', width: 1 });
+  if (layout.columns === Infinity) return [pieces.map((p) => p.text).join('')];
+  return fitPieces(pieces, layout.columns, `${' '.repeat(layout.offsetDigits)}+ `);
+}
+
+/** The common case (not a terminal, no colour) built as one string: no pieces, little garbage. */
+function plainRow(row: HexRow, layout: RowLayout): string {
+  let line = row.offset.toString(16).padStart(layout.offsetDigits, '0');
+  for (let k = 0; k < Math.max(layout.width, row.hex.length); k++) {
+    line += k % GROUP_SIZE === 0 ? '  ' : ' ';
+    line += k < row.hex.length ? row.hex[k] : '  ';
+  }
+  line += '  |';
+  for (const cell of row.cells) line += cell.text === '|' ? '\\|' : cell.text;
+  return `${line}|`;
+}

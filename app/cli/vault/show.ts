@@ -1,0 +1,127 @@
+import { formatBytes, seamLine, type TextTruncation } from '../../capture';
+import { wrapLine } from '../../node/fit';
+import { DEFAULT_COLUMNS, gutterRows } from '../../node/gutter';
+import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
+import { formatRef, type CaptureRecord } from '../../node/vault';
+import { commandLine, exitText, recordField, sanitizedText } from '../../node/vault/display';
+
+/** What `vault show` knows about a record's raw bytes beyond the record itself. */
+export interface RawState {
+  readonly rawStatus: string;
+  /** Per stream: whether its raw file is in the vault. */
+  readonly stored: Readonly<Record<string, boolean>>;
+}
+
+/** Width of the label column; values and their continuation rows start after it. */
+const LABEL = 12;
+/** How a value's further rows begin: under the value, after a `+` no label starts with. */
+const CONTINUATION = `${' '.repeat(LABEL - 2)}+ `;
+
+/** Record fields the readable form shows itself; any other field is listed under its own name. */
+const SHOWN = new Set(['id', 'created_at', 'raw', 'raw_pruned_at', 'sanitized', 'command', 'exit_code', 'metadata', 'reports', 'chunks', 'kind', 'record_version', 'audit']);
+const SHOWN_METADATA = new Set(['command', 'argv', 'cwd', 'started_at', 'duration_ms', 'exit_code', 'signal', 'exit_status', 'truncated', 'termination', 'bytes', 'raw_artifacts', 'text_truncated', 'limits', 'env', 'envelope_version', 'sandbox']);
+
+/**
+ * The readable form of a record for a terminal: one `label: value` line per fact (metadata
+ * spelled out, not a JSON dump), each cut to `columns` with continuation rows, then each stream's
+ * sanitized text behind the gutter, with the --max-text seam marked where head and tail meet.
+ * `columns` is the terminal's width, undefined when output is not a terminal: then Airlock's own
+ * lines stay whole (nothing wraps them) and the stored text is cut at the default 80 columns.
+ */
+export function renderRecord(record: CaptureRecord, raw: RawState, terminalWidth: number | undefined): string {
+  const columns = terminalWidth ?? Infinity;
+  const textColumns = terminalWidth ?? DEFAULT_COLUMNS;
+  const lines: string[] = [];
+  const field = (label: string, value: string): void => {
+    lines.push(...wrapLine(`${`${label}:`.padEnd(LABEL)}${value}`, columns, CONTINUATION));
+  };
+  const meta = (key: string): unknown => recordField(record, key);
+  field('id', record.id);
+  field('created', terminalSafeLine(record.created_at));
+  field('command', commandLine(record, 4096));
+  if (typeof meta('cwd') === 'string') field('cwd', terminalSafeLine(meta('cwd') as string));
+  if (typeof meta('started_at') === 'string') {
+    const ran = typeof meta('duration_ms') === 'number' ? `, ran ${Math.round(meta('duration_ms') as number)} ms` : '';
+    field('started', `${terminalSafeLine(meta('started_at') as string)}${ran}`);
+  }
+  const status = typeof meta('exit_status') === 'number' ? `; airlock capture exited ${meta('exit_status') as number}` : '';
+  field('exit', `${exitText(record)}${status}`);
+  const termination = meta('termination') as { reason?: unknown; signals?: unknown } | null | undefined;
+  if (termination && typeof termination.reason === 'string') {
+    const signals = Array.isArray(termination.signals) && termination.signals.length > 0 ? `; sent ${termination.signals.map(String).join(' then ')}` : '';
+    field('stopped', terminalSafeLine(`by airlock (${termination.reason})${signals}`));
+  }
+  if (meta('truncated') === true) field('truncated', "yes: the captured bytes end before the command's output did");
+  const bytes = meta('bytes');
+  if (isPlainObject(bytes)) field('bytes', Object.entries(bytes).map(([s, n]) => `${terminalSafeLine(s)} ${typeof n === 'number' ? formatBytes(n) : '?'}`).join(', '));
+  const limits = meta('limits') as { max_bytes?: unknown; max_text?: unknown; timeout_ms?: unknown } | undefined;
+  if (isPlainObject(limits)) {
+    const size = (v: unknown): string => (typeof v === 'number' ? formatBytes(v) : '?');
+    field('limits', `--max-bytes ${size(limits.max_bytes)}, --max-text ${size(limits.max_text)}, --timeout ${typeof limits.timeout_ms === 'number' ? `${limits.timeout_ms} ms` : 'none'}`);
+  }
+  const env = meta('env') as { set?: unknown; unset?: unknown } | undefined;
+  if (isPlainObject(env)) {
+    const names = (v: unknown): string => (Array.isArray(v) && v.length > 0 ? v.map((n) => terminalSafeLine(String(n))).join(' ') : 'none');
+    field('env', `set ${names(env.set)}; removed ${names(env.unset)}`);
+  }
+  const sandbox = meta('sandbox') as { used?: unknown; reason?: unknown } | undefined;
+  if (isPlainObject(sandbox)) field('sandbox', terminalSafeLine(`${String(sandbox.used)}: ${String(sandbox.reason)}`));
+  if (isPlainObject(record.reports)) {
+    field('removed', Object.entries(record.reports).map(([s, r]) => `${terminalSafeLine(s)}: ${removedText(r)}`).join('; '));
+  }
+  const audit = record.audit as { seq?: unknown; hash?: unknown } | undefined;
+  if (isPlainObject(audit)) field('audit', terminalSafeLine(`stored with audit entry ${String(audit.seq)}, hash ${String(audit.hash)}`));
+  field('raw', record.raw_pruned_at !== undefined ? `pruned at ${terminalSafeLine(record.raw_pruned_at)}` : raw.rawStatus);
+  for (const [stream, ref] of Object.entries(record.raw)) {
+    lines.push(...wrapLine(`  ${stream.padEnd(8)} ${formatRef(ref.sha256)}  ${ref.size} bytes${raw.stored[stream] ? '' : ' (not stored)'}`, columns, CONTINUATION));
+  }
+  // Fields this layout does not know are listed as they are, one per line, so nothing is hidden.
+  const extra: [string, unknown][] = Object.entries(record).filter(([k, v]) => !SHOWN.has(k) && !(k in record.raw && typeof v === 'string'));
+  if (isPlainObject(record.metadata)) extra.push(...Object.entries(record.metadata).filter(([k]) => !SHOWN_METADATA.has(k)).map(([k, v]): [string, unknown] => [`metadata.${k}`, v]));
+  for (const [key, value] of extra) field(terminalSafeLine(key.slice(0, 60)), terminalSafeJson(value));
+
+  let out = `${lines.join('\n')}\n`;
+  const cuts = meta('text_truncated');
+  for (const stream of Object.keys(record.raw)) {
+    const text = sanitizedText(record, stream);
+    if (text === undefined) continue;
+    const cut = isPlainObject(cuts) ? asTruncation(cuts[stream]) : null;
+    out += `--- ${stream} (sanitized) ---\n${streamRows(text, stream, cut, textColumns)}--- end ${stream} ---\n`;
+  }
+  return out;
+}
+
+/** A stream's text behind the gutter; a --max-text cut shows as Airlock's seam line between head and tail. */
+function streamRows(text: string, stream: string, cut: TextTruncation | null, columns: number): string {
+  const bytes = Buffer.from(text, 'utf8');
+  const parts = cut && cut.head_bytes <= bytes.length ? [bytes.subarray(0, cut.head_bytes).toString('utf8'), bytes.subarray(cut.head_bytes).toString('utf8')] : [text];
+  let out = '';
+  parts.forEach((part, i) => {
+    if (i === 1 && cut) out += `${wrapLine(seamLine(stream, cut), columns, 'airlock:+ ').join('\n')}\n`;
+    if (part === '') return;
+    // Every row of stored text sits behind the gutter, so it cannot fake the section lines.
+    const { rows, complete } = gutterRows(part, columns);
+    out += rows.map((r) => `${r}\n`).join('');
+    if (!complete) out += `(no newline at ${i === 0 && parts.length > 1 ? 'this point' : 'the end'} of ${stream})\n`;
+  });
+  return out;
+}
+
+/** "1 osc, 3 csi" from a removal report's classes, "nothing", or the report's JSON when it has another shape. */
+function removedText(report: unknown): string {
+  const classes = isPlainObject(report) ? report.classes : undefined;
+  if (!isPlainObject(classes)) return terminalSafeJson(report);
+  const found = Object.entries(classes).filter(([, c]) => isPlainObject(c) && typeof c.count === 'number' && c.count > 0);
+  return found.length === 0 ? 'nothing' : found.map(([name, c]) => `${(c as { count: number }).count} ${terminalSafeLine(name)}`).join(', ');
+}
+
+function asTruncation(v: unknown): TextTruncation | null {
+  if (!isPlainObject(v)) return null;
+  const { head_bytes, tail_bytes, omitted_bytes } = v;
+  if (typeof head_bytes !== 'number' || typeof tail_bytes !== 'number' || typeof omitted_bytes !== 'number') return null;
+  return { head_bytes, tail_bytes, omitted_bytes, at_line_boundaries: v.at_line_boundaries !== false };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

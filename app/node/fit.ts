@@ -1,0 +1,75 @@
+/**
+ * Fitting Airlock's own lines to the terminal. A line wider than the terminal wraps, and the
+ * wrapped rest starts a visual row that Airlock did not start: if that rest is a command line, a
+ * path or caret text, it could look like one of Airlock's lines. So every line is cut into rows
+ * that fit, and every row after the first begins with a continuation prefix that no untrusted
+ * text can start a row with.
+ */
+
+/**
+ * Display columns of one character, counted conservatively (1 for ASCII, 2 for anything else),
+ * so a cut comes early rather than late. Callers pass terminal-safe text (no controls).
+ */
+export function charWidth(ch: string): number {
+  return ch.charCodeAt(0) < 0x80 ? 1 : 2;
+}
+
+/** Display columns of a terminal-safe string, conservatively (see {@link charWidth}). */
+export function textWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) w += charWidth(ch);
+  return w;
+}
+
+/** A piece of a row: the text to print (may carry Airlock's own SGR) and its display width. */
+export interface Piece {
+  readonly text: string;
+  readonly width: number;
+}
+
+/**
+ * Lays pieces out into rows of at most `columns` columns: the first row as it is, each further
+ * row beginning with `continuation`. A piece is never split; one wider than a whole row gets a
+ * row of its own (callers keep pieces small: a word, a byte, a cell).
+ */
+export function fitPieces(pieces: readonly Piece[], columns: number, continuation: string): string[] {
+  const rows: string[] = [];
+  const indent = textWidth(continuation);
+  let row = '';
+  let width = 0;
+  let empty = true;
+  for (const p of pieces) {
+    if (!empty && width + p.width > columns) {
+      rows.push(row.trimEnd());
+      row = continuation;
+      width = indent;
+      // Spaces that only separated the pieces would start the row: drop them.
+      if (p.text.trim() === '') continue;
+    }
+    row += p.text;
+    width += p.width;
+    empty = false;
+  }
+  rows.push(row.trimEnd());
+  return rows;
+}
+
+/**
+ * Cuts one terminal-safe line (no LF) into rows of at most `columns` columns, breaking after
+ * spaces where it can and inside a word only when the word alone is too wide; rows after the
+ * first begin with `continuation`.
+ */
+export function wrapLine(line: string, columns: number, continuation: string): string[] {
+  if (columns === Infinity || textWidth(line) <= columns) return [line];
+  const room = Math.max(8, columns - textWidth(continuation));
+  const pieces: Piece[] = [];
+  for (const word of line.match(/\S+\s*|\s+/g) ?? []) {
+    const w = textWidth(word);
+    if (w <= room) {
+      pieces.push({ text: word, width: w });
+      continue;
+    }
+    for (const ch of word) pieces.push({ text: ch, width: charWidth(ch) });
+  }
+  return fitPieces(pieces, Math.max(columns, room), continuation);
+}

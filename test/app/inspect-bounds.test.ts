@@ -1,0 +1,52 @@
+// Issue #9, bug class 7: inspect's summary and ranged modes keep memory flat and stay near the
+// cost of sanitize, also on 16 MiB of alternating BEL/BS (a span per byte, none merging), which
+// peaked near 1 GB before.
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = join(__dirname, '../../dist/airlock.mjs');
+
+let dir: string;
+let file: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'airlock-inspect-bounds-'));
+  file = join(dir, 'bel-bs.bin');
+  const bytes = Buffer.alloc(16 << 20);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = i & 1 ? 0x08 : 0x07;
+  writeFileSync(file, bytes);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the built CLI and returns its peak RSS (MB) and wall time (ms). */
+function measure(args: string[], stdin: 'ignore' | number = 'ignore'): { mb: number; ms: number; status: number | null } {
+  const probe = `process.on('exit', () => process.stderr.write('maxrss ' + process.resourceUsage().maxRSS + '\\n'));
+await import(${JSON.stringify(pathToFileURL(CLI).href)});`;
+  const t = performance.now();
+  // A script file, not `node -e`: `node -e CODE inspect …` would start node's debugger.
+  const script = join(dir, 'probe.mjs');
+  writeFileSync(script, probe);
+  const r = spawnSync(process.execPath, [script, ...args], { stdio: [stdin, 'ignore', 'pipe'], encoding: 'utf8', timeout: 120_000 });
+  const ms = performance.now() - t;
+  const kb = Number(/maxrss (\d+)/.exec(r.stderr)?.[1] ?? NaN);
+  return { mb: kb / 1024, ms, status: r.status };
+}
+
+describe.skipIf(!existsSync(CLI))('inspect memory and time bounds (dist/airlock.mjs)', () => {
+  it('summary, JSON summary and a small range stay under 100 MB and within a small factor of sanitize', () => {
+    const fd = openSync(file, 'r');
+    const sanitize = measure(['sanitize', '--report', join(dir, 'r.json')], fd);
+    closeSync(fd);
+    expect(sanitize.status).toBe(0);
+    for (const args of [['--summary-only'], ['--json'], ['--offset', '0x100000', '--length', '4K']]) {
+      const m = measure(['inspect', file, ...args]);
+      expect(m.status, args.join(' ')).toBe(0);
+      expect(m.mb, `${args.join(' ')}: peak RSS`).toBeLessThan(100);
+      // 2x is the target; the slack absorbs other jobs on a shared machine.
+      expect(m.ms, `${args.join(' ')}: ${Math.round(m.ms)} ms vs sanitize ${Math.round(sanitize.ms)} ms`).toBeLessThan(sanitize.ms * 2 + 500);
+    }
+  });
+});
