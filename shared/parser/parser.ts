@@ -354,7 +354,10 @@ export class Parser {
     const e = shadowNext(this.shadow as State, ucode);
     const act = (e >> 4) as Action;
     const prints = act === Action.Print || (act === Action.Execute && (ucode === 0x0a || ucode === 0x09));
-    if (prints || act === Action.Execute || act === Action.CsiDispatch || act === Action.EscDispatch) {
+    if (prints) this.stretchFlags |= StretchFlag.ShownText;
+    // A line feed, CR, BS, VT, FF or a dispatched sequence may have moved the UTF-8 reading's cursor.
+    const moves = ucode === 0x0a || ucode === 0x0d || ucode === 0x08 || ucode === 0x0b || ucode === 0x0c;
+    if ((moves && (act === Action.Print || act === Action.Execute)) || act === Action.CsiDispatch || act === Action.EscDispatch) {
       this.stretchFlags |= StretchFlag.TouchedLine;
     }
     this.holding = !prints;

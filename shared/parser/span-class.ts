@@ -72,8 +72,10 @@ export const enum StretchFlag {
   None = 0,
   /** Text one reading shows was withheld inside the stretch. */
   WithheldText = 1,
-  /** The UTF-8 reading executed a control or printed text there that the 8-bit reading did not. */
+  /** The UTF-8 reading fed a line, or executed CR, BS, VT, FF or a sequence there: its cursor may have moved. */
   TouchedLine = 2,
   /** The readings still disagreed at end of input: everything from the stretch's start was withheld. */
   ToEnd = 4,
+  /** The UTF-8 reading showed text there that the 8-bit reading treats as control or payload. */
+  ShownText = 8,
 }

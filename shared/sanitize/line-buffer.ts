@@ -101,6 +101,11 @@ export class LineBuffer {
     return this.col;
   }
 
+  /** Cells holding content. */
+  get cellCount(): number {
+    return this.length;
+  }
+
   /** Erase in line (EL): 0 cursor to end, 1 start to cursor, 2 the whole line. The cursor stays. */
   eraseInLine(mode: number, rawPos: number): void {
     if (mode === 0) {

@@ -161,7 +161,10 @@ export class Sanitizer implements ParserSink {
   span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param = -1): void {
     this.report.add(cls, length, meaning, flags, code, offset);
     this.options.onSpan?.(cls, offset, length, meaning, flags, code);
-    if (cls === SpanClass.InvalidUtf8) {
+    if (cls === SpanClass.Withheld) {
+      // Overwrite mode: the 8-bit reading wrote over cells the UTF-8 reading still shows.
+      if (this.line && this.line.column < this.line.cellCount) this.report.lineControl.cells_withheld += this.line.discard();
+    } else if (cls === SpanClass.InvalidUtf8) {
       this.replace(offset, length);
     } else if (cls === SpanClass.C0) {
       if (code === 0x0d) this.carriageReturn(offset);
@@ -176,14 +179,19 @@ export class Sanitizer implements ParserSink {
   /** @internal Parser callback: a stretch where the readings disagreed ended. */
   ambiguous(offset: number, length: number, flags: number): void {
     this.report.ambiguous(offset, length, flags);
-    if ((flags & (StretchFlag.WithheldText | StretchFlag.TouchedLine)) === 0) return;
-    if (this.line) {
-      // The UTF-8 reading may have moved, erased or overwritten cells of this line that the 8-bit
-      // reading kept: neither version of the line is safe to show.
-      if (flags & StretchFlag.TouchedLine) this.report.lineControl.cells_withheld += this.line.discard();
-      this.moveLine(offset);
-    } else {
-      this.pendBreak(offset);
+    if (flags & StretchFlag.TouchedLine) {
+      // The UTF-8 reading may have moved to another line, or erased or overwritten cells of this
+      // one that the 8-bit reading kept: neither version of the line is safe to show.
+      if (this.line) {
+        this.report.lineControl.cells_withheld += this.line.discard();
+        this.moveLine(offset);
+      } else {
+        this.pendBreak(offset);
+      }
+    } else if (flags & (StretchFlag.WithheldText | StretchFlag.ShownText)) {
+      // Text one reading shows stood here: keep the words around it apart.
+      if (this.line) this.line.moveTo(this.line.column + 1, offset);
+      else this.pendSpace(offset);
     }
   }
 
