@@ -354,7 +354,19 @@ export class Parser {
     const e = shadowNext(this.shadow as State, ucode);
     const act = (e >> 4) as Action;
     const prints = act === Action.Print || (act === Action.Execute && (ucode === 0x0a || ucode === 0x09));
-    if (prints) this.stretchFlags |= StretchFlag.ShownText;
+    const mine = TRANSITIONS[(this.state << 8) | code] >> 4;
+    const minePrints = !this.stringEscPending
+      && (mine === Action.Print || (mine === Action.Execute && (code === 0x0a || code === 0x09)) || (mine === Action.Error && code === Unit.Text));
+    if (prints && minePrints) {
+      // Both readings show this unit as text; if they also end up in one state, they agree from here on.
+      if ((e & 0xf) === (mine === Action.Error ? State.Ground : this.state)) {
+        this.converge(off, 0);
+        this.one(code, buf, at, len, off);
+        return;
+      }
+    } else if (prints) {
+      this.stretchFlags |= StretchFlag.ShownText;
+    }
     // A line feed, CR, BS, VT, FF or a dispatched sequence may have moved the UTF-8 reading's cursor.
     const moves = ucode === 0x0a || ucode === 0x0d || ucode === 0x08 || ucode === 0x0b || ucode === 0x0c;
     if ((moves && (act === Action.Print || act === Action.Execute)) || act === Action.CsiDispatch || act === Action.EscDispatch) {
@@ -362,10 +374,7 @@ export class Parser {
     }
     this.holding = !prints;
     // Keep events in input order: a held run ends before any unit this reading does not print.
-    const mine = TRANSITIONS[(this.state << 8) | code] >> 4;
-    if (this.stringEscPending || !(mine === Action.Print || (mine === Action.Execute && (code === 0x0a || code === 0x09)))) {
-      this.flushHeld();
-    }
+    if (!minePrints) this.flushHeld();
     this.one(code, buf, at, len, off);
     this.holding = false;
     this.shadow = e & 0xf;

@@ -179,19 +179,21 @@ export class Sanitizer implements ParserSink {
   /** @internal Parser callback: a stretch where the readings disagreed ended. */
   ambiguous(offset: number, length: number, flags: number): void {
     this.report.ambiguous(offset, length, flags);
+    // A break or space made for the stretch maps to its last byte (text before it came earlier).
+    const last = offset + Math.max(length - 1, 0);
     if (flags & StretchFlag.TouchedLine) {
       // The UTF-8 reading may have moved to another line, or erased or overwritten cells of this
       // one that the 8-bit reading kept: neither version of the line is safe to show.
       if (this.line) {
         this.report.lineControl.cells_withheld += this.line.discard();
-        this.moveLine(offset);
+        this.moveLine(last);
       } else {
-        this.pendBreak(offset);
+        this.pendBreak(last);
       }
     } else if (flags & (StretchFlag.WithheldText | StretchFlag.ShownText)) {
       // Text one reading shows stood here: keep the words around it apart.
-      if (this.line) this.line.moveTo(this.line.column + 1, offset);
-      else this.pendSpace(offset);
+      if (this.line) this.line.moveTo(this.line.column + 1, last);
+      else this.pendSpace(last);
     }
   }
 

@@ -144,7 +144,7 @@ describe('counters', () => {
     expect(report.withheld_from).toBeNull();
     const swallowed = sanitize(bytes('visible\x9dthe rest of the stream\n'));
     expect(new TextDecoder().decode(swallowed.text)).toBe('visible');
-    expect(swallowed.report.ambiguous).toEqual({ count: 1, bytes: 23 });
+    expect(swallowed.report.ambiguous).toEqual({ count: 1, bytes: 24 });
     expect(swallowed.report.withheld_to_end).toBe(true);
     expect(swallowed.report.withheld_from).toBe(7);
     // An ordinary unterminated string also withholds the rest.
