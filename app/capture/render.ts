@@ -32,6 +32,8 @@ export function renderEnvelope(env: CaptureEnvelope, columns = DEFAULT_COLUMNS):
   for (const stream of STREAMS) {
     const t = env.text_truncated[stream];
     if (t) out.push(`airlock: ${stream} text shortened to --max-text: ${windowNote(t)}`);
+    const w = env.withheld_to_end[stream];
+    if (w) out.push(`airlock: ${stream} text withheld from raw byte ${w.from} to the end (a control string was open, or terminals disagree)`);
   }
   // Lines are appended one by one: a stream may have millions, too many to spread into push().
   for (const stream of STREAMS) renderStream(out, stream, env[stream], env.text_truncated[stream], columns);
