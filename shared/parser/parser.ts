@@ -349,9 +349,9 @@ export class Parser {
       this.one(code, buf, at, len, off);
       return;
     }
-    // A stray C1 byte is invalid UTF-8 to the UTF-8 reading.
+    // A stray C1 byte is invalid UTF-8 to the UTF-8 reading, and invalid UTF-8 is no unit there at all.
     const ucode = kind === Utf8Kind.C1 && len === 1 ? Unit.Invalid : code;
-    const e = shadowNext(this.shadow as State, ucode);
+    const e = ucode === Unit.Invalid ? this.shadow : shadowNext(this.shadow as State, ucode);
     const act = (e >> 4) as Action;
     const prints = act === Action.Print || (act === Action.Execute && (ucode === 0x0a || ucode === 0x09));
     const mine = TRANSITIONS[(this.state << 8) | code] >> 4;
@@ -420,13 +420,12 @@ export class Parser {
   }
 
   /**
-   * A stray C1 byte took this reading from `before` to its current state; if the UTF-8 reading
-   * (which sees invalid UTF-8 there) ends up elsewhere, the readings disagree from here on.
+   * A stray C1 byte or invalid UTF-8 took this reading from `before` to another state; the UTF-8
+   * reading, which drops invalid UTF-8 before its parser (as xterm.js does), stays in `before`:
+   * the readings disagree from here on.
    */
   private diverge(before: State, off: number): void {
-    const u = shadowNext(before, Unit.Invalid) & 0xf;
-    if (u === this.state) return;
-    this.shadow = u;
+    this.shadow = before;
     this.stretchStart = off;
     this.stretchFlags = 0;
   }
@@ -785,6 +784,8 @@ export class Parser {
         this.finish(off, SpanFlag.Malformed, off);
         this.state = State.Ground;
         this.step(code, buf, at, len, off);
+        // Invalid UTF-8 ended an ESC or CSI here; a UTF-8 terminal drops it and stays in the sequence.
+        if (code === Unit.Invalid && this.shadow < 0) this.diverge(before, off);
         return;
       case Action.C1Execute:
         if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
@@ -793,7 +794,7 @@ export class Parser {
         break;
     }
     this.state = next;
-    if (stray && this.shadow < 0) this.diverge(before, off);
+    if ((stray || code === Unit.Invalid) && this.shadow < 0 && next !== before) this.diverge(before, off);
   }
 
   /** A stray C1 byte that opens nothing: invalid UTF-8, labelled with what an 8-bit terminal does. */
