@@ -105,6 +105,8 @@ function shadowNext(state: State, code: number): number {
 class JoinerGate implements ParserSink {
   readonly bytes = new Uint8Array(3);
   offset = 0;
+  /** Where the next character must start: after this joiner and any joiners removed right after it. */
+  until = 0;
   cp = 0;
   /** The joiner sits in an emoji sequence (else between letters of a joining script). */
   emoji = false;
@@ -112,7 +114,7 @@ class JoinerGate implements ParserSink {
   constructor(private readonly parser: Parser, private readonly sink: ParserSink) {}
 
   print(bytes: Uint8Array, start: number, end: number, offset: number): void {
-    const next = offset === this.offset + 3 ? firstCharOf(bytes, start) : -1;
+    const next = offset === this.until ? firstCharOf(bytes, start) : -1;
     this.release(next >= 0 && (this.emoji ? isPictographic(next) : isJoiningLetter(next)));
     this.sink.print(bytes, start, end, offset);
   }
@@ -443,11 +445,20 @@ export class Parser {
       if (cp === VS16 || cp === VS15) keep = takesPresentationSelector(prev);
       else if (isIdeographicSelector(cp)) keep = isIdeograph(prev);
       else if (cp === ZWJ || cp === ZWNJ) {
+        const gate = this.gate;
+        if (gate !== null && this.out === gate && gate.until === off) {
+          // A run of joiners keeps at most the first: the rest go, and the first still waits.
+          this.sink.span(SpanClass.Invisible, off, len, invisibleMeaning(cp), 0, cp);
+          gate.until = off + len;
+          this.prevEnd = off + len;
+          return;
+        }
         const emoji = cp === ZWJ && (isPictographic(prev) || prev === VS16);
         if (emoji || isJoiningLetter(prev)) {
           const gate = (this.gate ??= new JoinerGate(this, this.sink));
           gate.bytes.set(buf.subarray(at, at + 3));
           gate.offset = off;
+          gate.until = off + len;
           gate.cp = cp;
           gate.emoji = emoji;
           this.out = gate;

@@ -3,7 +3,7 @@ import { Parser } from '../parser/parser';
 import type { ParserSink } from '../parser/sink';
 import { SpanClass, SpanFlag, StretchFlag } from '../parser/span-class';
 import type { Digest } from './digest';
-import { LineBuffer, MAX_CURSOR_COLUMN } from './line-buffer';
+import { LineBuffer, MAX_CURSOR_COLUMN, MAX_LINE_CELLS } from './line-buffer';
 import { Motion, motionOf } from './motion';
 import { OffsetMap, SegmentKind } from './offset-map';
 import { ReportBuilder, type CrMode, type RemovalReport } from './report';
@@ -214,7 +214,7 @@ export class Sanitizer implements ParserSink {
         switch (meaning) {
           case 'CUF cursor forward': case 'HPR column relative': line.moveTo(line.column + n, offset); break;
           case 'CUB cursor back': line.moveTo(line.column - n, offset); break;
-          case 'CHA cursor column': case 'HPA column absolute': line.moveTo(n - 1, offset); break;
+          case 'CHA cursor column': case 'HPA column absolute': line.moveTo(param <= 0 ? 0 : Math.min(param, MAX_LINE_CELLS) - 1, offset); break;
           case 'CHT tab forward': for (let k = 0; k < Math.min(n, MAX_TAB_COUNT); k++) line.tab(offset); break;
           case 'CBT tab backward': line.backTab(Math.min(n, MAX_TAB_COUNT)); break;
           case 'DECFI forward index': line.moveTo(line.column + 1, offset); break;

@@ -202,7 +202,26 @@ describe('visible text equals what the terminal shows', () => {
     }), { seed: SEED, numRuns: 300, endOnFailure: true });
   });
 
+  it('overwrite mode, inputs with erase, insert, delete and cursor moves within the line (fast-check)', async () => {
+    const n = fc.integer({ min: 0, max: 12 }).map((k) => (k === 0 ? '' : String(k)));
+    const edit = fc.oneof(
+      fc.tuple(fc.constantFrom('K', 'X', 'P', '@', 'C', 'D', 'G', '`', 'a'), n).map(([f, k]) => `\x1b[${k}${f}`),
+      fc.constantFrom('\x1b[0K', '\x1b[1K', '\x1b[2K'),
+    );
+    const part = fc.oneof(
+      { weight: 4, arbitrary: asciiText.map(utf8) },
+      { weight: 4, arbitrary: edit.map((e) => bytes(e)) },
+      { weight: 2, arbitrary: fc.constantFrom('\r', '\b', '\t', '\n', 'é').map(utf8) },
+      { weight: 1, arbitrary: inertControl },
+    );
+    const input = fc.array(part, { maxLength: 30 }).map((parts) => bytes(...parts));
+    await fc.assert(fc.asyncProperty(input, async (raw) => {
+      expect(asLines(sanitize(raw, { cr: 'overwrite' }).text), hex(raw)).toEqual(await xtermLines(raw));
+    }), { seed: SEED, numRuns: 400, endOnFailure: true });
+  });
+
   it.each([
+    ['erase in line after CR (the issue example)', 'password: hunter2\r\x1b[2Kall good\n', ['all good']],
     ['status line', 'working 10%\rworking 20%\rfailure', ['failure 20%']],
     ['backspace', 'ab\bc', ['ac']],
     ['TAB stop after CR', 'abcdefgh\r\tX', ['abcdefghX']],
