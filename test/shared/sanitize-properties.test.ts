@@ -156,13 +156,39 @@ describe('(c) never throws; time and memory budget', () => {
     }
   });
 
-  it('pathological runs (ESC ] x 2M, ESC [ + 4M `;`, unterminated OSC + 4 MiB, 4M 0xC2) stay fast', async () => {
+  it('overwrite mode: inserts, deletes and erases on a long line, and cursor moves, stay fast', async () => {
+    const shipped = await loadBundle();
+    const cases = [
+      bytes('x'.repeat(600), '\r', '\x1b[@'.repeat(1024 * 1024)),
+      bytes('x'.repeat(600), '\r', '\x1b[P'.repeat(1024 * 1024)),
+      bytes('x'.repeat(60000), '\x1b[1K'.repeat(1024 * 1024)),
+      bytes('\x1b[99999C\x1b[99999Dx'.repeat(256 * 1024)),
+      bytes('x'.repeat(400), '\x1b[200D\x1b[100@\x1b[100P'.repeat(128 * 1024)),
+    ];
+    for (const input of cases) {
+      let text: Uint8Array = new Uint8Array(0);
+      const ms = cpuMs(() => {
+        text = shipped.sanitize(input, { cr: 'overwrite' }).text;
+      });
+      expect(ms).toBeLessThan(2000);
+      expect(forbidden(text)).toBeNull();
+    }
+  });
+
+  it('pathological runs (ESC ] x 2M, ESC [ + 4M `;`, unterminated OSC + 4 MiB, 4M 0xC2, disagreeing readings) stay fast', async () => {
     const shipped = await loadBundle();
     const cases = [
       bytes('\x1b]'.repeat(2 * 1024 * 1024)),
       bytes('\x1b[', ';'.repeat(4 * 1024 * 1024), 'm'),
       bytes('\x1b]0;', 'a'.repeat(4 * 1024 * 1024)),
       new Uint8Array(4 * 1024 * 1024).fill(0xc2),
+      // The readings disagree for the whole stream (one raw 0x9D), or flip back and forth.
+      bytes('\x9d', 'a'.repeat(4 * 1024 * 1024)),
+      bytes('\x1b]0;\x9cab\x07'.repeat(512 * 1024)),
+      bytes('\x9b', '1;'.repeat(2 * 1024 * 1024)),
+      // Joiner runs and selectors.
+      utf8('\u{1f468}' + '\u200d'.repeat(1024 * 1024)),
+      utf8('\u{1f600}\ufe0f'.repeat(512 * 1024)),
     ];
     for (const input of cases) {
       let text: Uint8Array = new Uint8Array(0);
