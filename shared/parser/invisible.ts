@@ -19,7 +19,14 @@ export function inRanges(table: Uint32Array, cp: number): boolean {
  * fillers, the soft hyphen and the tag characters).
  */
 export function isInvisible(cp: number): boolean {
-  return cp >= 0xad && inRanges(IGNORABLE_RANGES, cp);
+  if (cp < 0x10000) return BMP_BLOCKS[cp >> 6] !== 0 && inRanges(IGNORABLE_RANGES, cp);
+  return cp >= 0x1bca0 && inRanges(IGNORABLE_RANGES, cp);
+}
+
+/** Blocks of 64 BMP code points that hold an invisible code point: most text skips the search. */
+const BMP_BLOCKS = new Uint8Array(1024);
+for (let i = 0; i < IGNORABLE_RANGES.length; i += 2) {
+  for (let cp = IGNORABLE_RANGES[i]; cp <= IGNORABLE_RANGES[i + 1] && cp < 0x10000; cp++) BMP_BLOCKS[cp >> 6] = 1;
 }
 
 /** Kinds of invisible code points, as the report counts them. */

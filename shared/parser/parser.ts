@@ -1,6 +1,6 @@
 import { resolveLimits, type ParserLimits } from './limits';
 import {
-  isIdeograph, isIdeographicSelector, isInvisible, isJoiningLetter, isPictographic, takesPresentationSelector,
+  isIdeograph, isIdeographicSelector, isJoiningLetter, isPictographic, takesPresentationSelector,
   VS15, VS16, ZWJ, ZWNJ,
 } from './invisible';
 import {
@@ -11,6 +11,7 @@ import type { ParserSink } from './sink';
 import { SpanClass, SpanFlag, StretchFlag } from './span-class';
 import { Action, State, Unit } from './states';
 import { TRANSITIONS } from './transition-table';
+import { IGNORABLE_RANGES } from './unicode-tables';
 import { classifyMultibyte, lastCodePoint, Utf8Kind } from './utf8';
 
 /** Leading CSI parameters kept for classifying meaning; the rest are only counted. */
@@ -34,17 +35,10 @@ function hasNonPlainByte(word: number): boolean {
   return (((word - 0x20202020) | (word + 0x01010101)) & 0x80808080) !== 0;
 }
 
-/**
- * Blocks of 64 code points (indexed by the low bits of a 3-byte lead and its second byte, U+1000
- * up) and single 2-byte code points (indexed by the code point) that hold an invisible code point:
- * the inline fast path leaves those to {@link classifyMultibyte}.
- */
-const SPECIAL_3 = new Uint8Array(1024);
-const SPECIAL_2 = new Uint8Array(0x800);
-for (let cp = 0x80; cp <= 0xffff; cp++) {
-  if (!isInvisible(cp)) continue;
-  if (cp < 0x800) SPECIAL_2[cp] = 1;
-  else SPECIAL_3[((cp >> 12) << 6) | ((cp >> 6) & 0x3f)] = 1;
+/** One bit per BMP code point: set for the invisible ones, which the inline fast path leaves to {@link classifyMultibyte}. */
+const INVISIBLE_BMP = new Uint8Array(0x10000 >> 3);
+for (let k = 0; k < IGNORABLE_RANGES.length; k += 2) {
+  for (let cp = IGNORABLE_RANGES[k]; cp <= IGNORABLE_RANGES[k + 1] && cp < 0x10000; cp++) INVISIBLE_BMP[cp >> 3] |= 1 << (cp & 7);
 }
 
 /**
@@ -55,14 +49,17 @@ function plainMultibyteLength(buf: Uint8Array, i: number, n: number, b: number):
   if (b >= 0xc3 && b <= 0xdf) {
     if (i + 1 >= n) return 0;
     const b1 = buf[i + 1];
-    return (b1 & 0xc0) === 0x80 && SPECIAL_2[((b & 0x1f) << 6) | (b1 & 0x3f)] === 0 ? 2 : 0;
+    if ((b1 & 0xc0) !== 0x80) return 0;
+    const cp = ((b & 0x1f) << 6) | (b1 & 0x3f);
+    return (INVISIBLE_BMP[cp >> 3] & (1 << (cp & 7))) === 0 ? 2 : 0;
   }
   if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) {
     if (i + 2 >= n) return 0;
     const b1 = buf[i + 1];
-    // A block holding an invisible code point (U+2000–U+207F, U+FE00–U+FE3F, …) takes the full decoder.
-    if ((b1 & 0xc0) !== 0x80 || SPECIAL_3[((b & 0x0f) << 6) | (b1 & 0x3f)] !== 0) return 0;
-    return (buf[i + 2] & 0xc0) === 0x80 ? 3 : 0;
+    const b2 = buf[i + 2];
+    if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80) return 0;
+    const cp = ((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
+    return (INVISIBLE_BMP[cp >> 3] & (1 << (cp & 7))) === 0 ? 3 : 0;
   }
   return 0;
 }
@@ -508,6 +505,8 @@ export class Parser {
         }
         this.step(b, buf, i, 1, base + i);
         i++;
+        // An ASCII unit never makes the readings disagree: only the state can have changed.
+        if (this.state !== State.Ground) return i;
       } else {
         const skip = plainMultibyteLength(buf, i, n, b);
         if (skip > 0) {
@@ -522,10 +521,7 @@ export class Parser {
         }
         const len = r >> 3;
         if (kind === Utf8Kind.Invisible) {
-          const cp = lastCodePoint;
-          const prev = i > run ? lastCharOf(buf, run, i) : this.prevEnd === base + i ? this.prevCp : -1;
-          if (i > run) this.out.print(buf, run, i, base + run);
-          this.invisible(buf, i, len, base + i, cp, prev);
+          this.groundInvisible(buf, run, i, len);
           i += len;
           run = i;
           continue;
@@ -534,8 +530,8 @@ export class Parser {
         if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
         this.step(unitCode(kind), buf, i, len, base + i);
         i += len;
+        if (this.state !== State.Ground || this.shadow >= 0) return i;
       }
-      if (this.state !== State.Ground || this.shadow >= 0) return i;
       run = i;
     }
     if (i > run) {
@@ -544,6 +540,15 @@ export class Parser {
       this.prevCp = lastCharOf(buf, run, i);
     }
     return i;
+  }
+
+  /** An invisible code point at `buf[i]` in ground, after the text run `buf[run..i)`. */
+  private groundInvisible(buf: Uint8Array, run: number, i: number, len: number): void {
+    const cp = lastCodePoint;
+    const off = this.base + i;
+    const prev = i > run ? lastCharOf(buf, run, i) : this.prevEnd === off ? this.prevCp : -1;
+    if (i > run) this.out.print(buf, run, i, this.base + run);
+    this.invisible(buf, i, len, off, cp, prev);
   }
 
   /**
@@ -599,6 +604,8 @@ export class Parser {
       } else if (b < 0x80) {
         this.step(b, buf, i, 1, base + i);
         i++;
+        // An ASCII unit never makes the readings disagree: only the state can have changed.
+        if (this.state !== State.Ground) return i;
       } else {
         const r = classifyMultibyte(buf, i, n);
         const kind = r & 7;
@@ -726,11 +733,16 @@ export class Parser {
     const before = this.state;
     const entry = TRANSITIONS[(before << 8) | code];
     const next = (entry & 0xf) as State;
-    // A raw 0x80–0x9F byte outside a character: a C1 control to this (8-bit) reading only.
-    const stray = len === 1 && code >= 0x80 && code <= 0x9f;
+    // A raw 0x80–0x9F byte outside a character (length 1; encoded C1 has 2): a C1 control to this
+    // (8-bit) reading only. Only the C1 actions below can meet one.
+    const stray = len === 1 && code >= 0x80;
     switch ((entry >> 4) as Action) {
       case Action.Ignore:
-        if (next !== this.state && (next === State.CsiIgnore || next === State.DcsIgnore)) this.seqFlags |= SpanFlag.Malformed;
+        if (next !== before && (next === State.CsiIgnore || next === State.DcsIgnore)) {
+          this.seqFlags |= SpanFlag.Malformed;
+          // Invalid UTF-8 sent a DCS header to dcs_ignore; a UTF-8 terminal dropped it.
+          if (code === Unit.Invalid && this.shadow < 0) this.diverge(before, off);
+        }
         break;
       case Action.Print:
         if (this.holding) {
@@ -757,6 +769,7 @@ export class Parser {
         if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
         this.open(INTRODUCED[code & 0x1f], off, SpanFlag.EightBit | (len > 1 ? SpanFlag.Utf8Encoded : SpanFlag.Stray));
         this.payloadStart = off + len;
+        if (stray && next !== before && this.shadow < 0) this.diverge(before, off);
         break;
       case Action.Collect:
         this.collect(code);
@@ -786,6 +799,7 @@ export class Parser {
           if (stray) this.straySpan(code, off);
           else this.controlSpan(SpanClass.C1, code, off, len);
         }
+        if (stray && next !== before && this.shadow < 0) this.diverge(before, off);
         break;
       case Action.Abort:
         if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
@@ -802,10 +816,10 @@ export class Parser {
         if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
         if (stray) this.straySpan(code, off);
         else this.controlSpan(SpanClass.C1, code, off, len);
+        if (stray && next !== before && this.shadow < 0) this.diverge(before, off);
         break;
     }
     this.state = next;
-    if ((stray || code === Unit.Invalid) && this.shadow < 0 && next !== before) this.diverge(before, off);
   }
 
   /** A stray C1 byte that opens nothing: invalid UTF-8, labelled with what an 8-bit terminal does. */

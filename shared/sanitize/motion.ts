@@ -36,7 +36,7 @@ const BY_MEANING = new Map<string, Motion>([
 ]);
 
 /** CSI final bytes that can have a motion: everything else (SGR above all) skips the map. */
-const CSI_FINALS = new Uint8Array(128);
+export const CSI_FINALS = new Uint8Array(128);
 for (const f of '@ABCDEFGHIKLMPSTXZ`adefru') CSI_FINALS[f.charCodeAt(0)] = 1;
 const ESC_FINALS = new Uint8Array(128);
 for (const f of 'DEM8cF69') ESC_FINALS[f.charCodeAt(0)] = 1;

@@ -104,7 +104,7 @@ export class ReportBuilder {
   };
 
   /** Records one removed span. */
-  add(cls: SpanClass, length: number, meaning: string, flags: number, code: number, offset = 0): void {
+  add(cls: SpanClass, length: number, meaning: string, flags: number, code: number): void {
     this.counts[cls]++;
     this.bytes[cls] += length;
     if (meaning !== this.lastMeaning || cls !== this.lastClass) {
@@ -122,16 +122,20 @@ export class ReportBuilder {
       if (flags & SpanFlag.Malformed) this.malformed++;
       if (flags & SpanFlag.EightBit) this.eightBit++;
       if (flags & SpanFlag.Stray) this.stray++;
-      if ((flags & SpanFlag.Unterminated) && (this.withheldFrom < 0 || offset < this.withheldFrom)) this.withheldFrom = offset;
     }
     if (cls === SpanClass.Invisible) this.invisible[invisibleKind(code)]++;
+  }
+
+  /** Nothing from raw `offset` on reached the text (a span open at end of input). */
+  withheldToEnd(offset: number): void {
+    if (this.withheldFrom < 0 || offset < this.withheldFrom) this.withheldFrom = offset;
   }
 
   /** Records one ambiguous stretch (see {@link ParserSink.ambiguous}). */
   ambiguous(offset: number, length: number, flags: number): void {
     this.stretches++;
     this.stretchBytes += length;
-    if ((flags & StretchFlag.ToEnd) && (this.withheldFrom < 0 || offset < this.withheldFrom)) this.withheldFrom = offset;
+    if (flags & StretchFlag.ToEnd) this.withheldToEnd(offset);
   }
 
   /** The report for a stream of `inputBytes` of which `keptBytes` were copied verbatim. */

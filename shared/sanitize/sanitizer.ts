@@ -4,7 +4,7 @@ import type { ParserSink } from '../parser/sink';
 import { SpanClass, SpanFlag, StretchFlag } from '../parser/span-class';
 import type { Digest } from './digest';
 import { LineBuffer, MAX_CURSOR_COLUMN, MAX_LINE_CELLS } from './line-buffer';
-import { Motion, motionOf } from './motion';
+import { CSI_FINALS, Motion, motionOf } from './motion';
 import { OffsetMap, SegmentKind } from './offset-map';
 import { ReportBuilder, type CrMode, type RemovalReport } from './report';
 
@@ -70,6 +70,8 @@ export class Sanitizer implements ParserSink {
   private pendingAt = -1;
   /** A space waits for the next text: a forward move on the line (newline mode). */
   private pendingSpaceAt = -1;
+  /** A break or a space is pending (one test on the hot path). */
+  private anyPending = false;
   /** Overwrite mode: a line-moving control or withheld stretch ends the line before the next character. */
   private lineMoved = false;
   /** Raw offset of the control that moved off the line (overwrite mode). */
@@ -140,7 +142,7 @@ export class Sanitizer implements ParserSink {
       this.printOverwrite(bytes, start, end, offset);
       return;
     }
-    if (this.pendingBreak !== Pending.None || this.pendingSpaceAt >= 0) this.resolvePending(bytes[start]);
+    if (this.anyPending) this.resolvePending(bytes[start]);
     const len = end - start;
     this.ensure(len);
     const out = this.out;
@@ -159,21 +161,40 @@ export class Sanitizer implements ParserSink {
 
   /** @internal Parser callback: a removed span. */
   span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param = -1): void {
-    this.report.add(cls, length, meaning, flags, code, offset);
+    this.report.add(cls, length, meaning, flags, code);
     this.options.onSpan?.(cls, offset, length, meaning, flags, code);
-    if (cls === SpanClass.Withheld) {
-      // Overwrite mode: the 8-bit reading wrote over cells the UTF-8 reading still shows.
-      if (this.line && this.line.column < this.line.cellCount) this.report.lineControl.cells_withheld += this.line.discard();
-    } else if (cls === SpanClass.InvalidUtf8) {
-      this.replace(offset, length);
-    } else if (cls === SpanClass.C0) {
-      if (code === 0x0d) this.carriageReturn(offset);
-      else if (code === 0x08) this.backspace();
-      else if (code === 0x0b || code === 0x0c) this.move(Motion.Line, offset, meaning, param);
-    } else if (cls <= SpanClass.Csi && (flags & SpanFlag.Malformed) === 0) {
-      const motion = motionOf(cls, meaning, code);
-      if (motion !== Motion.None) this.move(motion, offset, meaning, param);
+    // Most spans are SGR: the final byte alone rules them out, and the rest stays out of this hot path.
+    if (cls !== SpanClass.Csi || (code < 0x80 && CSI_FINALS[code] === 1) || flags !== 0) this.effect(cls, offset, length, meaning, flags, code, param);
+  }
+
+  /** What a span does to the text beyond being counted: U+FFFD, CR/BS, cursor moves, withheld lines. */
+  private effect(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param: number): void {
+    switch (cls) {
+      case SpanClass.InvalidUtf8:
+        this.replace(offset, length);
+        break;
+      case SpanClass.C0:
+        if (code === 0x0d) this.carriageReturn(offset);
+        else if (code === 0x08) this.backspace();
+        else if (code === 0x0b || code === 0x0c) this.move(Motion.Line, offset, meaning, param);
+        break;
+      case SpanClass.Csi:
+      case SpanClass.C1:
+      case SpanClass.Esc:
+        if ((flags & SpanFlag.Malformed) === 0) this.motion(cls, offset, meaning, code, param);
+        break;
+      case SpanClass.Withheld:
+        // Overwrite mode: the 8-bit reading wrote over cells the UTF-8 reading still shows.
+        if (this.line && this.line.column < this.line.cellCount) this.report.lineControl.cells_withheld += this.line.discard();
+        break;
+      default:
     }
+    if ((flags & SpanFlag.Unterminated) !== 0) this.report.withheldToEnd(offset);
+  }
+
+  private motion(cls: SpanClass, offset: number, meaning: string, code: number, param: number): void {
+    const motion = motionOf(cls, meaning, code);
+    if (motion !== Motion.None) this.move(motion, offset, meaning, param);
   }
 
   /** @internal Parser callback: a stretch where the readings disagreed ended. */
@@ -253,6 +274,7 @@ export class Sanitizer implements ParserSink {
     } else {
       this.pendingBreak = Pending.Cr;
       this.pendingAt = offset;
+      this.anyPending = true;
     }
   }
 
@@ -264,6 +286,7 @@ export class Sanitizer implements ParserSink {
     }
     this.pendingBreak = Pending.Move;
     this.pendingAt = offset;
+    this.anyPending = true;
   }
 
   /** Newline mode: a move along the line puts one space before the next text. */
@@ -273,6 +296,7 @@ export class Sanitizer implements ParserSink {
       return;
     }
     this.pendingSpaceAt = offset;
+    this.anyPending = true;
   }
 
   private backspace(): void {
@@ -286,6 +310,7 @@ export class Sanitizer implements ParserSink {
    */
   private resolvePending(next: number): void {
     const lc = this.report.lineControl;
+    this.anyPending = false;
     if (this.pendingBreak !== Pending.None) {
       const cr = this.pendingBreak === Pending.Cr;
       if (next === LF || this.atLineStart) {
@@ -325,6 +350,7 @@ export class Sanitizer implements ParserSink {
     if (this.pendingSpaceAt >= 0) lc.move_dropped++;
     this.pendingBreak = Pending.None;
     this.pendingSpaceAt = -1;
+    this.anyPending = false;
   }
 
   /** Emits U+FFFD for the invalid UTF-8 subpart of `length` bytes at raw `offset`. */
@@ -334,7 +360,7 @@ export class Sanitizer implements ParserSink {
       if (this.line.put(REPLACEMENT, 0, 3, offset, true)) this.flushLine();
       return;
     }
-    if (this.pendingBreak !== Pending.None || this.pendingSpaceAt >= 0) this.resolvePending(0xef);
+    if (this.anyPending) this.resolvePending(0xef);
     this.ensure(3);
     this.map?.add(this.textBase + this.outLen, 3, offset, length, SegmentKind.Replaced);
     this.out.set(REPLACEMENT, this.outLen);
