@@ -19,14 +19,26 @@ export function inRanges(table: Uint32Array, cp: number): boolean {
  * fillers, the soft hyphen and the tag characters).
  */
 export function isInvisible(cp: number): boolean {
-  if (cp < 0x10000) return BMP_BLOCKS[cp >> 6] !== 0 && inRanges(IGNORABLE_RANGES, cp);
-  return cp >= 0x1bca0 && inRanges(IGNORABLE_RANGES, cp);
+  if (cp < 0x10000) return (INVISIBLE_BMP[cp >> 3] & (1 << (cp & 7))) !== 0;
+  if (cp >= TAGS_FROM) return cp <= TAGS_TO;
+  return cp >= SUPPLEMENTARY_FROM && cp <= SUPPLEMENTARY_TO && inRanges(IGNORABLE_RANGES, cp);
 }
 
-/** Blocks of 64 BMP code points that hold an invisible code point: most text skips the search. */
-const BMP_BLOCKS = new Uint8Array(1024);
-for (let i = 0; i < IGNORABLE_RANGES.length; i += 2) {
-  for (let cp = IGNORABLE_RANGES[i]; cp <= IGNORABLE_RANGES[i + 1] && cp < 0x10000; cp++) BMP_BLOCKS[cp >> 6] = 1;
+/** One bit per BMP code point, set for the invisible ones (built from the range table). */
+export const INVISIBLE_BMP = new Uint8Array(0x10000 >> 3);
+/** The last range is the tag block (U+E0000–U+E0FFF); the other supplementary ranges lie between these bounds. */
+const TAGS_FROM = IGNORABLE_RANGES[IGNORABLE_RANGES.length - 2];
+const TAGS_TO = IGNORABLE_RANGES[IGNORABLE_RANGES.length - 1];
+let SUPPLEMENTARY_FROM = TAGS_FROM;
+let SUPPLEMENTARY_TO = 0;
+for (let i = 0; i < IGNORABLE_RANGES.length - 2; i += 2) {
+  const from = IGNORABLE_RANGES[i];
+  const to = IGNORABLE_RANGES[i + 1];
+  for (let cp = from; cp <= to && cp < 0x10000; cp++) INVISIBLE_BMP[cp >> 3] |= 1 << (cp & 7);
+  if (to >= 0x10000) {
+    SUPPLEMENTARY_FROM = Math.min(SUPPLEMENTARY_FROM, Math.max(from, 0x10000));
+    SUPPLEMENTARY_TO = Math.max(SUPPLEMENTARY_TO, to);
+  }
 }
 
 /** Kinds of invisible code points, as the report counts them. */

@@ -1,6 +1,6 @@
 import { resolveLimits, type ParserLimits } from './limits';
 import {
-  isIdeograph, isIdeographicSelector, isJoiningLetter, isPictographic, takesPresentationSelector,
+  INVISIBLE_BMP, isIdeograph, isIdeographicSelector, isJoiningLetter, isPictographic, takesPresentationSelector,
   VS15, VS16, ZWJ, ZWNJ,
 } from './invisible';
 import {
@@ -11,7 +11,6 @@ import type { ParserSink } from './sink';
 import { SpanClass, SpanFlag, StretchFlag } from './span-class';
 import { Action, State, Unit } from './states';
 import { TRANSITIONS } from './transition-table';
-import { IGNORABLE_RANGES } from './unicode-tables';
 import { classifyMultibyte, lastCodePoint, Utf8Kind } from './utf8';
 
 /** Leading CSI parameters kept for classifying meaning; the rest are only counted. */
@@ -35,12 +34,6 @@ function hasNonPlainByte(word: number): boolean {
   return (((word - 0x20202020) | (word + 0x01010101)) & 0x80808080) !== 0;
 }
 
-/** One bit per BMP code point: set for the invisible ones, which the inline fast path leaves to {@link classifyMultibyte}. */
-const INVISIBLE_BMP = new Uint8Array(0x10000 >> 3);
-for (let k = 0; k < IGNORABLE_RANGES.length; k += 2) {
-  for (let cp = IGNORABLE_RANGES[k]; cp <= IGNORABLE_RANGES[k + 1] && cp < 0x10000; cp++) INVISIBLE_BMP[cp >> 3] |= 1 << (cp & 7);
-}
-
 /**
  * Length of the common 2- and 3-byte characters that are plainly text (no C1, no invisible code
  * point, no special lead byte), checked inline; 0 sends the unit to {@link classifyMultibyte}.
@@ -62,6 +55,11 @@ function plainMultibyteLength(buf: Uint8Array, i: number, n: number, b: number):
     return (INVISIBLE_BMP[cp >> 3] & (1 << (cp & 7))) === 0 ? 3 : 0;
   }
   return 0;
+}
+
+/** The invisible code points real text may need (see {@link Parser.invisible}). */
+function mayBeKept(cp: number): boolean {
+  return cp === ZWJ || cp === ZWNJ || cp === VS16 || cp === VS15 || isIdeographicSelector(cp);
 }
 
 /** Code point of the last character of the well-formed UTF-8 text `buf[from..to)`. */
@@ -546,8 +544,12 @@ export class Parser {
   private groundInvisible(buf: Uint8Array, run: number, i: number, len: number): void {
     const cp = lastCodePoint;
     const off = this.base + i;
-    const prev = i > run ? lastCharOf(buf, run, i) : this.prevEnd === off ? this.prevCp : -1;
     if (i > run) this.out.print(buf, run, i, this.base + run);
+    if (!mayBeKept(cp)) {
+      this.out.span(SpanClass.Invisible, off, len, invisibleMeaning(cp), 0, cp);
+      return;
+    }
+    const prev = i > run ? lastCharOf(buf, run, i) : this.prevEnd === off ? this.prevCp : -1;
     this.invisible(buf, i, len, off, cp, prev);
   }
 
@@ -733,9 +735,6 @@ export class Parser {
     const before = this.state;
     const entry = TRANSITIONS[(before << 8) | code];
     const next = (entry & 0xf) as State;
-    // A raw 0x80–0x9F byte outside a character (length 1; encoded C1 has 2): a C1 control to this
-    // (8-bit) reading only. Only the C1 actions below can meet one.
-    const stray = len === 1 && code >= 0x80;
     switch ((entry >> 4) as Action) {
       case Action.Ignore:
         if (next !== before && (next === State.CsiIgnore || next === State.DcsIgnore)) {
@@ -766,10 +765,7 @@ export class Parser {
         }
         break;
       case Action.C1Start:
-        if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
-        this.open(INTRODUCED[code & 0x1f], off, SpanFlag.EightBit | (len > 1 ? SpanFlag.Utf8Encoded : SpanFlag.Stray));
-        this.payloadStart = off + len;
-        if (stray && next !== before && this.shadow < 0) this.diverge(before, off);
+        this.c1(Action.C1Start, code, off, len, before, next);
         break;
       case Action.Collect:
         this.collect(code);
@@ -792,14 +788,8 @@ export class Parser {
       case Action.Put:
         break;
       case Action.StringEnd:
-        if (this.inString()) {
-          this.finish(off + len, stray ? SpanFlag.Stray : 0, off);
-        } else {
-          if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
-          if (stray) this.straySpan(code, off);
-          else this.controlSpan(SpanClass.C1, code, off, len);
-        }
-        if (stray && next !== before && this.shadow < 0) this.diverge(before, off);
+        if (code === 0x07) this.finish(off + len, 0, off);
+        else this.c1(Action.StringEnd, code, off, len, before, next);
         break;
       case Action.Abort:
         if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
@@ -813,13 +803,32 @@ export class Parser {
         if (code === Unit.Invalid && this.shadow < 0) this.diverge(before, off);
         return;
       case Action.C1Execute:
-        if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
-        if (stray) this.straySpan(code, off);
-        else this.controlSpan(SpanClass.C1, code, off, len);
-        if (stray && next !== before && this.shadow < 0) this.diverge(before, off);
+        this.c1(Action.C1Execute, code, off, len, before, next);
         break;
     }
     this.state = next;
+  }
+
+  /**
+   * A C1 control (`len` 2: encoded; 1: a stray raw byte, C1 to this 8-bit reading only) that opens
+   * a sequence, ends a string, or executes; `before` and `next` are the states around it.
+   */
+  private c1(action: Action, code: number, off: number, len: number, before: State, next: State): void {
+    const stray = len === 1;
+    if (action === Action.StringEnd && this.inString()) {
+      this.finish(off + len, stray ? SpanFlag.Stray : 0, off);
+    } else {
+      if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
+      if (action === Action.C1Start) {
+        this.open(INTRODUCED[code & 0x1f], off, SpanFlag.EightBit | (stray ? SpanFlag.Stray : SpanFlag.Utf8Encoded));
+        this.payloadStart = off + len;
+      } else if (stray) {
+        this.straySpan(code, off);
+      } else {
+        this.controlSpan(SpanClass.C1, code, off, len);
+      }
+    }
+    if (stray && next !== before && this.shadow < 0) this.diverge(before, off);
   }
 
   /** A stray C1 byte that opens nothing: invalid UTF-8, labelled with what an 8-bit terminal does. */

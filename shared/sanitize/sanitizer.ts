@@ -15,6 +15,9 @@ const SPACE = Uint8Array.of(0x20);
 /** Most tab stops one CHT or CBT moves over in overwrite mode. */
 const MAX_TAB_COUNT = 64;
 
+/** Span classes that can change the text beyond being counted (see Sanitizer.effect). */
+const EFFECT_CLASSES = (1 << SpanClass.C0) | (1 << SpanClass.C1) | (1 << SpanClass.Esc) | (1 << SpanClass.InvalidUtf8) | (1 << SpanClass.Withheld);
+
 /** Why a line break or space is pending (newline mode): decides which counter it lands in. */
 const enum Pending { None = 0, Cr = 1, Move = 2 }
 /** Runs shorter than this are copied byte by byte: cheaper than creating (and collecting) a subarray view. */
@@ -163,8 +166,11 @@ export class Sanitizer implements ParserSink {
   span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param = -1): void {
     this.report.add(cls, length, meaning, flags, code);
     this.options.onSpan?.(cls, offset, length, meaning, flags, code);
-    // Most spans are SGR: the final byte alone rules them out, and the rest stays out of this hot path.
-    if (cls !== SpanClass.Csi || (code < 0x80 && CSI_FINALS[code] === 1) || flags !== 0) this.effect(cls, offset, length, meaning, flags, code, param);
+    // Most spans are SGR (the final byte alone rules them out) or strings and invisible code points
+    // (only counted): the rest stays out of this hot path.
+    if (cls === SpanClass.Csi ? (code < 0x80 && CSI_FINALS[code] === 1) || flags !== 0 : (EFFECT_CLASSES & (1 << cls)) !== 0 || flags !== 0) {
+      this.effect(cls, offset, length, meaning, flags, code, param);
+    }
   }
 
   /** What a span does to the text beyond being counted: U+FFFD, CR/BS, cursor moves, withheld lines. */
