@@ -9,7 +9,8 @@ import type { SpanClass } from './span-class';
 export interface ParserSink {
   /**
    * Plain text: `bytes[start..end)` is well-formed UTF-8 holding no control byte except LF and TAB,
-   * no C1 and no invisible code point. `offset` is the stream offset of `bytes[start]`. The array is
+   * no C1 and no invisible code point but the kept exceptions (a VS16 after an emoji, a ZWJ in an
+   * emoji sequence, …; see the README). `offset` is the stream offset of `bytes[start]`. The array is
    * only valid during the call (it may be the caller's chunk or the parser's scratch buffer).
    */
   print(bytes: Uint8Array, start: number, end: number, offset: number): void;
