@@ -321,6 +321,21 @@ export class Parser {
     const base = this.base;
     while (i < n && this.shadow >= 0) {
       const b = buf[i];
+      if (b >= 0x20 && b < 0x7f && !this.stringEscPending) {
+        // Printable ASCII where one reading is in ground and the other in a string payload (a raw
+        // 0x9D opened one, a raw 0x9C closed one) changes neither state: take the run at once.
+        const here = this.state;
+        const other = this.shadow;
+        const mineInPayload = here >= State.DcsPassthrough && (here !== State.OscString || this.oscPhase === OscPhase.Payload);
+        if ((here === State.Ground && other >= State.DcsPassthrough) || (mineInPayload && other === State.Ground)) {
+          let end = i + 1;
+          while (end < n && buf[end] >= 0x20 && buf[end] < 0x7f) end++;
+          if (here === State.Ground) this.hold(base + i, end - i);
+          else this.stretchFlags |= StretchFlag.ShownText;
+          i = end;
+          continue;
+        }
+      }
       if (b < 0x80) {
         this.unit(-1, buf, i, 1, base + i);
         i++;
