@@ -64,6 +64,12 @@ export interface CaptureEnvelope {
   readonly stderr: string;
   /** Per stream: null, or what the head/tail window left out of `stdout`/`stderr`. */
   readonly text_truncated: PerStream<TextTruncation | null>;
+  /**
+   * Per stream: null, or the raw offset from which nothing reached the text because a string or
+   * sequence was still open, or the UTF-8 and 8-bit readings still disagreed, at end of input
+   * (one stray byte such as 0x9D can do that; see the report's `ambiguous`).
+   */
+  readonly withheld_to_end: PerStream<{ from: number } | null>;
   /** Removal reports (counts only, never payload) and whether input was cut. */
   readonly sanitizer: PerStream<RemovalReport> & { readonly truncated: boolean };
   /** Size of the chunk log stored in the record (arrival order of chunks across both streams). */
@@ -107,10 +113,15 @@ export function buildEnvelope(outcome: CaptureOutcome, context: EnvelopeContext)
     stdout: stdout.text.text,
     stderr: stderr.text.text,
     text_truncated: { stdout: stdout.text.truncation, stderr: stderr.text.truncation },
+    withheld_to_end: { stdout: withheldToEnd(stdout.report), stderr: withheldToEnd(stderr.report) },
     sanitizer: { stdout: stdout.report, stderr: stderr.report, truncated: outcome.truncated },
     chunk_log: outcome.chunkLog.summary(),
     sandbox: context.sandbox ?? NO_SANDBOX,
   };
+}
+
+function withheldToEnd(report: RemovalReport): { from: number } | null {
+  return report.withheld_from === null ? null : { from: report.withheld_from };
 }
 
 /** The limits block shared by envelope and record. */

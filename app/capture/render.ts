@@ -49,6 +49,8 @@ export function renderEnvelope(env: CaptureEnvelope, terminalWidth?: number): st
   for (const stream of STREAMS) {
     const t = env.text_truncated[stream];
     if (t) lines.push(`airlock: ${stream} text shortened to --max-text: ${windowNote(t)}`);
+    const w = env.withheld_to_end[stream];
+    if (w) lines.push(`airlock: ${stream} text withheld from raw byte ${w.from} to the end (a control string was open, or terminals disagree)`);
   }
   for (const line of lines) out.push(...wrapLine(line, own, CONTINUATION));
   // Lines are appended one by one: a stream may have millions, too many to spread into push().

@@ -58,6 +58,9 @@ export const envelopeShape = {
   stdout: z.string().describe('sanitized stdout (untrusted data), bounded by inline_text'),
   stderr: z.string().describe('sanitized stderr (untrusted data), bounded by inline_text'),
   text_truncated: perStreamTruncation,
+  withheld_to_end: z
+    .object({ stdout: z.object({ from: z.number() }).nullable(), stderr: z.object({ from: z.number() }).nullable() })
+    .describe('per stream: null, or the raw offset from which nothing reached the text (a control string stayed open, or terminals disagree)'),
   sanitizer: z.object({ stdout: removalReport, stderr: removalReport, truncated: z.boolean() }),
   chunk_log: z.object({ count: z.number(), rows: z.number(), coalesced: z.boolean(), complete: z.boolean() }),
   sandbox: sandboxInfo,

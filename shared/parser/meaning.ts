@@ -36,11 +36,33 @@ export function c1Meaning(code: number): string {
   return C1_NAMES[code - 0x80] ?? 'C1 control';
 }
 
+const STRAY_MEANINGS = C1_NAMES.map((name) => `invalid UTF-8 (8-bit terminal: ${name})`);
+
+/**
+ * Meaning of a raw 0x80–0x9F byte outside a well-formed character that does not open a
+ * sequence: invalid UTF-8 to a UTF-8 terminal, and the named C1 control to an 8-bit one.
+ */
+export function strayMeaning(code: number): string {
+  return STRAY_MEANINGS[code - 0x80] ?? 'invalid UTF-8';
+}
+
+/** Meaning of text withheld because only one reading shows it. */
+export const WITHHELD_MEANING = 'text only one reading shows (UTF-8 vs 8-bit terminal)';
+
 /** Meaning of an invisible code point. */
 export function invisibleMeaning(cp: number): string {
-  if (cp >= 0xe0000) return 'tag character (ASCII smuggling)';
-  if (cp >= 0x2066) return 'bidi isolate control';
-  return cp === 0x202c ? 'bidi pop directional formatting' : 'bidi embedding/override control';
+  if (cp >= 0xe0000 && cp <= 0xe007f) return 'tag character (ASCII smuggling)';
+  if (cp >= 0x2066 && cp <= 0x2069) return 'bidi isolate control';
+  if (cp >= 0x202a && cp <= 0x202e) return cp === 0x202c ? 'bidi pop directional formatting' : 'bidi embedding/override control';
+  if (cp === 0x200e || cp === 0x200f || cp === 0x061c) return 'bidi mark (LRM/RLM/ALM)';
+  if (cp === 0x200c || cp === 0x200d) return 'joiner (ZWNJ/ZWJ) outside a sequence that needs it';
+  if ((cp >= 0x200b && cp <= 0x200d) || (cp >= 0x2060 && cp <= 0x2064) || cp === 0xfeff || cp === 0x180e) return 'zero-width character';
+  if ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef) || (cp >= 0x180b && cp <= 0x180f)) {
+    return 'variation selector outside a sequence that takes it';
+  }
+  if (cp === 0x115f || cp === 0x1160 || cp === 0x3164 || cp === 0xffa0) return 'Hangul filler';
+  if (cp === 0x00ad) return 'soft hyphen';
+  return 'default-ignorable code point';
 }
 
 // Keys: final byte, or intermediate/private char followed by final, as a short string.

@@ -1,10 +1,14 @@
 import { resolveLimits, type ParserLimits } from './limits';
 import {
+  INVISIBLE_BMP, isIdeograph, isIdeographicSelector, isJoiningLetter, isPictographic, takesPresentationSelector,
+  VS15, VS16, ZWJ, ZWNJ,
+} from './invisible';
+import {
   APC_MEANING, c0Meaning, c1Meaning, csiMeaning, dcsMeaning, escMeaning, invisibleMeaning, oscMeaning,
-  PM_MEANING, SOS_MEANING,
+  PM_MEANING, SOS_MEANING, strayMeaning, WITHHELD_MEANING,
 } from './meaning';
 import type { ParserSink } from './sink';
-import { SpanClass, SpanFlag } from './span-class';
+import { SpanClass, SpanFlag, StretchFlag } from './span-class';
 import { Action, State, Unit } from './states';
 import { TRANSITIONS } from './transition-table';
 import { classifyMultibyte, lastCodePoint, Utf8Kind } from './utf8';
@@ -36,16 +40,96 @@ function hasNonPlainByte(word: number): boolean {
  */
 function plainMultibyteLength(buf: Uint8Array, i: number, n: number, b: number): number {
   if (b >= 0xc3 && b <= 0xdf) {
-    return i + 1 < n && (buf[i + 1] & 0xc0) === 0x80 ? 2 : 0;
+    if (i + 1 >= n) return 0;
+    const b1 = buf[i + 1];
+    if ((b1 & 0xc0) !== 0x80) return 0;
+    const cp = ((b & 0x1f) << 6) | (b1 & 0x3f);
+    return (INVISIBLE_BMP[cp >> 3] & (1 << (cp & 7))) === 0 ? 2 : 0;
   }
   if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) {
     if (i + 2 >= n) return 0;
     const b1 = buf[i + 1];
-    // U+2000–U+207F (E2 80/81) holds the bidi controls: leave it to the full decoder.
-    if ((b1 & 0xc0) !== 0x80 || (b === 0xe2 && b1 < 0x82)) return 0;
-    return (buf[i + 2] & 0xc0) === 0x80 ? 3 : 0;
+    const b2 = buf[i + 2];
+    if ((b1 & 0xc0) !== 0x80 || (b2 & 0xc0) !== 0x80) return 0;
+    const cp = ((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
+    return (INVISIBLE_BMP[cp >> 3] & (1 << (cp & 7))) === 0 ? 3 : 0;
   }
   return 0;
+}
+
+/** The invisible code points real text may need (see {@link Parser.invisible}). */
+function mayBeKept(cp: number): boolean {
+  return cp === ZWJ || cp === ZWNJ || cp === VS16 || cp === VS15 || isIdeographicSelector(cp);
+}
+
+/** Code point of the last character of the well-formed UTF-8 text `buf[from..to)`. */
+function lastCharOf(buf: Uint8Array, from: number, to: number): number {
+  let k = to - 1;
+  while (k > from && (buf[k] & 0xc0) === 0x80) k--;
+  const b = buf[k];
+  if (b < 0x80) return b;
+  const len = to - k;
+  if (len === 2) return ((b & 0x1f) << 6) | (buf[k + 1] & 0x3f);
+  if (len === 3) return ((b & 0x0f) << 12) | ((buf[k + 1] & 0x3f) << 6) | (buf[k + 2] & 0x3f);
+  return ((b & 0x07) << 18) | ((buf[k + 1] & 0x3f) << 12) | ((buf[k + 2] & 0x3f) << 6) | (buf[k + 3] & 0x3f);
+}
+
+/** Code point of the first character of the well-formed UTF-8 text at `buf[at]`. */
+function firstCharOf(buf: Uint8Array, at: number): number {
+  const b = buf[at];
+  if (b < 0x80) return b;
+  if (b < 0xe0) return ((b & 0x1f) << 6) | (buf[at + 1] & 0x3f);
+  if (b < 0xf0) return ((b & 0x0f) << 12) | ((buf[at + 1] & 0x3f) << 6) | (buf[at + 2] & 0x3f);
+  return ((b & 0x07) << 18) | ((buf[at + 1] & 0x3f) << 12) | ((buf[at + 2] & 0x3f) << 6) | (buf[at + 3] & 0x3f);
+}
+
+/**
+ * The UTF-8 reading's next state for `code` in `state`, state only: the same table, where an
+ * Error (non-ASCII inside ESC/CSI) returns to ground and takes the unit there.
+ */
+function shadowNext(state: State, code: number): number {
+  const e = TRANSITIONS[(state << 8) | code];
+  return (e >> 4) === Action.Error ? TRANSITIONS[code] : e;
+}
+
+/**
+ * Holds a ZWJ or ZWNJ that followed a character which may take it until the next event shows
+ * whether a character that may follow it comes right after (emoji ZWJ sequences, joiners between
+ * letters of Arabic, Indic and other joining scripts); otherwise it is removed as invisible.
+ */
+class JoinerGate implements ParserSink {
+  readonly bytes = new Uint8Array(3);
+  offset = 0;
+  /** Where the next character must start: after this joiner and any joiners removed right after it. */
+  until = 0;
+  cp = 0;
+  /** The joiner sits in an emoji sequence (else between letters of a joining script). */
+  emoji = false;
+
+  constructor(private readonly parser: Parser, private readonly sink: ParserSink) {}
+
+  print(bytes: Uint8Array, start: number, end: number, offset: number): void {
+    const next = offset === this.until ? firstCharOf(bytes, start) : -1;
+    this.release(next >= 0 && (this.emoji ? isPictographic(next) : isJoiningLetter(next)));
+    this.sink.print(bytes, start, end, offset);
+  }
+
+  span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param?: number): void {
+    this.release(false);
+    this.sink.span(cls, offset, length, meaning, flags, code, param);
+  }
+
+  ambiguous(offset: number, length: number, flags: number): void {
+    this.release(false);
+    this.sink.ambiguous?.(offset, length, flags);
+  }
+
+  /** Emits the held joiner as text (`keep`) or as an invisible span, and steps out of the way. */
+  release(keep: boolean): void {
+    this.parser.ungate();
+    if (keep) this.sink.print(this.bytes, 0, 3, this.offset);
+    else this.sink.span(SpanClass.Invisible, this.offset, 3, invisibleMeaning(this.cp), 0, this.cp);
+  }
 }
 
 /** A byte array whose value at index i is i, so single LF/TAB bytes can be printed by reference. */
@@ -67,6 +151,22 @@ const enum OscPhase { Command = 0, HyperlinkParams = 1, Payload = 2 }
  */
 export class Parser {
   private state: State = State.Ground;
+  /** Where events go: the sink, or the {@link JoinerGate} while a joiner waits for its next character. */
+  private out: ParserSink;
+  private gate: JoinerGate | null = null;
+
+  // The UTF-8 reading, tracked only while it disagrees with this (8-bit) reading: its state, or -1.
+  private shadow = -1;
+  private stretchStart = 0;
+  private stretchFlags = 0;
+  /** The current unit is text to this reading only: it is withheld, not printed. */
+  private holding = false;
+  private heldStart = 0;
+  private heldEnd = -1;
+
+  // The last printed character, for invisible code points that may follow it.
+  private prevEnd = -1;
+  private prevCp = 0;
   /** Stream offset of the current chunk's first byte. */
   private base = 0;
   private ended = false;
@@ -110,6 +210,7 @@ export class Parser {
    */
   constructor(private readonly sink: ParserSink, limits: Partial<ParserLimits> = {}) {
     this.limits = resolveLimits(limits);
+    this.out = sink;
     // V8 treats a field written only once as a constant and folds it into optimized code; `base`
     // first changes after the first chunk, which would throw that code away mid-stream. A second
     // write here marks it mutable before any code is optimized.
@@ -129,6 +230,10 @@ export class Parser {
     this.viewWords(chunk);
     let i = this.pendingLen > 0 ? this.completePending(chunk) : 0;
     while (i < n) {
+      if (this.shadow >= 0) {
+        i = this.lockstep(chunk, i, n);
+        continue;
+      }
       switch (this.state) {
         case State.Ground:
           i = this.ground(chunk, i, n);
@@ -171,10 +276,21 @@ export class Parser {
    */
   end(): void {
     if (this.ended) return;
-    if (this.pendingLen > 0) {
-      const len = this.pendingLen;
+    // A cut character: its lead and each continuation byte up to the next 0x80–0x9F one are
+    // invalid; such a byte is a stray C1 of its own (see Utf8Kind.Invalid).
+    while (this.pendingLen > 0) {
+      const total = this.pendingLen;
+      const r = classifyMultibyte(this.pending, 0, total);
+      let kind = r & 7;
+      let len = r >> 3;
+      if (kind === Utf8Kind.Incomplete) {
+        kind = Utf8Kind.Invalid;
+        len = 1;
+        while (len < total && this.pending[len] > 0x9f) len++;
+      }
       this.pendingLen = 0;
-      this.step(Unit.Invalid, this.pending, 0, len, this.pendingAt);
+      this.unit(kind, this.pending, 0, len, this.pendingAt);
+      this.unstash(len, total);
     }
     if (this.stringEscPending) {
       this.stringEscPending = false;
@@ -182,8 +298,198 @@ export class Parser {
     } else if (this.state !== State.Ground) {
       this.finish(this.base, SpanFlag.Unterminated, this.base);
     }
+    if (this.shadow >= 0) this.converge(this.base, StretchFlag.ToEnd);
+    if (this.out !== this.sink) this.gate?.release(false);
     this.state = State.Ground;
     this.ended = true;
+  }
+
+  /** Keeps the stash bytes after the first `used` of `total` for the next unit. */
+  private unstash(used: number, total: number): void {
+    if (used >= total) return;
+    this.pending.copyWithin(0, used, total);
+    this.pendingLen = total - used;
+    this.pendingAt += used;
+  }
+
+  /**
+   * While the readings disagree: one unit at a time through both. The 8-bit reading is this
+   * parser (spans, meanings); the UTF-8 reading only keeps its state, in which a raw 0x80–0x9F
+   * byte outside a character is invalid UTF-8, not a C1 control. Returns once they agree again.
+   */
+  private lockstep(buf: Uint8Array, i: number, n: number): number {
+    const base = this.base;
+    while (i < n && this.shadow >= 0) {
+      const b = buf[i];
+      if (b >= 0x20 && b < 0x7f && !this.stringEscPending) {
+        // Printable ASCII where one reading is in ground and the other in a string payload (a raw
+        // 0x9D opened one, a raw 0x9C closed one) changes neither state: take the run at once.
+        const here = this.state;
+        const other = this.shadow;
+        const mineInPayload = here >= State.DcsPassthrough && (here !== State.OscString || this.oscPhase === OscPhase.Payload);
+        if ((here === State.Ground && other >= State.DcsPassthrough) || (mineInPayload && other === State.Ground)) {
+          let end = i + 1;
+          while (end < n && buf[end] >= 0x20 && buf[end] < 0x7f) end++;
+          if (here === State.Ground) this.hold(base + i, end - i);
+          else this.stretchFlags |= StretchFlag.ShownText;
+          i = end;
+          continue;
+        }
+      }
+      if (b < 0x80) {
+        this.unit(-1, buf, i, 1, base + i);
+        i++;
+      } else {
+        const r = classifyMultibyte(buf, i, n);
+        const kind = r & 7;
+        if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
+        const len = r >> 3;
+        this.unit(kind, buf, i, len, base + i);
+        i += len;
+      }
+    }
+    return i;
+  }
+
+  /**
+   * One unit (an ASCII byte when `kind` is -1, else a multibyte unit of that {@link Utf8Kind}):
+   * through both readings while they disagree, else through this one.
+   */
+  private unit(kind: number, buf: Uint8Array, at: number, len: number, off: number): void {
+    const code = kind < 0 ? buf[at] : unitCode(kind);
+    if (this.shadow < 0) {
+      this.one(code, buf, at, len, off);
+      return;
+    }
+    // A stray C1 byte is invalid UTF-8 to the UTF-8 reading, and invalid UTF-8 is no unit there at all.
+    const ucode = kind === Utf8Kind.C1 && len === 1 ? Unit.Invalid : code;
+    const e = ucode === Unit.Invalid ? this.shadow : shadowNext(this.shadow as State, ucode);
+    const act = (e >> 4) as Action;
+    const prints = act === Action.Print || (act === Action.Execute && (ucode === 0x0a || ucode === 0x09));
+    const mine = TRANSITIONS[(this.state << 8) | code] >> 4;
+    const minePrints = !this.stringEscPending
+      && (mine === Action.Print || (mine === Action.Execute && (code === 0x0a || code === 0x09)) || (mine === Action.Error && code === Unit.Text));
+    if (prints && minePrints) {
+      // Both readings show this unit as text; if they also end up in one state, they agree from here on.
+      if ((e & 0xf) === (mine === Action.Error ? State.Ground : this.state)) {
+        this.converge(off, 0);
+        this.one(code, buf, at, len, off);
+        return;
+      }
+    } else if (prints) {
+      this.stretchFlags |= StretchFlag.ShownText;
+    }
+    // A line feed, CR, BS, VT, FF or a dispatched sequence may have moved the UTF-8 reading's cursor.
+    const moves = ucode === 0x0a || ucode === 0x0d || ucode === 0x08 || ucode === 0x0b || ucode === 0x0c;
+    if ((moves && (act === Action.Print || act === Action.Execute)) || act === Action.CsiDispatch || act === Action.EscDispatch) {
+      this.stretchFlags |= StretchFlag.TouchedLine;
+    }
+    this.holding = !prints;
+    // Keep events in input order: a held run ends before any unit this reading does not print.
+    if (!minePrints) this.flushHeld();
+    this.one(code, buf, at, len, off);
+    this.holding = false;
+    this.shadow = e & 0xf;
+    if (this.shadow === this.state) this.converge(off + len, 0);
+  }
+
+  /** One unit through this reading's table, with the OSC header bookkeeping the fast paths do. */
+  private one(code: number, buf: Uint8Array, at: number, len: number, off: number): void {
+    if (this.state === State.OscString && this.oscPhase !== OscPhase.Payload && !this.stringEscPending
+      && code < 0x80 && this.oscHeader(buf, at, at + 1) > at) {
+      return;
+    }
+    if (code === Unit.Invisible && this.state === State.Ground && !this.stringEscPending) {
+      this.invisible(buf, at, len, off, lastCodePoint, this.prevEnd === off ? this.prevCp : -1);
+      return;
+    }
+    this.step(code, buf, at, len, off);
+  }
+
+  /** Text this reading shows and the other does not: withheld, reported as one span per run. */
+  private hold(off: number, len: number): void {
+    this.stretchFlags |= StretchFlag.WithheldText;
+    if (this.heldEnd === off) {
+      this.heldEnd += len;
+      return;
+    }
+    this.flushHeld();
+    this.heldStart = off;
+    this.heldEnd = off + len;
+  }
+
+  private flushHeld(): void {
+    if (this.heldEnd < 0) return;
+    this.out.span(SpanClass.Withheld, this.heldStart, this.heldEnd - this.heldStart, WITHHELD_MEANING, 0, 0);
+    this.heldEnd = -1;
+  }
+
+  /** The readings agree again at `end` (or the input ended): report the stretch. */
+  private converge(end: number, flags: number): void {
+    this.flushHeld();
+    this.shadow = -1;
+    this.out.ambiguous?.(this.stretchStart, end - this.stretchStart, this.stretchFlags | flags);
+  }
+
+  /**
+   * A stray C1 byte or invalid UTF-8 took this reading from `before` to another state; the UTF-8
+   * reading, which drops invalid UTF-8 before its parser (as xterm.js does), stays in `before`:
+   * the readings disagree from here on.
+   */
+  private diverge(before: State, off: number): void {
+    this.shadow = before;
+    this.stretchStart = off;
+    this.stretchFlags = 0;
+  }
+
+  /**
+   * An invisible code point in ground. Kept as text only where real text needs it (see the
+   * README's "Invisible code points"): one VS15/VS16 right after a character that takes it, one
+   * ideographic variation selector right after a CJK ideograph, and a ZWJ/ZWNJ right after an
+   * emoji or a letter of a joining script, held until the next character shows whether it may
+   * follow. `prev` is the code point printed right before (-1 if none).
+   */
+  private invisible(buf: Uint8Array, at: number, len: number, off: number, cp: number, prev: number): void {
+    if (prev >= 0 && !this.holding) {
+      let keep = false;
+      if (cp === VS16 || cp === VS15) keep = takesPresentationSelector(prev);
+      else if (isIdeographicSelector(cp)) keep = isIdeograph(prev);
+      else if (cp === ZWJ || cp === ZWNJ) {
+        const gate = this.gate;
+        if (gate !== null && this.out === gate && gate.until === off) {
+          // A run of joiners keeps at most the first: the rest go, and the first still waits.
+          this.sink.span(SpanClass.Invisible, off, len, invisibleMeaning(cp), 0, cp);
+          gate.until = off + len;
+          this.prevEnd = off + len;
+          return;
+        }
+        const emoji = cp === ZWJ && (isPictographic(prev) || prev === VS16);
+        if (emoji || isJoiningLetter(prev)) {
+          const gate = (this.gate ??= new JoinerGate(this, this.sink));
+          gate.bytes.set(buf.subarray(at, at + 3));
+          gate.offset = off;
+          gate.until = off + len;
+          gate.cp = cp;
+          gate.emoji = emoji;
+          this.out = gate;
+          this.prevEnd = off + len;
+          this.prevCp = cp;
+          return;
+        }
+      }
+      if (keep) {
+        this.out.print(buf, at, at + len, off);
+        this.prevEnd = off + len;
+        this.prevCp = cp;
+        return;
+      }
+    }
+    this.out.span(SpanClass.Invisible, off, len, invisibleMeaning(cp), 0, cp);
+  }
+
+  /** @internal The joiner gate has released its joiner: events go straight to the sink again. */
+  ungate(): void {
+    this.out = this.sink;
   }
 
   /** Ground: scan text runs fast, hand everything else to the table. */
@@ -203,7 +509,7 @@ export class Parser {
           i++;
           continue;
         }
-        if (i > run) this.sink.print(buf, run, i, base + run);
+        if (i > run) this.out.print(buf, run, i, base + run);
         const done = b === 0x1b && i + 1 < n && buf[i + 1] === 0x5b ? this.wholeCsi(buf, i, n) : -1;
         if (done >= 0) {
           i = done;
@@ -212,6 +518,8 @@ export class Parser {
         }
         this.step(b, buf, i, 1, base + i);
         i++;
+        // An ASCII unit never makes the readings disagree: only the state can have changed.
+        if (this.state !== State.Ground) return i;
       } else {
         const skip = plainMultibyteLength(buf, i, n, b);
         if (skip > 0) {
@@ -224,17 +532,40 @@ export class Parser {
           i += r >> 3;
           continue;
         }
-        if (i > run) this.sink.print(buf, run, i, base + run);
-        if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
         const len = r >> 3;
+        if (kind === Utf8Kind.Invisible) {
+          this.groundInvisible(buf, run, i, len);
+          i += len;
+          run = i;
+          continue;
+        }
+        if (i > run) this.out.print(buf, run, i, base + run);
+        if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
         this.step(unitCode(kind), buf, i, len, base + i);
         i += len;
+        if (this.state !== State.Ground || this.shadow >= 0) return i;
       }
-      if (this.state !== State.Ground) return i;
       run = i;
     }
-    if (i > run) this.sink.print(buf, run, i, base + run);
+    if (i > run) {
+      this.out.print(buf, run, i, base + run);
+      this.prevEnd = base + i;
+      this.prevCp = lastCharOf(buf, run, i);
+    }
     return i;
+  }
+
+  /** An invisible code point at `buf[i]` in ground, after the text run `buf[run..i)`. */
+  private groundInvisible(buf: Uint8Array, run: number, i: number, len: number): void {
+    const cp = lastCodePoint;
+    const off = this.base + i;
+    if (i > run) this.out.print(buf, run, i, this.base + run);
+    if (!mayBeKept(cp)) {
+      this.out.span(SpanClass.Invisible, off, len, invisibleMeaning(cp), 0, cp);
+      return;
+    }
+    const prev = i > run ? lastCharOf(buf, run, i) : this.prevEnd === off ? this.prevCp : -1;
+    this.invisible(buf, i, len, off, cp, prev);
   }
 
   /**
@@ -273,7 +604,7 @@ export class Parser {
     }
     if (j >= stop || b < 0x40 || b > 0x7e || j - i - 2 > this.limits.maxCsiParamBytes) return -1;
     const meaning = csiMeaning(priv, inter, b, this.params, Math.min(count, MAX_TRACKED_PARAMS));
-    this.sink.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b);
+    this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b, count > 0 ? this.params[0] : -1);
     return j + 1;
   }
 
@@ -290,6 +621,8 @@ export class Parser {
       } else if (b < 0x80) {
         this.step(b, buf, i, 1, base + i);
         i++;
+        // An ASCII unit never makes the readings disagree: only the state can have changed.
+        if (this.state !== State.Ground) return i;
       } else {
         const r = classifyMultibyte(buf, i, n);
         const kind = r & 7;
@@ -299,7 +632,7 @@ export class Parser {
         i += len;
       }
       const s = this.state;
-      if (s === State.Ground || s >= State.DcsPassthrough) return i;
+      if (s === State.Ground || s >= State.DcsPassthrough || this.shadow >= 0) return i;
     }
     return i;
   }
@@ -376,22 +709,29 @@ export class Parser {
     return n;
   }
 
-  /** Finishes the stashed unit with the first bytes of `chunk`; returns how many of them it used. */
+  /**
+   * Finishes the stashed unit with the first bytes of `chunk`; returns how many of them it used.
+   * A unit may end inside the stash (an ill-formed subpart cut before a 0x80–0x9F byte): the rest
+   * of the stash is then classified again.
+   */
   private completePending(chunk: Uint8Array): number {
-    const had = this.pendingLen;
-    const take = Math.min(chunk.length, 4 - had);
-    this.pending.set(chunk.subarray(0, take), had);
-    const total = had + take;
-    const r = classifyMultibyte(this.pending, 0, total);
-    const kind = r & 7;
-    if (kind === Utf8Kind.Incomplete) {
-      this.pendingLen = total;
-      return chunk.length;
+    for (;;) {
+      const had = this.pendingLen;
+      const take = Math.min(chunk.length, 4 - had);
+      this.pending.set(chunk.subarray(0, take), had);
+      const total = had + take;
+      const r = classifyMultibyte(this.pending, 0, total);
+      const kind = r & 7;
+      if (kind === Utf8Kind.Incomplete) {
+        this.pendingLen = total;
+        return chunk.length;
+      }
+      const len = r >> 3;
+      this.pendingLen = 0;
+      this.unit(kind, this.pending, 0, len, this.pendingAt);
+      if (len >= had) return len - had;
+      this.unstash(len, had);
     }
-    const len = r >> 3;
-    this.pendingLen = 0;
-    this.step(unitCode(kind), this.pending, 0, len, this.pendingAt);
-    return len - had;
   }
 
   /** Applies one table transition for the unit `buf[at..at+len)` at stream offset `off`. */
@@ -407,14 +747,25 @@ export class Parser {
       this.finish(this.escInStringAt, SpanFlag.Malformed, this.escInStringAt);
       this.open(SpanClass.Esc, this.escInStringAt, 0);
     }
-    const entry = TRANSITIONS[(this.state << 8) | code];
+    const before = this.state;
+    const entry = TRANSITIONS[(before << 8) | code];
     const next = (entry & 0xf) as State;
     switch ((entry >> 4) as Action) {
       case Action.Ignore:
-        if (next !== this.state && (next === State.CsiIgnore || next === State.DcsIgnore)) this.seqFlags |= SpanFlag.Malformed;
+        if (next !== before && (next === State.CsiIgnore || next === State.DcsIgnore)) {
+          this.seqFlags |= SpanFlag.Malformed;
+          // Invalid UTF-8 sent a DCS header to dcs_ignore; a UTF-8 terminal dropped it.
+          if (code === Unit.Invalid && this.shadow < 0) this.diverge(before, off);
+        }
         break;
       case Action.Print:
-        this.sink.print(buf, at, at + len, off);
+        if (this.holding) {
+          this.hold(off, len);
+        } else {
+          this.out.print(buf, at, at + len, off);
+          this.prevEnd = off + len;
+          this.prevCp = code < 0x80 ? code : lastCodePoint;
+        }
         break;
       case Action.Execute:
         this.execute(code, buf, at, len, off);
@@ -429,9 +780,7 @@ export class Parser {
         }
         break;
       case Action.C1Start:
-        if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
-        this.open(INTRODUCED[code & 0x1f], off, SpanFlag.EightBit | (len > 1 ? SpanFlag.Utf8Encoded : 0));
-        this.payloadStart = off + len;
+        this.c1(Action.C1Start, code, off, len, before, next);
         break;
       case Action.Collect:
         this.collect(code);
@@ -454,12 +803,8 @@ export class Parser {
       case Action.Put:
         break;
       case Action.StringEnd:
-        if (this.inString()) {
-          this.finish(off + len, 0, off);
-        } else {
-          if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
-          this.controlSpan(SpanClass.C1, code, off, len);
-        }
+        if (code === 0x07) this.finish(off + len, 0, off);
+        else this.c1(Action.StringEnd, code, off, len, before, next);
         break;
       case Action.Abort:
         if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
@@ -469,13 +814,41 @@ export class Parser {
         this.finish(off, SpanFlag.Malformed, off);
         this.state = State.Ground;
         this.step(code, buf, at, len, off);
+        // Invalid UTF-8 ended an ESC or CSI here; a UTF-8 terminal drops it and stays in the sequence.
+        if (code === Unit.Invalid && this.shadow < 0) this.diverge(before, off);
         return;
       case Action.C1Execute:
-        if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
-        this.controlSpan(SpanClass.C1, code, off, len);
+        this.c1(Action.C1Execute, code, off, len, before, next);
         break;
     }
     this.state = next;
+  }
+
+  /**
+   * A C1 control (`len` 2: encoded; 1: a stray raw byte, C1 to this 8-bit reading only) that opens
+   * a sequence, ends a string, or executes; `before` and `next` are the states around it.
+   */
+  private c1(action: Action, code: number, off: number, len: number, before: State, next: State): void {
+    const stray = len === 1;
+    if (action === Action.StringEnd && this.inString()) {
+      this.finish(off + len, stray ? SpanFlag.Stray : 0, off);
+    } else {
+      if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
+      if (action === Action.C1Start) {
+        this.open(INTRODUCED[code & 0x1f], off, SpanFlag.EightBit | (stray ? SpanFlag.Stray : SpanFlag.Utf8Encoded));
+        this.payloadStart = off + len;
+      } else if (stray) {
+        this.straySpan(code, off);
+      } else {
+        this.controlSpan(SpanClass.C1, code, off, len);
+      }
+    }
+    if (stray && next !== before && this.shadow < 0) this.diverge(before, off);
+  }
+
+  /** A stray C1 byte that opens nothing: invalid UTF-8, labelled with what an 8-bit terminal does. */
+  private straySpan(code: number, off: number): void {
+    this.out.span(SpanClass.InvalidUtf8, off, 1, strayMeaning(code), SpanFlag.Stray, code);
   }
 
   private inString(): boolean {
@@ -486,19 +859,25 @@ export class Parser {
   /** A control executed where it stands: LF and TAB stay text, everything else is a span. */
   private execute(code: number, buf: Uint8Array, at: number, len: number, off: number): void {
     if (code === 0x0a || code === 0x09) {
-      this.sink.print(ASCII, code, code + 1, off);
+      if (this.holding) {
+        this.hold(off, 1);
+      } else {
+        this.out.print(ASCII, code, code + 1, off);
+        this.prevEnd = off + 1;
+        this.prevCp = code;
+      }
     } else if (code < 0x80) {
       this.controlSpan(SpanClass.C0, code, off, 1);
     } else if (code === Unit.Invisible) {
-      this.sink.span(SpanClass.Invisible, off, len, invisibleMeaning(lastCodePoint), 0, lastCodePoint);
+      this.invisible(buf, at, len, off, lastCodePoint, this.prevEnd === off ? this.prevCp : -1);
     } else {
-      this.sink.span(SpanClass.InvalidUtf8, off, len, 'invalid UTF-8', 0, buf[at]);
+      this.out.span(SpanClass.InvalidUtf8, off, len, 'invalid UTF-8', 0, buf[at]);
     }
   }
 
   private controlSpan(cls: SpanClass, code: number, off: number, len: number): void {
     const flags = len > 1 ? SpanFlag.Utf8Encoded : 0;
-    this.sink.span(cls, off, len, code < 0x80 ? c0Meaning(code) : c1Meaning(code), flags, code);
+    this.out.span(cls, off, len, code < 0x80 ? c0Meaning(code) : c1Meaning(code), flags, code);
   }
 
   private open(cls: SpanClass, off: number, flags: number): void {
@@ -611,7 +990,8 @@ export class Parser {
       && cls >= SpanClass.Osc) {
       flags |= SpanFlag.Oversized;
     }
-    this.sink.span(cls, this.seqStart, end - this.seqStart, meaning, flags, code);
+    const param = cls === SpanClass.Csi && this.paramIndex >= 0 ? this.params[0] : -1;
+    this.out.span(cls, this.seqStart, end - this.seqStart, meaning, flags, code, param);
   }
 }
 

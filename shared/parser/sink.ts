@@ -9,7 +9,8 @@ import type { SpanClass } from './span-class';
 export interface ParserSink {
   /**
    * Plain text: `bytes[start..end)` is well-formed UTF-8 holding no control byte except LF and TAB,
-   * no C1 and no invisible code point. `offset` is the stream offset of `bytes[start]`. The array is
+   * no C1 and no invisible code point but the kept exceptions (a VS16 after an emoji, a ZWJ in an
+   * emoji sequence, …; see the README). `offset` is the stream offset of `bytes[start]`. The array is
    * only valid during the call (it may be the caller's chunk or the parser's scratch buffer).
    */
   print(bytes: Uint8Array, start: number, end: number, offset: number): void;
@@ -19,8 +20,17 @@ export interface ParserSink {
    * {@link SpanFlag} bits. For C0/C1 spans `code` is the control's code (0x00–0x1F, 0x7F,
    * 0x80–0x9F); for invisible spans it is the code point; for OSC the numeric command (-1 if none); for
    * invalid UTF-8 the first byte; otherwise the final byte (0 if the sequence never got one).
+   * For CSI spans `param` is the first parameter (-1 when omitted); for others it is absent or -1.
    */
-  span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number): void;
+  span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param?: number): void;
+  /**
+   * Optional: an ambiguous stretch of `length` bytes at `offset` ended, where the UTF-8 reading and
+   * the 8-bit reading of the input were in different states (one saw text or a control where the
+   * other saw payload or another sequence). Reported once both readings agree again, or at end of
+   * input with {@link StretchFlag.ToEnd}. The stretch overlaps the spans and withheld text inside
+   * it; `flags` holds {@link StretchFlag} bits.
+   */
+  ambiguous?(offset: number, length: number, flags: number): void;
 }
 
 /** A sink that ignores everything: extend it to handle only some events. */

@@ -23,13 +23,22 @@ export const enum SpanClass {
   Sos = 8,
   /** Bytes that are not well-formed UTF-8 (one span per maximal ill-formed subpart). */
   InvalidUtf8 = 9,
-  /** Well-formed but invisible code points: Unicode tag characters and bidi controls. */
+  /**
+   * Well-formed but invisible code points: every Default_Ignorable_Code_Point (tags, bidi marks
+   * and controls, zero-width characters, variation selectors, fillers) outside the documented
+   * exceptions that real text needs.
+   */
   Invisible = 10,
+  /**
+   * Text that only one of the two readings (UTF-8 terminal, 8-bit terminal) shows as text, while
+   * the other treats it as control or payload: withheld from the sanitized text.
+   */
+  Withheld = 11,
 }
 
 /** Lower-case names of {@link SpanClass} values, as used in reports and the CLI. */
 export const SPAN_CLASS_NAMES = [
-  'c0', 'c1', 'esc', 'csi', 'osc', 'dcs', 'apc', 'pm', 'sos', 'invalid_utf8', 'invisible',
+  'c0', 'c1', 'esc', 'csi', 'osc', 'dcs', 'apc', 'pm', 'sos', 'invalid_utf8', 'invisible', 'withheld',
 ] as const;
 
 /** A {@link SpanClass} name as it appears in JSON. */
@@ -51,4 +60,22 @@ export const enum SpanFlag {
   EightBit = 8,
   /** The C1 control came as its UTF-8 encoding (C2 80–C2 9F) rather than a raw byte. */
   Utf8Encoded = 16,
+  /**
+   * A raw 0x80–0x9F byte outside a well-formed UTF-8 character opened or ended this span, or is
+   * this span: invalid UTF-8 to a UTF-8 terminal, a C1 control only to an 8-bit terminal.
+   */
+  Stray = 32,
+}
+
+/** Bit flags of an ambiguous stretch (see {@link ParserSink.ambiguous}). */
+export const enum StretchFlag {
+  None = 0,
+  /** Text one reading shows was withheld inside the stretch. */
+  WithheldText = 1,
+  /** The UTF-8 reading fed a line, or executed CR, BS, VT, FF or a sequence there: its cursor may have moved. */
+  TouchedLine = 2,
+  /** The readings still disagreed at end of input: everything from the stretch's start was withheld. */
+  ToEnd = 4,
+  /** The UTF-8 reading showed text there that the 8-bit reading treats as control or payload. */
+  ShownText = 8,
 }

@@ -75,7 +75,7 @@ export const enum Action {
 export const enum Unit {
   /** A well-formed UTF-8 character >= U+00A0 that is visible text. */
   Text = 0xa0,
-  /** A well-formed UTF-8 tag character or bidi control. */
+  /** A well-formed UTF-8 invisible code point (Default_Ignorable_Code_Point, see invisible.ts). */
   Invisible = 0xa1,
   /** A maximal ill-formed UTF-8 subpart. */
   Invalid = 0xa2,

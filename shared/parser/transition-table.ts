@@ -12,6 +12,10 @@ import { Action, State, STATE_COUNT, Unit } from './states';
  * - `:` is a parameter byte (sub-parameters, e.g. SGR 38:2:r:g:b), not a reason to ignore.
  * - Non-ASCII inside an ESC or CSI ends it as malformed and is reprocessed as text; inside a DCS
  *   header it sends the DCS to dcs_ignore, so nothing after a string introducer becomes text.
+ *
+ * The same table serves both readings of a stream (see the README's "One safe reading"): this
+ * parser reads a raw 0x80–0x9F byte outside a character as the C1 control it is to an 8-bit
+ * terminal; the UTF-8 reading it tracks beside it drops invalid UTF-8 before the table.
  */
 function range(from: number, to: number): number[] {
   const out: number[] = [];

@@ -5,18 +5,33 @@
 export const enum Utf8Kind {
   /** Well-formed, visible character (>= U+00A0, not invisible). */
   Text = 0,
-  /** Well-formed tag character (U+E0000–U+E007F) or bidi control (U+202A–202E, U+2066–2069). */
+  /** Well-formed but invisible: a Default_Ignorable_Code_Point (see {@link isInvisible}). */
   Invisible = 1,
-  /** C1 control: a raw 0x80–0x9F byte outside UTF-8, or U+0080–U+009F encoded as C2 80–C2 9F. */
+  /**
+   * C1 control: U+0080–U+009F encoded as C2 80–C2 9F (length 2), or a raw 0x80–0x9F byte outside
+   * a well-formed character (length 1, a "stray" byte: C1 only in the 8-bit reading).
+   */
   C1 = 2,
-  /** A maximal ill-formed subpart (Unicode §3.9 "U+FFFD substitution of maximal subparts"). */
+  /**
+   * A maximal ill-formed subpart (Unicode §3.9 "U+FFFD substitution of maximal subparts"), cut
+   * short before its first continuation byte in 0x80–0x9F: an 8-bit terminal reads that byte as a
+   * C1 control, so it starts a unit of its own.
+   */
   Invalid = 3,
   /** A well-formed prefix cut off by the end of the available bytes: wait for more. */
   Incomplete = 4,
 }
 
+import { isInvisible } from './invisible';
+
 /** The code point of the last Text/Invisible/C1 unit {@link classifyMultibyte} decoded. */
 export let lastCodePoint = 0;
+
+/** Length of an ill-formed subpart of `len` bytes at `i`, cut before a continuation byte 0x80–0x9F. */
+function invalid(bytes: Uint8Array, i: number, len: number): number {
+  for (let k = 1; k < len; k++) if (bytes[i + k] <= 0x9f) return (k << 3) | Utf8Kind.Invalid;
+  return (len << 3) | Utf8Kind.Invalid;
+}
 
 /**
  * Classifies the unit at `bytes[i]` (which must be >= 0x80) using bytes up to `end`.
@@ -43,11 +58,12 @@ export function classifyMultibyte(bytes: Uint8Array, i: number, end: number): nu
   if (b0 < 0xe0) {
     const cp = ((b0 & 0x1f) << 6) | (b1 & 0x3f);
     lastCodePoint = cp;
-    return (2 << 3) | (cp < 0xa0 ? Utf8Kind.C1 : Utf8Kind.Text);
+    // The invisible code points below U+0800: U+00AD, U+034F, U+061C (a test checks the table).
+    return (2 << 3) | (cp < 0xa0 ? Utf8Kind.C1 : cp === 0xad || cp === 0x34f || cp === 0x61c ? Utf8Kind.Invisible : Utf8Kind.Text);
   }
   if (i + 2 >= end) return (2 << 3) | Utf8Kind.Incomplete;
   const b2 = bytes[i + 2];
-  if ((b2 & 0xc0) !== 0x80) return (2 << 3) | Utf8Kind.Invalid;
+  if ((b2 & 0xc0) !== 0x80) return invalid(bytes, i, 2);
   if (b0 < 0xf0) {
     const cp = ((b0 & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
     lastCodePoint = cp;
@@ -55,13 +71,10 @@ export function classifyMultibyte(bytes: Uint8Array, i: number, end: number): nu
   }
   if (i + 3 >= end) return (3 << 3) | Utf8Kind.Incomplete;
   const b3 = bytes[i + 3];
-  if ((b3 & 0xc0) !== 0x80) return (3 << 3) | Utf8Kind.Invalid;
+  if ((b3 & 0xc0) !== 0x80) return invalid(bytes, i, 3);
   const cp = ((b0 & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
   lastCodePoint = cp;
   return (4 << 3) | (isInvisible(cp) ? Utf8Kind.Invisible : Utf8Kind.Text);
 }
 
-/** Tag characters and bidi embedding/override/isolate controls: invisible text that reorders or hides. */
-export function isInvisible(cp: number): boolean {
-  return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xe0000 && cp <= 0xe007f);
-}
+export { isInvisible };

@@ -1,5 +1,6 @@
+import { INVISIBLE_KIND_NAMES, invisibleKind } from '../parser/invisible';
 import type { ParserLimits } from '../parser/limits';
-import { SPAN_CLASS_COUNT, SPAN_CLASS_NAMES, SpanClass, SpanFlag, type SpanClassName } from '../parser/span-class';
+import { SPAN_CLASS_COUNT, SPAN_CLASS_NAMES, SpanClass, SpanFlag, StretchFlag, type SpanClassName } from '../parser/span-class';
 
 /** How CR and BS were rendered; see {@link SanitizerOptions.cr}. */
 export type CrMode = 'newline' | 'overwrite';
@@ -41,12 +42,40 @@ export interface RemovalReport {
   malformed: number;
   /** Sequences introduced by a C1 control instead of ESC. */
   eight_bit: number;
-  /** Maximal ill-formed UTF-8 subparts, each replaced by U+FFFD. */
+  /** Maximal ill-formed UTF-8 subparts, each replaced by U+FFFD (stray C1 bytes included). */
   invalid_utf8: number;
-  invisible: { tag: number; bidi: number };
-  /** What the CR/BS rule did. */
-  line_control: { cr_to_newline: number; cr_dropped: number; cr_applied: number; bs_dropped: number; bs_applied: number };
+  /** Raw 0x80–0x9F bytes outside a character: C1 controls to an 8-bit terminal only (flag `Stray`). */
+  stray_c1: number;
+  /** Invisible code points removed, by kind. */
+  invisible: InvisibleCounts;
+  /**
+   * Stretches where the UTF-8 reading and the 8-bit reading disagreed (one saw text or a control
+   * where the other saw payload or another sequence): `count`, and the raw `bytes` they span.
+   * Text either reading did not show as text there is withheld (class `withheld`).
+   * `withheld_to_end`: the readings disagreed, or a sequence or string was open, at the end of
+   * input, so nothing from `withheld_from` (a raw offset) on reached the text.
+   */
+  ambiguous: { count: number; bytes: number };
+  withheld_to_end: boolean;
+  withheld_from: number | null;
+  /**
+   * What the line rules did: CR and BS, line-moving controls (`move_to_newline`), moves along the
+   * line (`move_to_space`), moves merged or dropped (`move_dropped`), and in overwrite mode moves
+   * and erases applied and cells withheld (an insert/delete too long to shift, or a line the
+   * readings disagree about).
+   */
+  line_control: LineControl;
   limits: { max_csi_param_bytes: number; max_string_bytes: number; max_esc_intermediates: number };
+}
+
+/** Invisible code points removed, by kind (see the README's "Invisible code points"). */
+export type InvisibleCounts = Record<(typeof INVISIBLE_KIND_NAMES)[number], number>;
+
+/** Counters of the line rules; see {@link RemovalReport.line_control}. */
+export interface LineControl {
+  cr_to_newline: number; cr_dropped: number; cr_applied: number; bs_dropped: number; bs_applied: number;
+  move_to_newline: number; move_to_space: number; move_dropped: number; move_applied: number;
+  erase_applied: number; cells_withheld: number;
 }
 
 /** Accumulates a {@link RemovalReport} from parser spans. */
@@ -63,10 +92,16 @@ export class ReportBuilder {
   private oversized = 0;
   private malformed = 0;
   private eightBit = 0;
-  private tag = 0;
-  private bidi = 0;
-  /** Mutable counters the sanitizer's CR/BS rule updates directly. */
-  readonly lineControl = { cr_to_newline: 0, cr_dropped: 0, cr_applied: 0, bs_dropped: 0, bs_applied: 0 };
+  private stray = 0;
+  private readonly invisible = new Float64Array(INVISIBLE_KIND_NAMES.length);
+  private stretches = 0;
+  private stretchBytes = 0;
+  private withheldFrom = -1;
+  /** Mutable counters the sanitizer's line rules update directly. */
+  readonly lineControl: LineControl = {
+    cr_to_newline: 0, cr_dropped: 0, cr_applied: 0, bs_dropped: 0, bs_applied: 0,
+    move_to_newline: 0, move_to_space: 0, move_dropped: 0, move_applied: 0, erase_applied: 0, cells_withheld: 0,
+  };
 
   /** Records one removed span. */
   add(cls: SpanClass, length: number, meaning: string, flags: number, code: number): void {
@@ -86,11 +121,21 @@ export class ReportBuilder {
       if (flags & SpanFlag.Oversized) this.oversized++;
       if (flags & SpanFlag.Malformed) this.malformed++;
       if (flags & SpanFlag.EightBit) this.eightBit++;
+      if (flags & SpanFlag.Stray) this.stray++;
     }
-    if (cls === SpanClass.Invisible) {
-      if (code >= 0xe0000) this.tag++;
-      else this.bidi++;
-    }
+    if (cls === SpanClass.Invisible) this.invisible[invisibleKind(code)]++;
+  }
+
+  /** Nothing from raw `offset` on reached the text (a span open at end of input). */
+  withheldToEnd(offset: number): void {
+    if (this.withheldFrom < 0 || offset < this.withheldFrom) this.withheldFrom = offset;
+  }
+
+  /** Records one ambiguous stretch (see {@link ParserSink.ambiguous}). */
+  ambiguous(offset: number, length: number, flags: number): void {
+    this.stretches++;
+    this.stretchBytes += length;
+    if (flags & StretchFlag.ToEnd) this.withheldToEnd(offset);
   }
 
   /** The report for a stream of `inputBytes` of which `keptBytes` were copied verbatim. */
@@ -125,7 +170,11 @@ export class ReportBuilder {
       malformed: this.malformed,
       eight_bit: this.eightBit,
       invalid_utf8: this.counts[SpanClass.InvalidUtf8],
-      invisible: { tag: this.tag, bidi: this.bidi },
+      stray_c1: this.stray,
+      invisible: Object.fromEntries(INVISIBLE_KIND_NAMES.map((k, i) => [k, this.invisible[i]])) as InvisibleCounts,
+      ambiguous: { count: this.stretches, bytes: this.stretchBytes },
+      withheld_to_end: this.withheldFrom >= 0,
+      withheld_from: this.withheldFrom >= 0 ? this.withheldFrom : null,
       line_control: { ...this.lineControl },
       limits: {
         max_csi_param_bytes: limits.maxCsiParamBytes,

@@ -1,15 +1,25 @@
 import { resolveLimits, type ParserLimits } from '../parser/limits';
 import { Parser } from '../parser/parser';
 import type { ParserSink } from '../parser/sink';
-import { SpanClass } from '../parser/span-class';
+import { SpanClass, SpanFlag, StretchFlag } from '../parser/span-class';
 import type { Digest } from './digest';
-import { LineBuffer } from './line-buffer';
+import { LineBuffer, MAX_CURSOR_COLUMN, MAX_LINE_CELLS } from './line-buffer';
+import { CSI_FINALS, Motion, motionOf } from './motion';
 import { OffsetMap, SegmentKind } from './offset-map';
 import { ReportBuilder, type CrMode, type RemovalReport } from './report';
 
 /** U+FFFD REPLACEMENT CHARACTER, which stands in for each maximal ill-formed UTF-8 subpart. */
 const REPLACEMENT = Uint8Array.of(0xef, 0xbf, 0xbd);
 const LF = 0x0a;
+const SPACE = Uint8Array.of(0x20);
+/** Most tab stops one CHT or CBT moves over in overwrite mode. */
+const MAX_TAB_COUNT = 64;
+
+/** Span classes that can change the text beyond being counted (see Sanitizer.effect). */
+const EFFECT_CLASSES = (1 << SpanClass.C0) | (1 << SpanClass.C1) | (1 << SpanClass.Esc) | (1 << SpanClass.InvalidUtf8) | (1 << SpanClass.Withheld);
+
+/** Why a line break or space is pending (newline mode): decides which counter it lands in. */
+const enum Pending { None = 0, Cr = 1, Move = 2 }
 /** Runs shorter than this are copied byte by byte: cheaper than creating (and collecting) a subarray view. */
 const SHORT_RUN = 48;
 
@@ -57,8 +67,20 @@ export class Sanitizer implements ParserSink {
   private textBase = 0;
   private kept = 0;
   private atLineStart = true;
-  /** Stream offset of a CR whose fate waits on the next text (newline mode), or -1. */
-  private pendingCr = -1;
+  /** A line break waits for the next text (newline mode): from a CR or a line-moving control. */
+  private pendingBreak = Pending.None;
+  /** Raw offset of the control the pending break came from. */
+  private pendingAt = -1;
+  /** A space waits for the next text: a forward move on the line (newline mode). */
+  private pendingSpaceAt = -1;
+  /** A break or a space is pending (one test on the hot path). */
+  private anyPending = false;
+  /** Overwrite mode: a line-moving control or withheld stretch ends the line before the next character. */
+  private lineMoved = false;
+  /** Raw offset of the control that moved off the line (overwrite mode). */
+  private lineMovedAt = 0;
+  /** Overwrite mode: the text emitted so far is empty or ends with LF. */
+  private owAtLineStart = true;
   private ended = false;
   private finalReport: RemovalReport | null = null;
   /** Digest of the raw input, known once the input has ended. */
@@ -91,9 +113,10 @@ export class Sanitizer implements ParserSink {
     this.begin(16);
     this.parser.end();
     if (this.line && !this.line.empty) this.flushLine();
-    if (this.pendingCr >= 0) {
-      this.report.lineControl.cr_dropped++;
-      this.pendingCr = -1;
+    this.dropPending();
+    if (this.lineMoved) {
+      this.lineMoved = false;
+      this.report.lineControl.move_dropped++;
     }
     this.ended = true;
     this.sha256 = this.options.digest?.digest() ?? null;
@@ -122,7 +145,7 @@ export class Sanitizer implements ParserSink {
       this.printOverwrite(bytes, start, end, offset);
       return;
     }
-    if (this.pendingCr >= 0) this.resolveCr(bytes[start] === LF);
+    if (this.anyPending) this.resolvePending(bytes[start]);
     const len = end - start;
     this.ensure(len);
     const out = this.out;
@@ -140,26 +163,146 @@ export class Sanitizer implements ParserSink {
   }
 
   /** @internal Parser callback: a removed span. */
-  span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number): void {
+  span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param = -1): void {
     this.report.add(cls, length, meaning, flags, code);
     this.options.onSpan?.(cls, offset, length, meaning, flags, code);
-    if (cls === SpanClass.InvalidUtf8) {
-      this.replace(offset, length);
-    } else if (cls === SpanClass.C0) {
-      if (code === 0x0d) this.carriageReturn(offset);
-      else if (code === 0x08) this.backspace();
+    // Most spans are SGR (the final byte alone rules them out) or strings and invisible code points
+    // (only counted): the rest stays out of this hot path.
+    if (cls === SpanClass.Csi ? (code < 0x80 && CSI_FINALS[code] === 1) || flags !== 0 : (EFFECT_CLASSES & (1 << cls)) !== 0 || flags !== 0) {
+      this.effect(cls, offset, length, meaning, flags, code, param);
     }
+  }
+
+  /** What a span does to the text beyond being counted: U+FFFD, CR/BS, cursor moves, withheld lines. */
+  private effect(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param: number): void {
+    switch (cls) {
+      case SpanClass.InvalidUtf8:
+        this.replace(offset, length);
+        break;
+      case SpanClass.C0:
+        if (code === 0x0d) this.carriageReturn(offset);
+        else if (code === 0x08) this.backspace();
+        else if (code === 0x0b || code === 0x0c) this.move(Motion.Line, offset, meaning, param);
+        break;
+      case SpanClass.Csi:
+      case SpanClass.C1:
+      case SpanClass.Esc:
+        if ((flags & SpanFlag.Malformed) === 0) this.motion(cls, offset, meaning, code, param);
+        break;
+      case SpanClass.Withheld:
+        // Overwrite mode: the 8-bit reading wrote over cells the UTF-8 reading still shows.
+        if (this.line && this.line.column < this.line.cellCount) this.report.lineControl.cells_withheld += this.line.discard();
+        break;
+      default:
+    }
+    if ((flags & SpanFlag.Unterminated) !== 0) this.report.withheldToEnd(offset);
+  }
+
+  private motion(cls: SpanClass, offset: number, meaning: string, code: number, param: number): void {
+    const motion = motionOf(cls, meaning, code);
+    if (motion !== Motion.None) this.move(motion, offset, meaning, param);
+  }
+
+  /** @internal Parser callback: a stretch where the readings disagreed ended. */
+  ambiguous(offset: number, length: number, flags: number): void {
+    this.report.ambiguous(offset, length, flags);
+    // A break or space made for the stretch maps to its last byte (text before it came earlier).
+    const last = offset + Math.max(length - 1, 0);
+    if (flags & StretchFlag.TouchedLine) {
+      // The UTF-8 reading may have moved to another line, or erased or overwritten cells of this
+      // one that the 8-bit reading kept: neither version of the line is safe to show.
+      if (this.line) {
+        this.report.lineControl.cells_withheld += this.line.discard();
+        this.moveLine(last);
+      } else {
+        this.pendBreak(last);
+      }
+    } else if (flags & (StretchFlag.WithheldText | StretchFlag.ShownText)) {
+      // Text one reading shows stood here: keep the words around it apart.
+      if (this.line) this.line.moveTo(this.line.column + 1, last);
+      else this.pendSpace(last);
+    }
+  }
+
+  /** A control that moves the cursor (see {@link motionOf}). */
+  private move(motion: Motion, offset: number, meaning: string, param: number): void {
+    const line = this.line;
+    if (line === null) {
+      if (motion === Motion.Line) this.pendBreak(offset);
+      else if (motion === Motion.Column) this.pendSpace(offset);
+      return;
+    }
+    const n = param <= 0 ? 1 : Math.min(param, MAX_CURSOR_COLUMN);
+    switch (motion) {
+      case Motion.Line:
+        this.moveLine(offset);
+        return;
+      case Motion.Column:
+        switch (meaning) {
+          case 'CUF cursor forward': case 'HPR column relative': line.moveTo(line.column + n, offset); break;
+          case 'CUB cursor back': line.moveTo(line.column - n, offset); break;
+          case 'CHA cursor column': case 'HPA column absolute': line.moveTo(param <= 0 ? 0 : Math.min(param, MAX_LINE_CELLS) - 1, offset); break;
+          case 'CHT tab forward': for (let k = 0; k < Math.min(n, MAX_TAB_COUNT); k++) line.tab(offset); break;
+          case 'CBT tab backward': line.backTab(Math.min(n, MAX_TAB_COUNT)); break;
+          case 'DECFI forward index': line.moveTo(line.column + 1, offset); break;
+          case 'DECBI back index': line.moveTo(line.column - 1, offset); break;
+          default: line.tab(offset); // HTJ
+        }
+        this.report.lineControl.move_applied++;
+        return;
+      case Motion.Edit:
+        switch (meaning) {
+          case 'ECH erase characters': line.eraseChars(n, offset); break;
+          case 'DCH delete characters': line.deleteChars(n); break;
+          case 'ICH insert characters': line.insertChars(n, offset); break;
+          default: line.eraseInLine(Math.max(param, 0), offset);
+        }
+        this.report.lineControl.erase_applied++;
+        this.report.lineControl.cells_withheld += line.takeDropped();
+        return;
+      default:
+    }
+  }
+
+  /** Overwrite mode: the cursor left the line; the next character starts a new one. */
+  private moveLine(offset: number): void {
+    if (this.lineMoved) this.report.lineControl.move_dropped++;
+    this.lineMoved = true;
+    this.lineMovedAt = offset;
   }
 
   private carriageReturn(offset: number): void {
     if (this.line) {
       this.line.carriageReturn();
       this.report.lineControl.cr_applied++;
-    } else if (this.pendingCr >= 0) {
+    } else if (this.pendingBreak !== Pending.None) {
       this.report.lineControl.cr_dropped++;
     } else {
-      this.pendingCr = offset;
+      this.pendingBreak = Pending.Cr;
+      this.pendingAt = offset;
+      this.anyPending = true;
     }
+  }
+
+  /** Newline mode: a line-moving control breaks the line before the next text. */
+  private pendBreak(offset: number): void {
+    if (this.pendingBreak !== Pending.None) {
+      this.report.lineControl.move_dropped++;
+      return;
+    }
+    this.pendingBreak = Pending.Move;
+    this.pendingAt = offset;
+    this.anyPending = true;
+  }
+
+  /** Newline mode: a move along the line puts one space before the next text. */
+  private pendSpace(offset: number): void {
+    if (this.pendingSpaceAt >= 0 || this.pendingBreak !== Pending.None) {
+      this.report.lineControl.move_dropped++;
+      return;
+    }
+    this.pendingSpaceAt = offset;
+    this.anyPending = true;
   }
 
   private backspace(): void {
@@ -167,27 +310,63 @@ export class Sanitizer implements ParserSink {
     else this.report.lineControl.bs_dropped++;
   }
 
-  /** Newline mode: a pending CR becomes LF unless LF follows or the line is empty. */
-  private resolveCr(nextIsLf: boolean): void {
-    if (nextIsLf || this.atLineStart) {
-      this.report.lineControl.cr_dropped++;
+  /**
+   * Newline mode: a pending break becomes LF unless LF follows or the line is empty; a pending
+   * space becomes a space unless a break, the line start or white space is there already.
+   */
+  private resolvePending(next: number): void {
+    const lc = this.report.lineControl;
+    this.anyPending = false;
+    if (this.pendingBreak !== Pending.None) {
+      const cr = this.pendingBreak === Pending.Cr;
+      if (next === LF || this.atLineStart) {
+        if (cr) lc.cr_dropped++;
+        else lc.move_dropped++;
+      } else {
+        this.ensure(1);
+        this.map?.add(this.textBase + this.outLen, 1, this.pendingAt, 1, SegmentKind.Replaced);
+        this.out[this.outLen++] = LF;
+        this.atLineStart = true;
+        if (cr) lc.cr_to_newline++;
+        else lc.move_to_newline++;
+      }
+      this.pendingBreak = Pending.None;
+      if (this.pendingSpaceAt >= 0) {
+        lc.move_dropped++;
+        this.pendingSpaceAt = -1;
+      }
+      return;
+    }
+    if (next === LF || next === 0x20 || next === 0x09 || this.atLineStart || this.out[this.outLen - 1] === 0x20) {
+      lc.move_dropped++;
     } else {
       this.ensure(1);
-      this.map?.add(this.textBase + this.outLen, 1, this.pendingCr, 1, SegmentKind.Replaced);
-      this.out[this.outLen++] = LF;
-      this.atLineStart = true;
-      this.report.lineControl.cr_to_newline++;
+      this.map?.add(this.textBase + this.outLen, 1, this.pendingSpaceAt, 1, SegmentKind.Replaced);
+      this.out[this.outLen++] = SPACE[0];
+      lc.move_to_space++;
     }
-    this.pendingCr = -1;
+    this.pendingSpaceAt = -1;
+  }
+
+  /** End of input: pending breaks and spaces are dropped. */
+  private dropPending(): void {
+    const lc = this.report.lineControl;
+    if (this.pendingBreak === Pending.Cr) lc.cr_dropped++;
+    else if (this.pendingBreak === Pending.Move) lc.move_dropped++;
+    if (this.pendingSpaceAt >= 0) lc.move_dropped++;
+    this.pendingBreak = Pending.None;
+    this.pendingSpaceAt = -1;
+    this.anyPending = false;
   }
 
   /** Emits U+FFFD for the invalid UTF-8 subpart of `length` bytes at raw `offset`. */
   private replace(offset: number, length: number): void {
     if (this.line) {
+      if (this.lineMoved) this.newLine();
       if (this.line.put(REPLACEMENT, 0, 3, offset, true)) this.flushLine();
       return;
     }
-    if (this.pendingCr >= 0) this.resolveCr(false);
+    if (this.anyPending) this.resolvePending(0xef);
     this.ensure(3);
     this.map?.add(this.textBase + this.outLen, 3, offset, length, SegmentKind.Replaced);
     this.out.set(REPLACEMENT, this.outLen);
@@ -202,24 +381,46 @@ export class Sanitizer implements ParserSink {
       const b = bytes[k];
       const len = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
       if (b === LF) {
+        if (this.lineMoved) {
+          this.lineMoved = false;
+          this.report.lineControl.move_dropped++;
+        }
         this.flushLine();
         this.ensure(1);
         this.map?.add(this.textBase + this.outLen, 1, offset + (k - start), 1, SegmentKind.Verbatim);
         this.out[this.outLen++] = LF;
+        this.owAtLineStart = true;
         this.kept++;
-      } else if (b === 0x09) {
-        line.tab(offset + (k - start));
-      } else if (line.put(bytes, k, len, offset + (k - start))) {
-        this.flushLine();
+      } else {
+        if (this.lineMoved) this.newLine();
+        if (b === 0x09) line.tab(offset + (k - start));
+        else if (line.put(bytes, k, len, offset + (k - start))) this.flushLine();
       }
       k += len;
     }
   }
 
+  /** Overwrite mode: the line a line-moving control left is emitted, and a new one begins. */
+  private newLine(): void {
+    this.lineMoved = false;
+    if ((this.line as LineBuffer).empty && this.owAtLineStart) {
+      this.report.lineControl.move_dropped++;
+      return;
+    }
+    this.flushLine();
+    this.ensure(1);
+    this.map?.add(this.textBase + this.outLen, 1, this.lineMovedAt, 1, SegmentKind.Replaced);
+    this.out[this.outLen++] = LF;
+    this.owAtLineStart = true;
+    this.report.lineControl.move_to_newline++;
+  }
+
   private flushLine(): void {
     const line = this.line as LineBuffer;
     this.ensure(line.byteBound);
+    const before = this.outLen;
     this.outLen = line.flush(this.out, this.outLen, this.textBase, this.map);
+    if (this.outLen > before) this.owAtLineStart = false;
     this.kept += line.takeKept();
   }
 

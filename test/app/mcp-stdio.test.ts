@@ -74,7 +74,7 @@ describe.skipIf(noBuild !== null)(`airlock mcp over stdio (built CLI)${noBuild ?
 
       const list = (await call('list_records', { command_contains: 'seq 1 3000' })).structuredContent as { records: { record: string; lines: { stdout: number } }[] };
       expect(list.records.map((x) => x.record)).toEqual([env.record]);
-      expect(list.records[0].lines.stdout).toBe(3009);
+      expect(list.records[0].lines.stdout).toBe(3010);
     } finally {
       await client.close();
     }

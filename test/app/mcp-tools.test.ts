@@ -8,7 +8,7 @@ import { everything, FORBIDDEN, startMcp, textOf, type McpPair } from '../helper
 
 const HOSTILE = resolve(__dirname, '../fixtures/mcp/hostile.mjs');
 const PAYLOADS = ['SECRET-OSC52-PAYLOAD', 'OSC8-URI', 'evil.example', 'TITLE-PAYLOAD', 'DCS-PAYLOAD', 'APC-PAYLOAD', 'STDERR-OSC52-PAYLOAD'];
-const HOSTILE_TEXT = 'plain red text\nclipboard\nlink label\ntitle done\nc1 xy\ntags[]\nbidi evil iso\ndcs apc esc end\nlast line\n';
+const HOSTILE_TEXT = 'plain red text\nclipboard\nlink label\ntitle done\nc1 xy\ntags[]\nbidi evil iso\ndcs apc esc\n end\nlast line\n'; // ESC c (RIS) resets the screen: a line break
 
 let base: string;
 let mcp: McpPair;
@@ -239,7 +239,7 @@ describe('read_text', () => {
     expect(structured(r)).toMatchObject({ text: 'err ok\n' });
     expect(everything(r)).not.toContain('STDERR-OSC52-PAYLOAD');
     const out = await mcp.call('read_text', { record: id });
-    expect(structured(out)).toMatchObject({ text: HOSTILE_TEXT, total_lines: 9 });
+    expect(structured(out)).toMatchObject({ text: HOSTILE_TEXT, total_lines: 10 });
     for (const search of ['evil', 'SECRET', 'IGNORE-PREVIOUS']) {
       const hit = await mcp.call('read_text', { record: id, search });
       expect(everything(hit)).not.toMatch(FORBIDDEN);

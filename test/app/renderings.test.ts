@@ -70,7 +70,7 @@ describe('vault list and show on an 80-column terminal', () => {
 });
 
 describe('inspect rows with multi-byte cells', () => {
-  const INSPECT_ROWS = /^([0-9a-f]{8} {2}| {8}\+ | {10}\^ | {10}\+ |airlock inspect:|summary:| +\d+ {2}[a-z])/;
+  const INSPECT_ROWS = /^([0-9a-f]{8} {2}| {8}\+ | {10}\^ | {10}\+ |airlock inspect:|summary:| +\d+ {2}[a-z]| {9}\+ )/;
 
   it('at the default width on an 80-column terminal', async () => {
     const file = join(dir, 'rlo.bin');

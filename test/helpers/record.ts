@@ -100,6 +100,7 @@ const FLAG_NAMES: [number, string][] = [
   [SpanFlag.Malformed, 'malformed'],
   [SpanFlag.EightBit, '8bit'],
   [SpanFlag.Utf8Encoded, 'utf8'],
+  [SpanFlag.Stray, 'stray'],
 ];
 
 /** Names of the bits set in a span's flags, in a fixed order. */

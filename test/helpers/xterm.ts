@@ -21,6 +21,8 @@ const WINDOW_OPTIONS = [
 ];
 const OSC_IDENTS = [...Array.from({ length: 2001 }, (_, i) => i), 5113, 5522, 9999, 31337, 777777];
 
+type PrintFn = (data: Uint32Array, start: number, end: number) => void;
+
 /** Internal xterm.js parser surface used for fallbacks (not part of the public typings). */
 interface InternalParser {
   currentState: number;
@@ -37,6 +39,8 @@ export class WatchedTerminal {
   readonly term: TerminalT;
   /** Every control the terminal acted on, in order. */
   readonly fired: string[] = [];
+  /** Every character the terminal printed (handed to its print handler), in order, since the last clear. */
+  printed = '';
   private readonly parser: InternalParser;
 
   constructor(cols = 200, rows = 40) {
@@ -65,8 +69,15 @@ export class WatchedTerminal {
     for (const ident of OSC_IDENTS) p.registerOscHandler(ident, () => (fired.push(`OSC ${ident}`), false));
 
     // Internal fallbacks and wrappers catch whatever the public identifiers do not.
-    const core = (this.term as unknown as { _core: { _inputHandler: { _parser: InternalParser } } })._core;
+    const core = (this.term as unknown as { _core: { _inputHandler: { _parser: InternalParser; print: PrintFn } } })._core;
     const ip = core._inputHandler._parser;
+    // The parser's print handler calls inputHandler.print: record what it prints.
+    const handler = core._inputHandler;
+    const print = handler.print.bind(handler);
+    handler.print = (data, start, end) => {
+      for (let k = start; k < end; k++) this.printed += String.fromCodePoint(data[k]);
+      print(data, start, end);
+    };
     this.parser = ip;
     ip.setCsiHandlerFallback((ident) => fired.push(`CSI fallback ${ident}`));
     ip.setEscHandlerFallback((ident) => fired.push(`ESC fallback ${ident}`));
@@ -100,6 +111,7 @@ export class WatchedTerminal {
     await this.write(Uint8Array.of(0x18));
     this.term.reset();
     this.fired.length = 0;
+    this.printed = '';
   }
 
   /** Writes bytes (decoded by xterm's own UTF-8 decoder) and waits until they are parsed. */

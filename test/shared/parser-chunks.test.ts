@@ -83,12 +83,20 @@ describe('named splits', () => {
     ]);
   });
 
-  it('a split invalid sequence: E2 | 82 | A is one invalid subpart then text', () => {
-    expect(chunked('\xe2', '\x82', 'A')).toEqual(['invalid_utf8@0+2 invalid UTF-8', 'text "A"@2']);
+  it('a split invalid sequence: E2 | A0 | A is one invalid subpart then text', () => {
+    expect(chunked('\xe2', '\xa0', 'A')).toEqual(['invalid_utf8@0+2 invalid UTF-8', 'text "A"@2']);
+  });
+
+  it('a split invalid sequence cut before a 0x80-0x9F byte: E2 | 82 | A is invalid, a stray BPH, then text', () => {
+    expect(chunked('\xe2', '\x82', 'A')).toEqual([
+      'invalid_utf8@0+1 invalid UTF-8', 'invalid_utf8@1+1 invalid UTF-8 (8-bit terminal: BPH break permitted here) {stray}', 'text "A"@2',
+    ]);
   });
 
   it('a lead byte at the end of the last chunk is invalid at end()', () => {
-    expect(chunked('ab\xf0\x9f')).toEqual(['text "ab"@0', 'invalid_utf8@2+2 invalid UTF-8']);
+    expect(chunked('ab\xf0\xa0')).toEqual(['text "ab"@0', 'invalid_utf8@2+2 invalid UTF-8']);
+    // F0 9F: the 0x9F is a stray APC to an 8-bit terminal, open at the end.
+    expect(chunked('ab\xf0\x9f')).toEqual(['text "ab"@0', 'invalid_utf8@2+1 invalid UTF-8', 'apc@3+1 APC application program command {unterminated,8bit,stray}']);
   });
 
   it('a lead byte at the end of a chunk inside a string is payload at end() (unterminated string)', () => {

@@ -52,46 +52,46 @@ describe('C0 controls', () => {
 });
 
 describe('C1 controls as raw bytes (outside UTF-8)', () => {
-  it('0x84 is IND', () => {
-    expect(events(bytes('a\x84b'))).toEqual(['text "a"@0', 'c1@1+1 IND index', 'text "b"@2']);
+  it('0x84 is invalid UTF-8, labelled with what an 8-bit terminal does (IND)', () => {
+    expect(events(bytes('a\x84b'))).toEqual(['text "a"@0', 'invalid_utf8@1+1 invalid UTF-8 (8-bit terminal: IND index) {stray}', 'text "b"@2']);
   });
 
-  it('every non-introducer C1 byte is a one-byte c1 span with its code', () => {
+  it('every non-introducer C1 byte is a one-byte invalid_utf8 span with its code, flagged stray', () => {
     const introducers = [0x90, 0x98, 0x9b, 0x9d, 0x9e, 0x9f];
     for (let c = 0x80; c <= 0x9f; c++) {
       if (introducers.includes(c)) continue;
       const spans = record(bytes(Uint8Array.of(c), 'x')).spans();
-      expect(spans.map((s) => [s.cls, s.offset, s.length, s.code, s.flags])).toEqual([[SpanClass.C1, 0, 1, c, 0]]);
+      expect(spans.map((s) => [s.cls, s.offset, s.length, s.code, s.flags])).toEqual([[SpanClass.InvalidUtf8, 0, 1, c, SpanFlag.Stray]]);
     }
   });
 
   it('0x9B is CSI and takes parameters', () => {
-    expect(events(bytes('\x9b?25lX'))).toEqual(['csi@0+5 DECRST 25 cursor visibility {8bit}', 'text "X"@5']);
-    expect(events(bytes('\x9b31mX'))).toEqual(['csi@0+4 SGR select graphic rendition {8bit}', 'text "X"@4']);
+    expect(events(bytes('\x9b?25lX'))).toEqual(['csi@0+5 DECRST 25 cursor visibility {8bit,stray}', 'text "X"@5']);
+    expect(events(bytes('\x9b31mX'))).toEqual(['csi@0+4 SGR select graphic rendition {8bit,stray}', 'text "X"@4']);
   });
 
   it('0x9D is OSC, ended by 0x9C ST', () => {
-    expect(events(bytes('\x9d0;title\x9cX'))).toEqual(['osc@0+9 OSC 0 set icon name and window title {8bit}', 'text "X"@9']);
+    expect(events(bytes('\x9d0;title\x9cX'))).toEqual(['osc@0+9 OSC 0 set icon name and window title {8bit,stray}', 'text "X"@9']);
   });
 
   it('0x9D OSC also ends at BEL', () => {
-    expect(events(bytes('\x9d2;t\x07X'))).toEqual(['osc@0+5 OSC 2 set window title {8bit}', 'text "X"@5']);
+    expect(events(bytes('\x9d2;t\x07X'))).toEqual(['osc@0+5 OSC 2 set window title {8bit,stray}', 'text "X"@5']);
   });
 
   it('0x90 is DCS, ended by 0x9C', () => {
-    expect(events(bytes('\x90$qm\x9cX'))).toEqual(['dcs@0+5 DECRQSS request setting (query) {8bit}', 'text "X"@5']);
+    expect(events(bytes('\x90$qm\x9cX'))).toEqual(['dcs@0+5 DECRQSS request setting (query) {8bit,stray}', 'text "X"@5']);
   });
 
   it.each([
-    ['0x98 SOS', '\x98', 'sos@0+5 SOS start of string {8bit}'],
-    ['0x9E PM', '\x9e', 'pm@0+5 PM privacy message {8bit}'],
-    ['0x9F APC', '\x9f', 'apc@0+5 APC application program command {8bit}'],
+    ['0x98 SOS', '\x98', 'sos@0+5 SOS start of string {8bit,stray}'],
+    ['0x9E PM', '\x9e', 'pm@0+5 PM privacy message {8bit,stray}'],
+    ['0x9F APC', '\x9f', 'apc@0+5 APC application program command {8bit,stray}'],
   ])('%s is a string ended by 0x9C', (_name, intro, span) => {
     expect(events(bytes(intro, 'pay\x9cX'))).toEqual([span, 'text "X"@5']);
   });
 
-  it('0x9C outside a string is a stray ST', () => {
-    expect(events(bytes('a\x9cb'))).toEqual(['text "a"@0', 'c1@1+1 ST string terminator (stray)', 'text "b"@2']);
+  it('0x9C outside a string is invalid UTF-8 (a stray ST to an 8-bit terminal)', () => {
+    expect(events(bytes('a\x9cb'))).toEqual(['text "a"@0', 'invalid_utf8@1+1 invalid UTF-8 (8-bit terminal: ST string terminator (stray)) {stray}', 'text "b"@2']);
   });
 });
 
@@ -320,26 +320,39 @@ describe('invalid UTF-8 (one span per maximal ill-formed subpart)', () => {
     expect(events(bytes('a\xffb'))).toEqual(['text "a"@0', 'invalid_utf8@1+1 invalid UTF-8', 'text "b"@2']);
   });
 
-  it('truncated E2 82 then A is one subpart', () => {
-    expect(events(bytes('\xe2\x82A'))).toEqual(['invalid_utf8@0+2 invalid UTF-8', 'text "A"@2']);
+  it('truncated E0 A0 then A is one subpart', () => {
+    expect(events(bytes('\xe0\xa0A'))).toEqual(['invalid_utf8@0+2 invalid UTF-8', 'text "A"@2']);
+    expect(events(bytes('\xf0\xa0\xa0A'))).toEqual(['invalid_utf8@0+3 invalid UTF-8', 'text "A"@3']);
   });
 
-  it('truncated 4-byte F0 9F 99 then A is one subpart', () => {
-    expect(events(bytes('\xf0\x9f\x99A'))).toEqual(['invalid_utf8@0+3 invalid UTF-8', 'text "A"@3']);
+  it('a subpart is cut before a 0x80-0x9F continuation byte, which is a stray C1 of its own (E2 82 then A)', () => {
+    expect(events(bytes('\xe2\x82A'))).toEqual([
+      'invalid_utf8@0+1 invalid UTF-8', 'invalid_utf8@1+1 invalid UTF-8 (8-bit terminal: BPH break permitted here) {stray}', 'text "A"@2',
+    ]);
   });
 
-  it('overlong C0 80: C0 is invalid, and the stray 0x80 is a C1 control (PAD), not text', () => {
-    expect(events(bytes('\xc0\x80A'))).toEqual(['invalid_utf8@0+1 invalid UTF-8', 'c1@1+1 PAD padding character', 'text "A"@2']);
+  it('truncated F0 9F 99 then A: 0x9F opens an APC (8-bit) that the stray 0x99 aborts', () => {
+    expect(events(bytes('\xf0\x9f\x99A'))).toEqual([
+      'invalid_utf8@0+1 invalid UTF-8', 'apc@1+1 APC application program command {malformed,8bit,stray}',
+      'invalid_utf8@2+1 invalid UTF-8 (8-bit terminal: SGCI single graphic character introducer) {stray}', 'text "A"@3',
+    ]);
   });
 
-  it('overlong E0 80 80 and F0 80 80 80: the lead is invalid, stray continuations are C1', () => {
-    expect(events(bytes('\xe0\x80\x80'))).toEqual(['invalid_utf8@0+1 invalid UTF-8', 'c1@1+1 PAD padding character', 'c1@2+1 PAD padding character']);
-    expect(events(bytes('\xf0\x80\x80\x80')).filter((e) => e.startsWith('invalid'))).toEqual(['invalid_utf8@0+1 invalid UTF-8']);
+  it('overlong C0 80: C0 is invalid, and the stray 0x80 is invalid UTF-8 too (PAD to an 8-bit terminal), not text', () => {
+    expect(events(bytes('\xc0\x80A'))).toEqual(['invalid_utf8@0+1 invalid UTF-8', 'invalid_utf8@1+1 invalid UTF-8 (8-bit terminal: PAD padding character) {stray}', 'text "A"@2']);
   });
 
-  it('surrogate ED A0 80: ED invalid, A0 invalid, stray 0x80 is C1', () => {
+  it('overlong E0 80 80 and F0 80 80 80: the lead is invalid, stray continuations are invalid (C1 to an 8-bit terminal)', () => {
+    expect(events(bytes('\xe0\x80\x80'))).toEqual([
+      'invalid_utf8@0+1 invalid UTF-8', 'invalid_utf8@1+1 invalid UTF-8 (8-bit terminal: PAD padding character) {stray}',
+      'invalid_utf8@2+1 invalid UTF-8 (8-bit terminal: PAD padding character) {stray}',
+    ]);
+    expect(events(bytes('\xf0\x80\x80\x80')).filter((e) => e.endsWith('invalid UTF-8'))).toEqual(['invalid_utf8@0+1 invalid UTF-8']);
+  });
+
+  it('surrogate ED A0 80: ED invalid, A0 invalid, stray 0x80 invalid (PAD to an 8-bit terminal)', () => {
     expect(events(bytes('\xed\xa0\x80A'))).toEqual([
-      'invalid_utf8@0+1 invalid UTF-8', 'invalid_utf8@1+1 invalid UTF-8', 'c1@2+1 PAD padding character', 'text "A"@3',
+      'invalid_utf8@0+1 invalid UTF-8', 'invalid_utf8@1+1 invalid UTF-8', 'invalid_utf8@2+1 invalid UTF-8 (8-bit terminal: PAD padding character) {stray}', 'text "A"@3',
     ]);
   });
 
@@ -351,7 +364,7 @@ describe('invalid UTF-8 (one span per maximal ill-formed subpart)', () => {
 
   it('beyond U+10FFFF (F4 90 80 80): F4 invalid, then 0x90 is a C1 DCS', () => {
     expect(events(bytes('\xf4\x90\x80\x80'))[0]).toBe('invalid_utf8@0+1 invalid UTF-8');
-    expect(events(bytes('\xf4\x90\x80\x80'))[1]).toBe('dcs@1+1 DCS (no header) {malformed,8bit}');
+    expect(events(bytes('\xf4\x90\x80\x80'))[1]).toBe('dcs@1+1 DCS (no header) {malformed,8bit,stray}');
   });
 
   it('a lone continuation byte above 0x9F is invalid, not C1', () => {
@@ -359,7 +372,11 @@ describe('invalid UTF-8 (one span per maximal ill-formed subpart)', () => {
   });
 
   it('an incomplete character at EOF is invalid', () => {
-    expect(events(bytes('a\xe6\x9c'))).toEqual(['text "a"@0', 'invalid_utf8@1+2 invalid UTF-8']);
+    expect(events(bytes('a\xe6\xa0'))).toEqual(['text "a"@0', 'invalid_utf8@1+2 invalid UTF-8']);
+    // Cut before its 0x9C, which is a stray ST to an 8-bit terminal.
+    expect(events(bytes('a\xe6\x9c'))).toEqual([
+      'text "a"@0', 'invalid_utf8@1+1 invalid UTF-8', 'invalid_utf8@2+1 invalid UTF-8 (8-bit terminal: ST string terminator (stray)) {stray}',
+    ]);
   });
 
   it('a lead byte followed by ESC: the lead is invalid and the ESC sequence is intact', () => {
@@ -391,7 +408,7 @@ describe('invisible code points', () => {
   });
 
   it('neighbours of the ranges are text', () => {
-    for (const ch of ['\u2029', '\u202f', '\u2065', '\u206a', '\u{e0080}', '\u{dffff}']) {
+    for (const ch of ['\u2029', '\u202f', '\u2070', '\u{e1000}', '\u{dffff}', '\u00ac', '\u00ae', '\u200a', '\u2010']) {
       expect(record(utf8(ch)).spans()).toEqual([]);
     }
   });
@@ -465,9 +482,13 @@ describe('ESC interrupting a sequence', () => {
     ]);
   });
 
-  it('C1 CSI inside an OSC ends it and starts a CSI', () => {
+  it('C1 CSI inside an OSC ends it and starts a CSI (8-bit reading); the UTF-8 reading is still in the OSC, so y is withheld', () => {
     expect(events(bytes('\x1b]2;x\x9b2Jy'))).toEqual([
-      'osc@0+5 OSC 2 set window title {malformed}', 'csi@5+3 ED erase display (all) {8bit}', 'text "y"@8',
+      'osc@0+5 OSC 2 set window title {malformed}', 'csi@5+3 ED erase display (all) {8bit,stray}',
+      'withheld@8+1 text only one reading shows (UTF-8 vs 8-bit terminal)',
+    ]);
+    expect(events(bytes('\x1b]2;x\xc2\x9b2Jy'))).toEqual([
+      'osc@0+5 OSC 2 set window title {malformed}', 'csi@5+4 ED erase display (all) {8bit,utf8}', 'text "y"@9',
     ]);
   });
 });
@@ -500,7 +521,7 @@ describe('flags', () => {
     expect(events(bytes('\x1bPqabc\x1b\\X'), { maxStringBytes: 3 })).toEqual(['dcs@0+8 DCS sixel graphics', 'text "X"@8']);
     expect(events(bytes('\x1bPqabcd\x1b\\X'), { maxStringBytes: 3 })).toEqual(['dcs@0+9 DCS sixel graphics {oversized}', 'text "X"@9']);
     expect(events(bytes('\x1b_abcd\x1b\\X'), { maxStringBytes: 3 })).toEqual(['apc@0+8 APC application program command {oversized}', 'text "X"@8']);
-    expect(events(bytes('\x9d0;abcd\x9cX'), { maxStringBytes: 3 })).toEqual(['osc@0+8 OSC 0 set icon name and window title {oversized,8bit}', 'text "X"@8']);
+    expect(events(bytes('\x9d0;abcd\x9cX'), { maxStringBytes: 3 })).toEqual(['osc@0+8 OSC 0 set icon name and window title {oversized,8bit,stray}', 'text "X"@8']);
   });
 
   it('oversized CSI parameter run: exactly at the limit is fine, one more is oversized', () => {
@@ -541,10 +562,10 @@ describe('flags', () => {
   });
 
   it('eight-bit and utf8-encoded', () => {
-    expect(record(bytes('\x9bm')).spans()[0].flags).toBe(SpanFlag.EightBit);
+    expect(record(bytes('\x9bm')).spans()[0].flags).toBe(SpanFlag.EightBit | SpanFlag.Stray);
     expect(record(bytes('\xc2\x9bm')).spans()[0].flags).toBe(SpanFlag.EightBit | SpanFlag.Utf8Encoded);
     expect(record(bytes('\xc2\x84')).spans()[0].flags).toBe(SpanFlag.Utf8Encoded);
-    expect(record(bytes('\x84')).spans()[0].flags).toBe(0);
+    expect(record(bytes('\x84')).spans()[0].flags).toBe(SpanFlag.Stray);
   });
 });
 
@@ -565,7 +586,7 @@ describe('offsets and lengths', () => {
       'text "FAIL"@12',
       'csi@16+4 SGR select graphic rendition',
       'text "\\n"@20',
-      'csi@21+3 CUU cursor up {8bit}',
+      'csi@21+3 CUU cursor up {8bit,stray}',
       'text "€"@24',
       'csi@27+4 ED erase display (all) {8bit,utf8}',
       'text "本"@31',
@@ -573,9 +594,11 @@ describe('offsets and lengths', () => {
       'text "label"@50',
       'osc@55+6 OSC 8 hyperlink (close)',
       'dcs@61+7 DECRQSS request setting (query)',
-      'apc@68+6 APC application program command',
-      'invalid_utf8@74+2 invalid UTF-8',
-      'text "A"@76',
+      // 0x9C ends the APC for an 8-bit terminal only: a UTF-8 terminal is still in it, so A is withheld.
+      'apc@68+6 APC application program command {stray}',
+      'invalid_utf8@74+1 invalid UTF-8',
+      'invalid_utf8@75+1 invalid UTF-8 (8-bit terminal: BPH break permitted here) {stray}',
+      'withheld@76+1 text only one reading shows (UTF-8 vs 8-bit terminal)',
       'invalid_utf8@77+1 invalid UTF-8',
       'invisible@78+3 bidi embedding/override control',
       'invisible@81+4 tag character (ASCII smuggling)',

@@ -70,6 +70,7 @@ export function flagLabel(flags: number): string {
   if (flags & SpanFlag.Malformed) names.push('malformed');
   if (flags & SpanFlag.EightBit) names.push('8-bit');
   if (flags & SpanFlag.Utf8Encoded) names.push('UTF-8-encoded C1');
+  if (flags & SpanFlag.Stray) names.push('raw byte outside UTF-8: C1 to 8-bit terminals only');
   return names.length > 0 ? `[${names.join(', ')}]` : '';
 }
 
