@@ -62,6 +62,8 @@ export interface VaultInfo {
   /** This window's id: grants are bound to it. */
   readonly windowId: number;
   readonly version: string;
+  /** The artifact the app was started on (`airlock open FILE|REF`), to open at once; else absent/null. */
+  readonly open?: ArtifactRef | null;
 }
 
 /** Progress of the span index of one artifact (built in a worker in main, cached per digest). */
@@ -91,7 +93,10 @@ export interface SpanInfo {
   /** `SpanFlag` bits. */
   readonly flags: number;
   readonly code: number;
-  /** How a string or sequence ended: 'BEL', 'ST', 'C1 ST', 'CAN', 'SUB', 'ESC', 'EOF', 'final', or null. */
+  /**
+   * How a string or sequence ended: 'BEL', 'ST', 'C1 ST', 'CAN', 'SUB', 'ESC', 'EOF', 'final', 'C1' (cut
+   * off by a C1 control), 'interrupted' (by another byte its grammar forbids), or null (not a sequence).
+   */
   readonly terminator: string | null;
 }
 
@@ -114,7 +119,8 @@ export type TextPiece =
       /** True when the text's UTF-8 bytes are exactly raw[raw .. raw+rawLength) (1:1 mapping). */
       readonly direct: boolean;
     }
-  | { readonly t: 'chip'; readonly span: SpanInfo }
+  /** `more`: further removed spans in the same gap after this chip, not listed (a bounded line). */
+  | { readonly t: 'chip'; readonly span: SpanInfo; readonly more?: number }
   /** A line break or space the sanitizer made (CR, IND, CUP, …): where it came from. */
   | { readonly t: 'synthetic'; readonly text: string; readonly raw: number; readonly rawLength: number };
 

@@ -7,6 +7,8 @@
  * the renderer builds hex/caret/C-array text from the bytes, so anything else is a bug or an attack,
  * and pasting raw control bytes into a terminal must not be possible from this app.
  */
+// The class lists variation selectors and joiners on purpose (they are what it looks for).
+// eslint-disable-next-line no-misleading-character-class
 const NOT_INERT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufe00-\ufe0f\ufeff\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}\ud800-\udfff]/u;
 
 /** Index of the first character that is not inert, or -1 when the text is safe to copy/export. */

@@ -12,8 +12,11 @@ export const DEFAULT_PROMPT_TIMEOUT_MS = 5 * 60_000;
 
 /** Opens and closes main's prompt window (Electron: a BrowserWindow; e2e: a Chromium page). */
 export interface PromptOpener {
-  /** Opens the prompt for `requestId`; the opener tells the broker the window's id with {@link PromptBroker.attach}. */
-  open(requestId: string): Promise<void>;
+  /**
+   * Opens the prompt for `requestId` (asked by viewer window `requesterWindowId`); the opener
+   * tells the broker the prompt window's id with {@link PromptBroker.attach}.
+   */
+  open(requestId: string, requesterWindowId: number): Promise<void>;
   /** Closes the prompt window of `requestId` (answered, timed out or its requester went away). */
   close(requestId: string): void;
 }
@@ -115,7 +118,7 @@ export class PromptBroker {
       p.timer = setTimeout(() => void this.deny(p, 'timeout', 'nobody answered the prompt in time'), this.timeoutMs);
       (p.timer as NodeJS.Timeout).unref?.();
       this.pending.set(id, p);
-      this.deps.opener.open(id).catch(() => void this.deny(p, 'prompt-failed', 'the prompt window could not be opened'));
+      this.deps.opener.open(id, windowId).catch(() => void this.deny(p, 'prompt-failed', 'the prompt window could not be opened'));
     });
   }
 

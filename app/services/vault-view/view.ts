@@ -29,12 +29,17 @@ export class VaultView {
 
   constructor(
     readonly vault: Vault,
-    private readonly meta: { demo: boolean; version: string },
+    private readonly meta: { demo: boolean; version: string; open?: ArtifactRef | null },
   ) {}
+
+  /** Sets the artifact the app was started on (`airlock open`). */
+  setOpen(ref: ArtifactRef | null): void {
+    this.meta.open = ref;
+  }
 
   async info(windowId: number): Promise<VaultInfo> {
     await this.ensure();
-    return { root: terminalSafeLine(this.vault.root), demo: this.meta.demo, records: this.summaries.length, windowId, version: this.meta.version };
+    return { root: terminalSafeLine(this.vault.root), demo: this.meta.demo, records: this.summaries.length, windowId, version: this.meta.version, open: this.meta.open ?? null };
   }
 
   /** All records, newest first. */
