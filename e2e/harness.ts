@@ -9,7 +9,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from '@playwri
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { serveSchemeRequest } from '../app/main/scheme';
 import { PROMPT_METHODS, VIEWER_METHODS } from '../app/preload/wire';
 import { loadArtifactFactory } from '../app/services/bridge/artifact-loader';
@@ -18,11 +19,11 @@ import type { Caller } from '../app/services/bridge/dispatcher';
 import { buildDemoVault } from '../app/services/import/demo';
 import { Vault } from '../app/node/vault';
 
-export const REPO = resolve(__dirname, '..');
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const SAMPLES = join(REPO, 'assets/samples/demo');
-/** Origins the harness serves the two builds from (they play airlock://app and airlock://prompt). */
-export const APP_ORIGIN = 'http://app.airlock.test';
-export const PROMPT_ORIGIN = 'http://prompt.airlock.test';
+/** Origins the harness serves the two builds from (they play airlock://app and airlock://prompt; *.localhost is a secure context, as our scheme is). */
+export const APP_ORIGIN = 'http://app.localhost';
+export const PROMPT_ORIGIN = 'http://prompt.localhost';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const VIEWER_ID = 1;
 
@@ -86,6 +87,7 @@ export async function launchApp(options: LaunchOptions): Promise<HarnessApp> {
     opener: {
       async open(requestId) {
         const page = await context.newPage();
+        await page.setViewportSize({ width: 660, height: 780 }); // main's prompt window size
         const id = nextId++;
         kinds.set(id, 'prompt');
         pageIds.set(page, id);

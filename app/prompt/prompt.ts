@@ -47,7 +47,7 @@ function show(view: PromptView): void {
   text('requester', view.requester + (view.requestedReason ? ` — “${view.requestedReason}”` : ''));
   text('lifetime', `${Math.round(view.expiresInMs / 60_000)} minutes, for that window only; revocable; ends when the window closes`);
   text('confirm-label', `Type the first ${view.confirmDigits} hex digits of the digest`);
-  $<HTMLTextAreaElement>('reason').value = view.requestedReason;
+  // The reviewer states their own reason (the requester's is shown above, not pre-filled).
   $('loading').hidden = true;
   $('details').hidden = false;
   $('answer').hidden = false;
