@@ -1,0 +1,155 @@
+// The sanitized text, virtualized, with removed spans drawn as chips: an element with an icon and
+// a class label the app renders, which no text in the artifact can imitate (text is plain spans
+// of characters; a chip is a bordered, coloured box with an icon drawn in CSS).
+import { memo, useCallback, useEffect, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
+import type { TextLine, TextPiece } from '../../../shared/bridge/types';
+import { copySelection, selectFromText } from '../actions';
+import { BigList, type RowRenderProps } from '../components/BigList';
+import { chipLabel, clsCss, describeSpan, hexOffset } from '../lib/spans';
+import { session } from '../session';
+import { useArtifact, useSelection, useView } from '../stores';
+
+export const TEXT_ROW_PX = 20;
+
+export function pieceRange(p: TextPiece): [number, number] {
+  return p.t === 'chip' ? [p.span.offset, p.span.offset + p.span.length] : [p.raw, p.raw + Math.max(1, p.rawLength)];
+}
+
+export function Chip({ piece, selected, index, line }: { piece: Extract<TextPiece, { t: 'chip' }>; selected: boolean; index: number; line: number }) {
+  const { cls, what } = chipLabel(piece.span);
+  return (
+    <span
+      className={`chip ${clsCss(piece.span.cls)}${selected ? ' sel' : ''}`}
+      data-testid="chip"
+      data-piece={index}
+      data-line={line}
+      data-offset={piece.span.offset}
+      role="button"
+      tabIndex={-1}
+      aria-label={`Removed: ${describeSpan(piece.span)}, at offset 0x${hexOffset(piece.span.offset)}`}
+      title={`${describeSpan(piece.span)} — at 0x${hexOffset(piece.span.offset)}`}
+    >
+      <span className="chip-icon" aria-hidden="true" />
+      <span className="chip-cls">{cls}</span>
+      <span className="chip-what">{what}</span>
+    </span>
+  );
+}
+
+export interface TextRowProps {
+  range: readonly [number, number] | null;
+  cursor: number;
+  linkedLine: number | null;
+  textVersion: number;
+  showChips: boolean;
+}
+
+export function LinePieces({ line, range, cursor, showChips = true }: { line: TextLine; range: readonly [number, number] | null; cursor: number; showChips?: boolean }) {
+  const [s, e] = range ?? [cursor, cursor + 1];
+  return (
+    <>
+      {line.pieces.map((p, i) => {
+        const [ps, pe] = pieceRange(p);
+        const selected = ps < e && pe > s;
+        if (p.t === 'chip') return showChips ? <Chip key={i} piece={p} selected={selected} index={i} line={line.line} /> : null;
+        if (p.t === 'synthetic') {
+          return (
+            <span key={i} className={`syn${selected ? ' sel' : ''}`} data-piece={i} data-line={line.line} title={`Line break made by the sanitizer from the byte at 0x${hexOffset(p.raw)}`} aria-label="line break made by the sanitizer">
+              ↵
+            </span>
+          );
+        }
+        return (
+          <span key={i} className={`tp${p.direct ? '' : ' replaced'}${selected ? ' sel' : ''}`} data-piece={i} data-line={line.line}>
+            {p.text}
+          </span>
+        );
+      })}
+    </>
+  );
+}
+
+function TextRowInner({ row, style, props: p }: RowRenderProps<TextRowProps>) {
+  const line = session()?.text.line(row);
+  const linked = p.linkedLine === row;
+  return (
+    <div style={style} className={`text-row${linked ? ' linked' : ''}${line?.continued ? ' cont' : ''}`} data-testid="text-line" data-line={row} role="row" aria-rowindex={row + 1}>
+      <span className="ln" role="rowheader">{row + 1}</span>
+      <span className="tl" role="gridcell">
+        {line ? <LinePieces line={line} range={p.range} cursor={p.cursor} showChips={p.showChips} /> : <span className="loading">…</span>}
+      </span>
+    </div>
+  );
+}
+
+const TextRow = memo(TextRowInner);
+const renderTextRow = (p: RowRenderProps<TextRowProps>) => <TextRow {...p} />;
+
+export function TextView() {
+  const totalLines = useArtifact((a) => a.totalLines);
+  const ref = useArtifact((a) => a.artifact?.ref);
+  const textTop = useView((v) => v.textTop);
+  const textVersion = useView((v) => v.textVersion);
+  const range = useSelection((s) => s.range);
+  const cursor = useSelection((s) => s.cursor);
+  const linkedLine = useSelection((s) => s.textLine);
+
+  useEffect(() => {
+    // Touch the first line so its page loads before the list measures.
+    session()?.text.line(textTop);
+  }, [textTop, ref]);
+
+  const onTop = useCallback((row: number) => useView.setState({ textTop: row }), []);
+  const onVisible = useCallback((rows: number) => useView.setState({ textVisible: rows }), []);
+  const onClick = useCallback((e: MouseEvent<HTMLDivElement>) => {
+    const el = (e.target as HTMLElement).closest?.('[data-piece]') as HTMLElement | null;
+    if (!el) return;
+    const line = session()?.text.line(Number(el.dataset.line));
+    if (line) selectFromText(line, Number(el.dataset.piece));
+  }, []);
+  const onKeyDown = useCallback((e: KeyboardEvent<HTMLDivElement>) => {
+    const { textTop: top, textVisible } = useView.getState();
+    const step: Record<string, number> = { ArrowUp: -1, ArrowDown: 1, PageUp: -textVisible, PageDown: textVisible };
+    if (e.key in step) {
+      e.preventDefault();
+      useView.setState({ textTop: Math.max(0, Math.min(Math.max(0, totalLines - textVisible), top + step[e.key])) });
+    } else if (e.key === 'Home' && (e.ctrlKey || e.metaKey)) useView.setState({ textTop: 0 });
+    else if (e.key === 'End' && (e.ctrlKey || e.metaKey)) useView.setState({ textTop: Math.max(0, totalLines - textVisible) });
+    else if (e.key === 'Enter') {
+      const line = session()?.text.line(useSelection.getState().textLine ?? top);
+      if (line && line.pieces.length > 0) selectFromText(line, 0);
+    }
+  }, [totalLines]);
+
+  const rowProps = useMemo<TextRowProps>(() => ({ range, cursor, linkedLine, textVersion, showChips: true }), [range, cursor, linkedLine, textVersion]);
+
+  return (
+    <section className="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
+      <div className="pane-head">
+        <span>Sanitized text</span>
+        <span className="muted">{totalLines.toLocaleString('en-US')} lines · removed spans shown as chips</span>
+      </div>
+      <BigList
+        totalRows={totalLines}
+        rowHeight={TEXT_ROW_PX}
+        top={textTop}
+        onTop={onTop}
+        onVisible={onVisible}
+        renderRow={renderTextRow}
+        rowProps={rowProps}
+        label="Sanitized text lines"
+        className="text-list"
+        scrollbarTestId="text-scrollbar"
+        onKeyDown={onKeyDown}
+        listAttrs={{
+          role: 'grid', tabIndex: 0, onClick, draggable: false, onDragStart: (e) => e.preventDefault(),
+          onCopy: (e) => {
+            e.preventDefault();
+            void copySelection('text');
+          },
+          'data-testid': 'text-grid',
+        }}
+      />
+    </section>
+  );
+}
