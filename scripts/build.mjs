@@ -29,16 +29,17 @@ await build({
   outExtension: { '.js': '.mjs' },
 });
 
-/** `airlock:artifact` → ARTIFACT's factory when it exists, else null (methods answer 'unavailable'). */
+/**
+ * app/main/artifact-link.ts exports `artifactFactory = null`; in the main bundle it becomes
+ * ARTIFACT's createArtifactService when app/services/artifact/index.ts exists.
+ */
 const artifactLink = {
   name: 'airlock-artifact',
   setup(b) {
-    b.onResolve({ filter: /^airlock:artifact$/ }, () => ({ path: 'airlock:artifact', namespace: 'airlock' }));
-    b.onLoad({ filter: /.*/, namespace: 'airlock' }, () => {
+    b.onLoad({ filter: /[\\/]app[\\/]main[\\/]artifact-link\.ts$/ }, () => {
       const entry = join(root, 'app/services/artifact/index.ts');
-      return existsSync(entry)
-        ? { contents: `export { createArtifactService as artifactFactory } from ${JSON.stringify(entry)};`, loader: 'ts', resolveDir: root }
-        : { contents: 'export const artifactFactory = null;', loader: 'ts' };
+      if (!existsSync(entry)) return undefined;
+      return { contents: `export { createArtifactService as artifactFactory } from ${JSON.stringify(entry)};`, loader: 'ts', resolveDir: root };
     });
   },
 };

@@ -2,7 +2,7 @@
 // Every security-relevant choice is in security.ts (checklist numbers there) or named below.
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, protocol, session, type WebContents } from 'electron';
 import { join } from 'node:path';
-import { artifactFactory } from 'airlock:artifact';
+import { artifactFactory } from './artifact-link';
 import { Vault } from '../node/vault';
 import { createAppServices, type AppServices } from '../services/bridge/app-services';
 import { buildDemoVault } from '../services/import/demo';

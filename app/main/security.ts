@@ -99,7 +99,7 @@ export function senderOf(event: { sender: WebContents; senderFrame: { url: strin
     origin = '';
   }
   // Custom schemes: URL.origin is 'null' for non-special schemes in some runtimes; rebuild it.
-  if ((origin === 'null' || origin === '') && frame?.url.startsWith(`${APP_SCHEME}://`)) {
+  if ((origin === 'null' || origin === '') && typeof frame?.url === 'string' && frame.url.startsWith(`${APP_SCHEME}://`)) {
     const u = new URL(frame.url);
     origin = `${u.protocol}//${u.host}`;
   }
