@@ -22,11 +22,20 @@ export const MINIMAP_BUCKETS = 1024;
 
 // ---------------------------------------------------------------- vault
 
+let openedAtStart = false;
+
 export async function loadVault(): Promise<void> {
   useArtifact.setState({ loading: true, error: null });
   try {
     const [vault, records] = await Promise.all([bridge().getVaultInfo(), bridge().listRecords()]);
     useArtifact.setState({ vault, records, loading: false });
+    // Started on one artifact (`airlock open FILE|REF`): open it at once, once.
+    if (vault.open && !openedAtStart) {
+      openedAtStart = true;
+      const record = records.find((r) => r.artifacts.some((a) => a.ref === vault.open));
+      const artifact = record?.artifacts.find((a) => a.ref === vault.open);
+      if (record && artifact) await openArtifact(record, artifact);
+    }
   } catch (e) {
     useArtifact.setState({ loading: false, error: errorText(e) });
   }
@@ -287,7 +296,9 @@ export function selectFromText(line: TextLine, pieceIndex: number): void {
 export async function walkSpan(filter: { cls?: number; meaning?: string }, direction: 1 | -1): Promise<boolean> {
   const ref = useArtifact.getState().artifact?.ref;
   if (!ref) return false;
-  const from = useSelection.getState().cursor;
+  // findSpan: dir 1 finds a span starting at or after `from`, dir -1 one starting before it.
+  const cursor = useSelection.getState().cursor;
+  const from = direction === 1 ? cursor + 1 : cursor;
   try {
     const span = await bridge().findSpan(ref, from, direction, filter);
     if (!span) {

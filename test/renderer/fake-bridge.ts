@@ -476,11 +476,11 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       // Walk spans by index; the big model's spans are periodic so a bounded walk finds one.
       const limit = Math.min(m.spanCount, 200_000);
       if (direction === 1) {
-        const near = m.spans(from + 1, 1 << 16).find((s) => s.offset > from && test(s));
+        const near = m.spans(from, 1 << 16).find((s) => s.offset >= from && test(s));
         if (near) return near;
         for (let i = 0, seen = 0; i < m.spanCount && seen < limit; i++, seen++) {
           const s = m.spanAtIndex(i)!;
-          if (s.offset > from && test(s)) return s;
+          if (s.offset >= from && test(s)) return s;
         }
         return null;
       }

@@ -40,7 +40,8 @@ export function describeSpan(span: SpanInfo): string {
   const m = meaningText(span);
   const head = m.toUpperCase().startsWith(label.toUpperCase()) ? m : `${label} ${m}`;
   const bytes = `${span.length.toLocaleString('en-US')} byte${span.length === 1 ? '' : 's'}`;
-  const ended = span.terminator && span.terminator !== 'final' ? `, ended by ${span.terminator === 'EOF' ? 'end of input' : span.terminator}` : '';
+  const t = span.terminator;
+  const ended = t && t !== 'final' ? (t === 'EOF' ? ', unterminated at end of input' : t === 'interrupted' ? ', interrupted' : `, ended by ${t}`) : '';
   const flags = flagNames(span.flags);
   return `${head}, ${bytes}${ended}${flags.length ? ` · ${flags.join(', ')}` : ''}`;
 }

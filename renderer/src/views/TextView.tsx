@@ -26,12 +26,13 @@ export function Chip({ piece, selected, index, line }: { piece: Extract<TextPiec
       data-offset={piece.span.offset}
       role="button"
       tabIndex={-1}
-      aria-label={`Removed: ${describeSpan(piece.span)}, at offset 0x${hexOffset(piece.span.offset)}`}
+      aria-label={`Removed: ${describeSpan(piece.span)}, at offset 0x${hexOffset(piece.span.offset)}${piece.more ? `, and ${piece.more} more` : ''}`}
       title={`${describeSpan(piece.span)} — at 0x${hexOffset(piece.span.offset)}`}
     >
       <span className="chip-icon" aria-hidden="true" />
       <span className="chip-cls">{cls}</span>
       <span className="chip-what">{what}</span>
+      {piece.more ? <span className="chip-more" title={`${piece.more} more removed spans follow here without text between them`}>+{piece.more.toLocaleString('en-US')}</span> : null}
     </span>
   );
 }
