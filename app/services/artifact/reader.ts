@@ -114,6 +114,7 @@ export interface IndexExpectation {
   readonly engine: string;
   readonly sanitizer: IndexSanitizerOptions;
   readonly pageBytes: number;
+  readonly maxLineBytes: number;
 }
 
 /** An open, validated index. */
@@ -193,6 +194,7 @@ function checkManifest(m: IndexManifest, expect: IndexExpectation): void {
   if (m.sha256 !== expect.sha256) bad('for another artifact');
   if (m.size !== expect.size) bad('raw size differs');
   if (m.pageBytes !== expect.pageBytes) bad('page size differs');
+  if (m.maxLineBytes !== expect.maxLineBytes) bad('line width differs');
   if (JSON.stringify(m.sanitizer) !== JSON.stringify(expect.sanitizer)) bad('sanitizer options differ');
   if (typeof m.files !== 'object' || m.files === null) bad('no file table');
   for (const name of FILE_ORDER) {

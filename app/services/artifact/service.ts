@@ -18,7 +18,7 @@ import { BookmarkStore } from './bookmarks';
 import { BuildCancelled, buildIndex } from './build';
 import { chunkLogView } from './chunk-log';
 import { engineFingerprint } from './engine';
-import { DEFAULT_PAGE_BYTES, type IndexManifest, type IndexSanitizerOptions } from './format';
+import { DEFAULT_PAGE_BYTES, MAX_LINE_BYTES, type IndexManifest, type IndexSanitizerOptions } from './format';
 import * as q from './queries';
 import { IndexCorrupt, IndexReader } from './reader';
 import { searchRaw, searchText } from './search';
@@ -34,6 +34,8 @@ export interface ArtifactServiceOptions {
   readonly inline?: boolean;
   /** Raw bytes per page and checkpoint (default 1 MiB). */
   readonly pageBytes?: number;
+  /** Display line width in text bytes (default MAX_LINE_BYTES). */
+  readonly maxLineBytes?: number;
   /** Sanitizer options of an artifact (default: from the record that holds it, else the defaults). */
   sanitizerFor?(sha256: string): Promise<IndexSanitizerOptions>;
 }
@@ -60,6 +62,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
   const root = opts.vault.root;
   const indexRoot = join(root, 'index');
   const pageBytes = opts.pageBytes ?? DEFAULT_PAGE_BYTES;
+  const maxLineBytes = opts.maxLineBytes ?? MAX_LINE_BYTES;
   const jobs = new Map<string, Job>();
   const readers = new Map<string, IndexReader>();
   const bookmarks = new BookmarkStore(root);
@@ -107,7 +110,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
   }
 
   async function expectation(sha: string) {
-    return { sha256: sha, size: await rawSize(sha), engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes };
+    return { sha256: sha, size: await rawSize(sha), engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes };
   }
 
   function remember(sha: string, r: IndexReader): void {
@@ -169,7 +172,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     await mkdir(tmp, { mode: 0o700 });
     await ensurePrivateDir(tmp);
     const input: WorkerInput = {
-      rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine, pageBytes,
+      rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine, pageBytes, maxLineBytes,
       cancel: job.cancel.buffer as SharedArrayBuffer,
     };
     try {
@@ -263,7 +266,8 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     } catch (err) {
       if (err instanceof IndexCorrupt || r.corruption) {
         await drop(sha);
-        void startIndex(ref).catch(() => undefined);
+        jobs.delete(sha);
+        await startIndex(ref).catch(() => undefined);
         throw new BridgeError('unavailable', 'the index of this artifact was damaged and is being rebuilt');
       }
       throw err;
