@@ -19,7 +19,8 @@ import type { Caller } from '../app/services/bridge/dispatcher';
 import { buildDemoVault } from '../app/services/import/demo';
 import { Vault } from '../app/node/vault';
 
-export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The repository (AIRLOCK_REPO when the harness runs bundled, as in `npm run preview`). */
+export const REPO = process.env.AIRLOCK_REPO ?? resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const SAMPLES = join(REPO, 'assets/samples/demo');
 /** Origins the harness serves the two builds from (they play airlock://app and airlock://prompt; *.localhost is a secure context, as our scheme is). */
 export const APP_ORIGIN = 'http://app.localhost';

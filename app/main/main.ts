@@ -46,7 +46,8 @@ function createViewerWindow(): BrowserWindow {
     title: 'Airlock',
     backgroundColor: '#16181d',
     icon: join(ASSETS, 'icons', '512x512.png'),
-    webPreferences: windowPreferences(PRELOAD_VIEWER, app.isPackaged),
+    // Spelled out (also in windowPreferences) so electronegativity sees them at the window.
+    webPreferences: { ...windowPreferences(PRELOAD_VIEWER, app.isPackaged), sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true, disableBlinkFeatures: 'Auxclick' },
   });
   const id = win.id;
   windows.set(id, 'viewer');
@@ -70,7 +71,7 @@ function openPromptWindow(requestId: string, requesterWindowId: number): Promise
     minimizable: false,
     title: 'Airlock — authorize raw byte access',
     show: false,
-    webPreferences: windowPreferences(PRELOAD_PROMPT, app.isPackaged),
+    webPreferences: { ...windowPreferences(PRELOAD_PROMPT, app.isPackaged), sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true, disableBlinkFeatures: 'Auxclick' },
   });
   const id = win.id;
   windows.set(id, 'prompt');
