@@ -1,7 +1,7 @@
 // Buffered, block-checksummed writers for the index files. Records are written straight into
 // typed-array views of one reusable buffer (no object per span), flushed with one write per
 // BUFFER_BYTES; the CRC-32 of every BLOCK_BYTES block is computed as it is flushed.
-import { closeSync, fchmodSync, fsyncSync, openSync, writeSync, constants as fsc } from 'node:fs';
+import { closeSync, fchmodSync, openSync, writeSync, constants as fsc } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { BLOCK_BYTES } from './format';
 
@@ -62,10 +62,12 @@ export class ColumnWriter {
     this.len = 0;
   }
 
-  /** Flushes, fsyncs and closes; returns the block sums and the size. */
+  /**
+   * Flushes and closes; returns the block sums and the size. No fsync: the index is a cache, and
+   * a file torn by a crash fails its size or block sums at the next open and is rebuilt.
+   */
   close(): { bytes: number; sums: number[] } {
     this.flush();
-    fsyncSync(this.fd);
     closeSync(this.fd);
     this.fd = -1;
     return { bytes: this.flushed, sums: this.sums };

@@ -114,6 +114,8 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
   }
 
   function remember(sha: string, r: IndexReader): void {
+    const previous = readers.get(sha);
+    if (previous && previous !== r) void previous.close();
     readers.delete(sha);
     readers.set(sha, r);
     while (readers.size > MAX_OPEN) {
@@ -123,11 +125,23 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     }
   }
 
+  const opening = new Map<string, Promise<IndexReader | null>>();
+
   /** The open cache for `sha`, or null when there is none usable (a damaged one is removed). */
   async function openCached(sha: string): Promise<IndexReader | null> {
     const open = readers.get(sha);
     if (open && !open.corruption) return open;
-    if (open) await drop(sha);
+    // Queries arrive in bursts: one open for all of them.
+    let pending = opening.get(sha);
+    if (!pending) {
+      pending = openCachedOnce(sha, open).finally(() => opening.delete(sha));
+      opening.set(sha, pending);
+    }
+    return pending;
+  }
+
+  async function openCachedOnce(sha: string, damaged: IndexReader | undefined): Promise<IndexReader | null> {
+    if (damaged) await drop(sha);
     try {
       const r = await IndexReader.open(dirOf(sha), await expectation(sha));
       remember(sha, r);

@@ -1,0 +1,60 @@
+// UI part of npm run bench:viewer: the real renderer in Chromium through e2e/harness.ts, on the
+// vault run.mjs prepared (already indexed). Writes its figures to BENCH_OUT as JSON.
+import { test } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import { launchApp } from '../../e2e/harness';
+
+const vault = process.env.BENCH_VAULT ?? '';
+const ref = process.env.BENCH_REF ?? '';
+const size = Number(process.env.BENCH_SIZE ?? 0);
+const out = process.env.BENCH_OUT ?? '';
+
+test('viewer bench', async () => {
+  test.skip(!vault || !ref || !out, 'run through npm run bench:viewer');
+  const figures: Record<string, unknown> = {};
+  const app = await launchApp({ vault });
+  try {
+    const { page } = app;
+    const row = page.locator(`[data-testid=artifact-row][data-ref="${ref}"]`);
+    await row.waitFor({ timeout: 60_000 });
+    let t = Date.now();
+    await row.dblclick();
+    await page.locator('[data-testid=text-view]').waitFor({ timeout: 120_000 });
+    await page.locator('[data-testid=text-line]').first().waitFor({ timeout: 120_000 });
+    figures.first_text_ms = Date.now() - t;
+
+    const prompt = app.nextPrompt();
+    await page.getByRole('button', { name: 'Show raw bytes' }).click();
+    const p = await prompt;
+    await p.getByLabel('Reason').fill('bench:viewer');
+    await p.getByLabel('Type the first 8 hex digits of the digest').fill(ref.slice('restricted:sha256:'.length, 'restricted:sha256:'.length + 8));
+    t = Date.now();
+    await p.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('[data-testid=hex-row]').first().waitFor({ state: 'visible', timeout: 60_000 });
+    figures.first_rows_ms = Date.now() - t;
+
+    const lastRow = Math.floor((size - 1) / 16) * 16;
+    const go = page.locator('[data-testid=goto-input]');
+    await go.fill('end');
+    t = Date.now();
+    await go.press('Enter');
+    await page.locator(`[data-testid=hex-row][data-offset="${lastRow}"]`).waitFor({ state: 'visible', timeout: 30_000 });
+    figures.jump_end_ms = Date.now() - t;
+
+    // Back to the start and to the middle, to exercise re-based windows before measuring the heap.
+    for (const where of ['0', String(Math.floor(size / 2)), 'end']) {
+      await go.fill(where);
+      await go.press('Enter');
+      await page.waitForTimeout(300);
+    }
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage').catch(() => undefined);
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; totalSize: number };
+    figures.renderer_heap_mb = Math.round((heap.usedSize / 2 ** 20) * 10) / 10;
+    figures.renderer_heap_total_mb = Math.round((heap.totalSize / 2 ** 20) * 10) / 10;
+    await page.screenshot({ path: 'test-results/bench-viewer/viewer-end.png' }).catch(() => undefined);
+  } finally {
+    writeFileSync(out, JSON.stringify(figures));
+    await app.close();
+  }
+});
