@@ -23,6 +23,8 @@ const windows = new Map<number, 'viewer' | 'prompt'>();
 const promptWindows = new Map<string, BrowserWindow>();
 let services: AppServices | null = null;
 
+// A private profile (tests, several independent instances): must be set before ready.
+if (process.env.AIRLOCK_USER_DATA) app.setPath('userData', process.env.AIRLOCK_USER_DATA);
 // Checklist #4: sandbox every renderer (also set per window); must run before ready.
 app.enableSandbox();
 // Our scheme is standard + secure (a proper origin, like https) and nothing more: no CORS, no fetch.
