@@ -34,17 +34,39 @@ function meaningText(span: SpanInfo): string {
   return span.meaning;
 }
 
-/** "OSC 52 clipboard access, 44 bytes, ended by BEL · unterminated". */
+/** 1234567 → "1,234,567" without Intl (toLocaleString is slow on hot paths). */
+export function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+const described = new WeakMap<SpanInfo, string>();
+
+/** "OSC 52 clipboard access, 44 bytes, ended by BEL · unterminated" (cached per span object). */
 export function describeSpan(span: SpanInfo): string {
+  let d = described.get(span);
+  if (d === undefined) {
+    d = describe(span);
+    described.set(span, d);
+  }
+  return d;
+}
+
+function describe(span: SpanInfo): string {
   const label = classLabel(span.cls);
   const m = meaningText(span);
   const head = m.toUpperCase().startsWith(label.toUpperCase()) ? m : `${label} ${m}`;
-  const bytes = `${span.length.toLocaleString('en-US')} byte${span.length === 1 ? '' : 's'}`;
+  const bytes = `${grouped(span.length)} byte${span.length === 1 ? '' : 's'}`;
   const t = span.terminator;
   const ended = t && t !== 'final' ? (t === 'EOF' ? ', unterminated at end of input' : t === 'interrupted' ? ', interrupted' : `, ended by ${t}`) : '';
   const flags = flagNames(span.flags);
   return `${head}, ${bytes}${ended}${flags.length ? ` · ${flags.join(', ')}` : ''}`;
 }
+
+const OSC_SHORT: Record<number, string> = {
+  0: 'title', 1: 'icon', 2: 'title', 4: 'palette', 7: 'cwd', 8: 'hyperlink', 9: 'notify', 10: 'fg colour', 11: 'bg colour',
+  12: 'cursor colour', 52: 'clipboard', 104: 'palette', 133: 'shell mark', 633: 'shell mark', 777: 'notify', 1337: 'iTerm2',
+};
+const STOP = new Set(['set', 'select', 'request', 'the', 'and']);
 
 /**
  * The short chip label: class and a mnemonic ("CSI SGR", "OSC 52 clipboard", "C0 CR"); the full
@@ -55,7 +77,7 @@ export function chipLabel(span: SpanInfo): { cls: string; what: string } {
   let what = span.meaning;
   if (what.toUpperCase().startsWith(label.toUpperCase() + ' ')) what = what.slice(label.length + 1);
   const words = what.split(' ');
-  if (span.cls === 4 && /^\d+$/.test(words[0] ?? '')) what = words.slice(0, 2).join(' ');
+  if (span.cls === 4 && /^\d+$/.test(words[0] ?? '')) what = `${words[0]} ${OSC_SHORT[Number(words[0])] ?? words.filter((w) => !STOP.has(w))[1] ?? ''}`.trim();
   else if (/^[A-Z0-9]{2,}$/.test(words[0] ?? '')) what = words[0];
   else what = words.slice(0, 2).join(' ');
   return { cls: label, what };

@@ -1,6 +1,7 @@
 // Raw vs clean for reviewers, aligned through the offset map: every clean line next to (or above)
 // the raw bytes it came from, in caret notation coloured by span, with what was removed.
 import { memo, useCallback, useEffect, useMemo } from 'react';
+import { MAX_RAW_READ } from '../../../shared/bridge/contract';
 import type { TextLine } from '../../../shared/bridge/types';
 import { formatCells } from '../../../shared/hex/cells';
 import { ensureRaw, exportCompare, selectRange } from '../actions';
@@ -110,7 +111,7 @@ export function CompareView() {
     const last = s.text.line(Math.min(totalLines - 1, textTop + textVisible + 2));
     if (!first) return;
     const start = first.rawStart;
-    const end = Math.min((last ?? first).rawEnd, start + (1 << 20));
+    const end = Math.min((last ?? first).rawEnd, start + MAX_RAW_READ);
     void s.spans.ensureRange(start, Math.max(1, end - start));
     if (granted) void ensureRaw(Math.max(0, start - 3), end - start + 3);
   }, [textTop, textVisible, granted, textVersion, totalLines]);

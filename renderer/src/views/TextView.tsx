@@ -32,7 +32,7 @@ export function Chip({ piece, selected, index, line }: { piece: Extract<TextPiec
       <span className="chip-icon" aria-hidden="true" />
       <span className="chip-cls">{cls}</span>
       <span className="chip-what">{what}</span>
-      {piece.more ? <span className="chip-more" title={`${piece.more} more removed spans follow here without text between them`}>+{piece.more.toLocaleString('en-US')}</span> : null}
+      {piece.more ? <span className="chip-more" title={`${piece.more} more removed spans follow here without text between them`}>+{piece.more}</span> : null}
     </span>
   );
 }
@@ -128,7 +128,7 @@ export function TextView() {
     <section className="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
       <div className="pane-head">
         <span>Sanitized text</span>
-        <span className="muted">{totalLines.toLocaleString('en-US')} lines · removed spans shown as chips</span>
+        <span className="muted">{totalLines} lines · removed spans shown as chips</span>
       </div>
       <BigList
         totalRows={totalLines}
