@@ -139,7 +139,7 @@ export class PromptBroker {
     const p = this.forPromptWindow(promptWindowId);
     const reason = answer.reason.trim();
     if (answer.decision === 'deny') {
-      await this.deny(p, 'human', reason ? `denied: ${reason}` : 'denied by the reviewer', reason);
+      await this.deny(p, 'human', reason ? `the reviewer said “${reason}”` : 'the reviewer denied the request', reason);
       return { done: true };
     }
     if (reason.length === 0) throw new BridgeError('bad-request', 'give a reason before approving');
