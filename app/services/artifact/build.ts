@@ -83,8 +83,7 @@ class MapColumn {
     const f = this.out.f64;
     f[at] = this.tStart;
     f[at + 1] = this.rStart;
-    f[at + 2] = this.rLen;
-    f[at + 3] = this.kind;
+    f[at + 2] = this.kind === SegmentKind.Replaced ? -this.rLen : this.rLen;
     this.count++;
   }
 }

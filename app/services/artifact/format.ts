@@ -13,8 +13,8 @@
 //                    + terminator (high 4 bits) | 22 class u8 | 23 flags u8.
 // - `text.bin`       the sanitized UTF-8 text, exactly what the Sanitizer emitted.
 // - `map.bin`        offset map segments in text order, MAP_RECORD bytes: textStart f64 |
-//                    rawStart f64 | rawLength f64 | kind f64 (SegmentKind) — the same segments the
-//                    Sanitizer's OffsetMap holds (same coalescing rule).
+//                    rawStart f64 | rawLength f64, negated for a Replaced segment (lengths are >= 1)
+//                    — the same segments the Sanitizer's OffsetMap holds (same coalescing rule).
 // - `lines.bin`      f64 text offset of each display line's start: after every LF, and a cut every
 //                    MAX_LINE_BYTES text bytes (at a character boundary; such a line is `continued`).
 //                    An artifact that is not empty has at least one line (line 0 at text offset 0).
@@ -29,10 +29,10 @@
 // - `sums.bin`       u32 CRC-32 per 64 KiB block of each file above, files in FILE_ORDER.
 
 /** Bump on any change to the layout above: older caches are rebuilt. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 export const SPAN_RECORD = 24;
-export const MAP_RECORD = 32;
+export const MAP_RECORD = 24;
 export const LINE_RECORD = 8;
 export const CHECKPOINT_FIELDS = 6;
 export const CHECKPOINT_RECORD = CHECKPOINT_FIELDS * 8;

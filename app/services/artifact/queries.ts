@@ -235,7 +235,8 @@ async function segmentsFrom(r: IndexReader, first: number, count: number): Promi
   const out: Segment[] = [];
   for (let k = 0; k < take; k++) {
     const at = k * MAP_RECORD;
-    out.push({ index: first + k, textStart: buf.readDoubleLE(at), rawStart: buf.readDoubleLE(at + 8), rawLength: buf.readDoubleLE(at + 16), kind: buf.readDoubleLE(at + 24), textEnd: 0 });
+    const len = buf.readDoubleLE(at + 16);
+    out.push({ index: first + k, textStart: buf.readDoubleLE(at), rawStart: buf.readDoubleLE(at + 8), rawLength: Math.abs(len), kind: len < 0 ? 1 : 0, textEnd: 0 });
   }
   for (let k = 0; k < out.length; k++) out[k].textEnd = k + 1 < out.length ? out[k + 1].textStart : r.manifest.counts.textBytes;
   return out.slice(0, Math.min(count, out.length));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { SPAN_CLASS_COUNT } from '../../../shared/parser';
 import {
-  BLOCK_BYTES, blockCount, CHECKPOINT_RECORD, FILE_ORDER, INDEX_FORMAT, MANIFEST, SUMS, type IndexFile, type IndexManifest,
+  BLOCK_BYTES, blockCount, CHECKPOINT_RECORD, MAP_RECORD, SPAN_RECORD, FILE_ORDER, INDEX_FORMAT, MANIFEST, SUMS, type IndexFile, type IndexManifest,
   type IndexSanitizerOptions,
 } from './format';
 
@@ -203,7 +203,7 @@ function checkManifest(m: IndexManifest, expect: IndexExpectation): void {
   }
   const c = m.counts;
   if (!c || ![c.spans, c.textBytes, c.lines, c.segments, c.checkpoints].every((v) => Number.isSafeInteger(v) && v >= 0)) bad('bad counts');
-  if (m.files['spans.bin'] !== c.spans * 24 || m.files['map.bin'] !== c.segments * 32 || m.files['lines.bin'] !== c.lines * 8
+  if (m.files['spans.bin'] !== c.spans * SPAN_RECORD || m.files['map.bin'] !== c.segments * MAP_RECORD || m.files['lines.bin'] !== c.lines * 8
     || m.files['text.bin'] !== c.textBytes) bad('file sizes do not match the counts');
   if (!Array.isArray(m.meanings) || !m.meanings.every((s) => typeof s === 'string')) bad('bad meaning table');
   if (!m.minimap || m.files['minimap.bin'] !== m.minimap.buckets * SPAN_CLASS_COUNT * 4) bad('bad minimap geometry');

@@ -142,19 +142,41 @@ export function foldAscii(b: Uint8Array): void {
 export async function searchText(r: IndexReader, query: string, caseSensitive: boolean): Promise<SearchHits> {
   const started = performance.now();
   const q = Buffer.from(query, 'utf8');
-  if (!caseSensitive) foldAscii(q);
-  const matcher = new Matcher(literalPattern(q));
+  const fold = !caseSensitive && /[A-Za-z]/.test(query);
   const text = r.files['text.bin'];
   const cursor = new MapCursor(r);
   const hits: number[] = [];
-  const budget = { total: 0 };
-  await streamSearch(matcher, 0, text.size, async (pos, len) => {
-    const b = await text.read(pos, len);
-    return caseSensitive ? b : Buffer.from(b); // folding writes: never into the verified block cache
-  }, caseSensitive ? null : foldAscii, async (t) => {
-    if (hits.length < MAX_SEARCH_HITS) hits.push(await cursor.rawOf(t));
-  }, budget);
-  return { hits, hitLength: q.length, total: budget.total, complete: budget.total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
+  let total = 0;
+  const len = q.length;
+  // Folding: the chunk as a latin1 string lowered natively (one code unit per byte, so indexes are
+  // byte offsets); candidates are then checked byte by byte with ASCII-only folding, since
+  // toLowerCase also maps latin1 letters 0xC0-0xDE, which are UTF-8 lead bytes here.
+  const needle = fold ? q.toString('latin1').toLowerCase() : '';
+  const folded = Buffer.from(q);
+  foldAscii(folded);
+  for (let pos = 0; pos + len <= text.size; pos += SEARCH_CHUNK) {
+    const hay = await text.read(pos, Math.min(SEARCH_CHUNK + len - 1, text.size - pos));
+    const limit = Math.min(SEARCH_CHUNK, hay.length - len + 1);
+    const found: number[] = [];
+    if (!fold) {
+      for (let i = hay.indexOf(q); i >= 0 && i < limit; i = hay.indexOf(q, i + 1)) if (++total <= MAX_SEARCH_HITS) found.push(pos + i);
+    } else {
+      const lower = hay.toString('latin1').toLowerCase();
+      for (let i = lower.indexOf(needle); i >= 0 && i < limit; i = lower.indexOf(needle, i + 1)) {
+        let ok = true;
+        for (let k = 0; k < len; k++) {
+          const c = hay[i + k];
+          if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== folded[k]) {
+            ok = false;
+            break;
+          }
+        }
+        if (ok && ++total <= MAX_SEARCH_HITS) found.push(pos + i);
+      }
+    }
+    for (const t of found) hits.push(await cursor.rawOf(t));
+  }
+  return { hits, hitLength: len, total, complete: total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
 }
 
 /** Raw search over `[range[0], range[1])` (or the whole file) of the raw file at `path`. */

@@ -38,7 +38,7 @@ async function check(f: Fixture, bytes: Uint8Array, cr: 'newline' | 'overwrite' 
     let i = starts.length - 1;
     while (i > 0 && starts[i] > t) i--;
     const at = i * MAP_RECORD;
-    const raw = map.readDoubleLE(at + 24) === 0 ? map.readDoubleLE(at + 8) + (t - map.readDoubleLE(at)) : map.readDoubleLE(at + 8);
+    const raw = map.readDoubleLE(at + 16) > 0 ? map.readDoubleLE(at + 8) + (t - map.readDoubleLE(at)) : map.readDoubleLE(at + 8);
     expect(raw).toBe(want.map!.textToRaw(t));
   }
   // Checkpoints: a fresh Parser from `resume` reports exactly the spans from `first span` on.

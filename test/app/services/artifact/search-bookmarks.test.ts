@@ -93,6 +93,10 @@ describe('searchText', () => {
       expect((await f.service.searchText(ref, 'ERROR two', { caseSensitive: true })).hits).toEqual([raw.indexOf('ERR')]);
       expect((await f.service.searchText(ref, 'três', {})).hits).toEqual([raw.indexOf('três')]);
       expect((await f.service.searchText(ref, '\x1b[31m', {})).total).toBe(0);
+      // Folding is ASCII-only on bytes: 'Ã' (C3 83) never matches inside 'ダ' (E3 83 80).
+      const cjk = await indexed(f, Buffer.from('ダ Ã ã'));
+      expect((await f.service.searchText(cjk.ref, 'Ã', {})).hits).toEqual([Buffer.from('ダ ').length]);
+      expect((await f.service.searchText(cjk.ref, 'a', {})).total).toBe(0);
       expect((await f.service.searchText(ref, 'x'.repeat(5000), {})).total).toBe(0);
     } finally {
       await f.cleanup();
