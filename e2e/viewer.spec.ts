@@ -10,7 +10,6 @@ import { launchApp, tempDemoVault, REPO, type HarnessApp } from './harness';
 const SHOTS = join(REPO, 'test-results/screenshots');
 mkdirSync(SHOTS, { recursive: true });
 
-// eslint-disable-next-line no-control-regex
 const NOT_INERT = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]|[\u{e0000}-\u{e007f}]/u;
 
 function sample(): Buffer {

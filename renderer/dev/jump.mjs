@@ -1,3 +1,4 @@
+/* global console, process, document, performance, requestAnimationFrame, HTMLInputElement, Event, setTimeout, URL */
 // Dev helper: measures jump-to-end and far jumps on the 4 GiB fake artifact in Chromium.
 import { chromium } from '@playwright/test';
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+/* global console, process, URL, document */
 // Dev helper: serves dist/renderer-dev through page.route and saves screenshots of the main views.
 // node renderer/dev/shots.mjs [query]   (build first: npx vite build -c renderer/dev/vite.config.ts)
 import { chromium } from '@playwright/test';

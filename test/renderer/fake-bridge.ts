@@ -440,7 +440,6 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     return { ref, state: 'done', bytesDone: m.size, totalBytes: m.size, spans: m.spanCount, textBytes: m.report.text_bytes, textLines: m.lineCount, cached: true, elapsedMs: 1, error: null };
   };
   const inert = (text: string) => {
-    // eslint-disable-next-line no-control-regex
     if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]|[\u{e0000}-\u{e007f}]/u.test(text)) throw new Error('[bad-request] text is not inert');
   };
 

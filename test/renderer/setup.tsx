@@ -31,5 +31,4 @@ export async function grantRaw(): Promise<void> {
 }
 
 /** Text that may be pasted anywhere: no ESC, no C0 but LF/TAB, no DEL, no C1, no invisible. */
-// eslint-disable-next-line no-control-regex
 export const NOT_INERT = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]|[\u{e0000}-\u{e007f}]/u;

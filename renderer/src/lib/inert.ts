@@ -2,12 +2,22 @@
 // no DEL, no C1, no invisible or reordering character. Main checks again; we check first so a
 // bug shows here instead of as a refusal.
 
-// eslint-disable-next-line no-control-regex
-const FORBIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb]|[\u{e0000}-\u{e0fff}\u{1d173}-\u{1d17a}]/u;
+/** Code point ranges that must not leave: controls, format/invisible, bidi, variation selectors, tags. */
+const FORBIDDEN: ReadonlyArray<readonly [number, number]> = [
+  [0x00, 0x08], [0x0b, 0x1f], [0x7f, 0x9f], [0xad, 0xad], [0x61c, 0x61c], [0x115f, 0x1160], [0x17b4, 0x17b5],
+  [0x180b, 0x180f], [0x200b, 0x200f], [0x2028, 0x202e], [0x2060, 0x206f], [0x3164, 0x3164], [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff], [0xffa0, 0xffa0], [0xfff0, 0xfffb], [0x1d173, 0x1d17a], [0xe0000, 0xe0fff],
+];
 
 /** True when `text` is safe to paste anywhere. */
 export function isInert(text: string): boolean {
-  return !FORBIDDEN.test(text);
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp === 0x0a || cp === 0x09 || (cp >= 0x20 && cp < 0x7f)) continue;
+    for (const [lo, hi] of FORBIDDEN) if (cp >= lo && cp <= hi) return false;
+    if (cp >= 0xd800 && cp <= 0xdfff) return false; // a lone surrogate
+  }
+  return true;
 }
 
 /** Throws when `text` is not inert. */
