@@ -1,6 +1,9 @@
 // electron-builder afterPack hook: flips the Electron fuses of the packed binary with
 // @electron/fuses. Every fuse of the V1 wire is named (strictlyRequireAllFuses), so a new fuse
 // in an Electron upgrade fails the build until someone decides it.
+// CommonJS because electron-builder require()s its hooks.
+/* global require, module, console */
+/* eslint-disable @typescript-eslint/no-require-imports */
 const { join } = require('node:path');
 const { flipFuses, FuseVersion, FuseV1Options } = require('@electron/fuses');
 
