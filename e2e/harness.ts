@@ -52,6 +52,8 @@ export interface HarnessApp {
   setNextOpenFile(path: string | null, timingPath?: string): void;
   /** Every bridge answer the viewer page received (for "no raw byte reached the page" checks). */
   readonly answers: { method: string; wire: unknown }[];
+  /** Opens another viewer window (its own window id, its own grants). */
+  openViewer(): Promise<Page>;
   /** Actions in the vault's audit log, in order. */
   auditActions(): Promise<string[]>;
   close(): Promise<void>;
@@ -144,14 +146,20 @@ export async function launchApp(options: LaunchOptions): Promise<HarnessApp> {
   });
   await context.addInitScript({ content: initScript() });
 
-  const page = await context.newPage();
-  kinds.set(VIEWER_ID, 'viewer');
-  pageIds.set(page, VIEWER_ID);
-  page.on('close', () => {
-    kinds.delete(VIEWER_ID);
-    void services.windowClosed(VIEWER_ID);
-  });
-  await page.goto(`${APP_ORIGIN}/index.html`);
+  let nextViewer = VIEWER_ID;
+  const openViewer = async (): Promise<Page> => {
+    const p = await context.newPage();
+    const id = nextViewer++;
+    kinds.set(id, 'viewer');
+    pageIds.set(p, id);
+    p.on('close', () => {
+      kinds.delete(id);
+      void services.windowClosed(id);
+    });
+    await p.goto(`${APP_ORIGIN}/index.html`);
+    return p;
+  };
+  const page = await openViewer();
 
   return {
     page,
@@ -159,6 +167,7 @@ export async function launchApp(options: LaunchOptions): Promise<HarnessApp> {
     services,
     clipboard,
     answers,
+    openViewer,
     nextPrompt: () => {
       const queued = promptQueue.shift();
       return queued ? Promise.resolve(queued) : new Promise<Page>((r) => promptWaiters.push(r));

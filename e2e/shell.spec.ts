@@ -152,11 +152,20 @@ test.describe('another window and expiry', () => {
     await answerPrompt(await app.nextPrompt(), 'approve');
     const outcome = await granted;
     const grantId = outcome.state === 'granted' ? outcome.grant.id : '';
-    // A second page of the same origin is not a window main created: refused outright.
-    const other = await app.context.newPage();
-    await other.goto('http://app.localhost/index.html');
-    await expect(other.evaluate((g) => window.airlock.readRaw(g, 0, 4), grantId)).rejects.toThrow(/\[forbidden\]/);
-    await other.close();
+    // Another viewer window (its own id) cannot use this window's grant.
+    const second = await app.openViewer();
+    expect(await second.evaluate(() => window.airlock.getVaultInfo().then((i) => i.windowId))).toBe(2);
+    await expect(second.evaluate((g) => window.airlock.readRaw(g, 0, 4), grantId)).rejects.toThrow(/\[forbidden\] grant .* does not belong to this window/);
+    await expect(second.evaluate((g) => window.airlock.revokeGrant(g), grantId)).rejects.toThrow(/\[forbidden\]/);
+    expect(await second.evaluate(() => window.airlock.listGrants())).toEqual([]);
+    await second.close();
+    // A page of the same origin that main did not create is refused outright.
+    const stray = await app.context.newPage();
+    await stray.goto('http://app.localhost/index.html');
+    await expect(stray.evaluate(() => window.airlock.listRecords())).rejects.toThrow(/\[forbidden\]/);
+    await stray.close();
+    // The grant still works in its own window until it expires.
+    expect(await page.evaluate(async (g) => (await window.airlock.readRaw(g, 0, 4)).bytes.length, grantId)).toBe(4);
     await page.waitForTimeout(3000);
     await expect(page.evaluate((g) => window.airlock.readRaw(g, 0, 4), grantId)).rejects.toThrow(/\[expired\]/);
     expect(await app.auditActions()).toContain('raw.expired');

@@ -164,7 +164,14 @@ if (!app.requestSingleInstanceLock()) {
     }
   });
   app.on('window-all-closed', () => app.quit());
-  app.on('before-quit', () => void services?.shutdown());
+  // Grants end before the app does, so each one's reads are audited (`raw.opened`, `raw.revoked`).
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting || !services) return;
+    event.preventDefault();
+    quitting = true;
+    void services.shutdown().finally(() => app.quit());
+  });
   app.whenReady().then(start).catch((err: unknown) => {
     dialog.showErrorBox('Airlock could not start', err instanceof Error ? err.message : String(err));
     app.exit(1);
