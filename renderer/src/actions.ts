@@ -4,6 +4,7 @@ import { MAX_RAW_READ, MAX_EXPORT_CHARS } from '../../shared/bridge/contract';
 import type { ArtifactSummary, CopyKind, RecordSummary, TextLine } from '../../shared/bridge/types';
 import { bridge, errorCode, errorText } from './bridge';
 import { cArrayText, caretText, compareMarkdown, hexDumpText, hexText, linesText, reportJson, reportMarkdown, bookmarksMarkdown } from './lib/formats';
+import { assertInert } from './lib/inert';
 import { PAGE_SIZE, pageOf, sliceCached } from './lib/page-cache';
 import { clamp, maxTop, revealRow, rowCount, rowOf } from './lib/scroll';
 import { closeSession, openSession, session } from './session';
@@ -410,6 +411,16 @@ async function selectionText(): Promise<string> {
     const [ps, pl] = p.t === 'chip' ? [p.span.offset, p.span.length] : [p.raw, p.rawLength];
     return ps < end && ps + pl > start;
   }) })), false);
+}
+
+/** Copies text the user selected in the sanitized view (already sanitized; checked inert). */
+export async function copyPlainText(text: string): Promise<void> {
+  try {
+    await bridge().copyText('text', assertInert(text));
+    notify('Copied sanitized text');
+  } catch (e) {
+    notify(`Copy refused: ${errorText(e)}`);
+  }
 }
 
 export async function copySelection(kind: CopyKind): Promise<void> {

@@ -125,7 +125,7 @@ describe('text view and linking', () => {
     await startApp();
     await openSample();
     const chip = (await screen.findAllByTestId('chip')).find((c) => c.textContent!.includes('52'))!;
-    fireEvent.click(chip);
+    fireEvent.mouseUp(chip);
     const offset = Number(chip.dataset.offset);
     const sel = useSelection.getState();
     expect(sel.cursor).toBe(offset);

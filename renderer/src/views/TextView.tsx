@@ -3,13 +3,60 @@
 // of characters; a chip is a bordered, coloured box with an icon drawn in CSS).
 import { memo, useCallback, useEffect, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
 import type { TextLine, TextPiece } from '../../../shared/bridge/types';
-import { copySelection, selectFromText } from '../actions';
+import { copyPlainText, copySelection, selectFromText, selectRange } from '../actions';
 import { BigList, type RowRenderProps } from '../components/BigList';
 import { chipLabel, clsCss, describeSpan, hexOffset } from '../lib/spans';
 import { session } from '../session';
 import { useArtifact, useSelection, useView } from '../stores';
 
 export const TEXT_ROW_PX = 20;
+
+const utf8 = new TextEncoder();
+
+/** Raw bytes of the character under the point in a direct text piece (UTF-8 is 1:1 there). */
+function rawAtPoint(x: number, y: number, el: HTMLElement, raw: number, text: string): [number, number] | null {
+  const doc = el.ownerDocument as Document & { caretPositionFromPoint?: (x: number, y: number) => { offsetNode: Node; offset: number } | null };
+  const pos = doc.caretPositionFromPoint?.(x, y);
+  if (!pos || !el.contains(pos.offsetNode)) return null;
+  const i = Math.min(pos.offset, Math.max(0, text.length - 1));
+  const ch = String.fromCodePoint(text.codePointAt(i) ?? 32);
+  const start = raw + utf8.encode(text.slice(0, i)).length;
+  return [start, start + utf8.encode(ch).length];
+}
+
+/** Raw offset of a DOM point inside a text piece, or null. */
+function rawOfPoint(node: Node, offset: number): number | null {
+  const el = (node.nodeType === 3 ? node.parentElement : (node as HTMLElement))?.closest?.('[data-piece]') as HTMLElement | null;
+  if (!el) return null;
+  const line = session()?.text.line(Number(el.dataset.line));
+  const piece = line?.pieces[Number(el.dataset.piece)];
+  if (!piece) return null;
+  if (piece.t === 'chip') return piece.span.offset;
+  if (piece.t === 'text' && piece.direct && node.nodeType === 3) return piece.raw + utf8.encode(piece.text.slice(0, offset)).length;
+  return piece.raw;
+}
+
+/** The DOM text selection in the text view, mapped to raw `[start, end)`. */
+function domSelectionRaw(): [number, number] | null {
+  const sel = typeof window !== 'undefined' ? window.getSelection?.() : null;
+  if (!sel || sel.isCollapsed || sel.rangeCount === 0) return null;
+  const r = sel.getRangeAt(0);
+  const a = rawOfPoint(r.startContainer, r.startOffset);
+  const b = rawOfPoint(r.endContainer, r.endOffset);
+  if (a === null || b === null) return null;
+  return a < b ? [a, b] : b < a ? [b, a + 1] : null;
+}
+
+/** The DOM text selection as sanitized text: kept text only (no chip labels, no line numbers). */
+function domSelectionText(): string | null {
+  const sel = typeof window !== 'undefined' ? window.getSelection?.() : null;
+  if (!sel || sel.isCollapsed || sel.rangeCount === 0) return null;
+  const frag = sel.getRangeAt(0).cloneContents();
+  frag.querySelectorAll('.chip, .ln, .syn, .loading').forEach((n) => n.remove());
+  const rows = frag.querySelectorAll('.text-row');
+  if (rows.length === 0) return frag.textContent;
+  return Array.from(rows, (row) => row.textContent ?? '').join('\n');
+}
 
 export function pieceRange(p: TextPiece): [number, number] {
   return p.t === 'chip' ? [p.span.offset, p.span.offset + p.span.length] : [p.raw, p.raw + Math.max(1, p.rawLength)];
@@ -102,11 +149,23 @@ export function TextView() {
 
   const onTop = useCallback((row: number) => useView.setState({ textTop: row }), []);
   const onVisible = useCallback((rows: number) => useView.setState({ textVisible: rows }), []);
-  const onClick = useCallback((e: MouseEvent<HTMLDivElement>) => {
+  const onMouseUp = useCallback((e: MouseEvent<HTMLDivElement>) => {
+    // A drag over kept text selects the bytes it came from (both ends through the offset map).
+    const range = domSelectionRaw();
+    if (range) {
+      selectRange(range[0], range[1], false);
+      return;
+    }
     const el = (e.target as HTMLElement).closest?.('[data-piece]') as HTMLElement | null;
     if (!el) return;
     const line = session()?.text.line(Number(el.dataset.line));
-    if (line) selectFromText(line, Number(el.dataset.piece));
+    if (!line) return;
+    const piece = line.pieces[Number(el.dataset.piece)];
+    const at = piece?.t === 'text' && piece.direct ? rawAtPoint(e.clientX, e.clientY, el, piece.raw, piece.text) : null;
+    if (at) {
+      selectRange(at[0], at[1], false);
+      useSelection.setState({ textLine: line.line, textPiece: Number(el.dataset.piece) });
+    } else selectFromText(line, Number(el.dataset.piece));
   }, []);
   const onKeyDown = useCallback((e: KeyboardEvent<HTMLDivElement>) => {
     const { textTop: top, textVisible } = useView.getState();
@@ -143,10 +202,12 @@ export function TextView() {
         scrollbarTestId="text-scrollbar"
         onKeyDown={onKeyDown}
         listAttrs={{
-          role: 'grid', tabIndex: 0, onClick, draggable: false, onDragStart: (e) => e.preventDefault(),
+          role: 'grid', tabIndex: 0, onMouseUp, draggable: false, onDragStart: (e) => e.preventDefault(),
           onCopy: (e) => {
             e.preventDefault();
-            void copySelection('text');
+            const text = domSelectionText();
+            if (text) void copyPlainText(text);
+            else void copySelection('text');
           },
           'data-testid': 'text-grid',
         }}

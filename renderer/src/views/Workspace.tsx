@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { cancelIndex, gotoHit } from '../actions';
-import { useArtifact, useGrants, useView, type SideTab } from '../stores';
+import { useArtifact, useView, type SideTab } from '../stores';
 import { BookmarksPanel } from './BookmarksPanel';
 import { CompareView } from './CompareView';
 import { GrantBanner } from './GrantBanner';
@@ -46,7 +46,6 @@ export function Workspace() {
   const status = useArtifact((a) => a.status);
   const error = useArtifact((a) => a.error);
   const report = useArtifact((a) => a.report);
-  const granted = useGrants((g) => g.grant !== null);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -93,7 +92,7 @@ export function Workspace() {
               <Legend counts={classCounts} />
               <div className="hex-and-map">
                 <HexView />
-                {granted && <Minimap />}
+                <Minimap />
               </div>
             </div>
             <TextView />
