@@ -1,3 +1,4 @@
+// Electron security checklist #19 (check which fuses you can change).
 // electron-builder afterPack hook: flips the Electron fuses of the packed binary with
 // @electron/fuses. Every fuse of the V1 wire is named (strictlyRequireAllFuses), so a new fuse
 // in an Electron upgrade fails the build until someone decides it.

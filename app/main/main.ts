@@ -30,7 +30,7 @@ app.enableSandbox();
 // Our scheme is standard + secure (a proper origin, like https) and nothing more: no CORS, no fetch.
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false, stream: false, bypassCSP: false } }]);
 
-/** Checklist #13/#14/#12: every web contents ever created gets the navigation/window/webview policy. */
+/** Checklist #13/#14/#11/#12: every web contents ever created gets the navigation/window/webview policy. */
 app.on('web-contents-created', (_event, contents) => hardenContents(contents));
 
 function windowIdOf(wc: WebContents): number | null {

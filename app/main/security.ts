@@ -6,13 +6,16 @@ import { APP_SCHEME } from './scheme';
 
 /**
  * webPreferences of every window main opens. Checklist:
- * #1 only secure content (served from our own scheme; CSP forbids anything remote);
- * #2 nodeIntegration off (also in workers and subframes);
- * #3 contextIsolation on;
- * #4 sandbox on (and app.enableSandbox() in main.ts);
- * #6 webSecurity on; #9 allowRunningInsecureContent off; #10 experimentalFeatures off;
- * #11 no enableBlinkFeatures; #12 no <webview> (webviewTag off, and will-attach-webview refused);
+ * #2 Node.js integration off (also in workers and subframes);
+ * #3 context isolation on;
+ * #4 process sandboxing on (and app.enableSandbox() in main.ts);
+ * #6 webSecurity on; #8 allowRunningInsecureContent off; #9 experimental features off;
+ * #10 no enableBlinkFeatures (and Auxclick disabled);
+ * #11/#12 no <webview> at all (webviewTag off; will-attach-webview refused in hardenContents);
  * devtools only in unpackaged builds.
+ * The others: #1 only secure content and #18 a custom protocol instead of file:// (scheme.ts,
+ * hardenSession), #7 CSP (scheme.ts), #16 a current Electron (45, package.json; the packaging
+ * test checks the major), #19 fuses (scripts/fuses.cjs), #20 no Electron API exposed (preloads).
  */
 export function windowPreferences(preload: string, packaged: boolean): WebPreferences {
   return {
@@ -37,8 +40,8 @@ export function windowPreferences(preload: string, packaged: boolean): WebPrefer
 /**
  * Session policy. Checklist #5 handle session permission requests (every permission request and
  * check is refused; device, USB, HID and serial choices too); downloads are cancelled (nothing the
- * page links may land on disk); #8 no request ever leaves for the network: everything but our own
- * scheme and devtools' is cancelled.
+ * page links may land on disk); #1 only secure content: no request leaves for the network —
+ * everything but our own scheme (data: images, devtools in development) is cancelled.
  */
 export function hardenSession(session: Session): void {
   session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));

@@ -13,7 +13,7 @@ describe('Electron security checklist', () => {
     expect(prefs).toMatchObject({ nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, contextIsolation: true, sandbox: true });
   });
 
-  it('#6 webSecurity on; #9 no insecure content; #10 no experimental features; #11 no Blink features; #12 no webview', () => {
+  it('#6 webSecurity on; #8 no insecure content; #9 no experimental features; #10 no Blink features; #11/#12 no webview', () => {
     expect(prefs).toMatchObject({ webSecurity: true, allowRunningInsecureContent: false, experimentalFeatures: false, webviewTag: false });
     expect(prefs).not.toHaveProperty('enableBlinkFeatures');
   });
@@ -46,7 +46,7 @@ describe('Electron security checklist', () => {
     }
   });
 
-  it('#8 no request leaves for the network: only our scheme (and data: images) load', () => {
+  it('#1 only secure content, #18 our scheme instead of file://: no request leaves for the network', () => {
     const s = makeSession();
     hardenSession(s as never);
     const verdict = (url: string) => {
@@ -71,6 +71,12 @@ describe('Electron security checklist', () => {
     }
     expect(c.windowOpenHandler!({ url: 'https://evil.example' })).toEqual({ action: 'deny' });
     expect(c.windowOpenHandler!({ url: 'airlock://app/index.html' })).toEqual({ action: 'deny' });
+  });
+
+  it('#16 a current Electron (45 or later)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(Number(pkg.devDependencies.electron.split('.')[0])).toBeGreaterThanOrEqual(45);
   });
 
   it('#17 the IPC sender: window id, top frame, origin of the frame', () => {
