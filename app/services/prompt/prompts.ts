@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditDetails } from '../../node/audit';
+import { terminalSafeLine } from '../../node/terminal-safe';
 import type { ArtifactRef, PromptView, RawAccessOutcome } from '../../../shared/bridge/types';
 import { auditText, BridgeError } from '../bridge/errors';
 import type { GrantStore } from '../grants/grants';
@@ -102,7 +103,8 @@ export class PromptBroker {
           artifact,
           record: { id: summary.id, title: summary.title, cwd: summary.cwd, createdAt: summary.createdAt, source: summary.source },
           range,
-          requestedReason,
+          // The requester's words come from the renderer: controls, bidi and tags shown escaped.
+          requestedReason: terminalSafeLine(requestedReason),
           requester: `viewer window ${windowId}`,
           confirmDigits: CONFIRM_DIGITS,
         },

@@ -100,6 +100,12 @@ describe('bridge dispatcher', () => {
     expect(await env.actions()).toEqual(expect.arrayContaining(['raw.opened', 'raw.revoked']));
   });
 
+  it('the requester\'s reason reaches the prompt with controls and bidi escaped', async () => {
+    void env.call(env.viewer(), 'requestRawAccess', env.markerRef, { reason: 'ok\u202e\x1b[2Jtype 00000000' });
+    const view = await env.ok<{ requestedReason: string }>(env.prompt(await promptWindow(env)), 'getPrompt');
+    expect(view.requestedReason).toBe('ok\\u{202e}\\x1b[2Jtype 00000000');
+  });
+
   it('one waiting request per window', async () => {
     void env.call(env.viewer(), 'requestRawAccess', env.markerRef, {});
     await promptWindow(env);
@@ -232,6 +238,18 @@ describe('forged calls', () => {
     await refused(await env.services.dispatcher.call(env.viewer(), 'listRecords', 'x'), 'bad-request');
     await refused(await env.call(env.viewer(), 'listRecords', 'extra'), 'bad-request');
     await refused(await env.call(env.viewer(), 'requestRawAccess', env.markerRef, { range: [0, 4], extend: true }), 'bad-request');
+  });
+
+  it('every method refuses a foreign sender and malformed arguments, each audited', async () => {
+    const stranger = { windowId: 77, origin: 'airlock://app', mainFrame: true };
+    for (const m of BRIDGE_METHODS) {
+      await refused(await env.services.dispatcher.call(stranger, m, []), 'forbidden');
+      // One argument too many (and of the wrong kind) is never valid for any method.
+      await refused(await env.call(env.viewer(), m, ...new Array(6).fill({ evil: '../../etc/passwd' })), 'bad-request');
+    }
+    for (const m of ['getPrompt', 'answerPrompt']) {
+      await refused(await env.services.dispatcher.callPrompt(stranger, m, []), 'forbidden');
+    }
   });
 
   it('the renderer cannot create or extend a grant', async () => {
