@@ -183,3 +183,24 @@ test('denied: the hex view stays empty and says so', async () => {
   await expect(page.getByTestId('hex-row')).toHaveCount(0);
   await shot(page, '10-denied');
 });
+
+test('demo vault: browse, open a capture, its streams and the merged view in collector order', async () => {
+  const { page } = app;
+  await page.getByRole('button', { name: 'Back to the vault' }).click();
+  await expect(page.getByTestId('vault-browser')).toBeVisible();
+  await expect(page.getByTestId('artifact-row').first()).toBeVisible();
+  await shot(page, '0-vault');
+  const stderrRow = page.locator('[data-testid=artifact-row]').filter({ hasText: 'stderr' }).first();
+  await stderrRow.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('stream-tab')).toHaveCount(2);
+  await expect(page.getByTestId('text-line').first()).toBeVisible();
+  await page.getByTestId('merged-tab').click();
+  await expect(page.getByTestId('merged-row').first()).toBeVisible();
+  const seqs = await page.getByTestId('merged-row').evaluateAll((rows) => rows.map((r) => Number((r as HTMLElement).dataset.seq)));
+  expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  await expect(page.getByTestId('merged-view')).toContainText("collector's sequence numbers");
+  await shot(page, '11-merged');
+  await page.locator('[data-testid=stream-tab][data-stream=stdout]').click();
+  await expect(page.locator('[data-testid=stream-tab][data-stream=stdout]')).toHaveAttribute('aria-selected', 'true');
+});

@@ -4,7 +4,7 @@ import type { SpanInfo } from '../../../shared/bridge/types';
 
 /** Bytes of one span block (one getSpans call, or a few on a span-dense artifact). */
 export const SPAN_BLOCK = 64 * 1024;
-export const MAX_SPAN_BLOCKS = 24;
+export const MAX_SPAN_BLOCKS = 8;
 
 /** The spans of one block and, per byte, which span (innermost) covers it. */
 export interface SpanBlock {

@@ -17,6 +17,23 @@ function pieceStart(p: TextPiece): number {
   return p.t === 'chip' ? p.span.offset : p.raw;
 }
 
+/** A chunk's sanitized text; line breaks drawn as ↵ so an empty-looking chunk is still visible. */
+function ChunkText({ text, textLength }: { text: string | undefined; textLength: number }) {
+  if (text === undefined) return <span className="muted">{textLength} text bytes</span>;
+  if (text === '') return <span className="muted small">no text (only removed spans)</span>;
+  const parts = text.split('\n');
+  return (
+    <>
+      {parts.map((p, i) => (
+        <span key={i}>
+          {p}
+          {i < parts.length - 1 && <><span className="syn" aria-label="line break">↵</span>{i < parts.length - 2 || parts[parts.length - 1] !== '' ? <br /> : null}</>}
+        </span>
+      ))}
+    </>
+  );
+}
+
 export function MergedView() {
   const record = useArtifact((a) => a.record);
   const [data, setData] = useState<Loaded | null>(null);
@@ -29,7 +46,19 @@ export function MergedView() {
       const texts = new Map<number, string>();
       if (log.rows.length <= 2000) {
         const byStream = new Map<string, TextLine[]>();
-        for (const a of record.artifacts) byStream.set(a.stream, (await bridge().getTextLines(a.ref, 0, 2000)).lines as TextLine[]);
+        for (const a of record.artifacts) {
+          try {
+            // Each stream's text comes from its own index: build it if this window has not yet.
+            let st = await bridge().startIndex(a.ref);
+            for (let i = 0; st.state === 'running' && i < 400; i++) {
+              await new Promise((r) => setTimeout(r, 150));
+              st = await bridge().getIndexStatus(a.ref);
+            }
+            byStream.set(a.stream, (await bridge().getTextLines(a.ref, 0, 2000)).lines as TextLine[]);
+          } catch {
+            // rows still show their stream, seq and byte range
+          }
+        }
         log.rows.forEach((row, i) => {
           const lines = byStream.get(row.stream) ?? [];
           let text = '';
@@ -77,7 +106,7 @@ export function MergedView() {
                 <td><span className={`stream s-${row.stream}`}>{row.stream}</span></td>
                 <td className="mono num">{row.tMs}</td>
                 <td><button type="button" className="link mono" onClick={() => open(row.stream, row.offset, row.length)}>0x{hexOffset(row.offset)} +{row.length}</button></td>
-                <td className="merged-text">{data.texts.get(i) ?? <span className="muted">{row.textLength} text bytes</span>}</td>
+                <td className="merged-text"><ChunkText text={data.texts.get(i)} textLength={row.textLength} /></td>
               </tr>
             ))}
           </tbody>
