@@ -64,10 +64,10 @@ export async function firstEndAfter(r: IndexReader, x: number): Promise<number> 
 }
 
 /**
- * Spans overlapping raw `[a, b)`, sorted by offset, at most `limit`. `total` counts every span in
- * stored-order window (an upper bound used for "and N more").
+ * Spans overlapping raw `[a, b)`, sorted by offset, at most `limit`; `more` counts the overlapping
+ * spans past the limit (with `countMore` false the scan stops at the limit and `more` is a lower bound).
  */
-export async function spansOverlapping(r: IndexReader, a: number, b: number, limit: number): Promise<{ spans: SpanInfo[]; more: number }> {
+export async function spansOverlapping(r: IndexReader, a: number, b: number, limit: number, countMore = true): Promise<{ spans: SpanInfo[]; more: number }> {
   const n = r.manifest.counts.spans;
   const out: SpanInfo[] = [];
   let more = 0;
@@ -85,7 +85,7 @@ export async function spansOverlapping(r: IndexReader, a: number, b: number, lim
         if (out.length < limit) out.push(decodeSpan(r, buf, at, i));
         else more++;
       }
-      if (cls !== SpanClass.C0 && end >= b) break outer;
+      if (cls !== SpanClass.C0 && (end >= b || (!countMore && out.length >= limit))) break outer;
     }
   }
   out.sort((x, y) => x.offset - y.offset || y.length - x.length);
@@ -304,6 +304,9 @@ export async function getTextLines(r: IndexReader, first: number, count: number)
   const segs = r.manifest.counts.segments > 0 ? await segmentsFrom(r, s0, s1 - s0 + 1) : [];
   let si = 0;
   let rawCursor = textFrom === 0 ? 0 : await rawEndOfText(r, textFrom - 1);
+  // The page's spans in one scan (a page of hostile lines holds thousands; one binary search each was slow).
+  const pageRawEnd = last === total ? r.manifest.size : textTo > 0 ? await rawEndOfText(r, textTo - 1) : r.manifest.size;
+  const feed = new SpanFeed(r, monotonic ? await spansOverlapping(r, rawCursor, pageRawEnd, PAGE_SPANS) : { spans: [], more: 1 });
   for (let li = first; li < last; li++) {
     const ts = starts[li - first];
     const te = starts[li - first + 1];
@@ -318,14 +321,14 @@ export async function getTextLines(r: IndexReader, first: number, count: number)
       if (pte <= pts) continue;
       const pr = seg.kind === 0 ? seg.rawStart + (pts - seg.textStart) : seg.rawStart;
       const prLen = seg.kind === 0 ? pte - pts : seg.rawLength;
-      if (monotonic && pr > rawCursor) await addChips(r, pieces, rawCursor, pr);
+      if (monotonic && pr > rawCursor) await addChips(feed, pieces, rawCursor, pr);
       const bytes = text.subarray(pts - textFrom, pte - textFrom);
       if (seg.kind === 0) {
         pieces.push({ t: 'text', text: utf8.decode(bytes), raw: pr, rawLength: prLen, direct: true });
       } else if (bytes.length === 1 && (bytes[0] === 0x0a || bytes[0] === 0x20)) {
         pieces.push({ t: 'synthetic', text: bytes[0] === 0x0a ? '\n' : ' ', raw: pr, rawLength: prLen });
       } else {
-        const chip = monotonic ? (await spansOverlapping(r, pr, pr + prLen, 1)).spans[0] : undefined;
+        const chip = monotonic ? (await feed.take(pr, pr + prLen, 1)).spans[0] : undefined;
         if (chip && chip.cls === SpanClass.InvalidUtf8) pieces.push({ t: 'chip', span: chip });
         else pieces.push({ t: 'text', text: utf8.decode(bytes), raw: pr, rawLength: prLen, direct: false });
       }
@@ -334,7 +337,7 @@ export async function getTextLines(r: IndexReader, first: number, count: number)
     while (si < segs.length && segs[si].textEnd <= te) si++;
     let rawEnd = rawCursor;
     if (isLast) {
-      if (monotonic && r.manifest.size > rawCursor) await addChips(r, pieces, rawCursor, r.manifest.size);
+      if (monotonic && r.manifest.size > rawCursor) await addChips(feed, pieces, rawCursor, r.manifest.size);
       rawEnd = Math.max(rawCursor, r.manifest.size);
     }
     const continued = ts > 0 && ts - 1 >= textFrom ? text[ts - 1 - textFrom] !== 0x0a : ts > 0 && (await r.files['text.bin'].read(ts - 1, 1))[0] !== 0x0a;
@@ -344,9 +347,42 @@ export async function getTextLines(r: IndexReader, first: number, count: number)
   return { firstLine: first, totalLines: total, lines };
 }
 
+/** Spans one getTextLines call reads up front. */
+const PAGE_SPANS = 50_000;
+
+/**
+ * Hands out the spans of raw ranges visited in ascending order from one prefetched list; when the
+ * page held more spans than were prefetched, each range asks the index itself.
+ */
+class SpanFeed {
+  private k = 0;
+  private readonly spans: SpanInfo[];
+  private readonly complete: boolean;
+
+  constructor(private readonly r: IndexReader, pre: { spans: SpanInfo[]; more: number }) {
+    this.spans = pre.spans;
+    this.complete = pre.more === 0;
+  }
+
+  async take(a: number, b: number, limit: number): Promise<{ spans: SpanInfo[]; more: number }> {
+    if (!this.complete) return spansOverlapping(this.r, a, b, limit);
+    const list = this.spans;
+    while (this.k < list.length && list[this.k].offset + list[this.k].length <= a) this.k++;
+    const out: SpanInfo[] = [];
+    let more = 0;
+    let j = this.k;
+    for (; j < list.length && list[j].offset < b; j++) {
+      if (list[j].offset + list[j].length <= a) continue;
+      if (out.length < limit) out.push(list[j]);
+      else more++;
+    }
+    return { spans: out, more };
+  }
+}
+
 /** Chips for the removed spans in raw `[a, b)` (outermost spans only; C0 inside a CSI is part of it). */
-async function addChips(r: IndexReader, pieces: TextPiece[], a: number, b: number): Promise<void> {
-  const { spans, more } = await spansOverlapping(r, a, b, MAX_CHIPS_PER_GAP);
+async function addChips(feed: SpanFeed, pieces: TextPiece[], a: number, b: number): Promise<void> {
+  const { spans, more } = await feed.take(a, b, MAX_CHIPS_PER_GAP);
   let coveredTo = -1;
   let shown = 0;
   for (const s of spans) {

@@ -127,12 +127,29 @@ async function streamSearch(
   }
 }
 
-/** ASCII case folding in place (A-Z -> a-z). */
+/** ASCII case folding in place (A-Z -> a-z); other bytes unchanged. */
 export function foldAscii(b: Uint8Array): void {
-  for (let i = 0; i < b.length; i++) {
-    const c = b[i];
-    if (c >= 0x41 && c <= 0x5a) b[i] = c | 0x20;
+  let i = 0;
+  const head = (4 - (b.byteOffset & 3)) & 3;
+  for (; i < head && i < b.length; i++) b[i] = foldByte(b[i]);
+  const words = (b.length - i) >>> 2;
+  if (words > 0) {
+    // Four bytes at a time: for bytes below 0x80, +0x3f sets bit 7 from 'A' up and +0x25 from
+    // 'Z'+1 up (no carries: the high bits are masked off first); bytes >= 0x80 are excluded.
+    const w = new Uint32Array(b.buffer, b.byteOffset + i, words);
+    for (let k = 0; k < words; k++) {
+      const v = w[k];
+      const x = v & 0x7f7f7f7f;
+      const upper = ((x + 0x3f3f3f3f) & ~(x + 0x25252525) & ~v & 0x80808080) >>> 0;
+      if (upper !== 0) w[k] = (v | (upper >>> 2)) >>> 0;
+    }
+    i += words * 4;
   }
+  for (; i < b.length; i++) b[i] = foldByte(b[i]);
+}
+
+function foldByte(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
 }
 
 /**
@@ -148,32 +165,23 @@ export async function searchText(r: IndexReader, query: string, caseSensitive: b
   const hits: number[] = [];
   let total = 0;
   const len = q.length;
-  // Folding: the chunk as a latin1 string lowered natively (one code unit per byte, so indexes are
-  // byte offsets); candidates are then checked byte by byte with ASCII-only folding, since
-  // toLowerCase also maps latin1 letters 0xC0-0xDE, which are UTF-8 lead bytes here.
-  const needle = fold ? q.toString('latin1').toLowerCase() : '';
-  const folded = Buffer.from(q);
-  foldAscii(folded);
+  // Folding: ASCII letters only, on both sides, so a byte search of the folded needle in the
+  // folded chunk finds exactly the case-insensitive matches (UTF-8 lead/continuation bytes are
+  // >= 0x80 and never change).
+  const needle = Buffer.from(q);
+  if (fold) foldAscii(needle);
+  const scratch = fold ? Buffer.alloc(SEARCH_CHUNK + len) : null;
   for (let pos = 0; pos + len <= text.size; pos += SEARCH_CHUNK) {
-    const hay = await text.read(pos, Math.min(SEARCH_CHUNK + len - 1, text.size - pos));
+    let hay = await text.read(pos, Math.min(SEARCH_CHUNK + len - 1, text.size - pos));
+    if (scratch) {
+      // Never fold in place: small reads are views of the verified block cache.
+      hay.copy(scratch);
+      hay = scratch.subarray(0, hay.length);
+      foldAscii(hay);
+    }
     const limit = Math.min(SEARCH_CHUNK, hay.length - len + 1);
     const found: number[] = [];
-    if (!fold) {
-      for (let i = hay.indexOf(q); i >= 0 && i < limit; i = hay.indexOf(q, i + 1)) if (++total <= MAX_SEARCH_HITS) found.push(pos + i);
-    } else {
-      const lower = hay.toString('latin1').toLowerCase();
-      for (let i = lower.indexOf(needle); i >= 0 && i < limit; i = lower.indexOf(needle, i + 1)) {
-        let ok = true;
-        for (let k = 0; k < len; k++) {
-          const c = hay[i + k];
-          if ((c >= 0x41 && c <= 0x5a ? c | 0x20 : c) !== folded[k]) {
-            ok = false;
-            break;
-          }
-        }
-        if (ok && ++total <= MAX_SEARCH_HITS) found.push(pos + i);
-      }
-    }
+    for (let i = hay.indexOf(needle); i >= 0 && i < limit; i = hay.indexOf(needle, i + 1)) if (++total <= MAX_SEARCH_HITS) found.push(pos + i);
     for (const t of found) hits.push(await cursor.rawOf(t));
   }
   return { hits, hitLength: len, total, complete: total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };

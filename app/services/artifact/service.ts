@@ -288,8 +288,20 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     }
   }
 
-  async function startIndex(ref: ArtifactRef): Promise<IndexStatus> {
+  const starting = new Map<string, Promise<IndexStatus>>();
+
+  /** Starts (or joins) the build of `ref`'s index; a usable cache answers at once (`cached`). */
+  function startIndex(ref: ArtifactRef): Promise<IndexStatus> {
     const sha = shaOf(ref);
+    let pending = starting.get(sha);
+    if (!pending) {
+      pending = startIndexOnce(ref, sha).finally(() => starting.delete(sha));
+      starting.set(sha, pending);
+    }
+    return pending;
+  }
+
+  async function startIndexOnce(ref: ArtifactRef, sha: string): Promise<IndexStatus> {
     const running = jobs.get(sha);
     if (running?.state === 'running') return status(ref, running);
     const started = performance.now();
@@ -342,7 +354,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       return query(ref, async (r) => r.manifest.report as RemovalReport);
     },
     getSpans(ref: ArtifactRef, offset: number, length: number): Promise<SpanInfo[]> {
-      return query(ref, async (r) => (await q.spansOverlapping(r, offset, offset + length, MAX_SPANS_PER_CALL)).spans);
+      return query(ref, async (r) => (await q.spansOverlapping(r, offset, offset + length, MAX_SPANS_PER_CALL, false)).spans);
     },
     findSpan(ref: ArtifactRef, from: number, direction: 1 | -1, filter: { cls?: number; meaning?: string }): Promise<SpanInfo | null> {
       return query(ref, (r) => q.findSpan(r, from, direction, filter));

@@ -136,3 +136,19 @@ describe('index worker', () => {
     }
   });
 });
+
+describe('concurrent starts', () => {
+  it('join one build', async () => {
+    const f = await fixture();
+    try {
+      const { ref } = f.add(sample);
+      const all = await Promise.all([f.service.startIndex(ref), f.service.startIndex(ref), f.service.startIndex(ref)]);
+      expect(new Set(all.map((s) => s.state)).size).toBe(1);
+      expect((await f.service.whenIndexed(ref)).state).toBe('done');
+      const names = readdirSync(join(f.vault.root, 'index'));
+      expect(names).toHaveLength(1);
+    } finally {
+      await f.cleanup();
+    }
+  });
+});

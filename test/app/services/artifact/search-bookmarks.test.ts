@@ -4,7 +4,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SEARCH_HITS } from '../../../../shared/bridge/contract';
-import { parseHexPattern, SEARCH_CHUNK } from '../../../../app/services/artifact/search';
+import fc from 'fast-check';
+import { foldAscii, parseHexPattern, SEARCH_CHUNK } from '../../../../app/services/artifact/search';
 import { newRecordId } from '../../../../app/node/vault';
 import { fixture, indexed, type Fixture } from './helpers';
 
@@ -76,6 +77,16 @@ describe('searchRaw', () => {
 });
 
 describe('searchText', () => {
+  it('folds exactly A-Z, four bytes at a time, at any alignment', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 64 }), fc.nat({ max: 3 }), (bytes, shift) => {
+      const buf = new Uint8Array(bytes.length + shift);
+      buf.set(bytes, shift);
+      const view = buf.subarray(shift);
+      foldAscii(view);
+      expect([...view]).toEqual([...bytes].map((c) => (c >= 0x41 && c <= 0x5a ? c | 0x20 : c)));
+    }), { numRuns: 500 });
+  });
+
   it('finds text hits, folds ASCII case, maps hits to raw offsets', async () => {
     const f = await fixture({ pageBytes: 64 });
     try {
