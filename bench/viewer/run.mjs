@@ -112,6 +112,7 @@ try {
   const lines = done.textLines;
   await time('getTextLines_first_100', () => again.getTextLines(ref, 0, 100));
   await time('getTextLines_last_100', () => again.getTextLines(ref, Math.max(0, lines - 100), 100));
+  await time('getTextLines_middle_2000', () => again.getTextLines(ref, Math.floor(lines / 2), 2000));
   await time('getSpans_end_64KiB', () => again.getSpans(ref, SIZE - 65536, 65536));
   await time('getSpans_middle_4MiB', () => again.getSpans(ref, Math.floor(SIZE / 2), 4 * MiB));
   await time('textPositionOf_end', () => again.textPositionOf(ref, SIZE - 1));

@@ -13,6 +13,18 @@ test('viewer bench', async () => {
   test.skip(!vault || !ref || !out, 'run through npm run bench:viewer');
   const figures: Record<string, unknown> = {};
   const app = await launchApp({ vault });
+  // Time every bridge call main serves (the harness looks the dispatcher up on each call).
+  const timings: { method: string; ms: number; at: number }[] = [];
+  const dispatcher = app.services.dispatcher as unknown as { call: (...a: unknown[]) => Promise<unknown> };
+  const call = dispatcher.call.bind(dispatcher);
+  dispatcher.call = async (...a: unknown[]) => {
+    const t0 = Date.now();
+    try {
+      return await call(...a);
+    } finally {
+      timings.push({ method: String(a[1]), ms: Date.now() - t0, at: t0 });
+    }
+  };
   try {
     const { page } = app;
     const row = page.locator(`[data-testid=artifact-row][data-ref="${ref}"]`);
@@ -45,6 +57,7 @@ test('viewer bench', async () => {
     const calls: Record<string, number> = {};
     for (const a of app.answers.slice(before)) calls[a.method] = (calls[a.method] ?? 0) + 1;
     figures.jump_calls = calls;
+    figures.jump_main_ms = timings.filter((x) => x.at >= t).map((x) => `${x.method} ${x.ms}`);
 
     // Back to the start and to the middle, to exercise re-based windows before measuring the heap.
     for (const where of ['0', String(Math.floor(size / 2)), 'end']) {
