@@ -83,6 +83,7 @@ export async function openArtifact(record: RecordSummary, artifact: ArtifactSumm
     if (useArtifact.getState().artifact?.ref !== ref) return;
     useArtifact.setState({ report, minimap, totalLines: first.totalLines });
     useBookmarks.setState({ list: [...marks] });
+    await adoptGrant(ref);
   } catch (e) {
     useArtifact.setState({ error: errorText(e) });
   }
@@ -157,11 +158,37 @@ export function revokeRaw(): Promise<void> {
   return endGrant('You revoked raw access. Cached bytes were dropped.', true);
 }
 
-/** Called every second: drops the grant when it expires. */
+/** Called every second: drops the grant when it expires; every few seconds asks main it still stands. */
 export function tickGrant(now = Date.now()): void {
   const { grant } = useGrants.getState();
   useGrants.setState({ now });
-  if (grant && grant.expiresAt <= now) void endGrant('Raw access expired. Cached bytes were dropped.', false);
+  if (!grant) return;
+  if (grant.expiresAt <= now) {
+    void endGrant('Raw access expired. Cached bytes were dropped.', false);
+    return;
+  }
+  if (now - lastGrantCheck >= GRANT_CHECK_MS) {
+    lastGrantCheck = now;
+    void bridge().listGrants().then((live) => {
+      const still = useGrants.getState().grant;
+      if (still && still.id === grant.id && !live.some((g) => g.id === grant.id)) void endGrant('Raw access was revoked in main. Cached bytes were dropped.', false);
+    }).catch(() => undefined);
+  }
+}
+
+const GRANT_CHECK_MS = 5000;
+let lastGrantCheck = 0;
+
+/** A grant this window already holds for `ref` (e.g. after a reload), if main still has one. */
+async function adoptGrant(ref: string): Promise<void> {
+  try {
+    const live = (await bridge().listGrants()).find((g) => g.ref === ref && g.expiresAt > Date.now());
+    if (live && useArtifact.getState().artifact?.ref === ref && !useGrants.getState().grant) {
+      useGrants.setState({ phase: 'granted', grant: live, why: null, now: Date.now() });
+    }
+  } catch {
+    // no grant to adopt
+  }
 }
 
 /** Reads the raw pages covering `[offset, offset + length)` into the cache (only under a grant). */

@@ -72,6 +72,20 @@ describe('raw access', () => {
   });
 });
 
+describe('grant revoked in main', () => {
+  it('notices within a few seconds and drops every page', async () => {
+    const fake = await startApp();
+    await openSample();
+    await grantRaw();
+    await waitFor(() => expect(session()!.pages.size).toBeGreaterThan(0));
+    fake.control.grants.clear();
+    await act(async () => tickGrant(Date.now() + 6000));
+    await waitFor(() => expect(useGrants.getState().grant).toBeNull());
+    expect(session()!.pages.size).toBe(0);
+    expect(screen.queryAllByTestId('hex-row')).toHaveLength(0);
+  });
+});
+
 describe('hex rows', () => {
   it('colours every byte of a span, payload included, and names it on hover', async () => {
     await startApp();

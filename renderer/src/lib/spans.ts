@@ -77,6 +77,8 @@ export function chipLabel(span: SpanInfo): { cls: string; what: string } {
   let what = span.meaning;
   if (what.toUpperCase().startsWith(label.toUpperCase() + ' ')) what = what.slice(label.length + 1);
   const words = what.split(' ');
+  if (span.cls === 10 && span.code > 0) return { cls: label, what: `U+${span.code.toString(16).toUpperCase().padStart(4, '0')}` };
+  if (span.cls === 9) return { cls: 'UTF-8', what: `invalid \\x${(span.code & 0xff).toString(16).padStart(2, '0')}` };
   if (span.cls === 4 && /^\d+$/.test(words[0] ?? '')) what = `${words[0]} ${OSC_SHORT[Number(words[0])] ?? words.filter((w) => !STOP.has(w))[1] ?? ''}`.trim();
   else if (/^[A-Z0-9]{2,}$/.test(words[0] ?? '')) what = words[0];
   else what = words.slice(0, 2).join(' ');

@@ -232,7 +232,7 @@ export function HexView() {
           scrollbarTestId="hex-scrollbar"
           onKeyDown={onKeyDown}
           listAttrs={{
-            role: 'grid', tabIndex: 0, 'aria-activedescendant': 'hex-cursor', 'aria-rowcount': totalRows,
+            role: 'grid', tabIndex: 0, 'aria-activedescendant': 'hex-cursor', 'aria-describedby': 'span-description', 'aria-rowcount': totalRows,
             onPointerDown, onPointerMove, onPointerLeave: () => useView.setState({ hoverOffset: null }),
             draggable: false, onDragStart: (e) => e.preventDefault(), 'data-testid': 'hex-grid',
           }}

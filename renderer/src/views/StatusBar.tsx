@@ -22,7 +22,7 @@ export function StatusBar() {
     <footer className="statusbar" aria-label="Status">
       <span className="mono">cursor 0x{hexOffset(cursor)} ({cursor.toLocaleString('en-US')})</span>
       {range && <span className="mono">sel {(range[1] - range[0]).toLocaleString('en-US')} B</span>}
-      <span className="span-desc" data-testid="span-description" aria-live="polite">
+      <span className="span-desc" id="span-description" data-testid="span-description" aria-live="polite">
         {span ? <><span className="mono muted">0x{hexOffset(at)}</span> {describeSpan(span)}</> : <span className="muted">0x{hexOffset(at)} kept text</span>}
       </span>
       {status && status.state !== 'done' && <span>index: {status.state} {Math.floor((100 * status.bytesDone) / Math.max(1, status.totalBytes))}%</span>}
