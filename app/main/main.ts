@@ -65,8 +65,8 @@ function createViewerWindow(): BrowserWindow {
 function openPromptWindow(requestId: string, requesterWindowId: number): Promise<void> {
   const parent = BrowserWindow.fromId(requesterWindowId) ?? undefined;
   const win = new BrowserWindow({
-    width: 640,
-    height: 720,
+    width: 660,
+    height: 800,
     parent,
     modal: parent !== undefined,
     resizable: true,
