@@ -110,7 +110,8 @@ export class BlockFile {
 /** What the cache must match to be used for an artifact. */
 export interface IndexExpectation {
   readonly sha256: string;
-  readonly size: number;
+  /** Raw size, or null when the raw bytes were pruned (the cache is then used as it is). */
+  readonly size: number | null;
   readonly engine: string;
   readonly sanitizer: IndexSanitizerOptions;
   readonly pageBytes: number;
@@ -192,7 +193,8 @@ function checkManifest(m: IndexManifest, expect: IndexExpectation): void {
   if (m.format !== INDEX_FORMAT) bad(`format ${String(m.format)}, expected ${INDEX_FORMAT}`);
   if (m.engine !== expect.engine) bad('built by another parser/sanitizer version');
   if (m.sha256 !== expect.sha256) bad('for another artifact');
-  if (m.size !== expect.size) bad('raw size differs');
+  if (expect.size !== null && m.size !== expect.size) bad('raw size differs');
+  if (!Number.isSafeInteger(m.size) || m.size < 0) bad('bad raw size');
   if (m.pageBytes !== expect.pageBytes) bad('page size differs');
   if (m.maxLineBytes !== expect.maxLineBytes) bad('line width differs');
   if (JSON.stringify(m.sanitizer) !== JSON.stringify(expect.sanitizer)) bad('sanitizer options differ');

@@ -109,8 +109,13 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     return { cr: 'newline', limits: { ...DEFAULT_LIMITS } };
   }
 
+  /** What a cache must match. Raw bytes pruned: the cache still serves text and spans (size unchecked). */
   async function expectation(sha: string) {
-    return { sha256: sha, size: await rawSize(sha), engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes };
+    const size = await rawSize(sha).catch((err: unknown) => {
+      if (err instanceof BridgeError && err.code === 'not-found') return null;
+      throw err;
+    });
+    return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes };
   }
 
   function remember(sha: string, r: IndexReader): void {
@@ -142,15 +147,17 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
 
   async function openCachedOnce(sha: string, damaged: IndexReader | undefined): Promise<IndexReader | null> {
     if (damaged) await drop(sha);
+    const expect = await expectation(sha);
     try {
-      const r = await IndexReader.open(dirOf(sha), await expectation(sha));
+      const r = await IndexReader.open(dirOf(sha), expect);
       remember(sha, r);
       return r;
     } catch (err) {
       if (isErrno(err, 'ENOENT')) return null;
       if (err instanceof BridgeError) throw err;
-      // Stale, truncated or altered: never trusted, removed so the next build starts clean.
-      await rm(dirOf(sha), { recursive: true, force: true });
+      // Stale, truncated or altered: never trusted, removed so the next build starts clean
+      // (left alone when the raw bytes are gone: nothing could rebuild it, and it is not served).
+      if (expect.size !== null) await rm(dirOf(sha), { recursive: true, force: true });
       return null;
     }
   }
@@ -178,7 +185,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
   }
 
   async function build(sha: string, job: Job): Promise<void> {
-    const expect = await expectation(sha);
+    const expect = { ...(await expectation(sha)), size: await rawSize(sha) };
     job.totalBytes = expect.size;
     await ensurePrivateDir(root);
     await ensurePrivateDir(indexRoot);

@@ -152,3 +152,23 @@ describe('concurrent starts', () => {
     }
   });
 });
+
+describe('after prune', () => {
+  it('serves text and spans from the index when the raw bytes are gone; raw search says not-found', async () => {
+    const f = await fixture();
+    try {
+      const { ref, path } = await indexed(f, sample);
+      const want = await f.service.getTextLines(ref, 10, 5);
+      const { rmSync } = await import('node:fs');
+      rmSync(path);
+      const fresh = createArtifactService({ vault: f.vault, rawPath: () => path, inline: true });
+      expect((await fresh.startIndex(ref)).cached).toBe(true);
+      expect(await fresh.getTextLines(ref, 10, 5)).toEqual(want);
+      expect((await fresh.getSpans(ref, 0, 100)).length).toBeGreaterThan(0);
+      await expect(fresh.searchRaw(ref, null, { mode: 'text', pattern: 'row' })).rejects.toThrow(/no longer in the vault/);
+      await fresh.close();
+    } finally {
+      await f.cleanup();
+    }
+  });
+});
