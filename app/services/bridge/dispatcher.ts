@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { writeFileAtomic } from '../../node/fs-atomic';
+import { terminalSafeLine } from '../../node/terminal-safe';
 import type { AuditDetails, AuditLine } from '../../node/audit';
 import type { Vault } from '../../node/vault';
 import { BRIDGE_ARGS, MAX_RAW_READ, PROMPT_ARGS, type BridgeMethod, type BridgeWire, type PromptMethod } from '../../../shared/bridge/contract';
@@ -98,7 +99,7 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       try {
         id = (await deps.importFile(choice.path, { timingPath: choice.timingPath })).record.id;
       } catch (err) {
-        throw new BridgeError('bad-request', `could not import the file: ${err instanceof Error ? err.message : String(err)}`);
+        throw new BridgeError('bad-request', `could not import the file: ${terminalSafeLine(err instanceof Error ? err.message : String(err))}`);
       }
       const list: RecordSummary[] = await view.list();
       return list.find((r) => r.id === id) ?? null;

@@ -7,7 +7,7 @@ import type { AuditDetails } from '../../node/audit';
 import type { ArtifactSourceKind } from '../../../shared/bridge/types';
 import { readCast, looksLikeCast } from './asciicast';
 import { ingest, streamFields, type IngestEvent, type IngestResult } from './ingest';
-import { looksLikeTypescript, readTiming, scriptEvents, scriptLayout } from './script';
+import { findTimingFile, looksLikeTypescript, readTiming, scriptEvents, scriptLayout } from './script';
 
 /** Version of the import record layout. */
 export const IMPORT_RECORD_VERSION = 1;
@@ -19,8 +19,10 @@ export interface ImportAudit {
 }
 
 export interface ImportOptions {
-  /** A script(1) timing file (`script -t` / `-T`) for a typescript. */
+  /** A script(1) timing file (`script -t` / `-T`) for a typescript; default: one found beside it (see findTimingFile). */
   readonly timingPath?: string;
+  /** Do not look for a timing file beside a typescript. */
+  readonly noTimingSearch?: boolean;
   /** Force a kind instead of detecting it from the name and first bytes. */
   readonly kind?: ArtifactSourceKind;
   readonly now?: Date;
@@ -72,7 +74,8 @@ export async function importFile(vault: Vault, audit: ImportAudit, path: string,
     };
   } else if (kind === 'script') {
     const layout = await scriptLayout(path, st.size);
-    const steps = options.timingPath ? await readTiming(options.timingPath) : null;
+    const timingPath = options.timingPath ?? (options.noTimingSearch ? null : await findTimingFile(path));
+    const steps = timingPath ? await readTiming(timingPath) : null;
     const stats = { timedBytes: 0 };
     result = await ingest(vault, ['stdout'], scriptEvents(path, layout, steps, stats), steps !== null);
     const sessionBytes = layout.end - layout.start;

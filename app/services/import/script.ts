@@ -1,4 +1,5 @@
-import { open, readFile } from 'node:fs/promises';
+import { lstat, open, readFile } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
 import type { IngestEvent } from './ingest';
 
 /**
@@ -164,4 +165,20 @@ export async function readTiming(path: string): Promise<TimingStep[]> {
   const text = await readFile(path, 'utf8');
   if (text.length > 64 << 20) throw new Error('timing file is larger than 64 MiB');
   return parseTiming(text);
+}
+
+/**
+ * The timing file that usually sits beside a typescript when none was named: `<file>.timing`,
+ * `<file without extension>.timing`, or `timing` in the same directory (script's own default
+ * names). Only regular files count.
+ */
+export async function findTimingFile(path: string): Promise<string | null> {
+  const dir = dirname(path);
+  const base = basename(path);
+  const stem = extname(base) ? base.slice(0, -extname(base).length) : base;
+  for (const candidate of [`${path}.timing`, join(dir, `${stem}.timing`), join(dir, 'timing')]) {
+    const st = await lstat(candidate).catch(() => null);
+    if (st?.isFile()) return candidate;
+  }
+  return null;
 }

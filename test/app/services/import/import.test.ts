@@ -56,6 +56,13 @@ describe('import', () => {
     expect(record.source).toBe('script');
   });
 
+  it('script(1): finds the timing file beside the typescript', async () => {
+    const { record } = await importFile(vault, audit, join(SAMPLES, 'session.typescript'));
+    expect((record.metadata as { script: { timing: { matches: boolean } | null } }).script.timing?.matches).toBe(true);
+    const bare = await importFile(vault, audit, join(SAMPLES, 'session.typescript'), { noTimingSearch: true });
+    expect((bare.record.metadata as { script: { timing: unknown } }).script.timing).toBeNull();
+  });
+
   it('asciicast v2 and v3: rebuilt from decoded text, say so', async () => {
     const v2 = await importFile(vault, audit, join(SAMPLES, 'deploy.cast'));
     expect(v2.source).toBe('asciicast');
