@@ -50,7 +50,7 @@ export interface HarnessApp {
   readonly clipboard: string[];
   /** What the next "Open file…" dialog answers. */
   setNextOpenFile(path: string | null, timingPath?: string): void;
-  /** Every bridge answer the viewer page received (for "no raw byte reached the page" checks). */
+  /** Every bridge answer a viewer page received (for "no raw byte reached the page" checks). */
   readonly answers: { method: string; wire: unknown }[];
   /** Opens another viewer window (its own window id, its own grants). */
   openViewer(): Promise<Page>;
@@ -141,7 +141,7 @@ export async function launchApp(options: LaunchOptions): Promise<HarnessApp> {
     }
     const caller: Caller = { windowId: id, origin, mainFrame: source.frame === source.page.mainFrame() };
     const wire = channel === 'prompt' ? await services.dispatcher.callPrompt(caller, method, args) : await services.dispatcher.call(caller, method, args);
-    if (channel !== 'prompt' && id === VIEWER_ID) answers.push({ method: String(method), wire });
+    if (channel !== 'prompt') answers.push({ method: String(method), wire });
     return encodeBytes(wire);
   });
   await context.addInitScript({ content: initScript() });
