@@ -97,7 +97,9 @@ async function openVault(): Promise<{ vault: Vault; demo: boolean }> {
 }
 
 async function start(): Promise<void> {
-  Menu.setApplicationMenu(null);
+  // A minimal menu: editing (copy/paste in text fields) and windows; none of the default menu's
+  // reload, devtools or "learn more" (shell.openExternal) items.
+  Menu.setApplicationMenu(Menu.buildFromTemplate([...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []), { role: 'editMenu' as const }, { role: 'windowMenu' as const }]));
   hardenSession(session.defaultSession);
   protocol.handle(APP_SCHEME, async (request) => {
     const r = await serveSchemeRequest(request.method, request.url, ROOTS);

@@ -100,7 +100,7 @@ export function makeElectron() {
     },
     ipcMain: { handle: (channel: string, fn: (...a: unknown[]) => unknown) => void ipcHandlers.set(channel, fn) },
     session,
-    Menu: { setApplicationMenu: record('Menu.setApplicationMenu') },
+    Menu: { setApplicationMenu: record('Menu.setApplicationMenu'), buildFromTemplate: (template: unknown[]) => ({ template }) },
     dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }), showSaveDialog: async () => ({ canceled: true }), showErrorBox: record('dialog.showErrorBox') },
     clipboard: { writeText: record('clipboard.writeText') },
     shell: { openExternal: record('shell.openExternal') },

@@ -63,7 +63,9 @@ describe('Electron main', () => {
     const prefs = viewer.options.webPreferences as Record<string, unknown>;
     expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true, devTools: false });
     expect(String(prefs.preload)).toMatch(/preload-viewer\.cjs$/);
-    expect(e.calls.find((c) => c.name === 'Menu.setApplicationMenu')!.args[0]).toBeNull();
+    const menu = e.calls.find((c) => c.name === 'Menu.setApplicationMenu')!.args[0] as { template: { role: string }[] };
+    expect(menu.template.map((m) => m.role)).toEqual(expect.arrayContaining(['editMenu', 'windowMenu']));
+    expect(JSON.stringify(menu.template)).not.toMatch(/viewMenu|help|toggleDevTools|reload/i);
     expect((e.electron.session.defaultSession as unknown as { handlers: Record<string, unknown> }).handlers.request).toBeTypeOf('function');
   });
 
