@@ -204,3 +204,62 @@ test('demo vault: browse, open a capture, its streams and the merged view in col
   await page.locator('[data-testid=stream-tab][data-stream=stdout]').click();
   await expect(page.locator('[data-testid=stream-tab][data-stream=stdout]')).toHaveAttribute('aria-selected', 'true');
 });
+
+// Timing probe for tuning (not part of the suite): VIEWER_JUMP_BYTES=134217728 npx playwright test e2e/viewer.spec.ts -g probe
+test('probe: far jumps measured in the page', async () => {
+  test.skip(!process.env.VIEWER_JUMP_BYTES, 'set VIEWER_JUMP_BYTES to run');
+  test.setTimeout(600_000);
+  const bytes = Number(process.env.VIEWER_JUMP_BYTES);
+  const unit = Buffer.from('\x1b[31mERR\x1b[0m worker \x1b]8;;https://x.test/a\x1b\\link\x1b]8;;\x1b\\ tick \x1b]52;c;QUFB\x07ok\n');
+  const big = Buffer.alloc(bytes);
+  for (let at = 0; at < bytes; at += unit.length) unit.copy(big, at, 0, Math.min(unit.length, bytes - at));
+  const file = join(REPO, 'test-results', 'probe.bin');
+  await writeFile(file, big);
+  const { page } = app;
+  await page.getByRole('button', { name: 'Back to the vault' }).click();
+  app.setNextOpenFile(file);
+  await page.getByRole('button', { name: 'Open file…' }).click();
+  await expect(page.getByTestId('text-line').first()).toBeVisible({ timeout: 300_000 });
+  const info = await page.evaluate(async () => (await window.airlock.listRecords()).flatMap((r) => r.artifacts).find((a) => a.size > 1e6));
+  sha = info!.sha256;
+  await authorize(page);
+  await expect(page.getByTestId('hex-row').first()).toBeVisible();
+  const cdp = await page.context().newCDPSession(page);
+  if (process.env.PROFILE) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
+  for (const target of ['end', String(Math.floor(bytes / 2)), '0x10', 'end', String(Math.floor(bytes / 3))]) {
+    const ms = await page.evaluate(async ({ t, size }) => {
+      const input = document.querySelector('[data-testid=goto-input]') as HTMLInputElement;
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, t);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => setTimeout(r, 50));
+      const t0 = performance.now();
+      input.form!.requestSubmit();
+      const want = t === 'end' ? Math.floor((size - 1) / 16) * 16 : Math.floor(Number(t) / 16) * 16;
+      const sync = document.querySelector(`[data-testid=hex-row][data-offset="${want}"]`) ? performance.now() - t0 : -1;
+      (window as unknown as { __sync: number[] }).__sync = [...((window as unknown as { __sync?: number[] }).__sync ?? []), Math.round(sync)];
+      let shown = -1;
+      for (;;) {
+        const row = document.querySelector(`[data-testid=hex-row][data-offset="${want}"]`);
+        if (row && shown < 0) shown = performance.now() - t0;
+        if (row && !row.textContent!.includes('··')) return [Math.round(shown), Math.round(performance.now() - t0)];
+        await new Promise((r) => requestAnimationFrame(r));
+        if (performance.now() - t0 > 20_000) return [shown, -1];
+      }
+    }, { t: target, size: bytes });
+    console.log(`jump ${target}: row ${ms[0]} ms, bytes ${ms[1]} ms, in the same task: ${await page.evaluate(() => (window as unknown as { __sync: number[] }).__sync.at(-1))} ms`);
+  }
+  if (process.env.PROFILE) {
+    const { profile } = await cdp.send('Profiler.stop');
+    const self = new Map<string, number>();
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples!.forEach((id, i) => {
+      const n = byId.get(id)!;
+      const key = `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').pop()}:${n.callFrame.lineNumber}`;
+      self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas![i] ?? 0));
+    });
+    console.log([...self].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([k, v]) => `${(v / 1000).toFixed(0).padStart(6)} ms  ${k}`).join('\n'));
+  }
+});

@@ -3,7 +3,7 @@
 // jumps outside it, the window is re-based. The position is a row number held by the caller.
 import { useCallback, useLayoutEffect, useRef, useState, type ReactElement, type CSSProperties, type KeyboardEvent, type HTMLAttributes } from 'react';
 import { List, type ListImperativeAPI } from 'react-window';
-import { WINDOW_ROWS, clamp, fitsWindow, maxTop, windowBaseFor, windowCount } from '../lib/scroll';
+import { REBASE_MARGIN, WINDOW_ROWS, clamp, fitsWindow, maxTop, windowBaseFor, windowCount } from '../lib/scroll';
 import { Scrollbar } from './Scrollbar';
 
 export interface RowRenderProps<P> {
@@ -56,6 +56,7 @@ export function BigList<P extends object>(p: BigListProps<P>) {
   const place = (index: number, rows: number) => {
     const el = listRef.current?.element;
     if (!el || index < 0 || index >= Math.max(1, rows)) return;
+    if (Math.abs(el.scrollTop - index * rowHeight) < 1) return; // already there: no scroll event will come
     el.scrollTop = index * rowHeight;
     expect.current = { index, until: Date.now() + 400 };
   };
@@ -69,7 +70,13 @@ export function BigList<P extends object>(p: BigListProps<P>) {
       place(target - base, count);
       shown.current = target;
     } else {
-      const next = windowBaseFor(target, totalRows, windowRows);
+      // Prefer a base that puts the target where the list is already scrolled: the rows it
+      // renders right now become the target's rows, so the jump lands in this commit, not after
+      // a scroll event a frame later.
+      const here = shown.current - base;
+      const keep = target - here;
+      const comfy = here >= REBASE_MARGIN && here + visible <= windowRows - REBASE_MARGIN;
+      const next = comfy && keep >= 0 && keep + windowRows <= totalRows ? keep : windowBaseFor(target, totalRows, windowRows);
       if (next === base) {
         place(target - base, count);
         shown.current = target;
