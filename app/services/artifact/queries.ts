@@ -7,8 +7,8 @@
 // Hence: binary search on ends, and scans that step over C0 runs before they stop (a non-C0 span X
 // guarantees every later span starts at or after X's end; every earlier span starts before X's end).
 import type { SpanInfo, TextLine, TextPage, TextPiece, TextPosition } from '../../../shared/bridge/types';
-import { SpanClass, SPAN_CLASS_COUNT } from '../../../shared/parser';
-import { MAP_RECORD, SPAN_RECORD, TERMINATORS } from './format';
+import { SpanClass, SPAN_CLASS_COUNT, SPAN_CLASS_NAMES } from '../../../shared/parser';
+import { CHECKPOINT_FIELDS, MAP_RECORD, SPAN_RECORD, TERMINATORS } from './format';
 import type { IndexReader } from './reader';
 
 /** Spans read per batch while scanning. */
@@ -51,16 +51,56 @@ async function spanEnd(r: IndexReader, i: number): Promise<number> {
   return b.readDoubleLE(0) + b.readDoubleLE(8);
 }
 
-/** First span index whose end is > x (spans.length if none). */
-export async function firstEndAfter(r: IndexReader, x: number): Promise<number> {
+/**
+ * First index in [lo, n) where the monotone `pred` holds (n if none), every index below `lo`
+ * being known false. Gallops from `lo` before bisecting, so a search that starts from a nearby
+ * checkpoint touches a few neighbouring blocks instead of ~log2(n) scattered ones (a cold
+ * multi-GiB index answers in milliseconds, not a disk seek per step).
+ */
+async function firstTrue(lo: number, n: number, pred: (i: number) => Promise<boolean>): Promise<number> {
+  let a = lo;
+  let b = n;
+  for (let step = 1; ; step *= 2) {
+    const probe = a + step - 1;
+    if (probe >= n) break;
+    if (await pred(probe)) {
+      b = probe;
+      break;
+    }
+    a = probe + 1;
+  }
+  while (a < b) {
+    const mid = Math.floor((a + b) / 2);
+    if (await pred(mid)) b = mid;
+    else a = mid + 1;
+  }
+  return a;
+}
+
+/** Checkpoint field `f` of the last checkpoint at or below raw offset `raw` (or `fallback`). */
+function checkpointAtRaw(r: IndexReader, raw: number, f: number, fallback: number): number {
+  const k = Math.min(Math.floor(raw / r.manifest.pageBytes) - 1, r.manifest.counts.checkpoints - 1);
+  return k >= 0 ? r.checkpoints[k * CHECKPOINT_FIELDS + f] : fallback;
+}
+
+/** Checkpoint field `f` of the last checkpoint whose text offset is at or below `t` (or `fallback`). */
+function checkpointAtText(r: IndexReader, t: number, f: number, fallback: number): number {
+  const cp = r.checkpoints;
   let lo = 0;
-  let hi = r.manifest.counts.spans;
+  let hi = r.manifest.counts.checkpoints;
   while (lo < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    if ((await spanEnd(r, mid)) <= x) lo = mid + 1;
+    const mid = (lo + hi) >>> 1;
+    if (cp[mid * CHECKPOINT_FIELDS + 3] <= t) lo = mid + 1;
     else hi = mid;
   }
-  return lo;
+  return lo > 0 ? cp[(lo - 1) * CHECKPOINT_FIELDS + f] : fallback;
+}
+
+/** First span index whose end is > x (spans.length if none). */
+export async function firstEndAfter(r: IndexReader, x: number): Promise<number> {
+  // Spans before a checkpoint's first span all ended by its boundary (<= x).
+  const lo = Math.max(0, checkpointAtRaw(r, x, 1, 0));
+  return firstTrue(lo, r.manifest.counts.spans, async (i) => (await spanEnd(r, i)) > x);
 }
 
 /**
@@ -108,7 +148,14 @@ export async function findSpan(r: IndexReader, from: number, dir: 1 | -1, filter
   if (filter.meaning !== undefined && meaningId < 0) return null;
   const matches = (buf: Buffer, at: number): boolean =>
     (filter.cls === undefined || buf[at + 22] === filter.cls) && (meaningId < 0 || (buf.readUInt16LE(at + 20) & 0xfff) === meaningId);
-  const buckets = filter.cls !== undefined ? await minimapRow(r, filter.cls) : null;
+  // A meaning alone still narrows the scan when only one class has it (report keys are `class: meaning`).
+  let skipCls = filter.cls;
+  if (skipCls === undefined && filter.meaning !== undefined) {
+    const keys = Object.keys((r.manifest.report as { meanings?: Record<string, number> }).meanings ?? {});
+    const classes = SPAN_CLASS_NAMES.map((name, c) => (keys.includes(`${name}: ${filter.meaning}`) ? c : -1)).filter((c) => c >= 0);
+    if (classes.length === 1) skipCls = classes[0];
+  }
+  const buckets = skipCls !== undefined ? await minimapRow(r, skipCls) : null;
   const bw = r.manifest.minimap.bucketBytes;
 
   if (dir === 1) {
@@ -133,8 +180,10 @@ export async function findSpan(r: IndexReader, from: number, dir: 1 | -1, filter
       }
       if (buckets && !best) {
         // Jump over buckets with none of this class.
-        let bk = Math.floor(i < n ? (await spanAt(r, i)).offset / bw : buckets.length);
-        if (bk < buckets.length && buckets[bk] === 0) {
+        const next = i < n ? await spanAt(r, i) : null;
+        let bk = next ? Math.floor(next.offset / bw) : buckets.length;
+        // A C0 span may sit inside a later sequence that starts in an earlier bucket: no skip there.
+        if (next?.cls !== SpanClass.C0 && bk < buckets.length && buckets[bk] === 0) {
           while (bk < buckets.length && buckets[bk] === 0) bk++;
           if (bk >= buckets.length) return null;
           i = Math.max(i, await firstEndAfter(r, bk * bw));
@@ -248,14 +297,10 @@ async function segField(r: IndexReader, i: number, field: 0 | 1): Promise<number
 
 /** Last segment index whose field (0 textStart, 1 rawStart) is <= x, or -1. */
 async function lastSegAtOrBefore(r: IndexReader, x: number, field: 0 | 1): Promise<number> {
-  let lo = 0;
-  let hi = r.manifest.counts.segments;
-  while (lo < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    if ((await segField(r, mid, field)) <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
+  // Segments that existed at a checkpoint started at or before it (in text, and in raw when monotonic).
+  const known = field === 0 ? checkpointAtText(r, x, 4, 0) : r.manifest.monotonic ? checkpointAtRaw(r, x, 4, 0) : 0;
+  const lo = Math.max(0, known - 1);
+  return (await firstTrue(lo, r.manifest.counts.segments, async (i) => (await segField(r, i, field)) > x)) - 1;
 }
 
 export async function lineStart(r: IndexReader, line: number): Promise<number> {
@@ -264,14 +309,8 @@ export async function lineStart(r: IndexReader, line: number): Promise<number> {
 
 /** Display line holding text offset t. */
 export async function lineOf(r: IndexReader, t: number): Promise<number> {
-  let lo = 0;
-  let hi = r.manifest.counts.lines;
-  while (lo < hi) {
-    const mid = Math.floor((lo + hi) / 2);
-    if ((await r.files['lines.bin'].f64(mid)) <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return Math.max(0, lo - 1);
+  const lo = Math.max(0, checkpointAtText(r, t, 5, 0) - 1);
+  return Math.max(0, (await firstTrue(lo, r.manifest.counts.lines, async (i) => (await r.files['lines.bin'].f64(i)) > t)) - 1);
 }
 
 /** Raw offset just past the bytes that made text byte t. */
