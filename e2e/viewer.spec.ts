@@ -71,6 +71,10 @@ async function authorize(page: Page): Promise<void> {
 
 test('open → authorize → navigate → search → bookmark → compare → copy → export → revoke', async () => {
   const { page } = app;
+  const cspViolations: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
+  });
   await expect(page.getByTestId('text-line').first()).toBeVisible();
   await expect(page.getByTestId('report-panel')).toContainText('spans removed');
   await expect(page.getByTestId('chip').first()).toBeVisible();
@@ -169,6 +173,7 @@ test('open → authorize → navigate → search → bookmark → compare → co
   await expect(page.getByTestId('hex-row')).toHaveCount(0);
   expect(await page.content()).not.toContain('24202e2f6465706c6f79');
   await shot(page, '9-revoked');
+  expect(cspViolations, 'the renderer works under the strict CSP').toEqual([]);
   void ref;
 });
 
