@@ -256,6 +256,21 @@ export function revealOffset(offset: number): void {
   if (row >= hexTop && row < hexTop + hexVisible) return;
   const top = clamp(row - Math.floor(hexVisible / 3), 0, maxTop(total, hexVisible));
   useView.setState({ hexTop: top });
+  prefetchView(top, hexVisible);
+}
+
+/**
+ * Asks for the bytes and spans of the rows at `top` at once, before anything else the move
+ * triggers (text linking), so main answers them first. The hex view's own effect finds them in flight.
+ */
+function prefetchView(top: number, visible: number): void {
+  const s = session();
+  if (!s) return;
+  const from = Math.max(0, (top - 8) * ROW_BYTES);
+  const length = Math.min((visible + 16) * ROW_BYTES, s.size - from);
+  if (length <= 0) return;
+  if (useGrants.getState().grant) void ensureRaw(from, length);
+  void s.spans.ensureRange(from, length);
 }
 
 let linkSeq = 0;

@@ -208,8 +208,6 @@ export function HexView() {
   const rowProps = useMemo<HexRowProps>(() => ({ size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted }),
     [size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted]);
 
-  const hover = useView((v) => v.hoverOffset);
-  void hover;
 
   return (
     <section className="hex-view" data-testid="hex-view" aria-label="Raw bytes (hex and caret notation)">

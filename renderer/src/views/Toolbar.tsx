@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { closeArtifact, copySelection, exportHexDump, moveCursor, openArtifact, selectRange } from '../actions';
+import { markJump } from '../lib/timing';
 import { parseGoto } from '../lib/goto';
 import { humanSize } from '../lib/spans';
 import { useArtifact, useGrants, useSelection, useView, type MainTab } from '../stores';
@@ -17,6 +18,7 @@ export function GotoBox() {
       return;
     }
     setError(null);
+    markJump(r.offset);
     if (r.end !== null) selectRange(r.offset, r.end);
     else moveCursor(r.offset);
     document.querySelector<HTMLElement>('[data-testid=hex-grid]')?.focus();
