@@ -74,6 +74,13 @@ export async function openArtifact(record: RecordSummary, artifact: ArtifactSumm
     useArtifact.setState({ status });
     if (status.state === 'running') await waitForIndex(ref);
     if (useArtifact.getState().artifact?.ref !== ref) return;
+    const indexed = useArtifact.getState().status?.state === 'done';
+    if (!indexed) {
+      // The report comes from the record and needs no index; the rest waits for "Index again".
+      const report = await bridge().getReport(ref).catch(() => null);
+      if (useArtifact.getState().artifact?.ref === ref) useArtifact.setState({ report });
+      return;
+    }
     const [report, minimap, first, marks] = await Promise.all([
       bridge().getReport(ref),
       bridge().getMinimap(ref, MINIMAP_BUCKETS),
@@ -109,6 +116,11 @@ function waitForIndex(ref: string): Promise<void> {
 export async function cancelIndex(): Promise<void> {
   const ref = useArtifact.getState().artifact?.ref;
   if (ref) useArtifact.setState({ status: await bridge().cancelIndex(ref) });
+}
+
+export async function retryIndex(): Promise<void> {
+  const { record, artifact } = useArtifact.getState();
+  if (record && artifact) await openArtifact(record, artifact);
 }
 
 export async function closeArtifact(): Promise<void> {

@@ -124,3 +124,33 @@ describe('search, bookmarks', () => {
     expect('plain').not.toMatch(NOT_INERT);
   });
 });
+
+describe('index progress', () => {
+  it('shows progress while main indexes, then the text', async () => {
+    const fake = await startApp();
+    let polls = 0;
+    const done = await fake.getIndexStatus((await fake.listRecords())[0].artifacts[0].ref);
+    fake.startIndex = async () => ({ ...done, state: 'running', bytesDone: done.totalBytes / 2, cached: false });
+    fake.getIndexStatus = async () => (++polls < 3 ? { ...done, state: 'running', bytesDone: done.totalBytes / 2, cached: false } : done);
+    const { useArtifact } = await import('../../renderer/src/stores');
+    const { openArtifact } = await import('../../renderer/src/actions');
+    const record = useArtifact.getState().records[0];
+    const opening = openArtifact(record, record.artifacts[0]);
+    await screen.findByRole('progressbar', { name: 'Indexing spans' });
+    await act(() => opening);
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    await screen.findAllByTestId('chip');
+  });
+  it('offers to index again when indexing failed, and still shows the report', async () => {
+    const fake = await startApp();
+    const done = await fake.getIndexStatus((await fake.listRecords())[0].artifacts[0].ref);
+    fake.startIndex = async () => ({ ...done, state: 'failed', error: 'disk full' });
+    const { useArtifact } = await import('../../renderer/src/stores');
+    const { openArtifact } = await import('../../renderer/src/actions');
+    const record = useArtifact.getState().records[0];
+    await act(() => openArtifact(record, record.artifacts[0]));
+    expect((await screen.findByRole('alert')).textContent).toMatch('Span index failed: disk full');
+    expect(screen.getByRole('button', { name: 'Index again' })).toBeTruthy();
+    expect(screen.getByTestId('report-panel').textContent).toMatch('spans removed');
+  });
+});

@@ -142,6 +142,12 @@ export function CompareView() {
         rowProps={rowProps}
         label="Comparison lines"
         className="compare-list"
+        onKeyDown={(e) => {
+          const step: Record<string, number> = { ArrowUp: -1, ArrowDown: 1, PageUp: -textVisible, PageDown: textVisible };
+          if (!(e.key in step)) return;
+          e.preventDefault();
+          useView.setState({ textTop: Math.max(0, Math.min(Math.max(0, totalLines - textVisible), textTop + step[e.key])) });
+        }}
         listAttrs={{ role: 'grid', tabIndex: 0, draggable: false, onDragStart: (e) => e.preventDefault() }}
       />
     </section>

@@ -236,13 +236,22 @@ export function HexView() {
           }}
         />
       ) : (
-        <RawLocked phase={phase} why={why} size={size} />
+        <RawLocked phase={phase} why={why} size={size} available={artifact?.rawAvailable !== false} />
       )}
     </section>
   );
 }
 
-function RawLocked({ phase, why, size }: { phase: string; why: string | null; size: number }) {
+function RawLocked({ phase, why, size, available }: { phase: string; why: string | null; size: number; available: boolean }) {
+  if (!available) {
+    return (
+      <div className="raw-locked" role="region" aria-label="Raw bytes pruned">
+        <div className="lock-icon" aria-hidden="true" />
+        <h3>Raw bytes were pruned</h3>
+        <p>Retention ended this artifact's raw bytes. Its sanitized text, removal report and span index remain.</p>
+      </div>
+    );
+  }
   return (
     <div className="raw-locked" role="region" aria-label="Raw bytes locked">
       <div className="lock-icon" aria-hidden="true" />

@@ -50,7 +50,11 @@ export function Toolbar() {
       <button type="button" className="back" onClick={() => void closeArtifact()} aria-label="Back to the vault">‹ Vault</button>
       <div className="ident">
         <span className="title" title={record.title}>{record.title}</span>
-        <span className="muted small mono" title={artifact.sha256}>sha256 {artifact.sha256.slice(0, 16)}… · {humanSize(artifact.size)}</span>
+        <span className="muted small mono" title={artifact.sha256}>
+          sha256 {artifact.sha256.slice(0, 16)}… · {humanSize(artifact.size)}
+          {record.rebuilt && <span className="tag warn" title="Rebuilt from decoded text (asciicast), not byte-exact">rebuilt, not byte-exact</span>}
+          {!artifact.rawAvailable && <span className="tag" title="Retention ended the raw bytes; text and report remain">raw pruned</span>}
+        </span>
       </div>
       <div className="streams" role="tablist" aria-label="Streams">
         {record.artifacts.map((a) => (

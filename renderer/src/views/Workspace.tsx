@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { cancelIndex, gotoHit } from '../actions';
+import { cancelIndex, gotoHit, retryIndex } from '../actions';
 import { useArtifact, useView, type SideTab } from '../stores';
 import { BookmarksPanel } from './BookmarksPanel';
 import { CompareView } from './CompareView';
@@ -83,6 +83,12 @@ export function Workspace() {
         <div className="index-progress" role="progressbar" aria-label="Indexing spans" aria-valuemin={0} aria-valuemax={status.totalBytes} aria-valuenow={status.bytesDone}>
           <span>Indexing spans in main… {Math.floor((100 * status.bytesDone) / Math.max(1, status.totalBytes))}%</span>
           <button type="button" onClick={() => void cancelIndex()}>Cancel</button>
+        </div>
+      )}
+      {status && (status.state === 'failed' || status.state === 'cancelled') && (
+        <div className="index-progress error" role="alert">
+          <span>Span index {status.state}{status.error ? `: ${status.error}` : ''}. Text, spans and search need it.</span>
+          <button type="button" onClick={() => void retryIndex()}>Index again</button>
         </div>
       )}
       <div className="panes">
