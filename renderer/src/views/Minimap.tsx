@@ -37,20 +37,21 @@ export function Minimap() {
     const colours = classColours(c);
     g.clearRect(0, 0, w, h);
     const { buckets, counts } = minimap;
-    const lanes = counts.length;
-    const laneW = Math.max(2, Math.floor((w - 8) / lanes));
+    // One lane per class that occurs at all, so the lanes stay wide enough to read.
+    const present = counts.map((row, cls) => (row.some((n) => n > 0) ? cls : -1)).filter((cls) => cls >= 0);
+    const laneW = Math.max(2, Math.floor((w - 8) / Math.max(1, present.length)));
     let max = 1;
     for (const row of counts) for (const n of row) if (n > max) max = n;
     for (let b = 0; b < buckets; b++) {
       const y0 = Math.floor((b / buckets) * h);
       const y1 = Math.max(y0 + 1, Math.floor(((b + 1) / buckets) * h));
-      for (let cls = 0; cls < lanes; cls++) {
+      present.forEach((cls, lane) => {
         const n = counts[cls][b];
-        if (!n) continue;
+        if (!n) return;
         g.globalAlpha = 0.35 + 0.65 * Math.min(1, Math.log1p(n) / Math.log1p(max));
         g.fillStyle = colours[cls];
-        g.fillRect(cls * laneW, y0, laneW - 1, y1 - y0);
-      }
+        g.fillRect(lane * laneW, y0, laneW - 1, y1 - y0);
+      });
     }
     g.globalAlpha = 1;
     g.fillStyle = getComputedStyle(c).getPropertyValue('--hit').trim() || '#ff0';
