@@ -233,6 +233,11 @@ export function HexView() {
             role: 'grid', tabIndex: 0, 'aria-activedescendant': 'hex-cursor', 'aria-describedby': 'span-description', 'aria-rowcount': totalRows,
             onPointerDown, onPointerMove, onPointerLeave: () => useView.setState({ hoverOffset: null }),
             draggable: false, onDragStart: (e) => e.preventDefault(), 'data-testid': 'hex-grid',
+            onCopy: (e) => {
+              // The menu's Copy too: hex notation through main's inert check, never the bytes.
+              e.preventDefault();
+              void copySelection('hex');
+            },
           }}
         />
       ) : (
