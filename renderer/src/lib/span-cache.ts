@@ -37,14 +37,17 @@ export async function fetchBlockSpans(fetch: SpanFetcher, start: number, length:
   let from = start;
   for (let guard = 0; guard < 64 && from < end; guard++) {
     const got = await fetch(from, end - from);
+    let added = 0;
     for (const s of got) if (!seen.has(s.index)) {
       seen.add(s.index);
       out.push(s);
+      added++;
     }
     if (got.length < MAX_SPANS_PER_CALL) break;
+    // Ask again from the last span's start (spans sharing it may have been cut off; duplicates
+    // are dropped by index); step past it only when that brought nothing new.
     const last = got[got.length - 1];
-    const next = Math.max(from + 1, last.offset + 1);
-    from = next;
+    from = added > 0 && last.offset > from ? last.offset : Math.max(from + 1, last.offset + 1);
   }
   out.sort((a, b) => a.offset - b.offset);
   return out;
