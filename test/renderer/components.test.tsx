@@ -154,3 +154,22 @@ describe('index progress', () => {
     expect(screen.getByTestId('report-panel').textContent).toMatch('spans removed');
   });
 });
+
+describe('keyboard in the text view', () => {
+  it('walks the pieces of the linked line with the arrow keys, selecting their bytes', async () => {
+    await startApp();
+    await openSample();
+    const grid = await screen.findByTestId('text-grid');
+    await screen.findAllByTestId('chip');
+    act(() => useSelection.setState({ textLine: 1, textPiece: null }));
+    fireEvent.keyDown(grid, { key: 'ArrowRight' });
+    const first = useSelection.getState();
+    expect(first.textLine).toBe(1);
+    expect(first.textPiece).toBe(0);
+    expect(first.cursor).toBe(12); // the OSC 0 title chip
+    fireEvent.keyDown(grid, { key: 'ArrowRight' });
+    expect(useSelection.getState().textPiece).toBe(1);
+    fireEvent.keyDown(grid, { key: 'ArrowLeft' });
+    expect(useSelection.getState().cursor).toBe(12);
+  });
+});

@@ -175,7 +175,16 @@ export function TextView() {
       useView.setState({ textTop: Math.max(0, Math.min(Math.max(0, totalLines - textVisible), top + step[e.key])) });
     } else if (e.key === 'Home' && (e.ctrlKey || e.metaKey)) useView.setState({ textTop: 0 });
     else if (e.key === 'End' && (e.ctrlKey || e.metaKey)) useView.setState({ textTop: Math.max(0, totalLines - textVisible) });
-    else if (e.key === 'Enter') {
+    else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      // Walk the pieces (text and chips) of the linked line; each selects its bytes.
+      e.preventDefault();
+      const sel = useSelection.getState();
+      const line = session()?.text.line(sel.textLine ?? top);
+      if (!line || line.pieces.length === 0) return;
+      const cur = sel.textLine === line.line && sel.textPiece !== null ? sel.textPiece : -1;
+      const next = Math.max(0, Math.min(line.pieces.length - 1, cur + (e.key === 'ArrowRight' ? 1 : -1)));
+      selectFromText(line, next);
+    } else if (e.key === 'Enter') {
       const line = session()?.text.line(useSelection.getState().textLine ?? top);
       if (line && line.pieces.length > 0) selectFromText(line, 0);
     }
