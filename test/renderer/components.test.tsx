@@ -173,3 +173,15 @@ describe('keyboard in the text view', () => {
     expect(useSelection.getState().cursor).toBe(12);
   });
 });
+
+describe('search hits in the text view', () => {
+  it('marks every visible piece holding a hit, not only the current one', async () => {
+    await startApp();
+    await openSample();
+    await screen.findAllByTestId('chip');
+    act(() => useSearch.setState({ query: 'downloading', mode: 'text' }));
+    await act(() => runSearch());
+    expect(useSearch.getState().total).toBe(3);
+    await waitFor(() => expect(document.querySelectorAll('[data-testid=text-view] .tp.hit').length).toBe(3));
+  });
+});

@@ -7,7 +7,7 @@ import { copyPlainText, copySelection, selectFromText, selectRange } from '../ac
 import { BigList, type RowRenderProps } from '../components/BigList';
 import { chipLabel, clsCss, describeSpan, hexOffset } from '../lib/spans';
 import { session } from '../session';
-import { useArtifact, useSelection, useView } from '../stores';
+import { useArtifact, useSearch, useSelection, useView } from '../stores';
 
 export const TEXT_ROW_PX = 20;
 
@@ -85,6 +85,8 @@ export function Chip({ piece, selected, index, line }: { piece: Extract<TextPiec
 }
 
 export interface TextRowProps {
+  hits: readonly number[];
+  hitLength: number;
   range: readonly [number, number] | null;
   cursor: number;
   linkedLine: number | null;
@@ -92,7 +94,22 @@ export interface TextRowProps {
   showChips: boolean;
 }
 
-export function LinePieces({ line, range, cursor, showChips = true }: { line: TextLine; range: readonly [number, number] | null; cursor: number; showChips?: boolean }) {
+/** True when some hit `[h, h + len)` overlaps `[s, e)` (hits ascending). */
+function anyHit(hits: readonly number[] | undefined, len: number, s: number, e: number): boolean {
+  if (!hits || hits.length === 0) return false;
+  let lo = 0;
+  let hi = hits.length;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (hits[mid] + len <= s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < hits.length && hits[lo] < e;
+}
+
+export function LinePieces({ line, range, cursor, showChips = true, hits, hitLength = 0 }: {
+  line: TextLine; range: readonly [number, number] | null; cursor: number; showChips?: boolean; hits?: readonly number[]; hitLength?: number;
+}) {
   const [s, e] = range ?? [cursor, cursor + 1];
   return (
     <>
@@ -108,7 +125,7 @@ export function LinePieces({ line, range, cursor, showChips = true }: { line: Te
           );
         }
         return (
-          <span key={i} className={`tp${p.direct ? '' : ' replaced'}${selected ? ' sel' : ''}`} data-piece={i} data-line={line.line}>
+          <span key={i} className={`tp${p.direct ? '' : ' replaced'}${selected ? ' sel' : ''}${anyHit(hits, hitLength, ps, pe) ? ' hit' : ''}`} data-piece={i} data-line={line.line}>
             {p.text}
           </span>
         );
@@ -124,7 +141,7 @@ function TextRowInner({ row, style, props: p }: RowRenderProps<TextRowProps>) {
     <div style={style} className={`text-row${linked ? ' linked' : ''}${line?.continued ? ' cont' : ''}`} data-testid="text-line" data-line={row} role="row" aria-rowindex={row + 1}>
       <span className="ln" role="rowheader">{row + 1}</span>
       <span className="tl" role="gridcell">
-        {line ? <LinePieces line={line} range={p.range} cursor={p.cursor} showChips={p.showChips} /> : <span className="loading">…</span>}
+        {line ? <LinePieces line={line} range={p.range} cursor={p.cursor} showChips={p.showChips} hits={p.hits} hitLength={p.hitLength} /> : <span className="loading">…</span>}
       </span>
     </div>
   );
@@ -190,7 +207,9 @@ export function TextView() {
     }
   }, [totalLines]);
 
-  const rowProps = useMemo<TextRowProps>(() => ({ range, cursor, linkedLine, textVersion, showChips: true }), [range, cursor, linkedLine, textVersion]);
+  const hits = useSearch((q) => q.hits);
+  const hitLength = useSearch((q) => q.hitLength);
+  const rowProps = useMemo<TextRowProps>(() => ({ hits, hitLength, range, cursor, linkedLine, textVersion, showChips: true }), [hits, hitLength, range, cursor, linkedLine, textVersion]);
 
   return (
     <section className="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
