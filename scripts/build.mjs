@@ -1,10 +1,24 @@
-// Bundles the CLI into one ESM file so `airlock` starts fast (no TypeScript at run time).
+// Builds everything `npm start`, `npm test` and packaging need:
+//   dist/airlock.mjs (+ chunks)    the CLI, one ESM file per command (fast start)
+//   dist/renderer/                 the viewer (RENDERER's vite config), when renderer/vite.config.ts exists
+//   dist/app/main.cjs              Electron main (electron external)
+//   dist/app/preload-viewer.cjs    the viewer windows' preload (sandboxed: bundled, electron external)
+//   dist/app/preload-prompt.cjs    the prompt window's preload
+//   dist/prompt/                   the authorization prompt page (HTML + JS + CSS, shipped with the app)
+// `node scripts/build.mjs --no-renderer` skips the vite build.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const common = { bundle: true, legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
 
 await build({
+  ...common,
   entryPoints: { airlock: 'app/cli/main.ts' },
   outdir: 'dist',
-  bundle: true,
   platform: 'node',
   format: 'esm',
   // One chunk per command (they are imported on demand), shared code in common chunks.
@@ -12,7 +26,70 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   target: 'node20',
   sourcemap: 'linked',
-  legalComments: 'none',
-  logLevel: 'warning',
   outExtension: { '.js': '.mjs' },
 });
+
+/**
+ * app/main/artifact-link.ts exports `artifactFactory = null`; in the main bundle it becomes
+ * ARTIFACT's createArtifactService when app/services/artifact/index.ts exists.
+ */
+const artifactLink = {
+  name: 'airlock-artifact',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]app[\\/]main[\\/]artifact-link\.ts$/ }, () => {
+      const entry = join(root, 'app/services/artifact/index.ts');
+      if (!existsSync(entry)) return undefined;
+      return { contents: `export { createArtifactService as artifactFactory } from ${JSON.stringify(entry)};`, loader: 'ts', resolveDir: root };
+    });
+  },
+};
+
+// Electron 45 ships Node 22 and Chromium 140.
+await build({
+  ...common,
+  entryPoints: { main: 'app/main/main.ts' },
+  outdir: 'dist/app',
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  external: ['electron'],
+  sourcemap: 'linked',
+  outExtension: { '.js': '.cjs' },
+  plugins: [artifactLink],
+});
+// ARTIFACT's index worker, when it has its own entry, is bundled beside main.
+const workerEntry = join(root, 'app/services/artifact/worker.ts');
+if (existsSync(workerEntry)) {
+  await build({ ...common, entryPoints: { 'artifact-worker': workerEntry }, outdir: 'dist/app', platform: 'node', format: 'cjs', target: 'node22', outExtension: { '.js': '.cjs' } });
+}
+await build({
+  ...common,
+  entryPoints: { 'preload-viewer': 'app/preload/viewer.ts', 'preload-prompt': 'app/preload/prompt.ts' },
+  outdir: 'dist/app',
+  // Sandboxed preloads get a browser-like environment with `require('electron')` only.
+  platform: 'browser',
+  format: 'cjs',
+  target: 'chrome140',
+  external: ['electron'],
+  outExtension: { '.js': '.cjs' },
+});
+await build({
+  ...common,
+  entryPoints: { prompt: 'app/prompt/prompt.ts' },
+  outdir: 'dist/prompt',
+  platform: 'browser',
+  format: 'iife',
+  target: 'chrome120',
+});
+mkdirSync(join(root, 'dist/prompt'), { recursive: true });
+for (const f of ['index.html', 'prompt.css']) copyFileSync(join(root, 'app/prompt', f), join(root, 'dist/prompt', f));
+
+if (!process.argv.includes('--no-renderer')) {
+  const config = join(root, 'renderer/vite.config.ts');
+  if (existsSync(config)) {
+    const r = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '-c', config, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  } else {
+    console.warn('build: renderer/vite.config.ts not found; dist/renderer not built');
+  }
+}

@@ -9,6 +9,13 @@ export const AUDIT_ACTIONS = [
   'raw.pruned',
   'vault.verified',
   'audit.repaired',
+  // Desktop app (app/services): grants end by revocation or expiry; refused bridge calls; imports.
+  'raw.revoked',
+  'raw.expired',
+  'bridge.refused',
+  'artifact.imported',
+  'text.copied',
+  'text.exported',
 ] as const;
 
 /** One audited action. */

@@ -1,0 +1,5 @@
+// Preload of the prompt window: `window.airlockPrompt` can read and answer its one request only.
+import { contextBridge, ipcRenderer } from 'electron';
+import { makeApi, PROMPT_CHANNEL, PROMPT_METHODS } from './wire';
+
+contextBridge.exposeInMainWorld('airlockPrompt', makeApi(PROMPT_METHODS, (method, args) => ipcRenderer.invoke(PROMPT_CHANNEL, method, args)));

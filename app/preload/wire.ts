@@ -1,0 +1,35 @@
+// Shared by both preloads (bundled into each; no electron import here).
+
+/** IPC channels: one per bridge. Main answers each only for the windows it created for it. */
+export const VIEWER_CHANNEL = 'airlock:call';
+export const PROMPT_CHANNEL = 'airlock-prompt:call';
+
+/**
+ * The method names of `window.airlock`, kept here without zod so the sandboxed preload stays
+ * tiny; test/app/main/preload.test.ts checks they equal the contract's BRIDGE_METHODS.
+ */
+export const VIEWER_METHODS = [
+  'getVaultInfo', 'listRecords', 'openFile', 'startIndex', 'getIndexStatus', 'cancelIndex', 'getReport', 'getSpans',
+  'findSpan', 'getMinimap', 'getTextLines', 'textPositionOf', 'searchText', 'getChunkLog', 'requestRawAccess', 'listGrants',
+  'revokeGrant', 'readRaw', 'searchRaw', 'listBookmarks', 'saveBookmark', 'deleteBookmark', 'copyText', 'exportText', 'listAudit',
+] as const;
+export const PROMPT_METHODS = ['getPrompt', 'answerPrompt'] as const;
+
+/** Turns a BridgeWire into its value or a thrown `Error('[code] message')`. */
+export function unwrap(wire: unknown): unknown {
+  const w = wire as { ok?: unknown; value?: unknown; code?: unknown; message?: unknown } | null;
+  if (w && w.ok === true) return w.value;
+  const code = typeof w?.code === 'string' ? w.code : 'internal';
+  const message = typeof w?.message === 'string' ? w.message : 'no answer from main';
+  throw new Error(`[${code}] ${message}`);
+}
+
+/**
+ * One frozen object with one function per allowlisted method; each forwards its arguments to
+ * `invoke(channel, method, args)` and unwraps the answer. The renderer never sees `invoke`.
+ */
+export function makeApi(methods: readonly string[], invoke: (method: string, args: unknown[]) => Promise<unknown>): Readonly<Record<string, (...args: unknown[]) => Promise<unknown>>> {
+  const api: Record<string, (...args: unknown[]) => Promise<unknown>> = Object.create(null);
+  for (const m of methods) api[m] = (...args: unknown[]) => invoke(m, args).then(unwrap);
+  return Object.freeze(api);
+}

@@ -1,0 +1,102 @@
+/// <reference lib="dom" />
+// The authorization prompt: shipped with the app, loaded only into main's prompt window, talking
+// only to `window.airlockPrompt` (its own preload). Every value is set with textContent: nothing
+// from the request is ever parsed as HTML.
+import type { AirlockPromptBridge } from '../../shared/bridge/contract';
+import type { PromptView } from '../../shared/bridge/types';
+
+declare global {
+  interface Window {
+    airlockPrompt?: AirlockPromptBridge;
+  }
+}
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+function text(id: string, value: string): void {
+  $(id).textContent = value;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let u = -1;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]} (${n.toLocaleString('en-US')} bytes)`;
+}
+
+function show(view: PromptView): void {
+  const digest = $('digest');
+  const head = document.createElement('span');
+  head.className = 'head';
+  head.textContent = view.artifact.sha256.slice(0, view.confirmDigits);
+  digest.replaceChildren(head, document.createTextNode(view.artifact.sha256.slice(view.confirmDigits)));
+  text('size', formatBytes(view.artifact.size));
+  text('stream', view.artifact.stream);
+  text('source', `${view.record.source}: ${view.record.title}`);
+  text('captured', `${view.record.createdAt} (record ${view.record.id})`);
+  text('cwd', view.record.cwd ?? '—');
+  text('range', view.range ? `bytes ${view.range[0]}–${view.range[1]} (${formatBytes(view.range[1] - view.range[0])})` : 'the whole artifact');
+  const r = view.artifact.removal;
+  const top = r.top.map((t) => `${t.key} ×${t.count}`).join('; ');
+  text('removal', `${r.removedSpans} spans, ${r.removedBytes} bytes${top ? ` — ${top}` : ''}${r.truncated ? ' (input was truncated)' : ''}`);
+  text('requester', view.requester + (view.requestedReason ? ` — “${view.requestedReason}”` : ''));
+  text('lifetime', `${Math.round(view.expiresInMs / 60_000)} minutes, for that window only; revocable; ends when the window closes`);
+  text('confirm-label', `Type the first ${view.confirmDigits} hex digits of the digest`);
+  // The reviewer states their own reason (the requester's is shown above, not pre-filled).
+  $('loading').hidden = true;
+  $('details').hidden = false;
+  $('answer').hidden = false;
+  $('prompt').setAttribute('aria-busy', 'false');
+  const expected = view.artifact.sha256.slice(0, view.confirmDigits);
+  const update = (): void => {
+    const ok = $<HTMLInputElement>('confirm').value.trim().toLowerCase() === expected && $<HTMLTextAreaElement>('reason').value.trim().length > 0;
+    $<HTMLButtonElement>('approve').disabled = !ok;
+  };
+  $('confirm').addEventListener('input', update);
+  $('reason').addEventListener('input', update);
+  $('reason').focus();
+}
+
+async function answer(bridge: AirlockPromptBridge, decision: 'approve' | 'deny'): Promise<void> {
+  const reason = $<HTMLTextAreaElement>('reason').value;
+  const confirm = $<HTMLInputElement>('confirm').value;
+  text('error', '');
+  for (const b of ['approve', 'deny']) $<HTMLButtonElement>(b).disabled = true;
+  try {
+    await bridge.answerPrompt({ decision, reason, confirm });
+    $('answer').hidden = true;
+    const done = $('done');
+    done.hidden = false;
+    done.textContent = decision === 'approve' ? 'Approved. The grant is recorded in the audit log; this window closes.' : 'Denied. No raw byte was released; this window closes.';
+  } catch (err) {
+    text('error', err instanceof Error ? err.message : String(err));
+    $<HTMLButtonElement>('deny').disabled = false;
+    $('confirm').dispatchEvent(new Event('input'));
+  }
+}
+
+async function main(): Promise<void> {
+  const bridge = window.airlockPrompt;
+  if (!bridge) {
+    text('loading', 'This page works only inside Airlock’s prompt window.');
+    return;
+  }
+  try {
+    show(await bridge.getPrompt());
+  } catch (err) {
+    text('loading', `No request to answer: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  $('answer').addEventListener('submit', (e) => {
+    e.preventDefault();
+    void answer(bridge, 'approve');
+  });
+  $('deny').addEventListener('click', () => void answer(bridge, 'deny'));
+}
+
+void main();

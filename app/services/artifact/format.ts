@@ -1,0 +1,107 @@
+// The on-disk format of an artifact's span index, `<vault>/index/<sha256>/`. One module so the
+// worker that writes it and the reader that serves queries agree on every byte.
+//
+// Every file is little-endian binary written in 64 KiB blocks; the CRC-32 of each block is kept in
+// `sums.bin` (whose own SHA-256 is in the manifest), so a truncated or altered file is detected at
+// open (sizes, sums) or at the first read of a bad block, and the index is rebuilt, never trusted.
+//
+// Files (n = records):
+// - `manifest.json`  format version, engine fingerprint, sanitizer options, raw size and digest,
+//                    counts, the removal report, the meaning table, file sizes, sums digest.
+// - `spans.bin`      SPAN_RECORD bytes per span, in stream order (offsets ascending, no overlap):
+//                    0 offset f64 | 8 length f64 | 16 code i32 | 20 meaning id u16 (low 12 bits)
+//                    + terminator (high 4 bits) | 22 class u8 | 23 flags u8.
+// - `text.bin`       the sanitized UTF-8 text, exactly what the Sanitizer emitted.
+// - `map.bin`        offset map segments in text order, MAP_RECORD bytes: textStart f64 |
+//                    rawStart f64 | rawLength f64, negated for a Replaced segment (lengths are >= 1)
+//                    — the same segments the Sanitizer's OffsetMap holds (same coalescing rule).
+// - `lines.bin`      f64 text offset of each display line's start: after every LF, and a cut every
+//                    MAX_LINE_BYTES text bytes (at a character boundary; such a line is `continued`).
+//                    An artifact that is not empty has at least one line (line 0 at text offset 0).
+// - `minimap.bin`    u32 counts [class][fine bucket] of span starts; bucket width in the manifest.
+// - `checkpoints.bin` CHECKPOINT_FIELDS f64 per page boundary (every `pageBytes` raw bytes):
+//                    boundary | first span index at or after it | resume offset | text offset |
+//                    map segment count | line count, all as of the boundary. The Parser exposes no
+//                    state snapshot, so a checkpoint records where its state was last "ground":
+//                    `resume` is the start of the span (or UTF-8 character) that straddles the
+//                    boundary, or the boundary itself. A fresh Parser fed from `resume` reports
+//                    exactly the spans from `first span` on (tested), so any page parses alone.
+// - `sums.bin`       u32 CRC-32 per 64 KiB block of each file above, files in FILE_ORDER.
+
+/** Bump on any change to the layout above: older caches are rebuilt. */
+export const INDEX_FORMAT = 2;
+
+export const SPAN_RECORD = 24;
+export const MAP_RECORD = 24;
+export const LINE_RECORD = 8;
+export const CHECKPOINT_FIELDS = 6;
+export const CHECKPOINT_RECORD = CHECKPOINT_FIELDS * 8;
+
+/** Raw bytes per read page and checkpoint distance. */
+export const DEFAULT_PAGE_BYTES = 1 << 20;
+/** Longest display line in text bytes before it is cut (`continued`). */
+export const MAX_LINE_BYTES = 4096;
+/** Checksummed block size of every index file. */
+export const BLOCK_BYTES = 64 << 10;
+/** Fine minimap buckets at most (getMinimap sums them down to what the caller asks). */
+export const MAX_FINE_BUCKETS = 1 << 16;
+/** Meaning ids fit 12 bits; the meaning tables hold a few hundred strings. */
+export const MAX_MEANINGS = 4095;
+
+/** Data files, in the order their sums are stored. */
+export const FILE_ORDER = ['spans.bin', 'text.bin', 'map.bin', 'lines.bin', 'minimap.bin', 'checkpoints.bin'] as const;
+export type IndexFile = (typeof FILE_ORDER)[number];
+export const MANIFEST = 'manifest.json';
+export const SUMS = 'sums.bin';
+
+/** How a string or sequence ended (stored in 4 bits). */
+export const TERMINATORS = [null, 'BEL', 'ST', 'C1 ST', 'CAN', 'SUB', 'ESC', 'EOF', 'final', 'C1', 'interrupted'] as const;
+export const enum Term { None = 0, Bel = 1, St = 2, C1St = 3, Can = 4, Sub = 5, Esc = 6, Eof = 7, Final = 8, C1 = 9, Interrupted = 10 }
+
+/** Sanitizer options an index was built with (part of its identity). */
+export interface IndexSanitizerOptions {
+  readonly cr: 'newline' | 'overwrite';
+  readonly limits: { maxCsiParamBytes: number; maxStringBytes: number; maxEscIntermediates: number };
+}
+
+export interface IndexCounts {
+  readonly spans: number;
+  readonly textBytes: number;
+  readonly lines: number;
+  readonly segments: number;
+  readonly checkpoints: number;
+}
+
+export interface IndexManifest {
+  readonly format: number;
+  /** Fingerprint of the parser and sanitizer that built it (see engineFingerprint). */
+  readonly engine: string;
+  readonly sha256: string;
+  readonly size: number;
+  readonly sanitizer: IndexSanitizerOptions;
+  readonly pageBytes: number;
+  readonly maxLineBytes: number;
+  readonly minimap: { readonly buckets: number; readonly bucketBytes: number };
+  readonly counts: IndexCounts;
+  /** Offset map raw starts ascend with text (newline mode); overwrite mode may reorder. */
+  readonly monotonic: boolean;
+  /** Span ends never decrease in stored order (what every span query's binary search relies on). */
+  readonly endsOrdered: boolean;
+  readonly meanings: readonly string[];
+  readonly report: unknown;
+  readonly files: Readonly<Record<IndexFile, number>>;
+  readonly sumsSha256: string;
+  readonly builtMs: number;
+  readonly createdAt: string;
+}
+
+/** Fine minimap geometry for an artifact of `size` bytes. */
+export function fineMinimap(size: number): { buckets: number; bucketBytes: number } {
+  const bucketBytes = Math.max(1, Math.ceil(size / MAX_FINE_BUCKETS));
+  return { buckets: Math.max(1, Math.ceil(size / bucketBytes)), bucketBytes };
+}
+
+/** Number of checksummed blocks of a file of `bytes`. */
+export function blockCount(bytes: number): number {
+  return Math.ceil(bytes / BLOCK_BYTES);
+}

@@ -1,0 +1,220 @@
+// Searches: sanitized text (text.bin, hits mapped to raw offsets) and raw bytes within a granted
+// range (hex with `??` wildcards, or text). Both stream their file in chunks whose reads overlap by
+// the pattern length minus one, so a hit across a chunk edge is found exactly once.
+import { constants as fsc } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { MAX_SEARCH_HITS } from '../../../shared/bridge/contract';
+import type { SearchHits } from '../../../shared/bridge/types';
+import { BridgeError } from '../bridge/errors';
+import { MapCursor } from './queries';
+import type { IndexReader } from './reader';
+
+export const SEARCH_CHUNK = 4 << 20;
+
+/** A byte pattern with a mask (0 = wildcard byte). */
+export interface BytePattern {
+  readonly bytes: Uint8Array;
+  readonly mask: Uint8Array;
+}
+
+/** `1b 5d ?? 3b`, `1b5d??3b`, `\x1b` not accepted: pairs of hex digits or `??`, spaces ignored. */
+export function parseHexPattern(pattern: string): BytePattern {
+  const compact = pattern.replace(/[\s,]+/g, '').replace(/^0x/i, '');
+  if (compact.length === 0 || compact.length % 2 !== 0 || !/^(?:[0-9a-fA-F]{2}|\?\?)+$/.test(compact)) {
+    throw new BridgeError('bad-request', 'a hex pattern is pairs of hex digits or ?? (wildcard), e.g. 1b 5d ?? 3b');
+  }
+  const n = compact.length / 2;
+  const bytes = new Uint8Array(n);
+  const mask = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const pair = compact.slice(2 * i, 2 * i + 2);
+    if (pair !== '??') {
+      bytes[i] = parseInt(pair, 16);
+      mask[i] = 1;
+    }
+  }
+  return { bytes, mask };
+}
+
+export function literalPattern(bytes: Uint8Array): BytePattern {
+  return { bytes, mask: new Uint8Array(bytes.length).fill(1) };
+}
+
+/** Finds every match start in `hay[0, limit)` (matches may extend past limit into the overlap). */
+class Matcher {
+  private readonly anchor: Buffer;
+  private readonly anchorAt: number;
+  readonly allWild: boolean;
+
+  constructor(private readonly p: BytePattern) {
+    // The longest run of fixed bytes is searched with indexOf; the rest is checked per candidate.
+    let bestAt = 0;
+    let bestLen = 0;
+    for (let i = 0; i < p.mask.length;) {
+      if (!p.mask[i]) {
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < p.mask.length && p.mask[j]) j++;
+      if (j - i > bestLen) {
+        bestLen = j - i;
+        bestAt = i;
+      }
+      i = j;
+    }
+    this.allWild = bestLen === 0;
+    this.anchorAt = bestAt;
+    this.anchor = Buffer.from(p.bytes.subarray(bestAt, bestAt + bestLen));
+  }
+
+  get length(): number {
+    return this.p.bytes.length;
+  }
+
+  /** Calls `hit(i)` for match starts i in [0, limit) with the whole match inside hay. */
+  scan(hay: Buffer, limit: number, hit: (i: number) => boolean): void {
+    const len = this.p.bytes.length;
+    const last = Math.min(limit, hay.length - len + 1);
+    if (last <= 0) return;
+    if (this.allWild) {
+      for (let i = 0; i < last; i++) if (!hit(i)) return;
+      return;
+    }
+    const { bytes, mask } = this.p;
+    let from = this.anchorAt;
+    for (;;) {
+      const a = hay.indexOf(this.anchor, from);
+      if (a < 0) return;
+      const i = a - this.anchorAt;
+      if (i >= last) return;
+      let ok = true;
+      for (let k = 0; k < len; k++) {
+        if (mask[k] && hay[i + k] !== bytes[k]) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok && !hit(i)) return;
+      from = a + 1;
+    }
+  }
+}
+
+/** Streams `read(pos, len)` over [start, end) in overlapping chunks; returns hit offsets. */
+async function streamSearch(
+  matcher: Matcher, start: number, end: number, read: (pos: number, len: number) => Promise<Buffer>,
+  fold: ((b: Buffer) => void) | null, onHit: (pos: number) => Promise<void> | void,
+  budget: { total: number },
+): Promise<void> {
+  const len = matcher.length;
+  if (matcher.allWild) {
+    // Every position matches: count them, list the first ones.
+    budget.total = Math.max(0, end - start - len + 1);
+    for (let i = 0; i < Math.min(budget.total, MAX_SEARCH_HITS); i++) await onHit(start + i);
+    return;
+  }
+  for (let pos = start; pos + len <= end; pos += SEARCH_CHUNK) {
+    const want = Math.min(SEARCH_CHUNK + len - 1, end - pos);
+    const hay = await read(pos, want);
+    if (fold) fold(hay);
+    const found: number[] = [];
+    matcher.scan(hay, Math.min(SEARCH_CHUNK, hay.length), (i) => {
+      if (++budget.total <= MAX_SEARCH_HITS) found.push(pos + i);
+      return true;
+    });
+    for (const f of found) await onHit(f);
+  }
+}
+
+/** ASCII case folding in place (A-Z -> a-z); other bytes unchanged. */
+export function foldAscii(b: Uint8Array): void {
+  let i = 0;
+  const head = (4 - (b.byteOffset & 3)) & 3;
+  for (; i < head && i < b.length; i++) b[i] = foldByte(b[i]);
+  const words = (b.length - i) >>> 2;
+  if (words > 0) {
+    // Four bytes at a time: for bytes below 0x80, +0x3f sets bit 7 from 'A' up and +0x25 from
+    // 'Z'+1 up (no carries: the high bits are masked off first); bytes >= 0x80 are excluded.
+    const w = new Uint32Array(b.buffer, b.byteOffset + i, words);
+    for (let k = 0; k < words; k++) {
+      const v = w[k];
+      const x = v & 0x7f7f7f7f;
+      const upper = ((x + 0x3f3f3f3f) & ~(x + 0x25252525) & ~v & 0x80808080) >>> 0;
+      if (upper !== 0) w[k] = (v | (upper >>> 2)) >>> 0;
+    }
+    i += words * 4;
+  }
+  for (; i < b.length; i++) b[i] = foldByte(b[i]);
+}
+
+function foldByte(c: number): number {
+  return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+}
+
+/**
+ * Sanitized-text search. Case-insensitive folds ASCII letters (other scripts match exactly).
+ * Hits are the raw offsets of the matched text's first bytes, ascending.
+ */
+export async function searchText(r: IndexReader, query: string, caseSensitive: boolean): Promise<SearchHits> {
+  const started = performance.now();
+  const q = Buffer.from(query, 'utf8');
+  const fold = !caseSensitive && /[A-Za-z]/.test(query);
+  const text = r.files['text.bin'];
+  const cursor = new MapCursor(r);
+  const hits: number[] = [];
+  let total = 0;
+  const len = q.length;
+  // Folding: ASCII letters only, on both sides, so a byte search of the folded needle in the
+  // folded chunk finds exactly the case-insensitive matches (UTF-8 lead/continuation bytes are
+  // >= 0x80 and never change).
+  const needle = Buffer.from(q);
+  if (fold) foldAscii(needle);
+  const scratch = fold ? Buffer.alloc(SEARCH_CHUNK + len) : null;
+  for (let pos = 0; pos + len <= text.size; pos += SEARCH_CHUNK) {
+    let hay = await text.read(pos, Math.min(SEARCH_CHUNK + len - 1, text.size - pos));
+    if (scratch) {
+      // Never fold in place: small reads are views of the verified block cache.
+      hay.copy(scratch);
+      hay = scratch.subarray(0, hay.length);
+      foldAscii(hay);
+    }
+    const limit = Math.min(SEARCH_CHUNK, hay.length - len + 1);
+    const found: number[] = [];
+    for (let i = hay.indexOf(needle); i >= 0 && i < limit; i = hay.indexOf(needle, i + 1)) if (++total <= MAX_SEARCH_HITS) found.push(pos + i);
+    for (const t of found) hits.push(await cursor.rawOf(t));
+  }
+  return { hits, hitLength: len, total, complete: total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
+}
+
+/** Raw search over `[range[0], range[1])` (or the whole file) of the raw file at `path`. */
+export async function searchRaw(path: string, size: number, range: readonly [number, number] | null, query: { mode: 'hex' | 'text'; pattern: string }): Promise<SearchHits> {
+  const started = performance.now();
+  const pattern = query.mode === 'hex' ? parseHexPattern(query.pattern) : literalPattern(Buffer.from(query.pattern, 'utf8'));
+  const matcher = new Matcher(pattern);
+  const start = Math.max(0, range ? range[0] : 0);
+  const end = Math.min(size, range ? range[1] : size);
+  const fh = await open(path, fsc.O_RDONLY | fsc.O_NOFOLLOW).catch((err: unknown) => {
+    if ((err as { code?: string }).code === 'ENOENT') throw new BridgeError('not-found', 'the raw bytes are no longer in the vault (pruned?)');
+    throw err;
+  });
+  const hits: number[] = [];
+  const budget = { total: 0 };
+  const buf = Buffer.allocUnsafe(SEARCH_CHUNK + matcher.length);
+  try {
+    await streamSearch(matcher, start, end, async (pos, len) => {
+      let got = 0;
+      while (got < len) {
+        const { bytesRead } = await fh.read(buf, got, len - got, pos + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      return buf.subarray(0, got);
+    }, null, (pos) => {
+      if (hits.length < MAX_SEARCH_HITS) hits.push(pos);
+    }, budget);
+  } finally {
+    await fh.close();
+  }
+  return { hits, hitLength: matcher.length, total: budget.total, complete: budget.total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
+}

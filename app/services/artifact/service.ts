@@ -1,0 +1,413 @@
+// The artifact service main exposes through the bridge (SHELL's dispatcher calls it with already
+// validated arguments): index jobs in a worker thread, the per-digest index cache in the vault,
+// and every query over it. Nothing here returns raw bytes; searchRaw returns offsets only and is
+// called with the range the caller's grant allows.
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { DEFAULT_LIMITS } from '../../../shared/parser';
+import type {
+  ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, SearchHits, SpanInfo, TextPage, TextPosition,
+} from '../../../shared/bridge/types';
+import { MAX_SPANS_PER_CALL } from '../../../shared/bridge/contract';
+import { ensurePrivateDir, fsyncDir, isErrno } from '../../node/fs-atomic';
+import { parseRef, type Vault } from '../../node/vault';
+import { BridgeError } from '../bridge/errors';
+import { BookmarkStore } from './bookmarks';
+import { BuildCancelled, buildIndex } from './build';
+import { chunkLogView } from './chunk-log';
+import { engineFingerprint } from './engine';
+import { DEFAULT_PAGE_BYTES, MAX_LINE_BYTES, type IndexManifest, type IndexSanitizerOptions } from './format';
+import * as q from './queries';
+import { IndexCorrupt, IndexReader } from './reader';
+import { searchRaw, searchText } from './search';
+import { resolveWorkerScript } from './worker-script';
+import type { WorkerInput, WorkerMessage } from './worker';
+
+export interface ArtifactServiceOptions {
+  readonly vault: Vault;
+  rawPath(sha256: string): string;
+  /** Worker script (default: the bundle beside main, or worker.ts bundled on the fly). */
+  readonly workerScript?: string;
+  /** Build in this thread instead of a worker (tests of the build itself; blocks the event loop per page). */
+  readonly inline?: boolean;
+  /** Raw bytes per page and checkpoint (default 1 MiB). */
+  readonly pageBytes?: number;
+  /** Display line width in text bytes (default MAX_LINE_BYTES). */
+  readonly maxLineBytes?: number;
+  /** Sanitizer options of an artifact (default: from the record that holds it, else the defaults). */
+  sanitizerFor?(sha256: string): Promise<IndexSanitizerOptions>;
+}
+
+interface Job {
+  state: IndexStatus['state'];
+  bytesDone: number;
+  totalBytes: number;
+  spans: number;
+  cached: boolean;
+  started: number;
+  elapsedMs: number;
+  error: string | null;
+  cancel: Int32Array;
+  done: Promise<void>;
+}
+
+/** Open indexes kept at once (each holds 7 file handles and up to a few MB of cached blocks). */
+const MAX_OPEN = 4;
+
+export type ArtifactService = ReturnType<typeof createArtifactService>;
+
+export function createArtifactService(opts: ArtifactServiceOptions) {
+  const root = opts.vault.root;
+  const indexRoot = join(root, 'index');
+  const pageBytes = opts.pageBytes ?? DEFAULT_PAGE_BYTES;
+  const maxLineBytes = opts.maxLineBytes ?? MAX_LINE_BYTES;
+  const jobs = new Map<string, Job>();
+  const readers = new Map<string, IndexReader>();
+  const bookmarks = new BookmarkStore(root);
+
+  const shaOf = (ref: ArtifactRef): string => {
+    try {
+      return parseRef(ref).sha256;
+    } catch {
+      throw new BridgeError('bad-request', 'not a restricted:sha256: reference');
+    }
+  };
+  const dirOf = (sha: string): string => join(indexRoot, sha);
+
+  async function rawSize(sha: string): Promise<number> {
+    try {
+      const st = await lstat(opts.rawPath(sha));
+      if (!st.isFile()) throw new BridgeError('not-found', 'the raw artifact is not a regular file');
+      return st.size;
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) throw new BridgeError('not-found', 'the raw bytes are no longer in the vault (pruned?)');
+      throw err;
+    }
+  }
+
+  async function sanitizerOptions(sha: string): Promise<IndexSanitizerOptions> {
+    if (opts.sanitizerFor) return opts.sanitizerFor(sha);
+    const { records } = await opts.vault.listRecords();
+    for (const rec of records) {
+      for (const [stream, ref] of Object.entries(rec.raw)) {
+        if (ref.sha256 !== sha) continue;
+        const report = (rec.reports as Record<string, { cr_mode?: unknown; limits?: Record<string, unknown> }> | undefined)?.[stream];
+        const l = report?.limits ?? {};
+        const num = (v: unknown, d: number): number => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : d);
+        return {
+          cr: report?.cr_mode === 'overwrite' ? 'overwrite' : 'newline',
+          limits: {
+            maxCsiParamBytes: num(l.max_csi_param_bytes, DEFAULT_LIMITS.maxCsiParamBytes),
+            maxStringBytes: num(l.max_string_bytes, DEFAULT_LIMITS.maxStringBytes),
+            maxEscIntermediates: num(l.max_esc_intermediates, DEFAULT_LIMITS.maxEscIntermediates),
+          },
+        };
+      }
+    }
+    return { cr: 'newline', limits: { ...DEFAULT_LIMITS } };
+  }
+
+  /** What a cache must match. Raw bytes pruned: the cache still serves text and spans (size unchecked). */
+  async function expectation(sha: string) {
+    const size = await rawSize(sha).catch((err: unknown) => {
+      if (err instanceof BridgeError && err.code === 'not-found') return null;
+      throw err;
+    });
+    return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes };
+  }
+
+  function remember(sha: string, r: IndexReader): void {
+    const previous = readers.get(sha);
+    if (previous && previous !== r) void previous.close();
+    readers.delete(sha);
+    readers.set(sha, r);
+    while (readers.size > MAX_OPEN) {
+      const [old, reader] = readers.entries().next().value as [string, IndexReader];
+      readers.delete(old);
+      void reader.close();
+    }
+  }
+
+  const opening = new Map<string, Promise<IndexReader | null>>();
+
+  /** The open cache for `sha`, or null when there is none usable (a damaged one is removed). */
+  async function openCached(sha: string): Promise<IndexReader | null> {
+    const open = readers.get(sha);
+    if (open && !open.corruption) return open;
+    // Queries arrive in bursts: one open for all of them.
+    let pending = opening.get(sha);
+    if (!pending) {
+      pending = openCachedOnce(sha, open).finally(() => opening.delete(sha));
+      opening.set(sha, pending);
+    }
+    return pending;
+  }
+
+  async function openCachedOnce(sha: string, damaged: IndexReader | undefined): Promise<IndexReader | null> {
+    if (damaged) await drop(sha);
+    const expect = await expectation(sha);
+    try {
+      const r = await IndexReader.open(dirOf(sha), expect);
+      remember(sha, r);
+      return r;
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return null;
+      if (err instanceof BridgeError) throw err;
+      // Stale, truncated or altered: never trusted, removed so the next build starts clean
+      // (left alone when the raw bytes are gone: nothing could rebuild it, and it is not served).
+      if (expect.size !== null) await rm(dirOf(sha), { recursive: true, force: true });
+      return null;
+    }
+  }
+
+  async function drop(sha: string): Promise<void> {
+    const r = readers.get(sha);
+    readers.delete(sha);
+    await r?.close();
+    await rm(dirOf(sha), { recursive: true, force: true });
+  }
+
+  function status(ref: ArtifactRef, job: Job | undefined, m?: IndexManifest): IndexStatus {
+    return {
+      ref,
+      state: job?.state ?? (m ? 'done' : 'none'),
+      bytesDone: m ? m.size : job?.bytesDone ?? 0,
+      totalBytes: m ? m.size : job?.totalBytes ?? 0,
+      spans: m ? m.counts.spans : job?.spans ?? 0,
+      textBytes: m?.counts.textBytes ?? 0,
+      textLines: m?.counts.lines ?? 0,
+      cached: job?.cached ?? Boolean(m),
+      elapsedMs: job ? (job.state === 'running' ? Math.round(performance.now() - job.started) : job.elapsedMs) : 0,
+      error: job?.error ?? null,
+    };
+  }
+
+  async function build(sha: string, job: Job): Promise<void> {
+    const expect = { ...(await expectation(sha)), size: await rawSize(sha) };
+    job.totalBytes = expect.size;
+    await ensurePrivateDir(root);
+    await ensurePrivateDir(indexRoot);
+    const tmp = join(indexRoot, `.build-${sha.slice(0, 16)}-${randomBytes(6).toString('hex')}`);
+    await mkdir(tmp, { mode: 0o700 });
+    await ensurePrivateDir(tmp);
+    const input: WorkerInput = {
+      rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine, pageBytes, maxLineBytes,
+      cancel: job.cancel.buffer as SharedArrayBuffer,
+    };
+    try {
+      const outcome = opts.inline ? await runInline(input, job) : await runWorker(input, job);
+      if (outcome === 'cancelled') {
+        job.state = 'cancelled';
+        return;
+      }
+      await fsyncDir(tmp);
+      await publish(tmp, dirOf(sha));
+      const r = await IndexReader.open(dirOf(sha), expect);
+      remember(sha, r);
+      job.state = 'done';
+      job.bytesDone = expect.size;
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+      job.elapsedMs = Math.round(performance.now() - job.started);
+    }
+  }
+
+  async function publish(tmp: string, final: string): Promise<void> {
+    const old = `${final}.old-${randomBytes(6).toString('hex')}`;
+    let moved = false;
+    try {
+      await rename(final, old);
+      moved = true;
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT')) throw err;
+    }
+    await rename(tmp, final);
+    await fsyncDir(indexRoot);
+    if (moved) await rm(old, { recursive: true, force: true });
+  }
+
+  async function runInline(input: WorkerInput, job: Job): Promise<'done' | 'cancelled'> {
+    try {
+      buildIndex({
+        ...input,
+        shouldCancel: () => Atomics.load(job.cancel, 0) !== 0,
+        onProgress: (bytesDone, spans) => {
+          job.bytesDone = bytesDone;
+          job.spans = spans;
+        },
+      });
+      return 'done';
+    } catch (err) {
+      if (err instanceof BuildCancelled) return 'cancelled';
+      throw err;
+    }
+  }
+
+  async function runWorker(input: WorkerInput, job: Job): Promise<'done' | 'cancelled'> {
+    const script = await resolveWorkerScript(opts.workerScript);
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(script, { workerData: { ...input, airlockArtifactIndex: true }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+      let settled = false;
+      const settle = (f: () => void): void => {
+        if (settled) return;
+        settled = true;
+        f();
+        void worker.terminate();
+      };
+      worker.on('message', (m: WorkerMessage) => {
+        if (m.type === 'progress') {
+          job.bytesDone = m.bytesDone;
+          job.spans = m.spans;
+        } else if (m.type === 'done') settle(() => resolve('done'));
+        else if (m.type === 'cancelled') settle(() => resolve('cancelled'));
+        else settle(() => reject(new Error(m.message)));
+      });
+      worker.on('error', (err) => settle(() => reject(err)));
+      worker.on('exit', (code) => settle(() => reject(new Error(`index worker exited with code ${code}`))));
+    });
+  }
+
+  /** The ready index for queries, or 'unavailable' (not built, building, or found damaged). */
+  async function ready(ref: ArtifactRef): Promise<{ sha: string; r: IndexReader }> {
+    const sha = shaOf(ref);
+    const job = jobs.get(sha);
+    if (job?.state === 'running') throw new BridgeError('unavailable', 'the index of this artifact is still being built');
+    const r = await openCached(sha);
+    if (!r) throw new BridgeError('unavailable', 'this artifact has no index yet: call startIndex');
+    return { sha, r };
+  }
+
+  /** Runs a query; a damaged block found on the way drops the index and starts a rebuild. */
+  async function query<T>(ref: ArtifactRef, run: (r: IndexReader) => Promise<T>): Promise<T> {
+    const { sha, r } = await ready(ref);
+    try {
+      return await run(r);
+    } catch (err) {
+      if (err instanceof IndexCorrupt || r.corruption) {
+        await drop(sha);
+        jobs.delete(sha);
+        await startIndex(ref).catch(() => undefined);
+        throw new BridgeError('unavailable', 'the index of this artifact was damaged and is being rebuilt');
+      }
+      throw err;
+    }
+  }
+
+  const starting = new Map<string, Promise<IndexStatus>>();
+
+  /** Starts (or joins) the build of `ref`'s index; a usable cache answers at once (`cached`). */
+  function startIndex(ref: ArtifactRef): Promise<IndexStatus> {
+    const sha = shaOf(ref);
+    let pending = starting.get(sha);
+    if (!pending) {
+      pending = startIndexOnce(ref, sha).finally(() => starting.delete(sha));
+      starting.set(sha, pending);
+    }
+    return pending;
+  }
+
+  async function startIndexOnce(ref: ArtifactRef, sha: string): Promise<IndexStatus> {
+    const running = jobs.get(sha);
+    if (running?.state === 'running') return status(ref, running);
+    const started = performance.now();
+    const cached = await openCached(sha);
+    if (cached) {
+      const job: Job = {
+        state: 'done', bytesDone: cached.manifest.size, totalBytes: cached.manifest.size, spans: cached.manifest.counts.spans, cached: true,
+        started, elapsedMs: Math.round(performance.now() - started), error: null, cancel: new Int32Array(new SharedArrayBuffer(4)), done: Promise.resolve(),
+      };
+      jobs.set(sha, job);
+      return status(ref, job, cached.manifest);
+    }
+    const job: Job = {
+      state: 'running', bytesDone: 0, totalBytes: await rawSize(sha), spans: 0, cached: false, started, elapsedMs: 0, error: null,
+      cancel: new Int32Array(new SharedArrayBuffer(4)), done: Promise.resolve(),
+    };
+    jobs.set(sha, job);
+    job.done = build(sha, job).catch((err: unknown) => {
+      job.state = 'failed';
+      job.error = err instanceof Error ? err.message.slice(0, 300) : 'indexing failed';
+    });
+    return status(ref, job);
+  }
+
+  async function getIndexStatus(ref: ArtifactRef): Promise<IndexStatus> {
+    const sha = shaOf(ref);
+    const job = jobs.get(sha);
+    if (job?.state === 'running' || job?.state === 'failed' || job?.state === 'cancelled') return status(ref, job);
+    const r = await openCached(sha).catch(() => null);
+    return status(ref, job, r?.manifest);
+  }
+
+  return {
+    startIndex,
+    getIndexStatus,
+    async cancelIndex(ref: ArtifactRef): Promise<IndexStatus> {
+      const sha = shaOf(ref);
+      const job = jobs.get(sha);
+      if (!job || job.state !== 'running') return getIndexStatus(ref);
+      Atomics.store(job.cancel, 0, 1);
+      await job.done;
+      return status(ref, job);
+    },
+    /** Resolves when the running build of `ref` (if any) has finished (tests, bench). */
+    async whenIndexed(ref: ArtifactRef): Promise<IndexStatus> {
+      await jobs.get(shaOf(ref))?.done;
+      return getIndexStatus(ref);
+    },
+    getReport(ref: ArtifactRef): Promise<RemovalReport> {
+      return query(ref, async (r) => r.manifest.report as RemovalReport);
+    },
+    getSpans(ref: ArtifactRef, offset: number, length: number): Promise<SpanInfo[]> {
+      return query(ref, async (r) => (await q.spansOverlapping(r, offset, offset + length, MAX_SPANS_PER_CALL, false)).spans);
+    },
+    findSpan(ref: ArtifactRef, from: number, direction: 1 | -1, filter: { cls?: number; meaning?: string }): Promise<SpanInfo | null> {
+      return query(ref, (r) => q.findSpan(r, from, direction, filter));
+    },
+    getMinimap(ref: ArtifactRef, buckets: number): Promise<Minimap> {
+      return query(ref, (r) => q.getMinimap(r, buckets));
+    },
+    getTextLines(ref: ArtifactRef, firstLine: number, count: number): Promise<TextPage> {
+      return query(ref, (r) => q.getTextLines(r, firstLine, count));
+    },
+    textPositionOf(ref: ArtifactRef, rawOffset: number): Promise<TextPosition | null> {
+      return query(ref, (r) => q.textPositionOf(r, rawOffset));
+    },
+    searchText(ref: ArtifactRef, text: string, options: { caseSensitive?: boolean }): Promise<SearchHits> {
+      return query(ref, (r) => searchText(r, text, options.caseSensitive ?? false));
+    },
+    async searchRaw(ref: ArtifactRef, range: readonly [number, number] | null, searchQuery: { mode: 'hex' | 'text'; pattern: string }): Promise<SearchHits> {
+      const sha = shaOf(ref);
+      return searchRaw(opts.rawPath(sha), await rawSize(sha), range, searchQuery);
+    },
+    listBookmarks(ref: ArtifactRef): Promise<Bookmark[]> {
+      return bookmarks.list(shaOf(ref));
+    },
+    saveBookmark(ref: ArtifactRef, b: { offset: number; length: number; note: string }): Promise<Bookmark> {
+      return bookmarks.save(shaOf(ref), b);
+    },
+    deleteBookmark(ref: ArtifactRef, id: string): Promise<void> {
+      return bookmarks.delete(shaOf(ref), id);
+    },
+    async getChunkLog(recordId: string): Promise<ChunkLogView> {
+      let record;
+      try {
+        record = await opts.vault.getRecord(recordId);
+      } catch (err) {
+        if ((err as { code?: string }).code === 'not-found' || isErrno(err, 'ENOENT')) throw new BridgeError('not-found', `no record ${recordId}`);
+        throw err;
+      }
+      return chunkLogView(record);
+    },
+    /** Closes open indexes (app quit, tests). */
+    async close(): Promise<void> {
+      for (const job of jobs.values()) if (job.state === 'running') Atomics.store(job.cancel, 0, 1);
+      await Promise.all([...jobs.values()].map((j) => j.done));
+      await Promise.all([...readers.values()].map((r) => r.close()));
+      readers.clear();
+    },
+  };
+}
+

@@ -1,0 +1,92 @@
+import { AuditLog } from '../../node/audit';
+import { Vault } from '../../node/vault';
+import { GrantStore } from '../grants/grants';
+import { importFile } from '../import/importer';
+import { PromptBroker, type PromptOpener } from '../prompt/prompts';
+import { VaultView } from '../vault-view/view';
+import type { ArtifactFactory, ArtifactPort } from './artifact-port';
+import { createDispatcher, type BridgeDispatcher, type DispatcherDeps, type WindowRegistry } from './dispatcher';
+
+/** Options of {@link createAppServices}: the platform pieces main (or the e2e harness) provides. */
+export interface AppServicesOptions {
+  readonly vault: Vault;
+  readonly demo: boolean;
+  readonly version: string;
+  readonly origins: DispatcherDeps['origins'];
+  readonly opener: PromptOpener;
+  readonly windows: WindowRegistry;
+  readonly artifactFactory: ArtifactFactory | null;
+  /** Grant lifetime in ms (default 15 minutes; `AIRLOCK_GRANT_TTL_MS` in main). */
+  readonly grantTtlMs?: number;
+  readonly promptTimeoutMs?: number;
+  readonly chooseFile: DispatcherDeps['chooseFile'];
+  readonly chooseSavePath: DispatcherDeps['chooseSavePath'];
+  readonly writeClipboard: DispatcherDeps['writeClipboard'];
+}
+
+/** The main-side services of the desktop app, wired together once per vault. */
+export interface AppServices {
+  readonly vault: Vault;
+  readonly audit: AuditLog;
+  readonly view: VaultView;
+  readonly grants: GrantStore;
+  readonly prompts: PromptBroker;
+  readonly artifact: ArtifactPort | null;
+  readonly dispatcher: BridgeDispatcher;
+  /** A window main created went away: its grants end, its waiting request is withdrawn. */
+  windowClosed(windowId: number): Promise<void>;
+  /** The app is quitting: every grant ends (and its reads are audited). */
+  shutdown(): Promise<void>;
+}
+
+export function createAppServices(o: AppServicesOptions): AppServices {
+  const vault = o.vault;
+  const audit = AuditLog.forVault(vault.root);
+  const view = new VaultView(vault, { demo: o.demo, version: o.version });
+  const grants = new GrantStore({ audit, ttlMs: o.grantTtlMs });
+  const prompts = new PromptBroker({ grants, view, audit, opener: o.opener, timeoutMs: o.promptTimeoutMs });
+  let artifact: ArtifactPort | null = null;
+  if (o.artifactFactory) {
+    try {
+      artifact = o.artifactFactory({ vault, rawPath: (sha256) => vault.rawPath(sha256) });
+    } catch (err) {
+      console.error('airlock: the artifact service failed to start:', err);
+    }
+  }
+  const dispatcher = createDispatcher({
+    vault,
+    view,
+    grants,
+    prompts,
+    audit,
+    windows: o.windows,
+    origins: o.origins,
+    artifact,
+    chooseFile: o.chooseFile,
+    importFile: async (path, opts) => {
+      const result = await importFile(vault, audit, path, opts);
+      await view.refresh();
+      return result;
+    },
+    chooseSavePath: o.chooseSavePath,
+    writeClipboard: o.writeClipboard,
+  });
+  return {
+    vault,
+    audit,
+    view,
+    grants,
+    prompts,
+    artifact,
+    dispatcher,
+    async windowClosed(windowId) {
+      await prompts.windowClosed(windowId);
+      await prompts.promptClosed(windowId);
+      await grants.endWindow(windowId);
+    },
+    async shutdown() {
+      await grants.endAll();
+      await artifact?.close?.();
+    },
+  };
+}

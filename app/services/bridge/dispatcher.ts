@@ -1,0 +1,277 @@
+import type { z } from 'zod';
+import { writeFileAtomic } from '../../node/fs-atomic';
+import { terminalSafeLine } from '../../node/terminal-safe';
+import type { AuditDetails, AuditLine } from '../../node/audit';
+import type { Vault } from '../../node/vault';
+import { BRIDGE_ARGS, MAX_RAW_READ, PROMPT_ARGS, type BridgeMethod, type BridgeWire, type PromptMethod } from '../../../shared/bridge/contract';
+import type { AuditView, RecordSummary } from '../../../shared/bridge/types';
+import type { GrantStore } from '../grants/grants';
+import type { PromptBroker } from '../prompt/prompts';
+import { readRawRange } from '../raw/read';
+import type { VaultView } from '../vault-view/view';
+import { ARTIFACT_METHODS, type ArtifactPort } from './artifact-port';
+import { auditText, BridgeError, errorWire } from './errors';
+import { firstNotInert } from './inert';
+
+/**
+ * Who is calling, as main sees it (never as the caller claims): Electron main fills this from
+ * the IPC event (`BrowserWindow.fromWebContents(event.sender)`, `event.senderFrame`), the e2e
+ * harness from the Playwright binding's source page.
+ */
+export interface Caller {
+  /** Id of the window the sending frame belongs to, or null when it belongs to none main knows. */
+  readonly windowId: number | null;
+  /** Origin of the sending frame (`airlock://app`), or '' when unknown. */
+  readonly origin: string;
+  /** The sender is the window's top frame (not an iframe). */
+  readonly mainFrame: boolean;
+}
+
+/** Which windows main created and for what. */
+export interface WindowRegistry {
+  kindOf(windowId: number): 'viewer' | 'prompt' | null;
+}
+
+export interface AuditPort {
+  append(action: string, details: AuditDetails): Promise<unknown>;
+  list(): Promise<AuditLine[]>;
+}
+
+/** Everything the dispatcher delegates to. Platform pieces (dialogs, clipboard) are injected. */
+export interface DispatcherDeps {
+  readonly vault: Vault;
+  readonly view: VaultView;
+  readonly grants: GrantStore;
+  readonly prompts: PromptBroker;
+  readonly audit: AuditPort;
+  readonly windows: WindowRegistry;
+  /** Expected frame origins: the viewer's (`airlock://app`) and the prompt's (`airlock://prompt`). */
+  readonly origins: { readonly viewer: string; readonly prompt: string };
+  /** ARTIFACT's service; null until it exists (its methods then fail with 'unavailable'). */
+  readonly artifact: ArtifactPort | null;
+  /** Main's own file dialog for "Open file…"; null when the human cancelled. */
+  chooseFile(windowId: number): Promise<{ path: string; timingPath?: string } | null>;
+  importFile(path: string, options: { timingPath?: string }): Promise<{ record: { id: string } }>;
+  /** Main's own save dialog; null when cancelled. */
+  chooseSavePath(windowId: number, suggestedName: string): Promise<string | null>;
+  writeClipboard(text: string): Promise<void> | void;
+  /** Refusal audit budget per window per minute (default 60); the rest are counted, not written. */
+  readonly refusalBudget?: number;
+  readonly now?: () => number;
+}
+
+type Args<M extends BridgeMethod> = z.infer<(typeof BRIDGE_ARGS)[M]>;
+type Handler = (windowId: number, args: never) => Promise<unknown>;
+
+/** The one dispatcher behind `window.airlock` (Electron IPC) and the e2e harness's bindings. */
+export interface BridgeDispatcher {
+  /** A `window.airlock` call from a viewer window. Never throws: failures come back as wire errors. */
+  call(caller: Caller, method: unknown, args: unknown): Promise<BridgeWire<unknown>>;
+  /** A `window.airlockPrompt` call from a prompt window. */
+  callPrompt(caller: Caller, method: unknown, args: unknown): Promise<BridgeWire<unknown>>;
+}
+
+/**
+ * Creates the dispatcher. Order of checks for every call: (1) the sender — a window main created
+ * for this channel, its top frame, the app's own origin; (2) the method name — an own key of the
+ * contract; (3) the arguments — the contract's zod schema; (4) the method's own checks (grants).
+ * Every refusal returns a one-line error and writes a `bridge.refused` audit entry (budgeted per
+ * window so a hostile renderer cannot flood the log); no refusal carries an artifact byte.
+ */
+export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
+  const { view, grants, prompts, audit } = deps;
+  const now = deps.now ?? Date.now;
+  const budget = deps.refusalBudget ?? 60;
+  const refusals = new Map<number | string, { minute: number; written: number; suppressed: number }>();
+
+  const artifact = (): ArtifactPort => {
+    if (!deps.artifact) throw new BridgeError('unavailable', 'the artifact service (span index, text, search, bookmarks) is not available in this build');
+    return deps.artifact;
+  };
+
+  const handlers: { [M in BridgeMethod]: (windowId: number, args: Args<M>) => Promise<unknown> } = {
+    getVaultInfo: (w) => view.info(w),
+    listRecords: () => view.list(),
+    openFile: async (w) => {
+      const choice = await deps.chooseFile(w);
+      if (!choice) return null;
+      let id: string;
+      try {
+        id = (await deps.importFile(choice.path, { timingPath: choice.timingPath })).record.id;
+      } catch (err) {
+        throw new BridgeError('bad-request', `could not import the file: ${terminalSafeLine(err instanceof Error ? err.message : String(err))}`);
+      }
+      const list: RecordSummary[] = await view.list();
+      return list.find((r) => r.id === id) ?? null;
+    },
+    getReport: async (_w, [ref]) => view.report(ref),
+    getChunkLog: async (_w, [recordId]) => {
+      const a = deps.artifact;
+      return a?.getChunkLog ? a.getChunkLog(recordId) : view.chunkLog(recordId);
+    },
+    ...(Object.fromEntries(
+      ARTIFACT_METHODS.map((m) => [
+        m,
+        async (_w: number, args: [string, ...unknown[]]) => {
+          const svc = artifact();
+          await view.locate(args[0]); // the artifact must be in this vault before anything touches it
+          return (svc[m] as (...a: unknown[]) => Promise<unknown>)(...args);
+        },
+      ]),
+    ) as unknown as Pick<typeof handlers, (typeof ARTIFACT_METHODS)[number]>),
+    requestRawAccess: (w, [ref, options]) => prompts.request(w, ref, options),
+    listGrants: async (w) => grants.list(w),
+    revokeGrant: async (w, [grantId]) => {
+      await grants.revoke(grantId, w);
+    },
+    readRaw: async (w, [grantId, offset, length]) => {
+      const { sha256, start, end } = grants.clampRead(grantId, w, offset, length);
+      const bytes = await readRawRange(deps.vault.rawPath(sha256), start, end);
+      grants.noteRead(grantId, start, start + bytes.length);
+      return { offset: start, bytes };
+    },
+    searchRaw: async (w, [grantId, query]) => {
+      const g = grants.check(grantId, w);
+      const svc = artifact();
+      const range = g.info.range ? ([g.info.range[0], g.info.range[1]] as [number, number]) : null;
+      const hits = await svc.searchRaw(g.info.ref, range, query);
+      grants.noteSearch(grantId);
+      return hits;
+    },
+    copyText: async (_w, [kind, text]) => {
+      assertInert(text, 'copy');
+      await deps.writeClipboard(text);
+      await audit.append('text.copied', { kind, chars: text.length });
+    },
+    exportText: async (w, [kind, suggestedName, text]) => {
+      assertInert(text, 'export');
+      const safeName = suggestedName.replace(/[^A-Za-z0-9._ -]/g, '_').replace(/^\.+/, '').slice(0, 120) || 'airlock-export.txt';
+      const path = await deps.chooseSavePath(w, safeName);
+      if (!path) return { saved: false, name: null };
+      await writeFileAtomic(path, text, { mode: 0o600 });
+      const name = path.split(/[\\/]/).pop() ?? safeName;
+      await audit.append('text.exported', { kind, chars: text.length, name: auditText(name, 120) });
+      return { saved: true, name: name.replace(/[^\x20-\x7e]/g, '?') };
+    },
+    listAudit: async (_w, [limit]) => {
+      const lines = await audit.list();
+      const out: AuditView[] = [];
+      for (const l of lines.slice(-limit)) if ('entry' in l) out.push(auditView(l.entry as unknown as Record<string, unknown>));
+      return out.reverse();
+    },
+  };
+
+  const promptHandlers: { [M in PromptMethod]: (windowId: number, args: z.infer<(typeof PROMPT_ARGS)[M]>) => Promise<unknown> } = {
+    getPrompt: async (w) => prompts.getPrompt(w),
+    answerPrompt: (w, [answer]) => prompts.answer(w, answer),
+  };
+
+  async function refuse(channel: string, caller: Caller, method: string, err: BridgeError): Promise<void> {
+    if (err.code === 'unavailable') return;
+    const key = caller.windowId ?? 'unknown';
+    const minute = Math.floor(now() / 60_000);
+    let r = refusals.get(key);
+    if (!r || r.minute !== minute) {
+      const suppressed = r?.suppressed ?? 0;
+      r = { minute, written: 0, suppressed: 0 };
+      refusals.set(key, r);
+      if (suppressed > 0) await audit.append('bridge.refused', { channel, window: caller.windowId ?? -1, suppressed }).catch(() => undefined);
+    }
+    if (r.written >= budget) {
+      r.suppressed++;
+      return;
+    }
+    r.written++;
+    await audit.append('bridge.refused', {
+      channel,
+      method: auditText(method, 64),
+      code: err.code,
+      window: caller.windowId ?? -1,
+      origin: auditText(caller.origin, 100),
+      why: auditText(err.message, 240),
+    }).catch(() => undefined);
+  }
+
+  async function run(
+    channel: 'viewer' | 'prompt',
+    caller: Caller,
+    method: unknown,
+    args: unknown,
+    table: Record<string, Handler>,
+    schemas: Record<string, z.ZodType>,
+  ): Promise<BridgeWire<unknown>> {
+    const name = typeof method === 'string' ? method.slice(0, 64) : `<${typeof method}>`;
+    try {
+      checkSender(channel, caller);
+      if (typeof method !== 'string' || !Object.hasOwn(schemas, method)) {
+        throw new BridgeError('bad-request', `unknown method ${auditText(name, 64)} on the ${channel === 'viewer' ? 'window.airlock' : 'window.airlockPrompt'} bridge`);
+      }
+      if (!Array.isArray(args)) throw new BridgeError('bad-request', `${name}: arguments must be a list`);
+      if (method === 'readRaw' && typeof args[2] === 'number' && args[2] > MAX_RAW_READ) {
+        throw new BridgeError('too-large', `readRaw: at most ${MAX_RAW_READ} bytes a call (asked for ${args[2]})`);
+      }
+      const parsed = schemas[method].safeParse(args);
+      if (!parsed.success) throw new BridgeError('bad-request', `${name}: ${describeIssue(parsed.error)}`);
+      const value = await table[method](caller.windowId!, parsed.data as never);
+      return { ok: true, value: value ?? null };
+    } catch (err) {
+      const bridgeErr = asBridgeError(err);
+      if (bridgeErr) {
+        await refuse(channel, caller, name, bridgeErr);
+        return errorWire(bridgeErr);
+      }
+      console.error(`airlock: ${channel} ${name} failed:`, err);
+      return errorWire(err);
+    }
+  }
+
+  function checkSender(channel: 'viewer' | 'prompt', caller: Caller): void {
+    const expected = channel === 'viewer' ? deps.origins.viewer : deps.origins.prompt;
+    const kind = caller.windowId === null ? null : deps.windows.kindOf(caller.windowId);
+    if (kind !== channel) {
+      throw new BridgeError('forbidden', channel === 'viewer' ? 'calls to window.airlock are accepted only from the app\'s viewer windows' : 'prompt answers are accepted only from main\'s prompt window');
+    }
+    if (!caller.mainFrame) throw new BridgeError('forbidden', 'calls from a subframe are refused');
+    if (caller.origin !== expected) throw new BridgeError('forbidden', `calls are accepted only from ${expected}`);
+  }
+
+  return {
+    call: (caller, method, args) => run('viewer', caller, method, args, handlers as unknown as Record<string, Handler>, BRIDGE_ARGS as unknown as Record<string, z.ZodType>),
+    callPrompt: (caller, method, args) => run('prompt', caller, method, args, promptHandlers as unknown as Record<string, Handler>, PROMPT_ARGS as unknown as Record<string, z.ZodType>),
+  };
+}
+
+/** Vault and parse errors that mean "the caller asked for something wrong" become BridgeErrors. */
+function asBridgeError(err: unknown): BridgeError | null {
+  if (err instanceof BridgeError) return err;
+  const e = err as { name?: string; code?: string; message?: string };
+  if (e?.name === 'VaultError') {
+    if (e.code === 'not-found') return new BridgeError('not-found', e.message ?? 'not found');
+    if (e.code === 'bad-ref' || e.code === 'bad-id') return new BridgeError('bad-request', e.message ?? 'bad reference');
+  }
+  return null;
+}
+
+function assertInert(text: string, what: string): void {
+  const at = firstNotInert(text);
+  if (at >= 0) throw new BridgeError('bad-request', `${what} refused: the text holds a control or invisible character at index ${at}`);
+}
+
+/** The first schema issue as `argument N: message` (never the received value). */
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid arguments';
+  const [first, ...rest] = issue.path;
+  const where = typeof first === 'number' ? `argument ${first + 1}${rest.length ? ` (${rest.join('.')})` : ''}` : 'arguments';
+  return `${where}: ${issue.message}`;
+}
+
+function auditView(e: Record<string, unknown>): AuditView {
+  const details: Record<string, string | number | boolean | null> = {};
+  for (const [k, v] of Object.entries(e)) {
+    if (['seq', 'ts', 'actor', 'action', 'prev', 'hash'].includes(k)) continue;
+    details[k] = v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : JSON.stringify(v);
+  }
+  const actor = e.actor as { user?: string; host?: string } | undefined;
+  return { seq: Number(e.seq), ts: String(e.ts), action: String(e.action), actor: `${actor?.user ?? '?'}@${actor?.host ?? '?'}`, details };
+}

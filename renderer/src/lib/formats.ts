@@ -1,0 +1,91 @@
+// Copy and export texts. Every one is built from notation (hex digits, caret cells, numbers) or
+// from sanitized text, never from raw bytes, and is checked inert before it leaves.
+import { formatHexRows } from '../../../shared/hex/rows';
+import { caretString, formatRowText } from '../../../shared/hex/text';
+import type { Bookmark, RemovalReport, TextLine } from '../../../shared/bridge/types';
+import { assertInert } from './inert';
+import { chipLabel, hexOffset } from './spans';
+
+export function hexText(bytes: Uint8Array): string {
+  return assertInert(Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' '));
+}
+
+export function caretText(bytes: Uint8Array): string {
+  return assertInert(caretString(bytes));
+}
+
+export function cArrayText(bytes: Uint8Array, offset: number, name = 'bytes'): string {
+  const lines: string[] = [];
+  for (let i = 0; i < bytes.length; i += 12) {
+    lines.push('  ' + Array.from(bytes.subarray(i, i + 12), (b) => `0x${b.toString(16).padStart(2, '0')}`).join(', ') + (i + 12 < bytes.length ? ',' : ''));
+  }
+  return assertInert(`/* offset 0x${hexOffset(offset)}, ${bytes.length} bytes */\nconst unsigned char ${name}[${bytes.length}] = {\n${lines.join('\n')}\n};\n`);
+}
+
+/** `offset  hex…  |caret|` lines, like `airlock inspect`. */
+export function hexDumpText(bytes: Uint8Array, offset: number, title: string): string {
+  const rowStart = offset - (offset % 16);
+  const rows = formatHexRows(bytes, offset, { width: 16, lookahead: new Uint8Array(0) });
+  void rowStart;
+  const digits = Math.max(8, (offset + bytes.length).toString(16).length);
+  const body = rows.map((r) => formatRowText(r, { width: 16, offsetDigits: digits })).join('\n');
+  return assertInert(`# ${title}\n# offset 0x${hexOffset(offset)}, ${bytes.length} bytes\n${body}\n`);
+}
+
+/** The sanitized text of lines, chips written as `⟦OSC hyperlink⟧` marks (export only; the app draws chips). */
+export function linesText(lines: readonly TextLine[], withChips: boolean): string {
+  return assertInert(lines.map((l) => l.pieces.map((p) => {
+    if (p.t === 'text') return p.text;
+    if (p.t === 'synthetic') return '';
+    if (!withChips) return '';
+    const c = chipLabel(p.span);
+    return `⟦${c.cls} ${c.what}⟧`;
+  }).join('')).join('\n'));
+}
+
+export function reportJson(report: RemovalReport, ref: string): string {
+  return assertInert(JSON.stringify({ artifact: ref, report }, null, 2) + '\n');
+}
+
+function mdCell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+export function reportMarkdown(report: RemovalReport, ref: string, title: string): string {
+  const out: string[] = [];
+  out.push(`# Removal report: ${mdCell(title)}`, '', `- Artifact: \`${ref}\``, `- Input: ${report.input_bytes} bytes; kept ${report.kept_bytes}; removed or replaced ${report.removed_bytes}`,
+    `- Removed spans: ${report.removed_spans}; unterminated ${report.unterminated}; oversized ${report.oversized}; malformed ${report.malformed}; 8-bit ${report.eight_bit}`,
+    `- CR mode: ${report.cr_mode}${report.truncated ? '; input truncated' : ''}`, '', '## By class', '', '| Class | Count | Bytes |', '|---|---:|---:|');
+  for (const [name, c] of Object.entries(report.classes)) if (c.count > 0) out.push(`| ${name} | ${c.count} | ${c.bytes} |`);
+  out.push('', '## By meaning', '', '| Class: meaning | Count |', '|---|---:|');
+  for (const [key, n] of Object.entries(report.meanings).sort((a, b) => b[1] - a[1])) out.push(`| ${mdCell(key)} | ${n} |`);
+  return assertInert(out.join('\n') + '\n');
+}
+
+export function bookmarksMarkdown(bookmarks: readonly Bookmark[], ref: string): string {
+  const out = ['# Bookmarks', '', `Artifact: \`${ref}\``, '', '| Offset | Length | Note |', '|---|---:|---|'];
+  for (const b of bookmarks) out.push(`| 0x${hexOffset(b.offset)} | ${b.length} | ${mdCell(b.note)} |`);
+  return assertInert(out.join('\n') + '\n');
+}
+
+/** Removal counts of one line: `2 CSI, 1 OSC`. */
+export function lineRemovalSummary(line: TextLine): string {
+  const counts = new Map<string, number>();
+  for (const p of line.pieces) if (p.t === 'chip') {
+    const c = chipLabel(p.span).cls;
+    counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  return [...counts].map(([c, n]) => `${n} ${c}`).join(', ');
+}
+
+/** The comparison as Markdown: each clean line, the raw range it came from (caret notation when granted) and what was removed. */
+export function compareMarkdown(lines: readonly TextLine[], rawOf: (line: TextLine) => Uint8Array | null, ref: string, title: string): string {
+  const out = [`# Raw vs clean: ${mdCell(title)}`, '', `Artifact: \`${ref}\``, '', '| Line | Raw range | Removed | Clean text | Raw (caret notation) |', '|---:|---|---|---|---|'];
+  for (const l of lines) {
+    const raw = rawOf(l);
+    const clean = linesText([l], false);
+    const caret = raw ? caretString(raw) : '(raw not authorized)';
+    out.push(`| ${l.line + 1} | 0x${hexOffset(l.rawStart)}–0x${hexOffset(l.rawEnd)} | ${lineRemovalSummary(l) || '—'} | \`${mdCell(clean).replace(/`/g, "'")}\` | \`${mdCell(caret).replace(/`/g, "'")}\` |`);
+  }
+  return assertInert(out.join('\n') + '\n');
+}

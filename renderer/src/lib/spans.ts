@@ -1,0 +1,104 @@
+// How spans are named and coloured: one place, so the legend, chips, rows and tooltips agree.
+import type { SpanInfo } from '../../../shared/bridge/types';
+import { SPAN_CLASS_NAMES, SpanFlag } from '../../../shared/parser/span-class';
+
+/** Short labels per class value, as an investigator reads them. */
+export const CLASS_LABELS: readonly string[] = ['C0', 'C1', 'ESC', 'CSI', 'OSC', 'DCS', 'APC', 'PM', 'SOS', 'Invalid UTF-8', 'Invisible'];
+/** What each class is, for the legend. */
+export const CLASS_HINTS: readonly string[] = [
+  'C0 control or DEL', 'C1 control (8-bit or UTF-8 encoded)', 'escape sequence', 'control sequence (colour, cursor, erase…)',
+  'OS command: title, clipboard, hyperlink…', 'device control string', 'application program command', 'privacy message',
+  'start of string', 'ill-formed UTF-8 (shown as U+FFFD)', 'invisible code point (tags, bidi)',
+];
+
+/** CSS class for a span class value (`cls-osc`, `cls-invalid_utf8`…). */
+export function clsCss(cls: number): string {
+  return `cls-${SPAN_CLASS_NAMES[cls] ?? 'unknown'}`;
+}
+
+export function classLabel(cls: number): string {
+  return CLASS_LABELS[cls] ?? `class ${cls}`;
+}
+
+const FLAG_NAMES: Array<[number, string]> = [
+  [SpanFlag.Unterminated, 'unterminated'], [SpanFlag.Oversized, 'oversized'], [SpanFlag.Malformed, 'malformed'],
+  [SpanFlag.EightBit, '8-bit introducer'], [SpanFlag.Utf8Encoded, 'UTF-8 encoded C1'],
+];
+
+export function flagNames(flags: number): string[] {
+  return FLAG_NAMES.filter(([bit]) => (flags & bit) !== 0).map(([, name]) => name);
+}
+
+/** The meaning without a leading mnemonic that repeats the class or code ("OSC 52 clipboard" → "clipboard"). */
+function meaningText(span: SpanInfo): string {
+  return span.meaning;
+}
+
+/** 1234567 → "1,234,567" without Intl (toLocaleString is slow on hot paths). */
+export function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+const described = new WeakMap<SpanInfo, string>();
+
+/** "OSC 52 clipboard access, 44 bytes, ended by BEL · unterminated" (cached per span object). */
+export function describeSpan(span: SpanInfo): string {
+  let d = described.get(span);
+  if (d === undefined) {
+    d = describe(span);
+    described.set(span, d);
+  }
+  return d;
+}
+
+function describe(span: SpanInfo): string {
+  const label = classLabel(span.cls);
+  const m = meaningText(span);
+  const head = m.toUpperCase().startsWith(label.toUpperCase()) ? m : `${label} ${m}`;
+  const bytes = `${grouped(span.length)} byte${span.length === 1 ? '' : 's'}`;
+  const t = span.terminator;
+  const ended = t && t !== 'final' ? (t === 'EOF' ? ', unterminated at end of input' : t === 'interrupted' ? ', interrupted' : `, ended by ${t}`) : '';
+  const flags = flagNames(span.flags);
+  return `${head}, ${bytes}${ended}${flags.length ? ` · ${flags.join(', ')}` : ''}`;
+}
+
+const OSC_SHORT: Record<number, string> = {
+  0: 'title', 1: 'icon', 2: 'title', 4: 'palette', 7: 'cwd', 8: 'hyperlink', 9: 'notify', 10: 'fg colour', 11: 'bg colour',
+  12: 'cursor colour', 52: 'clipboard', 104: 'palette', 133: 'shell mark', 633: 'shell mark', 777: 'notify', 1337: 'iTerm2',
+};
+const STOP = new Set(['set', 'select', 'request', 'the', 'and']);
+
+/**
+ * The short chip label: class and a mnemonic ("CSI SGR", "OSC 52 clipboard", "C0 CR"); the full
+ * description goes to the tooltip and the accessible name.
+ */
+export function chipLabel(span: SpanInfo): { cls: string; what: string } {
+  const label = classLabel(span.cls);
+  let what = span.meaning;
+  if (what.toUpperCase().startsWith(label.toUpperCase() + ' ')) what = what.slice(label.length + 1);
+  const words = what.split(' ');
+  if (span.cls === 10 && span.code > 0) return { cls: label, what: `U+${span.code.toString(16).toUpperCase().padStart(4, '0')}` };
+  if (span.cls === 9) return { cls: 'UTF-8', what: `invalid \\x${(span.code & 0xff).toString(16).padStart(2, '0')}` };
+  if (span.cls === 4 && /^\d+$/.test(words[0] ?? '')) what = `${words[0]} ${OSC_SHORT[Number(words[0])] ?? words.filter((w) => !STOP.has(w))[1] ?? ''}`.trim();
+  else if (/^[A-Z0-9]{2,}$/.test(words[0] ?? '')) what = words[0];
+  else what = words.slice(0, 2).join(' ');
+  return { cls: label, what };
+}
+
+/** Hex offset with at least 8 digits, as the offset column shows it. */
+export function hexOffset(offset: number, digits = 8): string {
+  return offset.toString(16).padStart(digits, '0');
+}
+
+/** Human size: 1,066 B · 4.0 GiB. */
+export function humanSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes.toLocaleString('en-US')} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
+}

@@ -1,0 +1,22 @@
+export { useArtifact, initialArtifact, type ArtifactState } from './artifact';
+export { useView, initialView, notify, type ViewState, type Theme, type MainTab, type SideTab, type CompareMode } from './view';
+export { useSelection, initialSelection, selectedRange, type SelectionState } from './selection';
+export { useGrants, initialGrants, type GrantState, type GrantPhase } from './grants';
+export { useSearch, initialSearch, type SearchState, type SearchMode } from './search';
+export { useBookmarks, initialBookmarks, type BookmarkState } from './bookmarks';
+import { initialArtifact, useArtifact } from './artifact';
+import { initialBookmarks, useBookmarks } from './bookmarks';
+import { initialGrants, useGrants } from './grants';
+import { initialSearch, useSearch } from './search';
+import { initialSelection, useSelection } from './selection';
+import { initialView, useView } from './view';
+
+/** Back to a fresh app (tests; also closing the workspace resets the per-artifact slices). */
+export function resetStores(): void {
+  useArtifact.setState({ ...initialArtifact }, true);
+  useView.setState(initialView(), true);
+  useSelection.setState({ ...initialSelection }, true);
+  useGrants.setState(initialGrants(), true);
+  useSearch.setState({ ...initialSearch }, true);
+  useBookmarks.setState({ ...initialBookmarks }, true);
+}

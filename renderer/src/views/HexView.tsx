@@ -1,0 +1,289 @@
+// The hex/caret view: offset | 16 bytes of hex | caret column. Nothing raw shows until a grant;
+// every byte inside an annotated span carries its class colour over the span's whole extent.
+import { memo, useCallback, useEffect, useMemo, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
+import type { SpanInfo } from '../../../shared/bridge/types';
+import type { Cell } from '../../../shared/hex/cell';
+import { formatHexRows, type HexRow } from '../../../shared/hex/rows';
+import { ROW_BYTES, copySelection, ensureRaw, moveCursor, requestRaw } from '../actions';
+import { BigList, type RowRenderProps } from '../components/BigList';
+import { PAGE_SIZE, pageOf, type PageCache } from '../lib/page-cache';
+import { rowCount } from '../lib/scroll';
+import { SPAN_BLOCK } from '../lib/span-cache';
+import { clsCss, describeSpan, hexOffset } from '../lib/spans';
+import { session } from '../session';
+import { useArtifact, useBookmarks, useGrants, useSearch, useSelection, useView } from '../stores';
+
+export const HEX_ROW_PX = 20;
+
+interface Formatted {
+  rows: HexRow[];
+  ctx: boolean;
+  look: boolean;
+}
+
+const formatted = new WeakMap<Uint8Array, Formatted>();
+
+/** Hex rows of one cached page, decoded with the neighbouring pages' edge bytes when cached. */
+export function pageRows(pages: PageCache, index: number, size: number): HexRow[] | null {
+  const bytes = pages.peek(index);
+  if (!bytes) return null;
+  const prev = index > 0 ? pages.peek(index - 1) : undefined;
+  const lastPage = (index + 1) * PAGE_SIZE >= size;
+  const next = lastPage ? undefined : pages.peek(index + 1);
+  const have = formatted.get(bytes);
+  const ctx = index === 0 || prev !== undefined;
+  const look = lastPage || next !== undefined;
+  if (have && (have.ctx || !ctx) && (have.look || !look)) return have.rows;
+  const rows = formatHexRows(bytes, index * PAGE_SIZE, {
+    width: ROW_BYTES,
+    context: index === 0 ? undefined : prev?.subarray(prev.length - 3),
+    lookahead: lastPage ? new Uint8Array(0) : next?.subarray(0, 3),
+  });
+  formatted.set(bytes, { rows, ctx, look });
+  return rows;
+}
+
+export interface HexRowProps {
+  size: number;
+  cursor: number;
+  range: readonly [number, number] | null;
+  hits: readonly number[];
+  hitLength: number;
+  marks: readonly number[];
+  rawVersion: number;
+  spanVersion: number;
+  granted: boolean;
+}
+
+/** First index in sorted `list` whose value is ≥ `x`. */
+function lowerBound(list: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (list[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function byteClasses(offset: number, span: SpanInfo | null | undefined, p: HexRowProps, hitStart: number, hitEnd: number): string {
+  let c = '';
+  if (span) {
+    c += ` ${clsCss(span.cls)} sp`;
+    if (span.offset === offset) c += ' ss';
+    if (span.offset + span.length - 1 === offset) c += ' se';
+  }
+  if (p.range ? offset >= p.range[0] && offset < p.range[1] : false) c += ' sel';
+  if (offset === p.cursor) c += ' cur';
+  if (offset >= hitStart && offset < hitEnd) c += ' hit';
+  return c;
+}
+
+function rowHits(p: HexRowProps, start: number): [number, number] {
+  if (p.hits.length === 0) return [-1, -1];
+  // The hit that covers bytes of this row (hits are short; the earliest overlapping one wins).
+  const i = lowerBound(p.hits, start - p.hitLength + 1);
+  if (i >= p.hits.length) return [-1, -1];
+  const h = p.hits[i];
+  return h < start + ROW_BYTES ? [h, h + p.hitLength] : [-1, -1];
+}
+
+function HexRowViewInner({ row, style, props: p }: RowRenderProps<HexRowProps>) {
+  const s = session();
+  const start = row * ROW_BYTES;
+  const end = Math.min(p.size, start + ROW_BYTES);
+  const index = pageOf(start);
+  const rows = s && p.granted ? pageRows(s.pages, index, p.size) : null;
+  const hexRow = rows ? rows[(start - index * PAGE_SIZE) / ROW_BYTES] : null;
+  const marked = p.marks.length > 0 && p.marks[lowerBound(p.marks, start)] < end;
+  const [hs, he] = rowHits(p, start);
+  const hex = [];
+  const caret = [];
+  for (let k = 0; k < ROW_BYTES; k++) {
+    const o = start + k;
+    if (o >= end) {
+      hex.push(<span key={k} className={`hx pad${k === 8 ? ' g' : ''}`}>{'  '}</span>);
+      continue;
+    }
+    const span = s?.spans.spanAt(o);
+    const c = byteClasses(o, span, p, hs, he);
+    const cell: Cell | undefined = hexRow?.cells[k];
+    hex.push(
+      <span key={k} id={o === p.cursor ? 'hex-cursor' : undefined} className={`hx${k === 8 ? ' g' : ''}${c}`} data-o={o}>
+        {hexRow ? hexRow.hex[k] : '··'}
+      </span>,
+    );
+    caret.push(
+      <span key={k} className={`ct k-${cell?.kind ?? 'none'}${c}`} data-o={o}>
+        {cell ? cell.text : '·'}
+      </span>,
+    );
+  }
+  return (
+    <div style={style} className={`hex-row${marked ? ' marked' : ''}`} data-testid="hex-row" data-offset={start} role="row" aria-rowindex={row + 1}>
+      <span className="off" role="rowheader">{hexOffset(start, Math.max(8, p.size.toString(16).length))}</span>
+      <span className="hexcells" role="gridcell">{hex}</span>
+      <span className="caret" role="gridcell">{caret}</span>
+    </div>
+  );
+}
+
+const HexRowView = memo(HexRowViewInner);
+const renderHexRow = (p: RowRenderProps<HexRowProps>) => <HexRowView {...p} />;
+
+/** Offsets under a pointer event (the byte spans carry `data-o`). */
+function offsetOf(e: { target: EventTarget | null }): number | null {
+  const el = (e.target as HTMLElement | null)?.closest?.('[data-o]');
+  if (!el) return null;
+  const v = Number((el as HTMLElement).dataset.o);
+  return Number.isSafeInteger(v) ? v : null;
+}
+
+export function HexView() {
+  const artifact = useArtifact((a) => a.artifact);
+  const size = artifact?.size ?? 0;
+  const hexTop = useView((v) => v.hexTop);
+  const hexVisible = useView((v) => v.hexVisible);
+  const rawVersion = useView((v) => v.rawVersion);
+  const spanVersion = useView((v) => v.spanVersion);
+  const cursor = useSelection((s) => s.cursor);
+  const range = useSelection((s) => s.range);
+  const phase = useGrants((g) => g.phase);
+  const grant = useGrants((g) => g.grant);
+  const why = useGrants((g) => g.why);
+  const hits = useSearch((s) => s.hits);
+  const hitLength = useSearch((s) => s.hitLength);
+  const bookmarks = useBookmarks((b) => b.list);
+  const marks = useMemo(() => bookmarks.map((b) => b.offset), [bookmarks]);
+  const totalRows = rowCount(size, ROW_BYTES);
+  const granted = grant !== null;
+
+  // Fetch what the visible window needs: raw pages (under a grant) and span blocks.
+  useEffect(() => {
+    const s = session();
+    if (!s || size === 0) return;
+    const from = Math.max(0, (hexTop - 8) * ROW_BYTES);
+    const length = (hexVisible + 16) * ROW_BYTES;
+    void s.spans.ensureRange(from, Math.min(length, size - from));
+    if (granted) void ensureRaw(from, Math.min(length, size - from));
+  }, [hexTop, hexVisible, size, granted, artifact?.ref]);
+
+  const onTop = useCallback((row: number) => useView.setState({ hexTop: row }), []);
+  const onVisible = useCallback((rows: number) => useView.setState({ hexVisible: rows }), []);
+
+  const onPointerDown = useCallback((e: PointerEvent<HTMLDivElement>) => {
+    const o = offsetOf(e);
+    if (o === null) return;
+    moveCursor(o, e.shiftKey);
+    (e.currentTarget as HTMLElement).focus();
+  }, []);
+  const onPointerMove = useCallback((e: PointerEvent<HTMLDivElement>) => {
+    const o = offsetOf(e);
+    if (o === null) return;
+    if (e.buttons === 1) moveCursor(o, true, false);
+    if (useView.getState().hoverOffset !== o) useView.setState({ hoverOffset: o });
+  }, []);
+
+  const onKeyDown = useCallback((e: KeyboardEvent<HTMLDivElement>) => {
+    const c = useSelection.getState().cursor;
+    const page = Math.max(1, useView.getState().hexVisible - 1) * ROW_BYTES;
+    const map: Record<string, number> = {
+      ArrowLeft: c - 1, ArrowRight: c + 1, ArrowUp: c - ROW_BYTES, ArrowDown: c + ROW_BYTES,
+      PageUp: c - page, PageDown: c + page,
+      Home: e.ctrlKey || e.metaKey ? 0 : c - (c % ROW_BYTES),
+      End: e.ctrlKey || e.metaKey ? size - 1 : Math.min(size - 1, c - (c % ROW_BYTES) + ROW_BYTES - 1),
+    };
+    if (e.key in map) {
+      e.preventDefault();
+      moveCursor(Math.max(0, Math.min(size - 1, map[e.key])), e.shiftKey);
+      return;
+    }
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c') {
+      e.preventDefault();
+      void copySelection(e.shiftKey ? 'caret' : 'hex');
+    }
+  }, [size]);
+
+  const rowProps = useMemo<HexRowProps>(() => ({ size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted }),
+    [size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted]);
+
+
+  return (
+    <section className="hex-view" data-testid="hex-view" aria-label="Raw bytes (hex and caret notation)">
+      <div className="hex-head" aria-hidden="true">
+        <span className="off">offset</span>
+        <span className="hexcells">{Array.from({ length: ROW_BYTES }, (_, k) => <span key={k} className={`hx${k === 8 ? ' g' : ''}`}>{k.toString(16).padStart(2, '0')}</span>)}</span>
+        <span className="caret">caret notation</span>
+      </div>
+      {granted ? (
+        <BigList
+          totalRows={totalRows}
+          rowHeight={HEX_ROW_PX}
+          top={hexTop}
+          onTop={onTop}
+          onVisible={onVisible}
+          renderRow={renderHexRow}
+          rowProps={rowProps}
+          label="Hex rows"
+          className="hex-list"
+          scrollbarTestId="hex-scrollbar"
+          onKeyDown={onKeyDown}
+          listAttrs={{
+            role: 'grid', tabIndex: 0, 'aria-activedescendant': 'hex-cursor', 'aria-describedby': 'span-description', 'aria-rowcount': totalRows,
+            onPointerDown, onPointerMove, onPointerLeave: () => useView.setState({ hoverOffset: null }),
+            draggable: false, onDragStart: (e) => e.preventDefault(), 'data-testid': 'hex-grid',
+            onCopy: (e) => {
+              // The menu's Copy too: hex notation through main's inert check, never the bytes.
+              e.preventDefault();
+              void copySelection('hex');
+            },
+          }}
+        />
+      ) : (
+        <RawLocked phase={phase} why={why} size={size} available={artifact?.rawAvailable !== false} />
+      )}
+    </section>
+  );
+}
+
+function RawLocked({ phase, why, size, available }: { phase: string; why: string | null; size: number; available: boolean }) {
+  if (!available) {
+    return (
+      <div className="raw-locked" role="region" aria-label="Raw bytes pruned">
+        <div className="lock-icon" aria-hidden="true" />
+        <h3>Raw bytes were pruned</h3>
+        <p>Retention ended this artifact's raw bytes. Its sanitized text, removal report and span index remain.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="raw-locked" role="region" aria-label="Raw bytes locked">
+      <div className="lock-icon" aria-hidden="true" />
+      <h3>Raw bytes are restricted</h3>
+      <p>
+        The sanitized text and the removal report need no authorization. Showing these {size.toLocaleString('en-US')} bytes —
+        even as hex — needs a grant from a reviewer, recorded in the audit log.
+      </p>
+      {phase === 'denied' && (
+        <p className="denied" data-testid="raw-denied" role="alert">
+          Denied: {why ?? 'the request was not approved'}. No raw byte was sent to this window.
+        </p>
+      )}
+      {phase === 'ended' && why && <p className="ended" data-testid="raw-ended" role="status">{why}</p>}
+      <button type="button" className="primary" onClick={() => void requestRaw()} disabled={phase === 'asking'}>
+        {phase === 'asking' ? 'Waiting for authorization…' : 'Show raw bytes'}
+      </button>
+      {phase === 'asking' && <p className="hint">Main opened its own authorization window. Answer it there.</p>}
+    </div>
+  );
+}
+
+/** The description of the span covering `offset`, if its block is loaded. */
+export function spanDescriptionAt(offset: number): string | null {
+  const span = session()?.spans.spanAt(offset);
+  return span ? describeSpan(span) : null;
+}
+
+export { SPAN_BLOCK };
+export type { CSSProperties };

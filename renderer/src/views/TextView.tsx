@@ -1,0 +1,245 @@
+// The sanitized text, virtualized, with removed spans drawn as chips: an element with an icon and
+// a class label the app renders, which no text in the artifact can imitate (text is plain spans
+// of characters; a chip is a bordered, coloured box with an icon drawn in CSS).
+import { memo, useCallback, useEffect, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
+import type { TextLine, TextPiece } from '../../../shared/bridge/types';
+import { copyPlainText, copySelection, selectFromText, selectRange } from '../actions';
+import { BigList, type RowRenderProps } from '../components/BigList';
+import { chipLabel, clsCss, describeSpan, hexOffset } from '../lib/spans';
+import { session } from '../session';
+import { useArtifact, useSearch, useSelection, useView } from '../stores';
+
+export const TEXT_ROW_PX = 20;
+
+const utf8 = new TextEncoder();
+
+/** Raw bytes of the character under the point in a direct text piece (UTF-8 is 1:1 there). */
+function rawAtPoint(x: number, y: number, el: HTMLElement, raw: number, text: string): [number, number] | null {
+  const doc = el.ownerDocument as Document & { caretPositionFromPoint?: (x: number, y: number) => { offsetNode: Node; offset: number } | null };
+  const pos = doc.caretPositionFromPoint?.(x, y);
+  if (!pos || !el.contains(pos.offsetNode)) return null;
+  const i = Math.min(pos.offset, Math.max(0, text.length - 1));
+  const ch = String.fromCodePoint(text.codePointAt(i) ?? 32);
+  const start = raw + utf8.encode(text.slice(0, i)).length;
+  return [start, start + utf8.encode(ch).length];
+}
+
+/** Raw offset of a DOM point inside a text piece, or null. */
+function rawOfPoint(node: Node, offset: number): number | null {
+  const el = (node.nodeType === 3 ? node.parentElement : (node as HTMLElement))?.closest?.('[data-piece]') as HTMLElement | null;
+  if (!el) return null;
+  const line = session()?.text.line(Number(el.dataset.line));
+  const piece = line?.pieces[Number(el.dataset.piece)];
+  if (!piece) return null;
+  if (piece.t === 'chip') return piece.span.offset;
+  if (piece.t === 'text' && piece.direct && node.nodeType === 3) return piece.raw + utf8.encode(piece.text.slice(0, offset)).length;
+  return piece.raw;
+}
+
+/** The DOM text selection in the text view, mapped to raw `[start, end)`. */
+function domSelectionRaw(): [number, number] | null {
+  const sel = typeof window !== 'undefined' ? window.getSelection?.() : null;
+  if (!sel || sel.isCollapsed || sel.rangeCount === 0) return null;
+  const r = sel.getRangeAt(0);
+  const a = rawOfPoint(r.startContainer, r.startOffset);
+  const b = rawOfPoint(r.endContainer, r.endOffset);
+  if (a === null || b === null) return null;
+  return a < b ? [a, b] : b < a ? [b, a + 1] : null;
+}
+
+/** The DOM text selection as sanitized text: kept text only (no chip labels, no line numbers). */
+function domSelectionText(): string | null {
+  const sel = typeof window !== 'undefined' ? window.getSelection?.() : null;
+  if (!sel || sel.isCollapsed || sel.rangeCount === 0) return null;
+  const frag = sel.getRangeAt(0).cloneContents();
+  frag.querySelectorAll('.chip, .ln, .syn, .loading').forEach((n) => n.remove());
+  const rows = frag.querySelectorAll('.text-row');
+  if (rows.length === 0) return frag.textContent;
+  return Array.from(rows, (row) => row.textContent ?? '').join('\n');
+}
+
+export function pieceRange(p: TextPiece): [number, number] {
+  return p.t === 'chip' ? [p.span.offset, p.span.offset + p.span.length] : [p.raw, p.raw + Math.max(1, p.rawLength)];
+}
+
+export function Chip({ piece, selected, index, line }: { piece: Extract<TextPiece, { t: 'chip' }>; selected: boolean; index: number; line: number }) {
+  const { cls, what } = chipLabel(piece.span);
+  return (
+    <span
+      className={`chip ${clsCss(piece.span.cls)}${selected ? ' sel' : ''}`}
+      data-testid="chip"
+      data-piece={index}
+      data-line={line}
+      data-offset={piece.span.offset}
+      role="button"
+      tabIndex={-1}
+      aria-label={`Removed: ${describeSpan(piece.span)}, at offset 0x${hexOffset(piece.span.offset)}${piece.more ? `, and ${piece.more} more` : ''}`}
+      title={`${describeSpan(piece.span)} — at 0x${hexOffset(piece.span.offset)}`}
+    >
+      <span className="chip-icon" aria-hidden="true" />
+      <span className="chip-cls">{cls}</span>
+      <span className="chip-what">{what}</span>
+      {piece.more ? <span className="chip-more" title={`${piece.more} more removed spans follow here without text between them`}>+{piece.more}</span> : null}
+    </span>
+  );
+}
+
+export interface TextRowProps {
+  hits: readonly number[];
+  hitLength: number;
+  range: readonly [number, number] | null;
+  cursor: number;
+  linkedLine: number | null;
+  textVersion: number;
+  showChips: boolean;
+}
+
+/** True when some hit `[h, h + len)` overlaps `[s, e)` (hits ascending). */
+function anyHit(hits: readonly number[] | undefined, len: number, s: number, e: number): boolean {
+  if (!hits || hits.length === 0) return false;
+  let lo = 0;
+  let hi = hits.length;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (hits[mid] + len <= s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < hits.length && hits[lo] < e;
+}
+
+export function LinePieces({ line, range, cursor, showChips = true, hits, hitLength = 0 }: {
+  line: TextLine; range: readonly [number, number] | null; cursor: number; showChips?: boolean; hits?: readonly number[]; hitLength?: number;
+}) {
+  const [s, e] = range ?? [cursor, cursor + 1];
+  return (
+    <>
+      {line.pieces.map((p, i) => {
+        const [ps, pe] = pieceRange(p);
+        const selected = ps < e && pe > s;
+        if (p.t === 'chip') return showChips ? <Chip key={i} piece={p} selected={selected} index={i} line={line.line} /> : null;
+        if (p.t === 'synthetic') {
+          return (
+            <span key={i} className={`syn${selected ? ' sel' : ''}`} data-piece={i} data-line={line.line} title={`Line break made by the sanitizer from the byte at 0x${hexOffset(p.raw)}`} aria-label="line break made by the sanitizer">
+              ↵
+            </span>
+          );
+        }
+        return (
+          <span key={i} className={`tp${p.direct ? '' : ' replaced'}${selected ? ' sel' : ''}${anyHit(hits, hitLength, ps, pe) ? ' hit' : ''}`} data-piece={i} data-line={line.line}>
+            {p.text}
+          </span>
+        );
+      })}
+    </>
+  );
+}
+
+function TextRowInner({ row, style, props: p }: RowRenderProps<TextRowProps>) {
+  const line = session()?.text.line(row);
+  const linked = p.linkedLine === row;
+  return (
+    <div style={style} className={`text-row${linked ? ' linked' : ''}${line?.continued ? ' cont' : ''}`} data-testid="text-line" data-line={row} role="row" aria-rowindex={row + 1}>
+      <span className="ln" role="rowheader">{row + 1}</span>
+      <span className="tl" role="gridcell">
+        {line ? <LinePieces line={line} range={p.range} cursor={p.cursor} showChips={p.showChips} hits={p.hits} hitLength={p.hitLength} /> : <span className="loading">…</span>}
+      </span>
+    </div>
+  );
+}
+
+const TextRow = memo(TextRowInner);
+const renderTextRow = (p: RowRenderProps<TextRowProps>) => <TextRow {...p} />;
+
+export function TextView() {
+  const totalLines = useArtifact((a) => a.totalLines);
+  const ref = useArtifact((a) => a.artifact?.ref);
+  const textTop = useView((v) => v.textTop);
+  const textVersion = useView((v) => v.textVersion);
+  const range = useSelection((s) => s.range);
+  const cursor = useSelection((s) => s.cursor);
+  const linkedLine = useSelection((s) => s.textLine);
+
+  useEffect(() => {
+    // Touch the first line so its page loads before the list measures.
+    session()?.text.line(textTop);
+  }, [textTop, ref]);
+
+  const onTop = useCallback((row: number) => useView.setState({ textTop: row }), []);
+  const onVisible = useCallback((rows: number) => useView.setState({ textVisible: rows }), []);
+  const onMouseUp = useCallback((e: MouseEvent<HTMLDivElement>) => {
+    // A drag over kept text selects the bytes it came from (both ends through the offset map).
+    const range = domSelectionRaw();
+    if (range) {
+      selectRange(range[0], range[1], false);
+      return;
+    }
+    const el = (e.target as HTMLElement).closest?.('[data-piece]') as HTMLElement | null;
+    if (!el) return;
+    const line = session()?.text.line(Number(el.dataset.line));
+    if (!line) return;
+    const piece = line.pieces[Number(el.dataset.piece)];
+    const at = piece?.t === 'text' && piece.direct ? rawAtPoint(e.clientX, e.clientY, el, piece.raw, piece.text) : null;
+    if (at) {
+      selectRange(at[0], at[1], false);
+      useSelection.setState({ textLine: line.line, textPiece: Number(el.dataset.piece) });
+    } else selectFromText(line, Number(el.dataset.piece));
+  }, []);
+  const onKeyDown = useCallback((e: KeyboardEvent<HTMLDivElement>) => {
+    const { textTop: top, textVisible } = useView.getState();
+    const step: Record<string, number> = { ArrowUp: -1, ArrowDown: 1, PageUp: -textVisible, PageDown: textVisible };
+    if (e.key in step) {
+      e.preventDefault();
+      useView.setState({ textTop: Math.max(0, Math.min(Math.max(0, totalLines - textVisible), top + step[e.key])) });
+    } else if (e.key === 'Home' && (e.ctrlKey || e.metaKey)) useView.setState({ textTop: 0 });
+    else if (e.key === 'End' && (e.ctrlKey || e.metaKey)) useView.setState({ textTop: Math.max(0, totalLines - textVisible) });
+    else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      // Walk the pieces (text and chips) of the linked line; each selects its bytes.
+      e.preventDefault();
+      const sel = useSelection.getState();
+      const line = session()?.text.line(sel.textLine ?? top);
+      if (!line || line.pieces.length === 0) return;
+      const cur = sel.textLine === line.line && sel.textPiece !== null ? sel.textPiece : -1;
+      const next = Math.max(0, Math.min(line.pieces.length - 1, cur + (e.key === 'ArrowRight' ? 1 : -1)));
+      selectFromText(line, next);
+    } else if (e.key === 'Enter') {
+      const line = session()?.text.line(useSelection.getState().textLine ?? top);
+      if (line && line.pieces.length > 0) selectFromText(line, 0);
+    }
+  }, [totalLines]);
+
+  const hits = useSearch((q) => q.hits);
+  const hitLength = useSearch((q) => q.hitLength);
+  const rowProps = useMemo<TextRowProps>(() => ({ hits, hitLength, range, cursor, linkedLine, textVersion, showChips: true }), [hits, hitLength, range, cursor, linkedLine, textVersion]);
+
+  return (
+    <section className="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
+      <div className="pane-head">
+        <span>Sanitized text</span>
+        <span className="muted">{totalLines} lines · removed spans shown as chips</span>
+      </div>
+      <BigList
+        totalRows={totalLines}
+        rowHeight={TEXT_ROW_PX}
+        top={textTop}
+        onTop={onTop}
+        onVisible={onVisible}
+        renderRow={renderTextRow}
+        rowProps={rowProps}
+        label="Sanitized text lines"
+        className="text-list"
+        scrollbarTestId="text-scrollbar"
+        onKeyDown={onKeyDown}
+        listAttrs={{
+          role: 'grid', tabIndex: 0, onMouseUp, draggable: false, onDragStart: (e) => e.preventDefault(),
+          onCopy: (e) => {
+            e.preventDefault();
+            const text = domSelectionText();
+            if (text) void copyPlainText(text);
+            else void copySelection('text');
+          },
+          'data-testid': 'text-grid',
+        }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,3 @@
+// Public surface of the bridge contract.
+export * from './contract';
+export type * from './types';

@@ -1,0 +1,238 @@
+// Result and value types of the renderer bridge (`window.airlock`). Platform-neutral: main,
+// preload, the e2e harness and the renderer all import these. Offsets and sizes are plain JS
+// numbers (safe integers, never 32-bit): a 4 GiB artifact is an ordinary case.
+import type { RemovalReport } from '../sanitize/report';
+
+/** `restricted:sha256:<64 hex>`: names one raw artifact. Only main can resolve it to bytes. */
+export type ArtifactRef = string;
+
+/** Where an artifact's bytes came from. */
+export type ArtifactSourceKind = 'capture' | 'file' | 'script' | 'asciicast';
+
+/**
+ * One raw artifact as the vault browser lists it. Every string here is sanitized display text
+ * (it went through the sanitizer and `terminalSafeLine`), never raw bytes.
+ */
+export interface ArtifactSummary {
+  readonly ref: ArtifactRef;
+  readonly sha256: string;
+  readonly size: number;
+  /** `stdout`, `stderr` for captures; `file` for imports (also `stdin` for script(1) input). */
+  readonly stream: string;
+  /** The artifact's sanitizer report totals (full report: `getReport`). */
+  readonly removal: RemovalSummary;
+  /** False once prune ended the raw retention: text and report remain, bytes are gone. */
+  readonly rawAvailable: boolean;
+}
+
+/** Totals of a removal report for lists and prompts. */
+export interface RemovalSummary {
+  readonly removedSpans: number;
+  readonly removedBytes: number;
+  /** Up to five `class: meaning` keys with the highest counts. */
+  readonly top: ReadonlyArray<{ readonly key: string; readonly count: number }>;
+  readonly truncated: boolean;
+  /** Text was withheld to end of input (one-reading rule). */
+  readonly withheldToEnd: boolean;
+}
+
+/** One vault record (a capture or an imported file) with its artifacts. */
+export interface RecordSummary {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly source: ArtifactSourceKind;
+  /** Sanitized command line (captures) or sanitized file name (imports). */
+  readonly title: string;
+  readonly cwd: string | null;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly durationMs: number | null;
+  /** Rebuilt from decoded text (asciicast), not byte-exact: say so wherever it is shown. */
+  readonly rebuilt: boolean;
+  readonly artifacts: readonly ArtifactSummary[];
+}
+
+/** What the app is looking at. */
+export interface VaultInfo {
+  /** Display form of the vault path (sanitized). */
+  readonly root: string;
+  /** The built-in demo vault made from `assets/samples`. */
+  readonly demo: boolean;
+  readonly records: number;
+  /** This window's id: grants are bound to it. */
+  readonly windowId: number;
+  readonly version: string;
+  /** The artifact the app was started on (`airlock open FILE|REF`), to open at once; else absent/null. */
+  readonly open?: ArtifactRef | null;
+}
+
+/** Progress of the span index of one artifact (built in a worker in main, cached per digest). */
+export interface IndexStatus {
+  readonly ref: ArtifactRef;
+  readonly state: 'none' | 'running' | 'done' | 'failed' | 'cancelled';
+  readonly bytesDone: number;
+  readonly totalBytes: number;
+  readonly spans: number;
+  readonly textBytes: number;
+  readonly textLines: number;
+  /** Served from the vault's index cache (second open). */
+  readonly cached: boolean;
+  readonly elapsedMs: number;
+  readonly error: string | null;
+}
+
+/** One annotated span (from the index; no payload bytes). */
+export interface SpanInfo {
+  /** Index of the span in the artifact's span list (stable; used for next/previous). */
+  readonly index: number;
+  readonly offset: number;
+  readonly length: number;
+  /** `SpanClass` value; names in `SPAN_CLASS_NAMES`. */
+  readonly cls: number;
+  readonly meaning: string;
+  /** `SpanFlag` bits. */
+  readonly flags: number;
+  readonly code: number;
+  /**
+   * How a string or sequence ended: 'BEL', 'ST', 'C1 ST', 'CAN', 'SUB', 'ESC', 'EOF', 'final', 'C1' (cut
+   * off by a C1 control), 'interrupted' (by another byte its grammar forbids), or null (not a sequence).
+   */
+  readonly terminator: string | null;
+}
+
+/** Per-class occurrence counts in equal byte buckets across the whole artifact. */
+export interface Minimap {
+  readonly buckets: number;
+  readonly bucketBytes: number;
+  /** `counts[cls][bucket]`. */
+  readonly counts: readonly (readonly number[])[];
+}
+
+/** A piece of a sanitized text line: kept text, or a chip for a removed span. */
+export type TextPiece =
+  | {
+      readonly t: 'text';
+      readonly text: string;
+      /** Raw offset of the first byte this text came from. */
+      readonly raw: number;
+      readonly rawLength: number;
+      /** True when the text's UTF-8 bytes are exactly raw[raw .. raw+rawLength) (1:1 mapping). */
+      readonly direct: boolean;
+    }
+  /** `more`: further removed spans in the same gap after this chip, not listed (a bounded line). */
+  | { readonly t: 'chip'; readonly span: SpanInfo; readonly more?: number }
+  /** A line break or space the sanitizer made (CR, IND, CUP, …): where it came from. */
+  | { readonly t: 'synthetic'; readonly text: string; readonly raw: number; readonly rawLength: number };
+
+/** One display line of sanitized text. Long lines are cut into several (`continued`). */
+export interface TextLine {
+  readonly line: number;
+  readonly textOffset: number;
+  readonly rawStart: number;
+  readonly rawEnd: number;
+  readonly continued: boolean;
+  readonly pieces: readonly TextPiece[];
+}
+
+export interface TextPage {
+  readonly firstLine: number;
+  readonly totalLines: number;
+  readonly lines: readonly TextLine[];
+}
+
+/** Where a raw offset lands in the sanitized text. */
+export interface TextPosition {
+  readonly line: number;
+  /** Index in the line's pieces. */
+  readonly piece: number;
+  /** The byte was kept (false: removed, the position is the chip or the nearest text). */
+  readonly kept: boolean;
+}
+
+/** A grant: permission for one window to read one artifact's raw bytes (optionally one range). */
+export interface GrantInfo {
+  readonly id: string;
+  readonly ref: ArtifactRef;
+  readonly windowId: number;
+  /** `[start, end)` or null for the whole artifact. */
+  readonly range: readonly [number, number] | null;
+  readonly reason: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export type RawAccessOutcome =
+  | { readonly state: 'granted'; readonly grant: GrantInfo }
+  | { readonly state: 'denied'; readonly why: string };
+
+/** Raw bytes under a grant: at most MAX_RAW_READ bytes a call. */
+export interface RawPage {
+  readonly offset: number;
+  readonly bytes: Uint8Array;
+}
+
+export interface SearchHits {
+  /** Raw offsets (raw search) or raw offsets of the text hits (text search), ascending. */
+  readonly hits: readonly number[];
+  readonly hitLength: number;
+  /** All hits in the artifact, even past `hits.length`. */
+  readonly total: number;
+  readonly complete: boolean;
+  readonly elapsedMs: number;
+}
+
+export interface Bookmark {
+  readonly id: string;
+  readonly offset: number;
+  readonly length: number;
+  /** User's note (kept as text; shown escaped). */
+  readonly note: string;
+  readonly createdAt: string;
+}
+
+/** One row of a capture's chunk log: what the collector observed, in its order. */
+export interface ChunkRowView {
+  readonly seq: number;
+  readonly seqEnd: number;
+  readonly stream: string;
+  readonly offset: number;
+  readonly length: number;
+  readonly textOffset: number;
+  readonly textLength: number;
+  readonly tMs: number;
+}
+
+export interface ChunkLogView {
+  readonly rows: readonly ChunkRowView[];
+  readonly total: number;
+  readonly coalesced: boolean;
+  readonly complete: boolean;
+}
+
+/** An audit entry as shown in the app (details are already metadata only). */
+export interface AuditView {
+  readonly seq: number;
+  readonly ts: string;
+  readonly action: string;
+  readonly actor: string;
+  readonly details: Readonly<Record<string, string | number | boolean | null>>;
+}
+
+export type CopyKind = 'hex' | 'caret' | 'c-array' | 'text' | 'offset';
+export type ExportKind = 'hex-dump' | 'report-json' | 'report-md' | 'compare-md' | 'bookmarks-md';
+
+/** What the prompt window shows (built by main from the vault; sanitized). */
+export interface PromptView {
+  readonly requestId: string;
+  readonly artifact: ArtifactSummary;
+  readonly record: Pick<RecordSummary, 'id' | 'title' | 'cwd' | 'createdAt' | 'source'>;
+  readonly range: readonly [number, number] | null;
+  /** Reason the requester gave (may be empty: the human must give one). */
+  readonly requestedReason: string;
+  readonly requester: string;
+  readonly expiresInMs: number;
+  /** How many hex digits of the digest the human must type. */
+  readonly confirmDigits: number;
+}
+
+export type { RemovalReport };

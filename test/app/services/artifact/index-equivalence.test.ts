@@ -1,0 +1,118 @@
+// The index is the Sanitizer's own output, column by column: spans, text, offset map; page edges
+// change nothing; checkpoints let a fresh Parser resume any page exactly.
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Parser, NoopSink, type SpanClass } from '../../../../shared/parser';
+import { sanitize } from '../../../../shared/sanitize';
+import { hostileStream } from '../../../helpers/arbitraries';
+import { CHECKPOINT_FIELDS, MAP_RECORD } from '../../../../app/services/artifact/format';
+import { fixture, indexed, type Fixture } from './helpers';
+
+type Span = [number, number, number, string, number, number];
+
+function direct(bytes: Uint8Array, cr: 'newline' | 'overwrite' = 'newline') {
+  const spans: Span[] = [];
+  const r = sanitize(bytes, { mapOffsets: true, cr, onSpan: (cls, off, len, meaning, flags, code) => spans.push([cls, off, len, meaning, flags, code]) });
+  return { ...r, spans };
+}
+
+async function check(f: Fixture, bytes: Uint8Array, cr: 'newline' | 'overwrite' = 'newline'): Promise<void> {
+  const want = direct(bytes, cr);
+  const { ref, sha } = await indexed(f, bytes);
+  const dir = join(f.vault.root, 'index', sha);
+  // Text: byte for byte.
+  expect(Buffer.from(readFileSync(join(dir, 'text.bin')))).toEqual(Buffer.from(want.text));
+  // Spans: all of them, in the parser's order (index), with meanings and codes.
+  const got = await f.service.getSpans(ref, 0, Math.max(1, bytes.length));
+  const byIndex = [...got].sort((a, b) => a.index - b.index);
+  expect(byIndex.map((s) => [s.cls, s.offset, s.length, s.meaning, s.flags, s.code])).toEqual(want.spans);
+  expect(got.map((s) => s.offset)).toEqual([...got.map((s) => s.offset)].sort((a, b) => a - b));
+  // Map: every text byte maps to the same raw byte.
+  const map = readFileSync(join(dir, 'map.bin'));
+  const segs = map.length / MAP_RECORD;
+  const starts: number[] = [];
+  for (let i = 0; i < segs; i++) starts.push(map.readDoubleLE(i * MAP_RECORD));
+  for (let t = 0; t < want.text.length; t++) {
+    let i = starts.length - 1;
+    while (i > 0 && starts[i] > t) i--;
+    const at = i * MAP_RECORD;
+    const raw = map.readDoubleLE(at + 16) > 0 ? map.readDoubleLE(at + 8) + (t - map.readDoubleLE(at)) : map.readDoubleLE(at + 8);
+    expect(raw).toBe(want.map!.textToRaw(t));
+  }
+  // Checkpoints: a fresh Parser from `resume` reports exactly the spans from `first span` on.
+  const cps = readFileSync(join(dir, 'checkpoints.bin'));
+  for (let c = 0; c < cps.length / (CHECKPOINT_FIELDS * 8); c++) {
+    const base = c * CHECKPOINT_FIELDS * 8;
+    const firstSpan = cps.readDoubleLE(base + 8);
+    const resume = cps.readDoubleLE(base + 16);
+    const spans: Span[] = [];
+    const sink = new (class extends NoopSink {
+      override span(cls: SpanClass, off: number, len: number, meaning: string, flags: number, code: number): void {
+        spans.push([cls, off + resume, len, meaning, flags, code]);
+      }
+    })();
+    const p = new Parser(sink);
+    p.feed(bytes.subarray(resume));
+    p.end();
+    const expected = want.spans.filter((_, i) => i >= firstSpan);
+    // Same spans from the checkpoint on (C0 nested in a sequence straddling the edge come first in both).
+    expect(spans).toEqual(expected);
+  }
+}
+
+describe('span index equals a direct Sanitizer run', () => {
+  let small: Fixture;
+  beforeAll(async () => {
+    small = await fixture({ pageBytes: 7 });
+  });
+  afterAll(() => small.cleanup());
+
+  it('handles the empty artifact and text-free artifacts', async () => {
+    const f = await fixture({ pageBytes: 3 });
+    try {
+      const { ref } = await indexed(f, new Uint8Array(0));
+      expect((await f.service.getTextLines(ref, 0, 10)).totalLines).toBe(0);
+      await check(f, Buffer.from('\x1b[31m\x1b]0;t\x07\x07\x07'));
+      const { ref: r2 } = await indexed(f, Buffer.from('\x1b[31m\x1b[0m'));
+      const page = await f.service.getTextLines(r2, 0, 5);
+      expect(page.totalLines).toBe(1);
+      expect(page.lines[0].pieces.map((p) => p.t)).toEqual(['chip', 'chip']);
+    } finally {
+      await f.cleanup();
+    }
+  });
+
+  it('matches on hostile corpora at random page sizes (spans crossing page edges are exact)', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileStream(120), fc.integer({ min: 1, max: 64 }), async (bytes, page) => {
+        const f = await fixture({ pageBytes: page });
+        try {
+          await check(f, bytes);
+        } finally {
+          await f.cleanup();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('matches in overwrite mode', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileStream(80), fc.integer({ min: 1, max: 32 }), async (bytes, page) => {
+        const f = await fixture({ pageBytes: page, sanitizerFor: async () => ({ cr: 'overwrite', limits: { maxCsiParamBytes: 256, maxStringBytes: 65536, maxEscIntermediates: 8 } }) });
+        try {
+          await check(f, bytes, 'overwrite');
+        } finally {
+          await f.cleanup();
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('splits a UTF-8 character and an OSC across page edges', async () => {
+    await check(small, Buffer.from('ab€€本\x1b]52;c;QUFB\x1b\\z\x1b[1;31mX\x1b', 'utf8'));
+  });
+});

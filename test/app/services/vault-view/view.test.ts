@@ -1,0 +1,58 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Vault } from '../../../../app/node/vault';
+import { buildDemoVault } from '../../../../app/services/import/demo';
+import { removalSummary, VaultView } from '../../../../app/services/vault-view/view';
+
+const SAMPLES = join(__dirname, '../../../../assets/samples/demo');
+
+describe('vault view', () => {
+  let dir: string;
+  let view: VaultView;
+  let vault: Vault;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'airlock-view-'));
+    await chmod(dir, 0o700);
+    vault = await buildDemoVault(join(dir, 'v'), SAMPLES);
+    view = new VaultView(vault, { demo: true, version: '1' });
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('summaries are sanitized, newest first, with removal totals', async () => {
+    const list = await view.list();
+    expect(list.map((r) => r.createdAt)).toEqual([...list.map((r) => r.createdAt)].sort().reverse());
+    for (const r of list) {
+      expect(r.title).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e]/);
+      for (const a of r.artifacts) expect(a.ref).toBe(`restricted:sha256:${a.sha256}`);
+    }
+    const build = list.find((r) => r.title === 'build.log')!;
+    expect(build.artifacts[0].removal.top[0].count).toBeGreaterThan(0);
+    expect(build.artifacts[0].rawAvailable).toBe(true);
+  });
+
+  it('locates by ref; unknown and malformed refs are refused', async () => {
+    const [r] = await view.list();
+    expect((await view.locate(r.artifacts[0].ref)).record.id).toBe(r.id);
+    await expect(view.locate(`restricted:sha256:${'0'.repeat(64)}`)).rejects.toMatchObject({ code: 'not-found' });
+    await expect(view.locate('../../etc/passwd')).rejects.toMatchObject({ name: 'VaultError', code: 'bad-ref' });
+  });
+
+  it('chunk logs from the record', async () => {
+    const capture = (await view.list()).find((r) => r.source === 'capture')!;
+    const log = await view.chunkLog(capture.id);
+    expect(log.rows.length).toBe(11);
+    expect(log.rows[1]).toMatchObject({ stream: 'stderr', seq: 1 });
+    await expect(view.chunkLog('20260101T000000Z-00000000')).rejects.toMatchObject({ code: 'not-found' });
+  });
+
+  it('info names the window and the artifact the app was started on', async () => {
+    view.setOpen('restricted:sha256:' + 'a'.repeat(64));
+    expect(await view.info(7)).toMatchObject({ demo: true, windowId: 7, records: 5, open: 'restricted:sha256:' + 'a'.repeat(64) });
+  });
+
+  it('removal summary of a missing report is empty', () => {
+    expect(removalSummary(null)).toEqual({ removedSpans: 0, removedBytes: 0, top: [], truncated: false, withheldToEnd: false });
+  });
+});

@@ -1,0 +1,586 @@
+// An in-memory `AirlockBridge` for component tests and the renderer's dev page. It runs the real
+// shared/ Sanitizer over a few sample artifacts (and one periodic artifact of any size, up to many
+// GiB, whose bytes are computed instead of stored) and answers every bridge method the way main
+// does: sanitized text and span metadata freely, raw bytes only under a grant. Test-only code.
+import type { AirlockBridge } from '../../shared/bridge/contract';
+import { MAX_RAW_READ, MAX_SEARCH_HITS, MAX_SPANS_PER_CALL, MAX_TEXT_LINES } from '../../shared/bridge/contract';
+import type {
+  ArtifactSummary, AuditView, Bookmark, ChunkLogView, ChunkRowView, CopyKind, ExportKind, GrantInfo, IndexStatus,
+  Minimap, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, SearchHits, SpanInfo, TextLine, TextPage,
+  TextPiece, TextPosition, VaultInfo,
+} from '../../shared/bridge/types';
+import { SPAN_CLASS_COUNT, SPAN_CLASS_NAMES, SpanFlag } from '../../shared/parser/span-class';
+import { Sanitizer } from '../../shared/sanitize/sanitizer';
+import { captureChunks, hostileTranscript, periodicUnit } from './samples';
+import { sha256Hex } from './sha256';
+
+const dec = new TextDecoder();
+
+/** What the fake knows of one artifact, small (stored) or periodic (computed). */
+interface Model {
+  readonly size: number;
+  read(offset: number, length: number): Uint8Array;
+  spans(offset: number, length: number): SpanInfo[];
+  spanAtIndex(index: number): SpanInfo | null;
+  readonly spanCount: number;
+  readonly lineCount: number;
+  lines(first: number, count: number): TextLine[];
+  textPositionOf(raw: number): TextPosition | null;
+  readonly report: RemovalReport;
+  /** Raw offsets where `query` occurs in the sanitized text, with the total. */
+  searchText(query: string, caseSensitive: boolean): { hits: number[]; total: number; hitLength: number };
+  searchRaw(pattern: (number | null)[]): { hits: number[]; total: number };
+  minimap(buckets: number): Minimap;
+}
+
+function terminatorOf(bytes: Uint8Array, offset: number, length: number, cls: number, flags: number): string | null {
+  if (flags & SpanFlag.Unterminated) return 'EOF';
+  if (cls >= 4 && cls <= 8) {
+    const last = bytes[offset + length - 1];
+    const before = length >= 2 ? bytes[offset + length - 2] : -1;
+    if (last === 0x07) return 'BEL';
+    if (last === 0x5c && before === 0x1b) return 'ST';
+    if (last === 0x9c) return 'C1 ST';
+    if (last === 0x18) return 'CAN';
+    if (last === 0x1a) return 'SUB';
+    if (last === 0x1b) return 'ESC';
+    return null;
+  }
+  if (cls === 2 || cls === 3) return flags & SpanFlag.Malformed ? null : 'final';
+  return null;
+}
+
+/** Sanitizes `bytes` whole and cuts the result into lines of pieces the way ARTIFACT's index does. */
+function buildSmall(bytes: Uint8Array): {
+  spans: SpanInfo[]; lines: TextLine[]; report: RemovalReport; text: string; textRaw: number[];
+} {
+  const spans: SpanInfo[] = [];
+  const sanitizer = new Sanitizer({
+    mapOffsets: true,
+    onSpan: (cls, offset, length, meaning, flags, code) => {
+      spans.push({ index: spans.length, offset, length, cls, meaning, flags, code, terminator: terminatorOf(bytes, offset, length, cls, flags) });
+    },
+  });
+  const parts = [sanitizer.write(bytes), sanitizer.end()];
+  const textBytes = new Uint8Array(parts[0].length + parts[1].length);
+  textBytes.set(parts[0]);
+  textBytes.set(parts[1], parts[0].length);
+  const map = sanitizer.map!;
+  const report = sanitizer.getReport();
+  spans.sort((a, b) => a.offset - b.offset || b.length - a.length);
+  spans.forEach((s, i) => ((s as { index: number }).index = i));
+
+  const lines: TextLine[] = [];
+  let pieces: TextPiece[] = [];
+  let lineStartRaw = 0;
+  let lineTextOffset = 0;
+  let nextSpan = 0;
+  let run: { text: string; raw: number; rawLength: number } | null = null;
+  const flushRun = () => {
+    if (run) pieces.push({ t: 'text', text: run.text, raw: run.raw, rawLength: run.rawLength, direct: true });
+    run = null;
+  };
+  const chipsUpTo = (raw: number) => {
+    while (nextSpan < spans.length && spans[nextSpan].offset <= raw) {
+      flushRun();
+      pieces.push({ t: 'chip', span: spans[nextSpan++] });
+    }
+  };
+  const endLine = (rawEnd: number, textEnd: number) => {
+    flushRun();
+    lines.push({ line: lines.length, textOffset: lineTextOffset, rawStart: lineStartRaw, rawEnd, continued: false, pieces });
+    pieces = [];
+    lineStartRaw = rawEnd;
+    lineTextOffset = textEnd;
+  };
+  const textRaw: number[] = [];
+  let p = 0;
+  while (p < textBytes.length) {
+    const b = textBytes[p];
+    const len = b < 0x80 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+    const raw = map.textToRaw(p);
+    for (let k = 0; k < len; k++) textRaw.push(raw + k);
+    let direct = true;
+    for (let k = 0; k < len; k++) if (bytes[raw + k] !== textBytes[p + k] || map.textToRaw(p + k) !== raw + k) direct = false;
+    chipsUpTo(direct ? raw : raw - 1);
+    const ch = dec.decode(textBytes.subarray(p, p + len));
+    if (b === 0x0a) {
+      if (direct) {
+        endLine(raw + 1, p + 1);
+      } else {
+        chipsUpTo(raw);
+        flushRun();
+        pieces.push({ t: 'synthetic', text: '\n', raw, rawLength: 1 });
+        endLine(raw + 1, p + 1);
+      }
+    } else if (!direct) {
+      flushRun();
+      const span = spans.find((s) => s.offset === raw && s.cls === 9);
+      chipsUpTo(raw);
+      pieces.push({ t: 'text', text: ch, raw, rawLength: span?.length ?? 1, direct: false });
+    } else if (run && run.raw + run.rawLength === raw) {
+      run.text += ch;
+      run.rawLength += len;
+    } else {
+      flushRun();
+      run = { text: ch, raw, rawLength: len };
+    }
+    p += len;
+  }
+  chipsUpTo(Number.MAX_SAFE_INTEGER);
+  endLine(bytes.length, textBytes.length);
+  if (lines.length > 1 && lines[lines.length - 1].pieces.length === 0 && lines[lines.length - 1].rawStart === bytes.length) lines.pop();
+  return { spans, lines, report, text: dec.decode(textBytes), textRaw };
+}
+
+function overlapping(spans: readonly SpanInfo[], offset: number, length: number): SpanInfo[] {
+  const end = offset + length;
+  const out: SpanInfo[] = [];
+  for (const s of spans) {
+    if (s.offset >= end) break;
+    if (s.offset + s.length > offset) out.push(s);
+    if (out.length >= MAX_SPANS_PER_CALL) break;
+  }
+  return out;
+}
+
+function matchAt(bytes: Uint8Array, at: number, pattern: (number | null)[]): boolean {
+  for (let k = 0; k < pattern.length; k++) {
+    if (at + k >= bytes.length) return false;
+    if (pattern[k] !== null && bytes[at + k] !== pattern[k]) return false;
+  }
+  return true;
+}
+
+function searchIn(haystack: string, needle: string, caseSensitive: boolean): number[] {
+  const h = caseSensitive ? haystack : haystack.toLowerCase();
+  const n = caseSensitive ? needle : needle.toLowerCase();
+  const out: number[] = [];
+  for (let i = h.indexOf(n); i >= 0; i = h.indexOf(n, i + 1)) out.push(i);
+  return out;
+}
+
+function smallModel(bytes: Uint8Array): Model {
+  const built = buildSmall(bytes);
+  const utf8 = new TextEncoder();
+  return {
+    size: bytes.length,
+    read: (offset, length) => bytes.slice(offset, Math.min(bytes.length, offset + length)),
+    spans: (offset, length) => overlapping(built.spans, offset, length),
+    spanAtIndex: (i) => built.spans[i] ?? null,
+    spanCount: built.spans.length,
+    lineCount: built.lines.length,
+    lines: (first, count) => built.lines.slice(first, first + count),
+    textPositionOf(raw) {
+      const line = built.lines.find((l) => raw >= l.rawStart && raw < l.rawEnd) ?? null;
+      if (!line) return null;
+      let best = 0;
+      for (let i = 0; i < line.pieces.length; i++) {
+        const piece = line.pieces[i];
+        const start = piece.t === 'chip' ? piece.span.offset : piece.raw;
+        const len = piece.t === 'chip' ? piece.span.length : piece.rawLength;
+        if (raw >= start && raw < start + len) return { line: line.line, piece: i, kept: piece.t === 'text' && piece.direct };
+        if (start <= raw) best = i;
+      }
+      return { line: line.line, piece: best, kept: false };
+    },
+    report: built.report,
+    searchText(query, caseSensitive) {
+      const textBytes = utf8.encode(built.text);
+      const hits = searchIn(built.text, query, caseSensitive).map((charIndex) => {
+        const byteIndex = utf8.encode(built.text.slice(0, charIndex)).length;
+        return built.textRaw[Math.min(byteIndex, textBytes.length - 1)];
+      });
+      return { hits, total: hits.length, hitLength: utf8.encode(query).length };
+    },
+    searchRaw(pattern) {
+      const hits: number[] = [];
+      for (let i = 0; i + pattern.length <= bytes.length; i++) if (matchAt(bytes, i, pattern)) hits.push(i);
+      return { hits, total: hits.length };
+    },
+    minimap(buckets) {
+      const bucketBytes = Math.max(1, Math.ceil(bytes.length / buckets));
+      const counts = Array.from({ length: SPAN_CLASS_COUNT }, () => new Array<number>(buckets).fill(0));
+      for (const s of built.spans) counts[s.cls][Math.min(buckets - 1, Math.floor(s.offset / bucketBytes))]++;
+      return { buckets, bucketBytes, counts };
+    },
+  };
+}
+
+/** `unit` repeated `repeats` times; the unit must end with LF and leave no sequence open. */
+function periodicModel(unit: Uint8Array, repeats: number): Model {
+  const u = unit.length;
+  const one = buildSmall(unit);
+  const size = u * repeats;
+  const perUnit = one.spans.length;
+  const linesPerUnit = one.lines.length;
+  const textPerUnit = new TextEncoder().encode(one.text).length;
+  const shiftSpan = (s: SpanInfo, k: number): SpanInfo => ({ ...s, index: k * perUnit + s.index, offset: k * u + s.offset });
+  const shiftPiece = (piece: TextPiece, k: number): TextPiece =>
+    piece.t === 'chip' ? { t: 'chip', span: shiftSpan(piece.span, k) } : { ...piece, raw: piece.raw + k * u };
+  const scale = (n: number) => n * repeats;
+  const r = one.report;
+  const report: RemovalReport = {
+    ...r,
+    input_bytes: size, kept_bytes: scale(r.kept_bytes), removed_bytes: scale(r.removed_bytes), text_bytes: scale(r.text_bytes),
+    removed_spans: scale(r.removed_spans), sha256: null,
+    classes: Object.fromEntries(Object.entries(r.classes).map(([k, v]) => [k, { count: scale(v.count), bytes: scale(v.bytes) }])) as RemovalReport['classes'],
+    meanings: Object.fromEntries(Object.entries(r.meanings).map(([k, v]) => [k, scale(v)])),
+    unterminated: scale(r.unterminated), oversized: scale(r.oversized), malformed: scale(r.malformed), eight_bit: scale(r.eight_bit),
+    invalid_utf8: scale(r.invalid_utf8),
+  };
+  const cap = (list: number[], total: number) => ({ hits: list, total });
+  return {
+    size,
+    read(offset, length) {
+      const end = Math.min(size, offset + length);
+      const out = new Uint8Array(Math.max(0, end - offset));
+      for (let i = 0; i < out.length; i++) out[i] = unit[(offset + i) % u];
+      return out;
+    },
+    spans(offset, length) {
+      const out: SpanInfo[] = [];
+      const end = Math.min(size, offset + length);
+      for (let k = Math.floor(offset / u); k * u < end && out.length < MAX_SPANS_PER_CALL; k++) {
+        for (const s of one.spans) {
+          const abs = k * u + s.offset;
+          if (abs < end && abs + s.length > offset) out.push(shiftSpan(s, k));
+        }
+      }
+      return out;
+    },
+    spanAtIndex(i) {
+      if (i < 0 || i >= perUnit * repeats) return null;
+      return shiftSpan(one.spans[i % perUnit], Math.floor(i / perUnit));
+    },
+    spanCount: perUnit * repeats,
+    lineCount: linesPerUnit * repeats,
+    lines(first, count) {
+      const out: TextLine[] = [];
+      for (let j = first; j < Math.min(first + count, linesPerUnit * repeats); j++) {
+        const k = Math.floor(j / linesPerUnit);
+        const l = one.lines[j % linesPerUnit];
+        out.push({ ...l, line: j, textOffset: l.textOffset + k * textPerUnit, rawStart: l.rawStart + k * u, rawEnd: l.rawEnd + k * u, pieces: l.pieces.map((p) => shiftPiece(p, k)) });
+      }
+      return out;
+    },
+    textPositionOf(raw) {
+      if (raw < 0 || raw >= size) return null;
+      const k = Math.floor(raw / u);
+      const inner = smallPosition(one.lines, raw - k * u);
+      return inner ? { ...inner, line: inner.line + k * linesPerUnit } : null;
+    },
+    report,
+    searchText(query, caseSensitive) {
+      const inUnit = searchIn(one.text, query, caseSensitive).map((c) => one.textRaw[new TextEncoder().encode(one.text.slice(0, c)).length]);
+      const hits: number[] = [];
+      for (let k = 0; k < repeats && hits.length < MAX_SEARCH_HITS; k++) for (const h of inUnit) hits.push(k * u + h);
+      return { ...cap(hits.slice(0, MAX_SEARCH_HITS), inUnit.length * repeats), hitLength: new TextEncoder().encode(query).length };
+    },
+    searchRaw(pattern) {
+      const doubled = new Uint8Array(u * 2);
+      doubled.set(unit);
+      doubled.set(unit, u);
+      const inUnit: number[] = [];
+      for (let i = 0; i < u; i++) if (matchAt(doubled, i, pattern)) inUnit.push(i);
+      const hits: number[] = [];
+      for (let k = 0; k < repeats && hits.length < MAX_SEARCH_HITS; k++) for (const h of inUnit) if (k * u + h + pattern.length <= size) hits.push(k * u + h);
+      return cap(hits.slice(0, MAX_SEARCH_HITS), inUnit.length * repeats);
+    },
+    minimap(buckets) {
+      const bucketBytes = Math.max(1, Math.ceil(size / buckets));
+      const counts = Array.from({ length: SPAN_CLASS_COUNT }, () => new Array<number>(buckets).fill(0));
+      const perClass = new Array<number>(SPAN_CLASS_COUNT).fill(0);
+      for (const s of one.spans) perClass[s.cls]++;
+      for (let c = 0; c < SPAN_CLASS_COUNT; c++) for (let b = 0; b < buckets; b++) counts[c][b] = Math.round((perClass[c] * bucketBytes) / u);
+      return { buckets, bucketBytes, counts };
+    },
+  };
+}
+
+function smallPosition(lines: readonly TextLine[], raw: number): TextPosition | null {
+  const line = lines.find((l) => raw >= l.rawStart && raw < l.rawEnd);
+  if (!line) return null;
+  for (let i = 0; i < line.pieces.length; i++) {
+    const piece = line.pieces[i];
+    const start = piece.t === 'chip' ? piece.span.offset : piece.raw;
+    const len = piece.t === 'chip' ? piece.span.length : piece.rawLength;
+    if (raw >= start && raw < start + len) return { line: line.line, piece: i, kept: piece.t === 'text' && piece.direct };
+  }
+  return { line: line.line, piece: 0, kept: false };
+}
+
+/** Parses `1b 5d ?? 3b` into bytes with null wildcards. */
+export function parseHexPattern(pattern: string): (number | null)[] {
+  const tokens = pattern.replace(/\s+/g, '').match(/.{1,2}/g) ?? [];
+  return tokens.map((t) => {
+    if (t === '??') return null;
+    if (!/^[0-9a-fA-F]{2}$/.test(t)) throw new Error(`[bad-request] not a hex pattern: ${t}`);
+    return parseInt(t, 16);
+  });
+}
+
+export interface FakeBridgeOptions {
+  /** Size of the periodic artifact (default 4 MiB; e.g. 4 GiB for scale tests). */
+  bigBytes?: number;
+  /** How `requestRawAccess` is answered (default: approve at once). */
+  decide?: (ref: string) => Promise<'approve' | 'deny'> | 'approve' | 'deny';
+  /** Grant lifetime (default 15 minutes). */
+  grantTtlMs?: number;
+  /** Clock (default Date.now). */
+  now?: () => number;
+}
+
+/** What tests can look at: calls made, copies, exports, live grants. */
+export interface FakeControl {
+  calls: string[];
+  copies: Array<{ kind: CopyKind; text: string }>;
+  exports: Array<{ kind: ExportKind; name: string; text: string }>;
+  rawReads: Array<{ offset: number; length: number }>;
+  grants: Map<string, GrantInfo>;
+  /** Ends every grant as if it expired. */
+  expireAll(): void;
+  decision: 'approve' | 'deny' | null;
+}
+
+export type FakeBridge = AirlockBridge & { control: FakeControl };
+
+function hexId(n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += Math.floor(Math.random() * 16).toString(16);
+  return s;
+}
+
+function summarize(report: RemovalReport): ArtifactSummary['removal'] {
+  const top = Object.entries(report.meanings).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([key, count]) => ({ key, count }));
+  return { removedSpans: report.removed_spans, removedBytes: report.removed_bytes, top, truncated: report.truncated, withheldToEnd: false };
+}
+
+/** The fake: three records (a hostile transcript, a two-stream capture, a big periodic file). */
+export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
+  const now = options.now ?? (() => Date.now());
+  const ttl = options.grantTtlMs ?? 15 * 60_000;
+  const models = new Map<string, Model>();
+  const summaries = new Map<string, ArtifactSummary>();
+  const bookmarks = new Map<string, Bookmark[]>();
+  const audit: AuditView[] = [];
+  const control: FakeControl = {
+    calls: [], copies: [], exports: [], rawReads: [], grants: new Map(), decision: null,
+    expireAll() {
+      for (const [id, g] of control.grants) control.grants.set(id, { ...g, expiresAt: now() - 1 });
+    },
+  };
+  const addArtifact = (bytes: Uint8Array | null, model: Model, stream: string, digestSeed?: string): ArtifactSummary => {
+    const sha256 = bytes ? sha256Hex(bytes) : sha256Hex(new TextEncoder().encode(digestSeed ?? 'big'));
+    const ref = `restricted:sha256:${sha256}`;
+    models.set(ref, model);
+    const summary: ArtifactSummary = { ref, sha256, size: model.size, stream, removal: summarize(model.report), rawAvailable: true };
+    summaries.set(ref, summary);
+    return summary;
+  };
+
+  const hostile = hostileTranscript();
+  const hostileArt = addArtifact(hostile, smallModel(hostile), 'file');
+  const chunks = captureChunks();
+  const join = (stream: string) => {
+    const parts = chunks.filter((c) => c.stream === stream).map((c) => c.bytes);
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  };
+  const stdout = join('stdout');
+  const stderr = join('stderr');
+  const outArt = addArtifact(stdout, smallModel(stdout), 'stdout');
+  const errArt = addArtifact(stderr, smallModel(stderr), 'stderr');
+  const unit = periodicUnit();
+  const bigBytes = options.bigBytes ?? 4 << 20;
+  const bigArt = addArtifact(null, periodicModel(unit, Math.floor(bigBytes / unit.length)), 'file', `big-${bigBytes}`);
+
+  const chunkRows: ChunkRowView[] = [];
+  {
+    const pos: Record<string, { raw: number; text: number; san: Sanitizer }> = {
+      stdout: { raw: 0, text: 0, san: new Sanitizer() }, stderr: { raw: 0, text: 0, san: new Sanitizer() },
+    };
+    chunks.forEach((c, seq) => {
+      const p = pos[c.stream];
+      const textLength = p.san.write(c.bytes).length;
+      chunkRows.push({ seq, seqEnd: seq, stream: c.stream, offset: p.raw, length: c.bytes.length, textOffset: p.text, textLength, tMs: c.tMs });
+      p.raw += c.bytes.length;
+      p.text += textLength;
+    });
+  }
+
+  const records: RecordSummary[] = [
+    { id: 'rec-2026-12-01-build', createdAt: '2026-12-01T08:12:44Z', source: 'capture', title: 'make test', cwd: '/home/dev/airlock', exitCode: 0, signal: null, durationMs: 4210, rebuilt: false, artifacts: [hostileArt] },
+    { id: 'rec-2026-12-01-suite', createdAt: '2026-12-01T08:31:02Z', source: 'capture', title: 'npm run test:ci', cwd: '/home/dev/airlock', exitCode: 1, signal: null, durationMs: 140, rebuilt: false, artifacts: [outArt, errArt] },
+    { id: 'rec-2026-12-01-worker', createdAt: '2026-12-01T08:40:19Z', source: 'file', title: 'worker-tick.log', cwd: null, exitCode: null, signal: null, durationMs: null, rebuilt: false, artifacts: [bigArt] },
+  ];
+
+  const model = (ref: string): Model => {
+    const m = models.get(ref);
+    if (!m) throw new Error(`[not-found] no artifact ${ref}`);
+    return m;
+  };
+  const liveGrant = (id: string): GrantInfo => {
+    const g = control.grants.get(id);
+    if (!g) throw new Error('[no-grant] no such grant for this window');
+    if (g.expiresAt <= now()) {
+      control.grants.delete(id);
+      throw new Error('[expired] the grant expired');
+    }
+    return g;
+  };
+  const log = (action: string, details: AuditView['details'] = {}) => audit.push({ seq: audit.length + 1, ts: new Date(now()).toISOString(), action, actor: 'viewer', details });
+  const status = (ref: string): IndexStatus => {
+    const m = model(ref);
+    return { ref, state: 'done', bytesDone: m.size, totalBytes: m.size, spans: m.spanCount, textBytes: m.report.text_bytes, textLines: m.lineCount, cached: true, elapsedMs: 1, error: null };
+  };
+  const inert = (text: string) => {
+    if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]|[\u{e0000}-\u{e007f}]/u.test(text)) throw new Error('[bad-request] text is not inert');
+  };
+
+  const bridge: AirlockBridge = {
+    async getVaultInfo(): Promise<VaultInfo> {
+      return { root: '~/.airlock/demo-vault', demo: true, records: records.length, windowId: 1, version: '0.1.0-fake' };
+    },
+    async listRecords() {
+      return records;
+    },
+    async openFile() {
+      return null;
+    },
+    async startIndex(ref) {
+      return status(ref);
+    },
+    async getIndexStatus(ref) {
+      return status(ref);
+    },
+    async cancelIndex(ref) {
+      return status(ref);
+    },
+    async getReport(ref) {
+      return model(ref).report;
+    },
+    async getSpans(ref, offset, length) {
+      return model(ref).spans(offset, length);
+    },
+    async findSpan(ref, from, direction, filter) {
+      const m = model(ref);
+      const test = (s: SpanInfo) =>
+        (filter.cls === undefined || s.cls === filter.cls) && (filter.meaning === undefined || s.meaning === filter.meaning);
+      // Walk spans by index; the big model's spans are periodic so a bounded walk finds one.
+      const limit = Math.min(m.spanCount, 200_000);
+      if (direction === 1) {
+        const near = m.spans(from, 1 << 16).find((s) => s.offset >= from && test(s));
+        if (near) return near;
+        for (let i = 0, seen = 0; i < m.spanCount && seen < limit; i++, seen++) {
+          const s = m.spanAtIndex(i)!;
+          if (s.offset >= from && test(s)) return s;
+        }
+        return null;
+      }
+      const start = Math.max(0, from - (1 << 16));
+      const near = m.spans(start, from - start).filter((s) => s.offset < from && test(s)).pop();
+      if (near) return near;
+      for (let i = m.spanCount - 1, seen = 0; i >= 0 && seen < limit; i--, seen++) {
+        const s = m.spanAtIndex(i)!;
+        if (s.offset < from && test(s)) return s;
+      }
+      return null;
+    },
+    async getMinimap(ref, buckets) {
+      return model(ref).minimap(buckets);
+    },
+    async getTextLines(ref, firstLine, count): Promise<TextPage> {
+      const m = model(ref);
+      return { firstLine, totalLines: m.lineCount, lines: m.lines(firstLine, Math.min(count, MAX_TEXT_LINES)) };
+    },
+    async textPositionOf(ref, rawOffset) {
+      return model(ref).textPositionOf(rawOffset);
+    },
+    async searchText(ref, query, opts): Promise<SearchHits> {
+      const t0 = now();
+      const r = model(ref).searchText(query, opts.caseSensitive ?? false);
+      return { hits: r.hits.slice(0, MAX_SEARCH_HITS), hitLength: r.hitLength, total: r.total, complete: true, elapsedMs: now() - t0 };
+    },
+    async getChunkLog(recordId): Promise<ChunkLogView> {
+      if (recordId !== 'rec-2026-12-01-suite') return { rows: [], total: 0, coalesced: false, complete: true };
+      return { rows: chunkRows, total: chunkRows.length, coalesced: false, complete: true };
+    },
+    async requestRawAccess(ref, opts): Promise<RawAccessOutcome> {
+      model(ref);
+      log('raw-request', { ref });
+      const decision = control.decision ?? (options.decide ? await options.decide(ref) : 'approve');
+      if (decision === 'deny') {
+        log('raw-denied', { ref });
+        return { state: 'denied', why: 'The reviewer denied the request.' };
+      }
+      const grant: GrantInfo = {
+        id: `g-${hexId(32)}`, ref, windowId: 1, range: opts.range ? [opts.range[0], opts.range[1]] : null,
+        reason: opts.reason ?? 'viewer', createdAt: now(), expiresAt: now() + ttl,
+      };
+      control.grants.set(grant.id, grant);
+      log('raw-granted', { ref, grant: grant.id });
+      return { state: 'granted', grant };
+    },
+    async listGrants() {
+      return [...control.grants.values()].filter((g) => g.expiresAt > now());
+    },
+    async revokeGrant(id) {
+      control.grants.delete(id);
+      log('raw-revoked', { grant: id });
+    },
+    async readRaw(grantId, offset, length): Promise<RawPage> {
+      const g = liveGrant(grantId);
+      if (length > MAX_RAW_READ) throw new Error('[too-large] at most 1 MiB a call');
+      const m = model(g.ref);
+      if (g.range && (offset < g.range[0] || offset + length > g.range[1])) throw new Error('[forbidden] outside the granted range');
+      control.rawReads.push({ offset, length });
+      return { offset, bytes: m.read(offset, length) };
+    },
+    async searchRaw(grantId, query): Promise<SearchHits> {
+      const g = liveGrant(grantId);
+      const pattern = query.mode === 'hex' ? parseHexPattern(query.pattern) : Array.from(new TextEncoder().encode(query.pattern));
+      const r = model(g.ref).searchRaw(pattern);
+      return { hits: r.hits.slice(0, MAX_SEARCH_HITS), hitLength: pattern.length, total: r.total, complete: true, elapsedMs: 1 };
+    },
+    async listBookmarks(ref) {
+      return bookmarks.get(ref) ?? [];
+    },
+    async saveBookmark(ref, b) {
+      const saved: Bookmark = { id: `b-${hexId(16)}`, offset: b.offset, length: b.length, note: b.note, createdAt: new Date(now()).toISOString() };
+      bookmarks.set(ref, [...(bookmarks.get(ref) ?? []), saved].sort((x, y) => x.offset - y.offset));
+      return saved;
+    },
+    async deleteBookmark(ref, id) {
+      bookmarks.set(ref, (bookmarks.get(ref) ?? []).filter((b) => b.id !== id));
+    },
+    async copyText(kind, text) {
+      inert(text);
+      control.copies.push({ kind, text });
+    },
+    async exportText(kind, name, text) {
+      inert(text);
+      control.exports.push({ kind, name, text });
+      return { saved: true, name };
+    },
+    async listAudit(limit) {
+      return audit.slice(-limit);
+    },
+  };
+  const wrapped = {} as FakeBridge;
+  for (const [name, fn] of Object.entries(bridge)) {
+    (wrapped as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      control.calls.push(name);
+      return (fn as (...a: unknown[]) => Promise<unknown>)(...args);
+    };
+  }
+  wrapped.control = control;
+  return wrapped;
+}
+
+export const FAKE_CLASS_NAMES = SPAN_CLASS_NAMES;
