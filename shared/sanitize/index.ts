@@ -3,3 +3,4 @@ export { OffsetMap, SegmentKind } from './offset-map';
 export { ReportBuilder, type RemovalReport, type CrMode, type ClassCount, type InvisibleCounts, type LineControl } from './report';
 export { LineBuffer, MAX_LINE_CELLS } from './line-buffer';
 export type { Digest } from './digest';
+export { firstNotInert, isInert } from './inert';

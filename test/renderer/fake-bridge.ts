@@ -11,6 +11,7 @@ import type {
 } from '../../shared/bridge/types';
 import { SPAN_CLASS_COUNT, SPAN_CLASS_NAMES, SpanFlag } from '../../shared/parser/span-class';
 import { Sanitizer } from '../../shared/sanitize/sanitizer';
+import { isInert } from '../../shared/sanitize/inert';
 import { captureChunks, hostileTranscript, periodicUnit } from './samples';
 import { sha256Hex } from './sha256';
 
@@ -440,7 +441,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     return { ref, state: 'done', bytesDone: m.size, totalBytes: m.size, spans: m.spanCount, textBytes: m.report.text_bytes, textLines: m.lineCount, cached: true, elapsedMs: 1, error: null };
   };
   const inert = (text: string) => {
-    if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]|[\u{e0000}-\u{e007f}]/u.test(text)) throw new Error('[bad-request] text is not inert');
+    if (!isInert(text)) throw new Error('[bad-request] text is not inert');
   };
 
   const bridge: AirlockBridge = {
