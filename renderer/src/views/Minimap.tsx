@@ -2,12 +2,13 @@
 // the viewport. Drawn on a canvas (nothing injected into style sheets); a click navigates.
 import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { ROW_BYTES, moveCursor } from '../actions';
+import { CLASS_COUNT } from '../lib/spans';
 import { useArtifact, useSearch, useView } from '../stores';
 
 /** Drawing colours per class, read from CSS custom properties so themes apply. */
 function classColours(el: HTMLElement): string[] {
   const cs = getComputedStyle(el);
-  return Array.from({ length: 11 }, (_, c) => cs.getPropertyValue(`--c${c}`).trim() || '#888');
+  return Array.from({ length: CLASS_COUNT }, (_, c) => cs.getPropertyValue(`--c${c}`).trim() || '#888');
 }
 
 /** Bucket under a y position of a `heightPx` tall map of `buckets` rows. */
