@@ -61,8 +61,9 @@ export function Minimap() {
   }, [minimap, size, hits, theme]);
 
   if (!minimap || size === 0) return <div className="minimap empty" aria-hidden="true" />;
-  const viewTop = ((hexTop * ROW_BYTES) / size) * 100;
-  const viewH = Math.max(0.4, ((hexVisible * ROW_BYTES) / size) * 100);
+  // The viewport box stays inside the map: an artifact shorter than the view fills it, no more.
+  const viewTop = Math.min(100, ((hexTop * ROW_BYTES) / size) * 100);
+  const viewH = Math.min(100 - viewTop, Math.max(0.4, ((hexVisible * ROW_BYTES) / size) * 100));
   const go = (e: MouseEvent<HTMLDivElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();
     const b = bucketAt(e.clientY - rect.top, rect.height, minimap.buckets);

@@ -215,7 +215,7 @@ export function TextView() {
     <section className="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
       <div className="pane-head">
         <span>Sanitized text</span>
-        <span className="muted">{totalLines} lines · removed spans shown as chips</span>
+        <span className="muted" title={`${totalLines} lines · removed spans shown as chips`}>{totalLines} lines · removed spans shown as chips</span>
       </div>
       <BigList
         totalRows={totalLines}
