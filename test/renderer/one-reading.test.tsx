@@ -8,7 +8,7 @@ import { removalSummary } from '../../app/services/vault-view/view';
 import { CLASS_LABELS, chipLabel, clsCss, describeSpan } from '../../renderer/src/lib/spans';
 import { Legend } from '../../renderer/src/views/Legend';
 import { ReportPanel } from '../../renderer/src/views/ReportPanel';
-import { Chip } from '../../renderer/src/views/TextView';
+import { Chip, LinePieces } from '../../renderer/src/views/TextView';
 import { VaultBrowser } from '../../renderer/src/views/VaultBrowser';
 import { resetStores, useArtifact } from '../../renderer/src/stores';
 import type { RecordSummary, SpanInfo, VaultInfo } from '../../shared/bridge/types';
@@ -48,6 +48,17 @@ describe('withheld class and Stray flag', () => {
     const chip = screen.getByTestId('chip');
     expect(chip.className).toContain('cls-withheld');
     expect(chip.getAttribute('aria-label')).toMatch(/^Removed: Withheld: text one reading shows, withheld/);
+  });
+});
+
+describe('the last line', () => {
+  it('does not draw its LF, so the spans after it stay on the row', () => {
+    render(<div data-testid="row"><LinePieces line={{ line: 1, textOffset: 9, rawStart: 66, rawEnd: 105, continued: false, pieces: [
+      { t: 'text', text: 'step 2 ok\n', raw: 66, rawLength: 10, direct: true },
+      { t: 'chip', span: span({ cls: 4, offset: 76, length: 29, meaning: 'OSC 0 set icon name and window title', flags: 1 | 8 | 32, terminator: 'EOF' }) },
+    ] }} range={null} cursor={0} /></div>);
+    expect(screen.getByText('step 2 ok').textContent).toBe('step 2 ok');
+    expect(screen.getByTestId('row').textContent).not.toContain('\n');
   });
 });
 

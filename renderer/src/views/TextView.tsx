@@ -126,7 +126,8 @@ export function LinePieces({ line, range, cursor, showChips = true, hits, hitLen
         }
         return (
           <span key={i} className={`tp${p.direct ? '' : ' replaced'}${selected ? ' sel' : ''}${anyHit(hits, hitLength, ps, pe) ? ' hit' : ''}`} data-piece={i} data-line={line.line}>
-            {p.text}
+            {/* A row is one line: the line's own LF is not drawn (spans after the last LF follow it on the row). */}
+            {p.text.endsWith('\n') ? p.text.slice(0, -1) : p.text}
           </span>
         );
       })}
