@@ -142,7 +142,9 @@ export async function launchApp(options: LaunchOptions): Promise<HarnessApp> {
     const caller: Caller = { windowId: id, origin, mainFrame: source.frame === source.page.mainFrame() };
     const wire = channel === 'prompt' ? await services.dispatcher.callPrompt(caller, method, args) : await services.dispatcher.call(caller, method, args);
     if (channel !== 'prompt') answers.push({ method: String(method), wire });
-    return encodeBytes(wire);
+    // One JSON string crosses Playwright's protocol: its own per-object serializer spent hundreds of
+    // ms on a page of spans or text lines, on the event loop every other call's answer waits on.
+    return JSON.stringify(encodeBytes(wire));
   });
   await context.addInitScript({ content: initScript() });
 
@@ -234,7 +236,8 @@ function initScript(): string {
   const make = (channel, methods) => {
     const api = Object.create(null);
     for (const m of methods) api[m] = async (...args) => {
-      const wire = await window.__airlockIpc(channel, m, args);
+      const text = await window.__airlockIpc(channel, m, args);
+      const wire = typeof text === 'string' ? JSON.parse(text) : null;
       if (wire && wire.ok === true) return decode(wire.value);
       throw new Error('[' + ((wire && wire.code) || 'internal') + '] ' + ((wire && wire.message) || 'no answer'));
     };

@@ -68,7 +68,8 @@ async function answerPrompt(prompt: Page, decision: 'approve' | 'deny', reason =
 declare global {
   interface Window {
     airlock: import('../shared/bridge/contract').AirlockBridge;
-    __airlockIpc(channel: string, method: string, args: unknown[]): Promise<{ ok: boolean; code?: string; message?: string }>;
+    /** The harness binding: the wire answer as one JSON string. */
+    __airlockIpc(channel: string, method: string, args: unknown[]): Promise<string>;
   }
 }
 
@@ -125,8 +126,8 @@ test.describe('shell flows through the bridge', () => {
       await tryIt('traversal', () => window.airlock.getReport('../../etc/passwd'));
       await tryIt('traversalRaw', () => window.airlock.readRaw('../../etc/passwd', 0, 64));
       await tryIt('oversized', () => window.airlock.readRaw(`g-${'0'.repeat(32)}`, 0, (1 << 20) + 1));
-      await tryIt('approveFromMain', () => window.__airlockIpc('prompt', 'answerPrompt', [{ decision: 'approve', reason: 'me', confirm: sha.slice(0, 8) }]).then((w) => { if (!w.ok) throw new Error(`[${w.code}] ${w.message}`); return w; }));
-      await tryIt('unknownMethod', () => window.__airlockIpc('viewer', 'createGrant', [ref]).then((w) => { if (!w.ok) throw new Error(`[${w.code}] ${w.message}`); return w; }));
+      await tryIt('approveFromMain', () => window.__airlockIpc('prompt', 'answerPrompt', [{ decision: 'approve', reason: 'me', confirm: sha.slice(0, 8) }]).then((t) => JSON.parse(t) as { ok: boolean; code?: string; message?: string }).then((w) => { if (!w.ok) throw new Error(`[${w.code}] ${w.message}`); return w; }));
+      await tryIt('unknownMethod', () => window.__airlockIpc('viewer', 'createGrant', [ref]).then((t) => JSON.parse(t) as { ok: boolean; code?: string; message?: string }).then((w) => { if (!w.ok) throw new Error(`[${w.code}] ${w.message}`); return w; }));
       return out;
     }, { ref: markerRef, sha: markerSha });
     expect(results.noGrant).toMatch(/^\[no-grant\]/);
@@ -191,6 +192,16 @@ test.describe('the viewer UI', () => {
     await expect(page.getByTestId('text-view')).toContainText('visible tail line');
     await expect(page.getByTestId('report-panel')).toBeVisible();
     await page.screenshot({ path: join(SHOTS, 'sanitized-view.png') });
+    // Layout seen in the screenshots: the minimap (and its viewport box) ends above the status bar,
+    // and pane headers stay one line at this width.
+    const layout = await page.evaluate(() => {
+      const box = (sel: string) => document.querySelector(sel)?.getBoundingClientRect() ?? null;
+      const heads = [...document.querySelectorAll('.pane-head > span')].map((e) => e.getBoundingClientRect().height);
+      return { map: box('[data-testid=minimap]')?.bottom, view: box('.minimap-view')?.bottom, status: box('.statusbar')?.top, heads };
+    });
+    expect(layout.map).toBeLessThanOrEqual(layout.status! + 0.5);
+    expect(layout.view ?? 0).toBeLessThanOrEqual(layout.status! + 0.5);
+    for (const h of layout.heads) expect(h).toBeLessThan(24);
     await assertNoRawBytes(page);
     expect(await app.auditActions()).not.toContain('raw.granted');
 

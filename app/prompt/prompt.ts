@@ -43,7 +43,7 @@ function show(view: PromptView): void {
   text('range', view.range ? `bytes ${view.range[0]}–${view.range[1]} (${formatBytes(view.range[1] - view.range[0])})` : 'the whole artifact');
   const r = view.artifact.removal;
   const top = r.top.map((t) => `${t.key} ×${t.count}`).join('; ');
-  text('removal', `${r.removedSpans} spans, ${r.removedBytes} bytes${top ? ` — ${top}` : ''}${r.truncated ? ' (input was truncated)' : ''}`);
+  text('removal', `${r.removedSpans} spans, ${r.removedBytes} bytes${top ? ` — ${top}` : ''}${r.truncated ? ' (input was truncated)' : ''}${r.ambiguous ? `; ${r.ambiguous} ambiguous` : ''}${r.withheldToEnd ? '; text withheld to end of input' : ''}`);
   text('requester', view.requester + (view.requestedReason ? ` — “${view.requestedReason}”` : ''));
   text('lifetime', `${Math.round(view.expiresInMs / 60_000)} minutes, for that window only; revocable; ends when the window closes`);
   text('confirm-label', `Type the first ${view.confirmDigits} hex digits of the digest`);

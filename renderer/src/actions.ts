@@ -260,32 +260,58 @@ function size(): number {
   return useArtifact.getState().artifact?.size ?? 0;
 }
 
-/** Scrolls the hex view so `offset` shows (placed a third down when it has to move). */
-export function revealOffset(offset: number): void {
+/**
+ * Scrolls the hex view so `offset` shows (placed a third down when it has to move). Returns the
+ * fetch of the rows it moved to (null when it did not move).
+ */
+export function revealOffset(offset: number): Promise<unknown> | null {
   const total = rowCount(size(), ROW_BYTES);
   const { hexTop, hexVisible } = useView.getState();
   const row = rowOf(offset, ROW_BYTES);
-  if (row >= hexTop && row < hexTop + hexVisible) return;
+  if (row >= hexTop && row < hexTop + hexVisible) return null;
   const top = clamp(row - Math.floor(hexVisible / 3), 0, maxTop(total, hexVisible));
   useView.setState({ hexTop: top });
-  prefetchView(top, hexVisible);
+  return prefetchView(top, hexVisible);
 }
 
 /**
  * Asks for the bytes and spans of the rows at `top` at once, before anything else the move
  * triggers (text linking), so main answers them first. The hex view's own effect finds them in flight.
  */
-function prefetchView(top: number, visible: number): void {
+function prefetchView(top: number, visible: number): Promise<unknown> | null {
   const s = session();
-  if (!s) return;
+  if (!s) return null;
   const from = Math.max(0, (top - 8) * ROW_BYTES);
   const length = Math.min((visible + 16) * ROW_BYTES, s.size - from);
-  if (length <= 0) return;
-  if (useGrants.getState().grant) void ensureRaw(from, length);
-  void s.spans.ensureRange(from, length);
+  if (length <= 0) return null;
+  const raw = useGrants.getState().grant ? ensureRaw(from, length) : Promise.resolve();
+  return Promise.all([raw, s.spans.ensureRange(from, length)]);
 }
 
 let linkSeq = 0;
+
+/** Longest a far move holds text linking back for the hex rows it moved to. */
+const LINK_AFTER_ROWS_MS = 250;
+
+/**
+ * Links the text once the hex rows a far move needs have arrived (or after LINK_AFTER_ROWS_MS):
+ * the text page the link fetches is larger and would otherwise be served and drawn first.
+ */
+function linkAfter(rows: Promise<unknown> | null, offset: number): void {
+  if (!rows) {
+    void linkToText(offset);
+    return;
+  }
+  const seq = ++linkSeq;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, LINK_AFTER_ROWS_MS);
+  });
+  void Promise.race([rows.catch(() => undefined), late]).then(() => {
+    clearTimeout(timer);
+    if (seq === linkSeq) void linkToText(offset);
+  });
+}
 
 /** Lights up the text line the byte at `offset` went to, and scrolls the text view to it. */
 export async function linkToText(offset: number): Promise<void> {
@@ -321,8 +347,8 @@ export function moveCursor(offset: number, extend = false, link = true): void {
   } else {
     useSelection.setState({ cursor, anchor: cursor, range: null });
   }
-  revealOffset(cursor);
-  if (link) void linkToText(cursor);
+  const rows = revealOffset(cursor);
+  if (link) linkAfter(rows, cursor);
 }
 
 /** Selects `[start, end)`, puts the cursor on its first byte and shows it on both sides. */
@@ -332,8 +358,8 @@ export function selectRange(start: number, end: number, link = true): void {
   const s = clamp(start, 0, n - 1);
   const e = clamp(end, s + 1, n);
   useSelection.setState({ cursor: s, anchor: s, range: e - s > 1 ? [s, e] : null });
-  revealOffset(s);
-  if (link) void linkToText(s);
+  const rows = revealOffset(s);
+  if (link) linkAfter(rows, s);
 }
 
 /** Text → bytes: a piece of text or a chip was clicked. */

@@ -34,6 +34,8 @@ export interface RemovalSummary {
   readonly truncated: boolean;
   /** Text was withheld to end of input (one-reading rule). */
   readonly withheldToEnd: boolean;
+  /** Stretches where a UTF-8 and an 8-bit terminal disagreed (report `ambiguous`; 0 in reports older than that rule). */
+  readonly ambiguous: number;
 }
 
 /** One vault record (a capture or an imported file) with its artifacts. */

@@ -223,6 +223,22 @@ export class Parser {
     return this.base;
   }
 
+  /**
+   * True (read between feeds, never from a sink call) when a fresh Parser fed the rest of the
+   * stream from here would report exactly the spans this one still will, offsets shifted by
+   * {@link offset}: both readings in ground with no ambiguous stretch or withheld run open, no
+   * sequence, split UTF-8 character or held joiner pending, and no character printed right before
+   * that a following selector or joiner could attach to.
+   */
+  get atRest(): boolean {
+    if (this.ended) return true;
+    if (this.state !== State.Ground || this.shadow >= 0 || this.pendingLen > 0 || this.stringEscPending
+      || this.out !== this.sink || this.heldEnd >= 0) return false;
+    if (this.prevEnd !== this.base) return true;
+    const p = this.prevCp;
+    return !(p === VS16 || takesPresentationSelector(p) || isIdeograph(p) || isPictographic(p) || isJoiningLetter(p));
+  }
+
   /** Feeds the next chunk of the stream. The chunk may be reused by the caller after return. */
   feed(chunk: Uint8Array): void {
     if (this.ended) throw new Error('Parser.feed called after end()');

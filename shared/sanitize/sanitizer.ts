@@ -139,6 +139,11 @@ export class Sanitizer implements ParserSink {
     return report;
   }
 
+  /** Its Parser's {@link Parser.atRest}: a fresh Parser could take over from here (read between writes). */
+  get parserAtRest(): boolean {
+    return this.parser.atRest;
+  }
+
   /** @internal Parser callback: text. */
   print(bytes: Uint8Array, start: number, end: number, offset: number): void {
     if (this.line) {

@@ -354,7 +354,10 @@ function hexId(n: number): string {
 
 function summarize(report: RemovalReport): ArtifactSummary['removal'] {
   const top = Object.entries(report.meanings).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([key, count]) => ({ key, count }));
-  return { removedSpans: report.removed_spans, removedBytes: report.removed_bytes, top, truncated: report.truncated, withheldToEnd: false };
+  return {
+    removedSpans: report.removed_spans, removedBytes: report.removed_bytes, top, truncated: report.truncated,
+    withheldToEnd: report.withheld_to_end === true, ambiguous: report.ambiguous?.count ?? 0,
+  };
 }
 
 /** The fake: three records (a hostile transcript, a two-stream capture, a big periodic file). */

@@ -35,6 +35,8 @@ export class BuildCancelled extends Error {
 }
 
 const LF = 0x0a;
+/** First piece fed after a boundary the parser was not at rest at (doubling up to a page). */
+const FIRST_PROBE = 256;
 
 /** Streams the offset map's segments to map.bin with the OffsetMap's own coalescing rule. */
 class MapColumn {
@@ -191,13 +193,8 @@ export function buildIndex(o: BuildOptions): BuildResult {
     let textBytes = 0;
     let lastEnd = 0;
     let endsOrdered = true;
-    // Checkpoint waiting for the first span after its boundary (to learn whether one straddles it).
-    // Checkpoints waiting for the first non-C0 span after their boundary: only then is it known
-    // whether a sequence straddled the boundary (C0 controls inside it are reported before it).
+    // Boundaries passed while the parser was not at rest: they wait for the first point where it is.
     const pendingCps: number[][] = [];
-    // Offsets of the run of C0 spans reported since the last other span (ascending).
-    let c0Run = new Float64Array(64);
-    let c0RunLen = 0;
 
     const terminator = (cls: number, end: number, flags: number, code: number): Term => {
       if (flags & SpanFlag.Unterminated) return Term.Eof;
@@ -244,17 +241,6 @@ export function buildIndex(o: BuildOptions): BuildResult {
         spansOut.u8[at + 22] = cls;
         spansOut.u8[at + 23] = flags;
         minimap[cls * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
-        if (cls === SpanClass.C0) {
-          if (c0RunLen === c0Run.length) {
-            const grown = new Float64Array(c0Run.length * 2);
-            grown.set(c0Run);
-            c0Run = grown;
-          }
-          c0Run[c0RunLen++] = offset;
-        } else {
-          if (pendingCps.length > 0) resolveCheckpoints(offset);
-          c0RunLen = 0;
-        }
         if (offset + length < lastEnd) endsOrdered = false;
         else lastEnd = offset + length;
         spans++;
@@ -266,54 +252,26 @@ export function buildIndex(o: BuildOptions): BuildResult {
     map.add = mapCol.add.bind(mapCol);
 
     /**
-     * Settles the waiting checkpoints once a non-C0 span starting at `spanOffset` (index `spans`)
-     * arrives (Infinity: input ended). One that started before a boundary straddled it: resume
-     * there, and its C0 spans (the run's tail after its start) belong to the resumed page.
+     * Writes the waiting checkpoints: the parser is at rest at raw offset `at` with `spans` reported,
+     * so a fresh Parser fed from `at` reports exactly the spans from that index on.
      */
-    const resolveCheckpoints = (spanOffset: number): void => {
-      let inner = 0;
-      if (spanOffset !== Infinity) {
-        let lo = 0;
-        let hi = c0RunLen;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (c0Run[mid] >= spanOffset) hi = mid;
-          else lo = mid + 1;
-        }
-        inner = c0RunLen - lo;
-      }
+    const resolveCheckpoints = (at: number): void => {
       for (const cp of pendingCps) {
-        if (spanOffset < cp[0]) {
-          cp[1] = spans - inner;
-          cp[2] = spanOffset;
-        }
-        const at = checkOut.reserve(CHECKPOINT_RECORD) >> 3;
-        for (let k = 0; k < CHECKPOINT_FIELDS; k++) checkOut.f64[at + k] = cp[k];
+        cp[2] = at;
+        cp[6] = spans;
+        writeCheckpoint(cp);
       }
       pendingCps.length = 0;
     };
-    /** Where the character the boundary splits starts (a valid UTF-8 prefix the parser holds back), else the boundary. */
-    const splitCharStart = (boundary: number): number => {
-      for (let k = 1; k <= 3; k++) {
-        const lead = byteAt(boundary - k);
-        if (lead < 0x80) return boundary;
-        if (lead < 0xc0) continue;
-        const need = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
-        if (need <= k) return boundary;
-        if (k >= 2) {
-          const b1 = byteAt(boundary - k + 1);
-          const lo = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
-          const hi = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
-          if (b1 < lo || b1 > hi) return boundary;
-        }
-        return boundary - k;
-      }
-      return boundary;
+    const writeCheckpoint = (cp: number[]): void => {
+      const at = checkOut.reserve(CHECKPOINT_RECORD) >> 3;
+      for (let k = 0; k < CHECKPOINT_FIELDS; k++) checkOut.f64[at + k] = cp[k];
     };
 
     const hash = o.verifyDigest === false ? null : createHash('sha256');
     const page = new Uint8Array(pageBytes);
     let pos = 0;
+    let probe = FIRST_PROBE;
     const emit = (text: Uint8Array): void => {
       if (text.length === 0) return;
       textOut.write(text);
@@ -333,19 +291,39 @@ export function buildIndex(o: BuildOptions): BuildResult {
       hash?.update(view);
       chunk = view;
       chunkBase = pos;
-      emit(sanitizer.write(view));
+      if (pendingCps.length === 0) {
+        emit(sanitizer.write(view));
+      } else {
+        // A boundary waits for the parser to come to rest: feed in growing pieces and look after each.
+        let k = 0;
+        while (k < n) {
+          const piece = pendingCps.length > 0 ? Math.min(probe, n - k) : n - k;
+          emit(sanitizer.write(k === 0 && piece === n ? view : view.subarray(k, k + piece)));
+          k += piece;
+          if (pendingCps.length > 0) {
+            if (sanitizer.parserAtRest) resolveCheckpoints(pos + k);
+            else probe = Math.min(probe * 2, pageBytes);
+          }
+        }
+      }
       // Keep the last bytes of this page for terminators of spans that end in the next one.
       keepTail(view);
       pos += n;
       chunk = new Uint8Array(0);
       chunkBase = pos;
       if (pos < size) {
-        pendingCps.push([pos, spans, splitCharStart(pos), textBytes, mapCol.segments, lineCol.count]);
+        // As of the boundary: every span reported so far ended by it (the queries' lower bound).
+        const cp = [pos, spans, pos, textBytes, mapCol.segments, lineCol.count, spans];
+        if (pendingCps.length === 0 && sanitizer.parserAtRest) writeCheckpoint(cp);
+        else {
+          if (pendingCps.length === 0) probe = FIRST_PROBE;
+          pendingCps.push(cp);
+        }
       }
       o.onProgress?.(pos, spans);
     }
     emit(sanitizer.end());
-    if (pendingCps.length > 0) resolveCheckpoints(Infinity);
+    if (pendingCps.length > 0) resolveCheckpoints(size);
     mapCol.finish();
     lineCol.finish(size > 0);
     if (hash) {

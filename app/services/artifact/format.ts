@@ -20,21 +20,26 @@
 //                    An artifact that is not empty has at least one line (line 0 at text offset 0).
 // - `minimap.bin`    u32 counts [class][fine bucket] of span starts; bucket width in the manifest.
 // - `checkpoints.bin` CHECKPOINT_FIELDS f64 per page boundary (every `pageBytes` raw bytes):
-//                    boundary | first span index at or after it | resume offset | text offset |
-//                    map segment count | line count, all as of the boundary. The Parser exposes no
-//                    state snapshot, so a checkpoint records where its state was last "ground":
-//                    `resume` is the start of the span (or UTF-8 character) that straddles the
-//                    boundary, or the boundary itself. A fresh Parser fed from `resume` reports
-//                    exactly the spans from `first span` on (tested), so any page parses alone.
+//                    boundary | spans reported by the boundary (all ended by it: a lower bound for
+//                    span searches) | resume offset | text offset | map segment count | line count
+//                    | resume span. All but the resume pair are as of the boundary. `resume` is the
+//                    first point at or after the boundary where the Parser is at rest
+//                    (`Parser.atRest`: both readings — UTF-8 and 8-bit — in ground, no ambiguous
+//                    stretch, sequence, split character or held joiner open), found by feeding the
+//                    bytes after a busy boundary in growing pieces; `resume span` is the number of
+//                    spans reported by then. A fresh Parser fed from `resume` reports exactly the
+//                    spans from `resume span` on (tested), so any page parses alone. (Format 2 put
+//                    `resume` at the start of the span straddling the boundary, which is not a
+//                    ground state where an ambiguous stretch began inside a sequence.)
 // - `sums.bin`       u32 CRC-32 per 64 KiB block of each file above, files in FILE_ORDER.
 
 /** Bump on any change to the layout above: older caches are rebuilt. */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 
 export const SPAN_RECORD = 24;
 export const MAP_RECORD = 24;
 export const LINE_RECORD = 8;
-export const CHECKPOINT_FIELDS = 6;
+export const CHECKPOINT_FIELDS = 7;
 export const CHECKPOINT_RECORD = CHECKPOINT_FIELDS * 8;
 
 /** Raw bytes per read page and checkpoint distance. */

@@ -163,13 +163,16 @@ function storedReport(record: CaptureRecord, stream: string): RemovalReport | nu
 
 /** Totals of a report for lists and the prompt. */
 export function removalSummary(report: RemovalReport | null): RemovalSummary {
-  if (!report) return { removedSpans: 0, removedBytes: 0, top: [], truncated: false, withheldToEnd: false };
+  if (!report) return { removedSpans: 0, removedBytes: 0, top: [], truncated: false, withheldToEnd: false, ambiguous: 0 };
   const top = Object.entries(report.meanings)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, 5)
     .map(([key, count]) => ({ key: terminalSafeLine(key), count }));
-  const withheld = (report as unknown as { withheld_to_end?: unknown }).withheld_to_end === true;
-  return { removedSpans: report.removed_spans, removedBytes: report.removed_bytes, top, truncated: report.truncated, withheldToEnd: withheld };
+  // Reports stored before the one-reading rule lack these fields: read them defensively.
+  const withheld = report.withheld_to_end === true;
+  const amb = report.ambiguous as { count?: unknown } | undefined;
+  const ambiguous = typeof amb?.count === 'number' && Number.isSafeInteger(amb.count) && amb.count >= 0 ? amb.count : 0;
+  return { removedSpans: report.removed_spans, removedBytes: report.removed_bytes, top, truncated: report.truncated, withheldToEnd: withheld, ambiguous };
 }
 
 /** Sanitizes a file to get its report (the text is discarded). */

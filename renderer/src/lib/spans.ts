@@ -3,13 +3,18 @@ import type { SpanInfo } from '../../../shared/bridge/types';
 import { SPAN_CLASS_NAMES, SpanFlag } from '../../../shared/parser/span-class';
 
 /** Short labels per class value, as an investigator reads them. */
-export const CLASS_LABELS: readonly string[] = ['C0', 'C1', 'ESC', 'CSI', 'OSC', 'DCS', 'APC', 'PM', 'SOS', 'Invalid UTF-8', 'Invisible'];
+export const CLASS_LABELS: readonly string[] = ['C0', 'C1', 'ESC', 'CSI', 'OSC', 'DCS', 'APC', 'PM', 'SOS', 'Invalid UTF-8', 'Invisible', 'Withheld'];
 /** What each class is, for the legend. */
 export const CLASS_HINTS: readonly string[] = [
   'C0 control or DEL', 'C1 control (8-bit or UTF-8 encoded)', 'escape sequence', 'control sequence (colour, cursor, erase…)',
   'OS command: title, clipboard, hyperlink…', 'device control string', 'application program command', 'privacy message',
   'start of string', 'ill-formed UTF-8 (shown as U+FFFD)', 'invisible code point (tags, bidi)',
+  'text one reading shows, withheld (a UTF-8 and an 8-bit terminal disagree here)',
 ];
+/** Class values the legend, minimap and tints know (one CSS colour `--cN` each). */
+export const CLASS_COUNT = CLASS_LABELS.length;
+export const WITHHELD_CLASS = 11;
+export const INVALID_UTF8_CLASS = 9;
 
 /** CSS class for a span class value (`cls-osc`, `cls-invalid_utf8`…). */
 export function clsCss(cls: number): string {
@@ -23,6 +28,7 @@ export function classLabel(cls: number): string {
 const FLAG_NAMES: Array<[number, string]> = [
   [SpanFlag.Unterminated, 'unterminated'], [SpanFlag.Oversized, 'oversized'], [SpanFlag.Malformed, 'malformed'],
   [SpanFlag.EightBit, '8-bit introducer'], [SpanFlag.Utf8Encoded, 'UTF-8 encoded C1'],
+  [SpanFlag.Stray, 'stray C1 byte (invalid UTF-8 to a UTF-8 terminal)'],
 ];
 
 export function flagNames(flags: number): string[] {
@@ -51,9 +57,24 @@ export function describeSpan(span: SpanInfo): string {
   return d;
 }
 
+/** A stray C1 byte's meaning as an investigator reads it: "invalid UTF-8 — an 8-bit terminal reads C1 IND index". */
+function strayHead(m: string): string | null {
+  const at = /^invalid UTF-8 \(8-bit terminal: (.+)\)$/.exec(m);
+  return at ? `invalid UTF-8 — an 8-bit terminal reads C1 ${at[1]}` : null;
+}
+
 function describe(span: SpanInfo): string {
   const label = classLabel(span.cls);
   const m = meaningText(span);
+  if (span.cls === WITHHELD_CLASS) {
+    const bytes = `${grouped(span.length)} byte${span.length === 1 ? '' : 's'}`;
+    return `Withheld: text one reading shows, withheld (a UTF-8 and an 8-bit terminal disagree here), ${bytes}`;
+  }
+  const stray = span.cls === INVALID_UTF8_CLASS && (span.flags & SpanFlag.Stray) !== 0 ? strayHead(m) : null;
+  if (stray !== null) {
+    const bytes = `${grouped(span.length)} byte${span.length === 1 ? '' : 's'}`;
+    return `${stray}, ${bytes}`;
+  }
   const head = m.toUpperCase().startsWith(label.toUpperCase()) ? m : `${label} ${m}`;
   const bytes = `${grouped(span.length)} byte${span.length === 1 ? '' : 's'}`;
   const t = span.terminator;
@@ -79,6 +100,7 @@ export function chipLabel(span: SpanInfo): { cls: string; what: string } {
   const words = what.split(' ');
   if (span.cls === 10 && span.code > 0) return { cls: label, what: `U+${span.code.toString(16).toUpperCase().padStart(4, '0')}` };
   if (span.cls === 9) return { cls: 'UTF-8', what: `invalid \\x${(span.code & 0xff).toString(16).padStart(2, '0')}` };
+  if (span.cls === WITHHELD_CLASS) return { cls: label, what: 'one reading' };
   if (span.cls === 4 && /^\d+$/.test(words[0] ?? '')) what = `${words[0]} ${OSC_SHORT[Number(words[0])] ?? words.filter((w) => !STOP.has(w))[1] ?? ''}`.trim();
   else if (/^[A-Z0-9]{2,}$/.test(words[0] ?? '')) what = words[0];
   else what = words.slice(0, 2).join(' ');

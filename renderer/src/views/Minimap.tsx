@@ -2,12 +2,13 @@
 // the viewport. Drawn on a canvas (nothing injected into style sheets); a click navigates.
 import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { ROW_BYTES, moveCursor } from '../actions';
+import { CLASS_COUNT } from '../lib/spans';
 import { useArtifact, useSearch, useView } from '../stores';
 
 /** Drawing colours per class, read from CSS custom properties so themes apply. */
 function classColours(el: HTMLElement): string[] {
   const cs = getComputedStyle(el);
-  return Array.from({ length: 11 }, (_, c) => cs.getPropertyValue(`--c${c}`).trim() || '#888');
+  return Array.from({ length: CLASS_COUNT }, (_, c) => cs.getPropertyValue(`--c${c}`).trim() || '#888');
 }
 
 /** Bucket under a y position of a `heightPx` tall map of `buckets` rows. */
@@ -60,8 +61,9 @@ export function Minimap() {
   }, [minimap, size, hits, theme]);
 
   if (!minimap || size === 0) return <div className="minimap empty" aria-hidden="true" />;
-  const viewTop = ((hexTop * ROW_BYTES) / size) * 100;
-  const viewH = Math.max(0.4, ((hexVisible * ROW_BYTES) / size) * 100);
+  // The viewport box stays inside the map: an artifact shorter than the view fills it, no more.
+  const viewTop = Math.min(100, ((hexTop * ROW_BYTES) / size) * 100);
+  const viewH = Math.min(100 - viewTop, Math.max(0.4, ((hexVisible * ROW_BYTES) / size) * 100));
   const go = (e: MouseEvent<HTMLDivElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();
     const b = bucketAt(e.clientY - rect.top, rect.height, minimap.buckets);

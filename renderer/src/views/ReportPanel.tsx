@@ -1,7 +1,8 @@
 // The removal report: counts by class and by meaning; each row walks its occurrences.
 import { SPAN_CLASS_NAMES } from '../../../shared/parser/span-class';
 import { exportReport, walkSpan } from '../actions';
-import { classLabel, clsCss, humanSize } from '../lib/spans';
+import type { RemovalReport } from '../../../shared/bridge/types';
+import { classLabel, clsCss, hexOffset, humanSize } from '../lib/spans';
 import { useArtifact } from '../stores';
 
 function Walk({ label, filter }: { label: string; filter: { cls?: number; meaning?: string } }) {
@@ -10,6 +11,27 @@ function Walk({ label, filter }: { label: string; filter: { cls?: number; meanin
       <button type="button" className="icon" aria-label={`Previous ${label}`} title="Previous occurrence" onClick={() => void walkSpan(filter, -1)}>‹</button>
       <button type="button" className="icon" aria-label={`Next ${label}`} title="Next occurrence" onClick={() => void walkSpan(filter, 1)}>›</button>
     </span>
+  );
+}
+
+/** Where a UTF-8 and an 8-bit terminal disagreed: stretches, bytes, and text withheld to the end. */
+function OneReading({ report }: { report: RemovalReport }) {
+  const amb = report.ambiguous ?? { count: 0, bytes: 0 };
+  const withheld = report.classes.withheld ?? { count: 0, bytes: 0 };
+  if (amb.count === 0 && !report.withheld_to_end && withheld.count === 0) return null;
+  return (
+    <div className="one-reading" data-testid="report-one-reading" role="note" aria-label="Where the two terminal readings disagree">
+      <span className="tag warn" data-testid="report-ambiguous">
+        {amb.count.toLocaleString('en-US')} ambiguous stretch{amb.count === 1 ? '' : 'es'} · {amb.bytes.toLocaleString('en-US')} bytes
+      </span>
+      {withheld.count > 0 && <span className="tag"> {withheld.bytes.toLocaleString('en-US')} bytes of text one reading shows, withheld</span>}
+      {report.withheld_to_end && (
+        <span className="tag danger" data-testid="report-withheld-to-end">
+          withheld to end of input{report.withheld_from !== null ? ` from 0x${hexOffset(report.withheld_from)} (${report.withheld_from.toLocaleString('en-US')})` : ''}
+        </span>
+      )}
+      <span className="small muted"> A UTF-8 terminal and an 8-bit terminal read these bytes differently; only what both show as text was kept.</span>
+    </div>
   );
 }
 
@@ -38,6 +60,7 @@ export function ReportPanel() {
         {report.eight_bit > 0 && <span className="tag warn">{report.eight_bit} 8-bit</span>}
         {report.truncated && <span className="tag warn">truncated</span>} CR: {report.cr_mode}
       </p>
+      <OneReading report={report} />
       <table className="report-table" aria-label="Removed spans by class">
         <thead><tr><th scope="col">Class</th><th scope="col" className="num">Count</th><th scope="col" className="num">Bytes</th><th scope="col"><span className="sr-only">Walk</span></th></tr></thead>
         <tbody>

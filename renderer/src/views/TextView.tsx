@@ -126,7 +126,8 @@ export function LinePieces({ line, range, cursor, showChips = true, hits, hitLen
         }
         return (
           <span key={i} className={`tp${p.direct ? '' : ' replaced'}${selected ? ' sel' : ''}${anyHit(hits, hitLength, ps, pe) ? ' hit' : ''}`} data-piece={i} data-line={line.line}>
-            {p.text}
+            {/* A row is one line: the line's own LF is not drawn (spans after the last LF follow it on the row). */}
+            {p.text.endsWith('\n') ? p.text.slice(0, -1) : p.text}
           </span>
         );
       })}
@@ -215,7 +216,7 @@ export function TextView() {
     <section className="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
       <div className="pane-head">
         <span>Sanitized text</span>
-        <span className="muted">{totalLines} lines · removed spans shown as chips</span>
+        <span className="muted" title={`${totalLines} lines · removed spans shown as chips`}>{totalLines} lines · removed spans shown as chips</span>
       </div>
       <BigList
         totalRows={totalLines}

@@ -14,7 +14,7 @@ function exitText(r: RecordSummary): { text: string; bad: boolean } {
 
 function RemovalSummaryCell({ a }: { a: ArtifactSummary }) {
   const r = a.removal;
-  if (r.removedSpans === 0) return <span className="clean-badge">clean</span>;
+  if (r.removedSpans === 0 && !r.withheldToEnd && !r.ambiguous) return <span className="clean-badge">clean</span>;
   return (
     <span className="removal">
       <strong>{r.removedSpans.toLocaleString('en-US')}</strong> spans · {humanSize(r.removedBytes)} removed
@@ -22,7 +22,8 @@ function RemovalSummaryCell({ a }: { a: ArtifactSummary }) {
         <span key={t.key} className="tag">{t.key} ×{t.count.toLocaleString('en-US')}</span>
       ))}
       {r.truncated && <span className="tag warn">truncated</span>}
-      {r.withheldToEnd && <span className="tag warn">withheld to end</span>}
+      {r.ambiguous > 0 && <span className="tag warn" title="Stretches where a UTF-8 and an 8-bit terminal read the bytes differently">{r.ambiguous.toLocaleString('en-US')} ambiguous</span>}
+      {r.withheldToEnd && <span className="tag warn" data-testid="withheld-to-end" title="The two terminal readings still disagreed at the end: no text from there on was kept">withheld to end</span>}
     </span>
   );
 }

@@ -45,8 +45,13 @@ async function check(f: Fixture, bytes: Uint8Array, cr: 'newline' | 'overwrite' 
   const cps = readFileSync(join(dir, 'checkpoints.bin'));
   for (let c = 0; c < cps.length / (CHECKPOINT_FIELDS * 8); c++) {
     const base = c * CHECKPOINT_FIELDS * 8;
-    const firstSpan = cps.readDoubleLE(base + 8);
+    const boundary = cps.readDoubleLE(base);
+    const lowerBound = cps.readDoubleLE(base + 8);
     const resume = cps.readDoubleLE(base + 16);
+    const firstSpan = cps.readDoubleLE(base + 48);
+    // Every span before the lower bound ended by the boundary (span queries start their search there).
+    for (let i = 0; i < lowerBound; i++) expect(want.spans[i][1] + want.spans[i][2]).toBeLessThanOrEqual(boundary);
+    expect(resume).toBeGreaterThanOrEqual(boundary);
     const spans: Span[] = [];
     const sink = new (class extends NoopSink {
       override span(cls: SpanClass, off: number, len: number, meaning: string, flags: number, code: number): void {
@@ -57,7 +62,7 @@ async function check(f: Fixture, bytes: Uint8Array, cr: 'newline' | 'overwrite' 
     p.feed(bytes.subarray(resume));
     p.end();
     const expected = want.spans.filter((_, i) => i >= firstSpan);
-    // Same spans from the checkpoint on (C0 nested in a sequence straddling the edge come first in both).
+    // Same spans from the checkpoint on.
     expect(spans).toEqual(expected);
   }
 }
@@ -110,6 +115,18 @@ describe('span index equals a direct Sanitizer run', () => {
       }),
       { numRuns: 25 },
     );
+  });
+
+  it('resumes only where both readings are in ground (a stretch opened inside a CSI, page size 1)', async () => {
+    const f = await fixture({ pageBytes: 1 });
+    try {
+      await check(f, Uint8Array.from([27, 91, 128, 95]));
+      await check(f, Uint8Array.from([27, 91, 128, 32]));
+      await check(f, Buffer.from('ok \x1b]52;c;\x9c hidden\x07 z \x1b[\x9d1m', 'latin1'));
+      await check(f, Buffer.from('1\ufe0f\u20e3 😀\u200d💻 本\u{e0100} \u0628\u200c\u0628', 'utf8'));
+    } finally {
+      await f.cleanup();
+    }
   });
 
   it('splits a UTF-8 character and an OSC across page edges', async () => {

@@ -2,6 +2,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sanitize } from '../../../../shared/sanitize';
 import { Vault } from '../../../../app/node/vault';
 import { buildDemoVault } from '../../../../app/services/import/demo';
 import { removalSummary, VaultView } from '../../../../app/services/vault-view/view';
@@ -53,6 +54,20 @@ describe('vault view', () => {
   });
 
   it('removal summary of a missing report is empty', () => {
-    expect(removalSummary(null)).toEqual({ removedSpans: 0, removedBytes: 0, top: [], truncated: false, withheldToEnd: false });
+    expect(removalSummary(null)).toEqual({ removedSpans: 0, removedBytes: 0, top: [], truncated: false, withheldToEnd: false, ambiguous: 0 });
+  });
+
+  it('removal summary carries the one-reading fields: withheld to end, ambiguous stretches', () => {
+    // A raw 0x9D opens an OSC for an 8-bit terminal only: the readings disagree to the end.
+    const toEnd = sanitize(Buffer.from('ok \x9d0;hidden from one reading', 'latin1')).report;
+    expect(toEnd.withheld_to_end).toBe(true);
+    expect(removalSummary(toEnd)).toMatchObject({ withheldToEnd: true, ambiguous: 1 });
+    const both = sanitize(Buffer.from('a \x1b]52;c;\x9c shown to one\x07 b', 'latin1')).report;
+    expect(removalSummary(both)).toMatchObject({ withheldToEnd: false, ambiguous: 1 });
+    // A report stored before the rule (no such fields) reads as none.
+    const old = { ...both } as Record<string, unknown>;
+    delete old.ambiguous;
+    delete old.withheld_to_end;
+    expect(removalSummary(old as never)).toMatchObject({ withheldToEnd: false, ambiguous: 0 });
   });
 });
