@@ -137,6 +137,16 @@ const ASCII = Uint8Array.from({ length: 128 }, (_, i) => i);
 
 const EMPTY_WORDS = new Uint32Array(0);
 
+/** Options of a {@link Parser} that do not change what it reports. */
+export interface ParserOptions {
+  /**
+   * @internal Tests only: take every unit through the transition table one at a time, skipping
+   * every fast path. The events are the same (text runs may be split differently); the
+   * differential fuzz (test/shared/fast-path-differential.test.ts) holds the fast paths to it.
+   */
+  stateMachineOnly?: boolean;
+}
+
 const enum OscPhase { Command = 0, HyperlinkParams = 1, Payload = 2 }
 
 /**
@@ -199,6 +209,8 @@ export class Parser {
   private pendingAt = 0;
 
   private readonly limits: ParserLimits;
+  /** Every unit through {@link unit} (the table), no fast path: the reference the fast paths are tested against. */
+  private readonly stateMachineOnly: boolean;
 
   /** The current chunk seen as 32-bit words (from byte {@link wordBase}), for skipping clean text 4 bytes at a time. */
   private words: Uint32Array = new Uint32Array(0);
@@ -208,8 +220,9 @@ export class Parser {
    * Creates a parser reporting to `sink`; `limits` overrides the defaults field by field.
    * @throws RangeError for a limit that is not a whole number >= 0.
    */
-  constructor(private readonly sink: ParserSink, limits: Partial<ParserLimits> = {}) {
+  constructor(private readonly sink: ParserSink, limits: Partial<ParserLimits> = {}, options: ParserOptions = {}) {
     this.limits = resolveLimits(limits);
+    this.stateMachineOnly = options.stateMachineOnly === true;
     this.out = sink;
     // V8 treats a field written only once as a constant and folds it into optimized code; `base`
     // first changes after the first chunk, which would throw that code away mid-stream. A second
@@ -229,6 +242,7 @@ export class Parser {
     const n = chunk.length;
     this.viewWords(chunk);
     let i = this.pendingLen > 0 ? this.completePending(chunk) : 0;
+    if (this.stateMachineOnly) i = this.reference(chunk, i, n);
     while (i < n) {
       if (this.shadow >= 0) {
         i = this.lockstep(chunk, i, n);
@@ -250,6 +264,25 @@ export class Parser {
     }
     this.base += n;
     this.words = EMPTY_WORDS;
+  }
+
+  /** The definition of behaviour: one unit at a time through the table (see {@link ParserOptions.stateMachineOnly}). */
+  private reference(buf: Uint8Array, i: number, n: number): number {
+    const base = this.base;
+    while (i < n) {
+      if (buf[i] < 0x80) {
+        this.unit(-1, buf, i, 1, base + i);
+        i++;
+        continue;
+      }
+      const r = classifyMultibyte(buf, i, n);
+      const kind = r & 7;
+      if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
+      const len = r >> 3;
+      this.unit(kind, buf, i, len, base + i);
+      i += len;
+    }
+    return i;
   }
 
   /** Views the 4-byte-aligned middle of `chunk` as words (typed arrays need aligned offsets). */
@@ -395,9 +428,10 @@ export class Parser {
 
   /** One unit through this reading's table, with the OSC header bookkeeping the fast paths do. */
   private one(code: number, buf: Uint8Array, at: number, len: number, off: number): void {
-    if (this.state === State.OscString && this.oscPhase !== OscPhase.Payload && !this.stringEscPending
-      && code < 0x80 && this.oscHeader(buf, at, at + 1) > at) {
-      return;
+    if (this.state === State.OscString && this.oscPhase !== OscPhase.Payload && !this.stringEscPending) {
+      // A non-ASCII unit ends the header, as any byte but a digit or `;` does in oscHeader.
+      if (code >= 0x80) this.oscPhase = OscPhase.Payload;
+      else if (this.oscHeader(buf, at, at + 1) > at) return;
     }
     if (code === Unit.Invisible && this.state === State.Ground && !this.stringEscPending) {
       this.invisible(buf, at, len, off, lastCodePoint, this.prevEnd === off ? this.prevCp : -1);
@@ -540,7 +574,14 @@ export class Parser {
           continue;
         }
         if (i > run) this.out.print(buf, run, i, base + run);
-        if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
+        if (kind === Utf8Kind.Incomplete) {
+          // A character cut by the chunk's end may be an invisible code point that looks back.
+          if (i > run) {
+            this.prevEnd = base + i;
+            this.prevCp = lastCharOf(buf, run, i);
+          }
+          return this.stash(buf, i, n);
+        }
         this.step(unitCode(kind), buf, i, len, base + i);
         i += len;
         if (this.state !== State.Ground || this.shadow >= 0) return i;

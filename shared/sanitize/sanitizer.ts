@@ -1,5 +1,5 @@
 import { resolveLimits, type ParserLimits } from '../parser/limits';
-import { Parser } from '../parser/parser';
+import { Parser, type ParserOptions } from '../parser/parser';
 import type { ParserSink } from '../parser/sink';
 import { SpanClass, SpanFlag, StretchFlag } from '../parser/span-class';
 import type { Digest } from './digest';
@@ -46,6 +46,8 @@ export interface SanitizerOptions {
    * faster for a caller that consumes each result before the next call (the CLI's stdout loop).
    */
   reuseOutputBuffer?: boolean;
+  /** @internal Tests only: run the parser's pure state machine (see {@link ParserOptions.stateMachineOnly}). */
+  stateMachineOnly?: boolean;
 }
 
 /**
@@ -89,7 +91,7 @@ export class Sanitizer implements ParserSink {
   /** Creates a sanitizer; see {@link SanitizerOptions}. */
   constructor(private readonly options: SanitizerOptions = {}) {
     this.limits = resolveLimits(options.limits);
-    this.parser = new Parser(this, this.limits);
+    this.parser = new Parser(this, this.limits, { stateMachineOnly: options.stateMachineOnly === true });
     this.mode = options.cr ?? 'newline';
     this.line = this.mode === 'overwrite' ? new LineBuffer() : null;
     this.map = options.mapOffsets ? new OffsetMap() : null;
