@@ -1,5 +1,5 @@
 import { resolveLimits, type ParserLimits } from '../parser/limits';
-import { Parser, type ParserOptions } from '../parser/parser';
+import { Parser } from '../parser/parser';
 import type { ParserSink } from '../parser/sink';
 import { SpanClass, SpanFlag, StretchFlag } from '../parser/span-class';
 import type { Digest } from './digest';
@@ -46,7 +46,7 @@ export interface SanitizerOptions {
    * faster for a caller that consumes each result before the next call (the CLI's stdout loop).
    */
   reuseOutputBuffer?: boolean;
-  /** @internal Tests only: run the parser's pure state machine (see {@link ParserOptions.stateMachineOnly}). */
+  /** @internal Tests only: run the parser's pure state machine (see the parser's `stateMachineOnly` option). */
   stateMachineOnly?: boolean;
 }
 
