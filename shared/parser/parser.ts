@@ -145,7 +145,19 @@ export interface ParserOptions {
    * differential fuzz (test/shared/fast-path-differential.test.ts) holds the fast paths to it.
    */
   stateMachineOnly?: boolean;
+  /**
+   * @internal For a sink that only counts plain SGR spans (the Sanitizer without `onSpan`): the
+   * ground fast path adds each well-formed SGR without private marker or intermediate here instead
+   * of reporting it, as [count, bytes] for {@link SGR_MEANINGS}[0] then [count, bytes] for [1].
+   */
+  sgrCounts?: Float64Array;
 }
+
+/** The two meanings of a plain SGR (without and with a conceal parameter), as csiMeaning gives them. */
+export const SGR_MEANINGS: readonly [string, string] = [
+  csiMeaning(0, 0, 0x6d, Int32Array.of(0), 1),
+  csiMeaning(0, 0, 0x6d, Int32Array.of(8), 1),
+];
 
 const enum OscPhase { Command = 0, HyperlinkParams = 1, Payload = 2 }
 
@@ -211,6 +223,7 @@ export class Parser {
   private readonly limits: ParserLimits;
   /** Every unit through {@link unit} (the table), no fast path: the reference the fast paths are tested against. */
   private readonly stateMachineOnly: boolean;
+  private readonly sgrCounts: Float64Array | null;
 
   /** The current chunk seen as 32-bit words (from byte {@link wordBase}), for skipping clean text 4 bytes at a time. */
   private words: Uint32Array = new Uint32Array(0);
@@ -223,6 +236,7 @@ export class Parser {
   constructor(private readonly sink: ParserSink, limits: Partial<ParserLimits> = {}, options: ParserOptions = {}) {
     this.limits = resolveLimits(limits);
     this.stateMachineOnly = options.stateMachineOnly === true;
+    this.sgrCounts = options.sgrCounts ?? null;
     this.out = sink;
     // V8 treats a field written only once as a constant and folds it into optimized code; `base`
     // first changes after the first chunk, which would throw that code away mid-stream. A second
@@ -622,6 +636,8 @@ export class Parser {
     if (j < stop && buf[j] >= 0x3c && buf[j] <= 0x3f) priv = buf[j++];
     let b = j < stop ? buf[j] : 0;
     let count = 0;
+    /** A tracked parameter is 8 (SGR conceal: a meaning of its own). */
+    let eight = false;
     if (b >= 0x30 && b <= 0x3b) {
       // One parameter per pass: its value, then any `:` sub-parameters (not tracked), then `;`.
       const params = this.params;
@@ -632,7 +648,10 @@ export class Parser {
           b = ++j < stop ? buf[j] : 0;
         }
         while (b >= 0x30 && b <= 0x3a) b = ++j < stop ? buf[j] : 0;
-        if (count < MAX_TRACKED_PARAMS) params[count] = value;
+        if (count < MAX_TRACKED_PARAMS) {
+          params[count] = value;
+          if (value === 8) eight = true;
+        }
         count++;
         if (b !== 0x3b) break;
         b = ++j < stop ? buf[j] : 0;
@@ -644,6 +663,19 @@ export class Parser {
       b = ++j < stop ? buf[j] : 0;
     }
     if (j >= stop || b < 0x40 || b > 0x7e || j - i - 2 > this.limits.maxCsiParamBytes) return -1;
+    if (b === 0x6d && (priv | inter) === 0) {
+      // Plain SGR, the commonest span by far: counted here when the sink only counts it (see
+      // ParserOptions.sgrCounts), else reported with its meaning picked without csiMeaning.
+      const counts = this.sgrCounts;
+      if (counts !== null && this.out === this.sink) {
+        const k = eight ? 2 : 0;
+        counts[k]++;
+        counts[k + 1] += j + 1 - i;
+      } else {
+        this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, eight ? SGR_MEANINGS[1] : SGR_MEANINGS[0], 0, b, count > 0 ? this.params[0] : -1);
+      }
+      return j + 1;
+    }
     const meaning = csiMeaning(priv, inter, b, this.params, Math.min(count, MAX_TRACKED_PARAMS));
     this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b, count > 0 ? this.params[0] : -1);
     return j + 1;

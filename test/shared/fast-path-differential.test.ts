@@ -9,7 +9,8 @@
  * are for (ASCII runs, SGR, plain CSI), random chunk cuts over unaligned views, random limits,
  * both CR modes and the offset map on and off, both must give identical:
  * - sanitized text bytes and report (JSON),
- * - spans passed to `onSpan` (every argument, in order),
+ * - spans passed to `onSpan` (every argument, in order; also without `onSpan`, where plain SGR is
+ *   counted inside the fast path),
  * - offset map (segment count, text→raw for every text byte, raw→text for every raw byte),
  * - parser events (text runs merged where contiguous; spans and ambiguous stretches in order).
  *
@@ -96,6 +97,8 @@ const optionsArb = fc.record({
   limits: limitsArb,
   mapOffsets: fc.boolean(),
   reuseOutputBuffer: fc.boolean(),
+  // Without onSpan the sanitizer lets the parser count plain SGR itself (no span events).
+  spans: fc.boolean(),
 });
 
 /** Chunks of `input` cut at `cuts`, each an unaligned view (offset `pad`) into a bigger buffer. */
@@ -114,12 +117,13 @@ interface Outcome {
   map: string | null;
 }
 
-function runSanitizer(chunks: Uint8Array[], options: SanitizerOptions, stateMachineOnly: boolean, rawLength: number): Outcome {
+function runSanitizer(chunks: Uint8Array[], options: SanitizerOptions & { spans?: boolean }, stateMachineOnly: boolean, rawLength: number): Outcome {
   const spans: string[] = [];
+  const { spans: withSpans = true, ...rest } = options;
   const s = new Sanitizer({
-    ...options,
+    ...rest,
     stateMachineOnly,
-    onSpan: (...args) => { spans.push(JSON.stringify(args)); },
+    onSpan: withSpans ? (...args) => { spans.push(JSON.stringify(args)); } : undefined,
   });
   const text: number[] = [];
   for (const c of chunks) for (const b of s.write(c)) text.push(b);
