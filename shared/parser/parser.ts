@@ -136,6 +136,7 @@ class JoinerGate implements ParserSink {
 const ASCII = Uint8Array.from({ length: 128 }, (_, i) => i);
 
 const EMPTY_WORDS = new Uint32Array(0);
+const EMPTY_VIEW = new DataView(new ArrayBuffer(0));
 
 /** Options of a {@link Parser} that do not change what it reports. */
 export interface ParserOptions {
@@ -228,6 +229,8 @@ export class Parser {
   /** The current chunk seen as 32-bit words (from byte {@link wordBase}), for skipping clean text 4 bytes at a time. */
   private words: Uint32Array = new Uint32Array(0);
   private wordBase = 0;
+  /** The current chunk as a DataView: ground text runs start anywhere, so they are read 4 bytes at a time unaligned. */
+  private view: DataView = EMPTY_VIEW;
 
   /**
    * Creates a parser reporting to `sink`; `limits` overrides the defaults field by field.
@@ -278,6 +281,7 @@ export class Parser {
     }
     this.base += n;
     this.words = EMPTY_WORDS;
+    this.view = EMPTY_VIEW;
   }
 
   /** The definition of behaviour: one unit at a time through the table (see {@link ParserOptions.stateMachineOnly}). */
@@ -305,6 +309,7 @@ export class Parser {
     const count = chunk.length > skip ? (chunk.length - skip) >>> 2 : 0;
     this.wordBase = skip;
     this.words = count > 0 ? new Uint32Array(chunk.buffer, chunk.byteOffset + skip, count) : EMPTY_WORDS;
+    this.view = chunk.length >= 4 ? new DataView(chunk.buffer, chunk.byteOffset, chunk.length) : EMPTY_VIEW;
   }
 
   /** Index of the first byte at or after the aligned index `i` whose word holds a non-plain byte. */
@@ -543,14 +548,13 @@ export class Parser {
   /** Ground: scan text runs fast, hand everything else to the table. */
   private ground(buf: Uint8Array, i: number, n: number): number {
     const base = this.base;
-    const wb = this.wordBase;
-    const swar = buf.length === n && this.words.length > 0;
+    const view = this.view;
+    // Four bytes at a time while all are printable ASCII (unaligned reads: runs start anywhere).
+    const last4 = buf.length === n && view.byteLength === n ? n - 4 : -1;
     let run = i;
     while (i < n) {
-      if (swar && ((i - wb) & 3) === 0 && i >= wb) {
-        i = this.skipPlainWords(i);
-        if (i >= n) break;
-      }
+      while (i <= last4 && !hasNonPlainByte(view.getUint32(i, true))) i += 4;
+      if (i >= n) break;
       const b = buf[i];
       if (b < 0x80) {
         if (PLAIN[b] === 1) {

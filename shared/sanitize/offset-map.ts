@@ -20,6 +20,8 @@ export class OffsetMap {
   private kind = new Uint8Array(INITIAL_CAPACITY);
   private count = 0;
   private textEnd = 0;
+  /** Raw end of the last segment when it is verbatim (else -1): the merge test reads no array. */
+  private verbatimRawEnd = -1;
   private monotonic = true;
   private sortedByRaw: Int32Array | null = null;
 
@@ -39,10 +41,11 @@ export class OffsetMap {
    */
   add(textPos: number, textLen: number, rawPos: number, rawLen: number, kind: SegmentKind): void {
     const last = this.count - 1;
-    if (kind === SegmentKind.Verbatim && last >= 0 && this.kind[last] === SegmentKind.Verbatim
-      && this.rawStart[last] + this.rawLength[last] === rawPos && this.textEnd === textPos) {
+    const verbatim = kind === SegmentKind.Verbatim;
+    if (verbatim && this.verbatimRawEnd === rawPos && this.textEnd === textPos) {
       this.rawLength[last] += rawLen;
       this.textEnd += textLen;
+      this.verbatimRawEnd += rawLen;
       return;
     }
     if (this.count === this.textStart.length) this.grow();
@@ -53,6 +56,7 @@ export class OffsetMap {
     this.kind[this.count] = kind;
     this.count++;
     this.textEnd = textPos + textLen;
+    this.verbatimRawEnd = verbatim ? rawPos + rawLen : -1;
     this.sortedByRaw = null;
   }
 
