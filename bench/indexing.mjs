@@ -39,13 +39,17 @@ function once() {
 }
 once();
 const ms = [];
+const cpuMs = [];
 let info;
 for (let r = 0; r < Number(runs); r++) {
   const t = process.hrtime.bigint();
+  const c = process.cpuUsage();
   info = once();
+  const d = process.cpuUsage(c);
   ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+  cpuMs.push((d.user + d.system) / 1000);
 }
-process.stdout.write(JSON.stringify({ ms, ...info, rssMiB: process.resourceUsage().maxRSS / 1024 }));
+process.stdout.write(JSON.stringify({ ms, cpuMs, ...info, rssMiB: process.resourceUsage().maxRSS / 1024 }));
 `;
 
 /** Bundles `root`/shared/sanitize (default: this checkout) to `outfile`; resolves its path. */

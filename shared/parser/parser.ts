@@ -256,6 +256,9 @@ export class Parser {
   /** Feeds the next chunk of the stream. The chunk may be reused by the caller after return. */
   feed(chunk: Uint8Array): void {
     if (this.ended) throw new Error('Parser.feed called after end()');
+    // One array class for every byte read here and in the sink (a Node Buffer is a subclass):
+    // the element loads in the hot loops then see one map and stay monomorphic.
+    if (chunk.constructor !== Uint8Array) chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
     const n = chunk.length;
     this.viewWords(chunk);
     let i = this.pendingLen > 0 ? this.completePending(chunk) : 0;
