@@ -261,7 +261,7 @@ export class Parser {
     if (chunk.constructor !== Uint8Array) chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
     const n = chunk.length;
     this.viewWords(chunk);
-    let i = this.pendingLen > 0 ? this.completePending(chunk) : 0;
+    const i = this.pendingLen > 0 ? this.completePending(chunk) : 0;
     if (this.stateMachineOnly) this.reference(chunk, i, n);
     else this.scan(chunk, i, n);
     this.base += n;
