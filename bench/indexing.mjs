@@ -4,6 +4,7 @@
 // Beside it, the same Sanitizer without map and spans (what `airlock sanitize` runs), so the cost
 // of the map and dispatch shows as a ratio. shared/sanitize is bundled with esbuild into
 // bench/.corpus/ (the bench's own cache); each measurement runs in a fresh node process.
+// BENCH_SHARED=DIR bundles DIR/shared instead (e.g. an older checkout, for a before/after run).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -53,7 +54,7 @@ process.stdout.write(JSON.stringify({ ms, cpuMs, ...info, rssMiB: process.resour
 `;
 
 /** Bundles `root`/shared/sanitize (default: this checkout) to `outfile`; resolves its path. */
-export async function bundleSanitizer(root = ROOT, outfile = BUNDLE) {
+export async function bundleSanitizer(root = process.env.BENCH_SHARED || ROOT, outfile = BUNDLE) {
   await build({
     entryPoints: [join(root, 'shared/sanitize/index.ts')],
     bundle: true, format: 'esm', platform: 'neutral', target: 'node20', outfile, logLevel: 'warning',

@@ -7,6 +7,7 @@
 // Env: BENCH_MB (default 32, quick 4)   BENCH_QUICK=1   BENCH_RUNS (5)   BENCH_LIN_RUNS (5)
 //      BENCH_LIN_MAX_MB (16, quick 4)   BENCH_TIMEOUT_S (20)   BENCH_CAPTURE_MB (256, quick 32)
 //      BENCH_CAPTURE_RUNS (3)   BENCH_AIRLOCK (CLI path, default dist/airlock.mjs)   BENCH_KEEP_ENV=1
+//      BENCH_SHARED (checkout whose shared/ the indexing section bundles, default this one)
 // Exit code: 0 ok, 1 airlock missing/failed or leaked, 2 bad arguments.
 import { cpus, totalmem, loadavg } from 'node:os';
 import { statSync, writeFileSync, existsSync } from 'node:fs';
