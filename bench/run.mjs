@@ -2,11 +2,12 @@
 // linearity on adversarial inputs, and capture overhead, all in one run on the same machine.
 //
 // Usage: node bench/run.mjs [--only NAME[,NAME]] [--skip NAME[,NAME]] [--capture] [--help]
-//   NAME is an input (plain, colour, hostile) or a section (throughput, linearity, capture).
+//   NAME is an input (plain, colour, hostile) or a section (throughput, indexing, linearity, capture).
 //   Naming only inputs runs throughput+leaks on those inputs; `--capture` = `--only capture`.
 // Env: BENCH_MB (default 32, quick 4)   BENCH_QUICK=1   BENCH_RUNS (5)   BENCH_LIN_RUNS (5)
 //      BENCH_LIN_MAX_MB (16, quick 4)   BENCH_TIMEOUT_S (20)   BENCH_CAPTURE_MB (256, quick 32)
 //      BENCH_CAPTURE_RUNS (3)   BENCH_AIRLOCK (CLI path, default dist/airlock.mjs)   BENCH_KEEP_ENV=1
+//      BENCH_SHARED (checkout whose shared/ the indexing section bundles, default this one)
 // Exit code: 0 ok, 1 airlock missing/failed or leaked, 2 bad arguments.
 import { cpus, totalmem, loadavg } from 'node:os';
 import { statSync, writeFileSync, existsSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { RUNNERS, AIRLOCK, ROOT, DROPPED_ENV, runNode, median, probeAirlock } fr
 import { scanLeaks, leakVerdict, leakSummary } from './leaks.mjs';
 import { runLinearity, growth, growthLimit } from './linearity.mjs';
 import { runCaptureSection } from './capture.mjs';
+import { bundleSanitizer, measureIndexing } from './indexing.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Configuration
@@ -32,7 +34,7 @@ const CFG = {
   captureMb: num(env.BENCH_CAPTURE_MB, QUICK ? 32 : 256),
   captureRuns: num(env.BENCH_CAPTURE_RUNS, 3),
 };
-const SECTIONS = ['throughput', 'linearity', 'capture'];
+const SECTIONS = ['throughput', 'indexing', 'linearity', 'capture'];
 
 function parseArgs(argv) {
   const only = new Set();
@@ -55,7 +57,7 @@ function parseArgs(argv) {
   const onlyInputs = [...only].filter((n) => INPUTS[n]);
   const onlySections = [...only].filter((n) => SECTIONS.includes(n));
   // Naming inputs implies the throughput section; naming nothing means everything.
-  let sections = only.size === 0 ? [...SECTIONS] : [...new Set([...onlySections, ...(onlyInputs.length ? ['throughput'] : [])])];
+  let sections = only.size === 0 ? [...SECTIONS] : [...new Set([...onlySections, ...(onlyInputs.length ? ['throughput', 'indexing'] : [])])];
   sections = sections.filter((s) => !skip.has(s));
   let inputs = onlyInputs.length ? onlyInputs : Object.keys(INPUTS);
   inputs = inputs.filter((n) => !skip.has(n));
@@ -131,6 +133,8 @@ function throughputTable(results, runnerNames, key) {
   const header = ['input', 'size', ...runnerNames.map((r) => RUNNERS[r].label)];
   if (has('airlock') && has('strip-ansi')) header.push('airlock/strip-ansi');
   if (has('airlock') && has('util')) header.push('airlock/util');
+  // The copy floor: a bare node stdin->stdout copy of the same bytes; 1.0 would be free sanitizing.
+  if (has('airlock') && has('cat')) header.push('airlock time/copy');
   const rows = [header];
   for (const [name, res] of Object.entries(results)) {
     const row = [name, fmtMiB(res.bytes)];
@@ -141,6 +145,7 @@ function throughputTable(results, runnerNames, key) {
     const a = res.runners.airlock?.[key];
     if (has('airlock') && has('strip-ansi')) row.push(ratio(a, res.runners['strip-ansi']?.[key]));
     if (has('airlock') && has('util')) row.push(ratio(a, res.runners.util?.[key]));
+    if (has('airlock') && has('cat')) row.push(ratio(res.runners.cat?.[key], a));
     rows.push(row);
   }
   return table(rows);
@@ -185,6 +190,37 @@ function printLeaks(results, runnerNames) {
   }
   console.log(table(rows, (c) => c === 2));
   return airlockFailed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Indexing: the Sanitizer in-process as the viewer's span index runs it (offset map + every span),
+// beside the same Sanitizer without them. Fresh process per measurement, median of the runs inside.
+async function indexingSection(inputs, log) {
+  await bundleSanitizer();
+  const results = {};
+  const runs = QUICK ? 3 : CFG.runs;
+  for (const name of inputs) {
+    const { file } = ensureInput(name, CFG.mb * MiB);
+    const bytes = statSync(file).size;
+    const index = measureIndexing(file, bytes, 'index', runs);
+    const plain = measureIndexing(file, bytes, 'plain', runs);
+    results[name] = { bytes, index, plain };
+    log(`  ${name}: index ${index.mbPerS?.toFixed(0) ?? 'ERR'} MB/s, no map/spans ${plain.mbPerS?.toFixed(0) ?? 'ERR'} MB/s`);
+  }
+  return results;
+}
+
+function printIndexing(results) {
+  console.log(`\nIndexing (in-process, 1 MiB chunks, median of ${QUICK ? 3 : CFG.runs}): MB/s (10^6 bytes) of input; target >= 200 MB/s with map + spans`);
+  const rows = [['input', 'size', 'map+spans MB/s', 'no map/spans MB/s', 'map+spans cost', 'spans', 'map segments', 'peak RSS MiB']];
+  for (const [name, r] of Object.entries(results)) {
+    const i = r.index;
+    const p = r.plain;
+    rows.push([name, fmtMiB(r.bytes), i.error ? 'ERR' : i.mbPerS.toFixed(0), p.error ? 'ERR' : p.mbPerS.toFixed(0),
+      i.error || p.error ? 'n/a' : `${i.medianMs >= p.medianMs ? '+' : ''}${((i.medianMs / p.medianMs - 1) * 100).toFixed(0)}%`, i.spans ?? 'n/a', i.segments ?? 'n/a', i.rssMiB?.toFixed(0) ?? 'n/a']);
+  }
+  console.log(table(rows));
+  for (const [name, r] of Object.entries(results)) for (const k of ['index', 'plain']) if (r[k].error) console.log(`  ${name} / ${k}: ${r[k].error}`);
 }
 
 function printLinearity(lin, sizesMiB) {
@@ -270,6 +306,12 @@ async function main() {
     printThroughput(results, runnerNames);
     if (printLeaks(results, runnerNames)) failed = true;
     json.throughput = results;
+  }
+  if (args.sections.includes('indexing') && args.inputs.length) {
+    log('indexing...');
+    const idx = await indexingSection(args.inputs, log);
+    printIndexing(idx);
+    json.indexing = idx;
   }
   if (args.sections.includes('linearity')) {
     log('linearity...');

@@ -136,6 +136,29 @@ class JoinerGate implements ParserSink {
 const ASCII = Uint8Array.from({ length: 128 }, (_, i) => i);
 
 const EMPTY_WORDS = new Uint32Array(0);
+const EMPTY_VIEW = new DataView(new ArrayBuffer(0));
+
+/** Options of a {@link Parser} that do not change what it reports. */
+export interface ParserOptions {
+  /**
+   * @internal Tests only: take every unit through the transition table one at a time, skipping
+   * every fast path. The events are the same (text runs may be split differently); the
+   * differential fuzz (test/shared/fast-path-differential.test.ts) holds the fast paths to it.
+   */
+  stateMachineOnly?: boolean;
+  /**
+   * @internal For a sink that only counts plain SGR spans (the Sanitizer without `onSpan`): the
+   * ground fast path adds each well-formed SGR without private marker or intermediate here instead
+   * of reporting it, as [count, bytes] for {@link SGR_MEANINGS}[0] then [count, bytes] for [1].
+   */
+  sgrCounts?: Float64Array;
+}
+
+/** The two meanings of a plain SGR (without and with a conceal parameter), as csiMeaning gives them. */
+export const SGR_MEANINGS: readonly [string, string] = [
+  csiMeaning(0, 0, 0x6d, Int32Array.of(0), 1),
+  csiMeaning(0, 0, 0x6d, Int32Array.of(8), 1),
+];
 
 const enum OscPhase { Command = 0, HyperlinkParams = 1, Payload = 2 }
 
@@ -199,17 +222,24 @@ export class Parser {
   private pendingAt = 0;
 
   private readonly limits: ParserLimits;
+  /** Every unit through {@link unit} (the table), no fast path: the reference the fast paths are tested against. */
+  private readonly stateMachineOnly: boolean;
+  private readonly sgrCounts: Float64Array | null;
 
   /** The current chunk seen as 32-bit words (from byte {@link wordBase}), for skipping clean text 4 bytes at a time. */
   private words: Uint32Array = new Uint32Array(0);
   private wordBase = 0;
+  /** The current chunk as a DataView: ground text runs start anywhere, so they are read 4 bytes at a time unaligned. */
+  private view: DataView = EMPTY_VIEW;
 
   /**
    * Creates a parser reporting to `sink`; `limits` overrides the defaults field by field.
    * @throws RangeError for a limit that is not a whole number >= 0.
    */
-  constructor(private readonly sink: ParserSink, limits: Partial<ParserLimits> = {}) {
+  constructor(private readonly sink: ParserSink, limits: Partial<ParserLimits> = {}, options: ParserOptions = {}) {
     this.limits = resolveLimits(limits);
+    this.stateMachineOnly = options.stateMachineOnly === true;
+    this.sgrCounts = options.sgrCounts ?? null;
     this.out = sink;
     // V8 treats a field written only once as a constant and folds it into optimized code; `base`
     // first changes after the first chunk, which would throw that code away mid-stream. A second
@@ -242,9 +272,25 @@ export class Parser {
   /** Feeds the next chunk of the stream. The chunk may be reused by the caller after return. */
   feed(chunk: Uint8Array): void {
     if (this.ended) throw new Error('Parser.feed called after end()');
+    // One array class for every byte read here and in the sink (a Node Buffer is a subclass):
+    // the element loads in the hot loops then see one map and stay monomorphic.
+    if (chunk.constructor !== Uint8Array) chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
     const n = chunk.length;
     this.viewWords(chunk);
-    let i = this.pendingLen > 0 ? this.completePending(chunk) : 0;
+    const i = this.pendingLen > 0 ? this.completePending(chunk) : 0;
+    if (this.stateMachineOnly) this.reference(chunk, i, n);
+    else this.scan(chunk, i, n);
+    this.base += n;
+    this.words = EMPTY_WORDS;
+    this.view = EMPTY_VIEW;
+  }
+
+  /**
+   * The chunk from `i` on, one stretch per fast path. A method of its own: V8 compiles this loop
+   * on-stack while the first chunk runs, and code after such a loop that had not run yet would
+   * throw the compiled code away again at the end of every chunk.
+   */
+  private scan(chunk: Uint8Array, i: number, n: number): void {
     while (i < n) {
       if (this.shadow >= 0) {
         i = this.lockstep(chunk, i, n);
@@ -264,8 +310,25 @@ export class Parser {
           i = this.sequence(chunk, i, n);
       }
     }
-    this.base += n;
-    this.words = EMPTY_WORDS;
+  }
+
+  /** The definition of behaviour: one unit at a time through the table (see {@link ParserOptions.stateMachineOnly}). */
+  private reference(buf: Uint8Array, i: number, n: number): number {
+    const base = this.base;
+    while (i < n) {
+      if (buf[i] < 0x80) {
+        this.unit(-1, buf, i, 1, base + i);
+        i++;
+        continue;
+      }
+      const r = classifyMultibyte(buf, i, n);
+      const kind = r & 7;
+      if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
+      const len = r >> 3;
+      this.unit(kind, buf, i, len, base + i);
+      i += len;
+    }
+    return i;
   }
 
   /** Views the 4-byte-aligned middle of `chunk` as words (typed arrays need aligned offsets). */
@@ -274,6 +337,7 @@ export class Parser {
     const count = chunk.length > skip ? (chunk.length - skip) >>> 2 : 0;
     this.wordBase = skip;
     this.words = count > 0 ? new Uint32Array(chunk.buffer, chunk.byteOffset + skip, count) : EMPTY_WORDS;
+    this.view = chunk.length >= 4 ? new DataView(chunk.buffer, chunk.byteOffset, chunk.length) : EMPTY_VIEW;
   }
 
   /** Index of the first byte at or after the aligned index `i` whose word holds a non-plain byte. */
@@ -411,9 +475,10 @@ export class Parser {
 
   /** One unit through this reading's table, with the OSC header bookkeeping the fast paths do. */
   private one(code: number, buf: Uint8Array, at: number, len: number, off: number): void {
-    if (this.state === State.OscString && this.oscPhase !== OscPhase.Payload && !this.stringEscPending
-      && code < 0x80 && this.oscHeader(buf, at, at + 1) > at) {
-      return;
+    if (this.state === State.OscString && this.oscPhase !== OscPhase.Payload && !this.stringEscPending) {
+      // A non-ASCII unit ends the header, as any byte but a digit or `;` does in oscHeader.
+      if (code >= 0x80) this.oscPhase = OscPhase.Payload;
+      else if (this.oscHeader(buf, at, at + 1) > at) return;
     }
     if (code === Unit.Invisible && this.state === State.Ground && !this.stringEscPending) {
       this.invisible(buf, at, len, off, lastCodePoint, this.prevEnd === off ? this.prevCp : -1);
@@ -511,14 +576,13 @@ export class Parser {
   /** Ground: scan text runs fast, hand everything else to the table. */
   private ground(buf: Uint8Array, i: number, n: number): number {
     const base = this.base;
-    const wb = this.wordBase;
-    const swar = buf.length === n && this.words.length > 0;
+    const view = this.view;
+    // Four bytes at a time while all are printable ASCII (unaligned reads: runs start anywhere).
+    const last4 = buf.length === n && view.byteLength === n ? n - 4 : -1;
     let run = i;
     while (i < n) {
-      if (swar && ((i - wb) & 3) === 0 && i >= wb) {
-        i = this.skipPlainWords(i);
-        if (i >= n) break;
-      }
+      while (i <= last4 && !hasNonPlainByte(view.getUint32(i, true))) i += 4;
+      if (i >= n) break;
       const b = buf[i];
       if (b < 0x80) {
         if (PLAIN[b] === 1) {
@@ -556,7 +620,14 @@ export class Parser {
           continue;
         }
         if (i > run) this.out.print(buf, run, i, base + run);
-        if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
+        if (kind === Utf8Kind.Incomplete) {
+          // A character cut by the chunk's end may be an invisible code point that looks back.
+          if (i > run) {
+            this.prevEnd = base + i;
+            this.prevCp = lastCharOf(buf, run, i);
+          }
+          return this.stash(buf, i, n);
+        }
         this.step(unitCode(kind), buf, i, len, base + i);
         i += len;
         if (this.state !== State.Ground || this.shadow >= 0) return i;
@@ -590,6 +661,14 @@ export class Parser {
    * final byte, or -1 to let the state machine take it (anything unusual, or a chunk boundary).
    */
   private wholeCsi(buf: Uint8Array, i: number, n: number): number {
+    // SGR reset `ESC [ 0 m`, about half of all SGR in coloured logs, counted without the loops below.
+    const counts = this.sgrCounts;
+    if (counts !== null && i + 3 < n && buf[i + 3] === 0x6d && buf[i + 2] === 0x30 && this.out === this.sink
+      && this.limits.maxCsiParamBytes >= 1) {
+      counts[0]++;
+      counts[1] += 4;
+      return i + 4;
+    }
     let j = i + 2;
     // Past the limit the sequence is oversized: leave it to the state machine, which flags it.
     const stop = Math.min(n, j + this.limits.maxCsiParamBytes + 1);
@@ -597,6 +676,8 @@ export class Parser {
     if (j < stop && buf[j] >= 0x3c && buf[j] <= 0x3f) priv = buf[j++];
     let b = j < stop ? buf[j] : 0;
     let count = 0;
+    /** A tracked parameter is 8 (SGR conceal: a meaning of its own). */
+    let eight = false;
     if (b >= 0x30 && b <= 0x3b) {
       // One parameter per pass: its value, then any `:` sub-parameters (not tracked), then `;`.
       const params = this.params;
@@ -607,7 +688,10 @@ export class Parser {
           b = ++j < stop ? buf[j] : 0;
         }
         while (b >= 0x30 && b <= 0x3a) b = ++j < stop ? buf[j] : 0;
-        if (count < MAX_TRACKED_PARAMS) params[count] = value;
+        if (count < MAX_TRACKED_PARAMS) {
+          params[count] = value;
+          if (value === 8) eight = true;
+        }
         count++;
         if (b !== 0x3b) break;
         b = ++j < stop ? buf[j] : 0;
@@ -619,6 +703,18 @@ export class Parser {
       b = ++j < stop ? buf[j] : 0;
     }
     if (j >= stop || b < 0x40 || b > 0x7e || j - i - 2 > this.limits.maxCsiParamBytes) return -1;
+    if (b === 0x6d && (priv | inter) === 0) {
+      // Plain SGR, the commonest span by far: counted here when the sink only counts it (see
+      // ParserOptions.sgrCounts), else reported with its meaning picked without csiMeaning.
+      if (counts !== null && this.out === this.sink) {
+        const k = eight ? 2 : 0;
+        counts[k]++;
+        counts[k + 1] += j + 1 - i;
+      } else {
+        this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, eight ? SGR_MEANINGS[1] : SGR_MEANINGS[0], 0, b, count > 0 ? this.params[0] : -1);
+      }
+      return j + 1;
+    }
     const meaning = csiMeaning(priv, inter, b, this.params, Math.min(count, MAX_TRACKED_PARAMS));
     this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b, count > 0 ? this.params[0] : -1);
     return j + 1;

@@ -7,6 +7,16 @@ export const enum SegmentKind {
 }
 
 const INITIAL_CAPACITY = 256;
+/** Segments per page: arrays grow by doubling up to here, then further segments start a new page. */
+const PAGE = 1 << 16;
+
+/** A full page of segments, set aside while the map is being built. */
+interface Page {
+  textStart: Float64Array;
+  rawStart: Float64Array;
+  rawLength: Float64Array;
+  kind: Uint8Array;
+}
 
 /**
  * Maps sanitized-text byte offsets to raw byte offsets and back, so a viewer can link a character
@@ -18,8 +28,19 @@ export class OffsetMap {
   private rawStart = new Float64Array(INITIAL_CAPACITY);
   private rawLength = new Float64Array(INITIAL_CAPACITY);
   private kind = new Uint8Array(INITIAL_CAPACITY);
+  /**
+   * Full pages before the arrays above (which then hold only the newest segments): building a big
+   * map appends pages instead of copying every segment at each doubling. A lookup first joins
+   * them into the arrays above, with room to spare (see {@link settle}).
+   */
+  private pages: Page[] = [];
+  /** Segments in the arrays above (all of them when there are no pages). */
+  private n = 0;
   private count = 0;
+  private lastRawStart = 0;
   private textEnd = 0;
+  /** Raw end of the last segment when it is verbatim (else -1): the merge test reads no array. */
+  private verbatimRawEnd = -1;
   private monotonic = true;
   private sortedByRaw: Int32Array | null = null;
 
@@ -38,27 +59,33 @@ export class OffsetMap {
    * `[rawPos, rawPos + rawLen)`. Calls must come in text order without gaps.
    */
   add(textPos: number, textLen: number, rawPos: number, rawLen: number, kind: SegmentKind): void {
-    const last = this.count - 1;
-    if (kind === SegmentKind.Verbatim && last >= 0 && this.kind[last] === SegmentKind.Verbatim
-      && this.rawStart[last] + this.rawLength[last] === rawPos && this.textEnd === textPos) {
-      this.rawLength[last] += rawLen;
+    const verbatim = kind === SegmentKind.Verbatim;
+    if (verbatim && this.verbatimRawEnd === rawPos && this.textEnd === textPos) {
+      // The last segment is always in the newest arrays: a page is set aside only for a new one.
+      this.rawLength[this.n - 1] += rawLen;
       this.textEnd += textLen;
+      this.verbatimRawEnd += rawLen;
       return;
     }
-    if (this.count === this.textStart.length) this.grow();
-    if (last >= 0 && rawPos < this.rawStart[last]) this.monotonic = false;
-    this.textStart[this.count] = textPos;
-    this.rawStart[this.count] = rawPos;
-    this.rawLength[this.count] = rawLen;
-    this.kind[this.count] = kind;
+    if (this.n === this.textStart.length) this.grow();
+    if (this.count > 0 && rawPos < this.lastRawStart) this.monotonic = false;
+    const k = this.n;
+    this.textStart[k] = textPos;
+    this.rawStart[k] = rawPos;
+    this.rawLength[k] = rawLen;
+    this.kind[k] = kind;
+    this.n = k + 1;
     this.count++;
+    this.lastRawStart = rawPos;
     this.textEnd = textPos + textLen;
+    this.verbatimRawEnd = verbatim ? rawPos + rawLen : -1;
     this.sortedByRaw = null;
   }
 
   /** Raw offset of the byte that produced text byte `textPos`; -1 outside the text. */
   textToRaw(textPos: number): number {
     if (textPos < 0 || textPos >= this.textEnd) return -1;
+    if (this.pages.length > 0) this.settle();
     const i = upperBound(this.textStart, this.count, textPos) - 1;
     return this.kind[i] === SegmentKind.Verbatim
       ? this.rawStart[i] + (textPos - this.textStart[i])
@@ -70,6 +97,7 @@ export class OffsetMap {
    * removed span). An index sorted by raw offset is built lazily when the map is not monotonic (overwrite mode).
    */
   rawToText(rawPos: number): number {
+    if (this.pages.length > 0) this.settle();
     if (this.monotonic) return this.lookupRaw(rawPos, null);
     this.sortedByRaw ??= this.sortByRaw();
     return this.lookupRaw(rawPos, this.sortedByRaw);
@@ -101,21 +129,51 @@ export class OffsetMap {
     return order;
   }
 
+  /** The newest arrays are full: double them, or past a page set them aside and start a new page. */
   private grow(): void {
-    const cap = this.textStart.length * 2;
-    this.textStart = resize(this.textStart, cap);
-    this.rawStart = resize(this.rawStart, cap);
-    this.rawLength = resize(this.rawLength, cap);
+    if (this.textStart.length >= PAGE) {
+      this.pages.push({ textStart: this.textStart, rawStart: this.rawStart, rawLength: this.rawLength, kind: this.kind });
+      this.textStart = new Float64Array(PAGE);
+      this.rawStart = new Float64Array(PAGE);
+      this.rawLength = new Float64Array(PAGE);
+      this.kind = new Uint8Array(PAGE);
+      this.n = 0;
+      return;
+    }
+    this.resizeTo(this.textStart.length * 2, []);
+  }
+
+  /**
+   * Joins the pages and the newest arrays into one set of arrays with as much room again, so
+   * lookups search one sorted array and adds after a lookup rarely need another join.
+   */
+  private settle(): void {
+    this.resizeTo(Math.max(this.count * 2, INITIAL_CAPACITY), this.pages);
+    this.pages = [];
+    this.n = this.count;
+  }
+
+  /** New arrays of `cap` segments holding `pages` then the newest arrays' `n` segments. */
+  private resizeTo(cap: number, pages: Page[]): void {
+    const textStart = new Float64Array(cap);
+    const rawStart = new Float64Array(cap);
+    const rawLength = new Float64Array(cap);
     const kind = new Uint8Array(cap);
-    kind.set(this.kind);
+    let at = 0;
+    const parts: Page[] = [...pages, { textStart: this.textStart, rawStart: this.rawStart, rawLength: this.rawLength, kind: this.kind }];
+    parts.forEach((p, idx) => {
+      const len = idx === parts.length - 1 ? this.n : p.textStart.length;
+      textStart.set(p.textStart.subarray(0, len), at);
+      rawStart.set(p.rawStart.subarray(0, len), at);
+      rawLength.set(p.rawLength.subarray(0, len), at);
+      kind.set(p.kind.subarray(0, len), at);
+      at += len;
+    });
+    this.textStart = textStart;
+    this.rawStart = rawStart;
+    this.rawLength = rawLength;
     this.kind = kind;
   }
-}
-
-function resize(a: Float64Array, cap: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(cap);
-  b.set(a);
-  return b;
 }
 
 /** First index in sorted `a[0..n)` whose value is greater than `x`. */

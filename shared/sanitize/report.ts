@@ -126,6 +126,17 @@ export class ReportBuilder {
     if (cls === SpanClass.Invisible) this.invisible[invisibleKind(code)]++;
   }
 
+  /** Records `count` unflagged spans of one class and meaning spanning `bytes` raw bytes in all. */
+  addMany(cls: SpanClass, count: number, bytes: number, meaning: string): void {
+    if (count === 0) return;
+    this.counts[cls] += count;
+    this.bytes[cls] += bytes;
+    const byMeaning = this.meanings[cls];
+    let counter = byMeaning.get(meaning);
+    if (counter === undefined) byMeaning.set(meaning, (counter = { n: 0 }));
+    counter.n += count;
+  }
+
   /** Nothing from raw `offset` on reached the text (a span open at end of input). */
   withheldToEnd(offset: number): void {
     if (this.withheldFrom < 0 || offset < this.withheldFrom) this.withheldFrom = offset;

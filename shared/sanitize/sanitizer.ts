@@ -1,5 +1,5 @@
 import { resolveLimits, type ParserLimits } from '../parser/limits';
-import { Parser } from '../parser/parser';
+import { Parser, SGR_MEANINGS } from '../parser/parser';
 import type { ParserSink } from '../parser/sink';
 import { SpanClass, SpanFlag, StretchFlag } from '../parser/span-class';
 import type { Digest } from './digest';
@@ -46,6 +46,8 @@ export interface SanitizerOptions {
    * faster for a caller that consumes each result before the next call (the CLI's stdout loop).
    */
   reuseOutputBuffer?: boolean;
+  /** @internal Tests only: run the parser's pure state machine (see the parser's `stateMachineOnly` option). */
+  stateMachineOnly?: boolean;
 }
 
 /**
@@ -58,6 +60,7 @@ export class Sanitizer implements ParserSink {
   readonly map: OffsetMap | null;
   private readonly parser: Parser;
   private readonly report = new ReportBuilder();
+  private readonly sgrCounts: Float64Array | null;
   private readonly limits: ParserLimits;
   private readonly mode: CrMode;
   private readonly line: LineBuffer | null;
@@ -89,7 +92,9 @@ export class Sanitizer implements ParserSink {
   /** Creates a sanitizer; see {@link SanitizerOptions}. */
   constructor(private readonly options: SanitizerOptions = {}) {
     this.limits = resolveLimits(options.limits);
-    this.parser = new Parser(this, this.limits);
+    // Without onSpan, plain SGR spans only count: the parser counts them itself (see sgrCounts).
+    this.sgrCounts = options.onSpan ? null : new Float64Array(4);
+    this.parser = new Parser(this, this.limits, { stateMachineOnly: options.stateMachineOnly === true, sgrCounts: this.sgrCounts ?? undefined });
     this.mode = options.cr ?? 'newline';
     this.line = this.mode === 'overwrite' ? new LineBuffer() : null;
     this.map = options.mapOffsets ? new OffsetMap() : null;
@@ -126,6 +131,12 @@ export class Sanitizer implements ParserSink {
   /** The removal report; complete after {@link end}. `truncated` is for callers that cap input. */
   getReport(truncated = false): RemovalReport {
     if (this.finalReport && this.finalReport.truncated === truncated) return this.finalReport;
+    const sgr = this.sgrCounts;
+    if (sgr !== null && (sgr[0] > 0 || sgr[2] > 0)) {
+      this.report.addMany(SpanClass.Csi, sgr[0], sgr[1], SGR_MEANINGS[0]);
+      this.report.addMany(SpanClass.Csi, sgr[2], sgr[3], SGR_MEANINGS[1]);
+      sgr.fill(0);
+    }
     const report = this.report.build({
       inputBytes: this.parser.offset,
       keptBytes: this.kept,

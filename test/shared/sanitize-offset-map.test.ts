@@ -140,4 +140,34 @@ describe('OffsetMap directly', () => {
     expect(m.rawToText(1998)).toBe(999);
     expect(m.rawToText(1997)).toBe(-1);
   });
+
+  it('a map of several pages (over 65,536 segments) answers like one built in a single array, lookups interleaved', () => {
+    const m = new OffsetMap();
+    const model: { t: number; r: number; len: number; kind: SegmentKind }[] = [];
+    let t = 0;
+    let r = 0;
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    for (let k = 0; k < 300_000; k++) {
+      const kind = rnd(5) === 0 ? SegmentKind.Replaced : SegmentKind.Verbatim;
+      const len = 1 + rnd(4);
+      const rawLen = kind === SegmentKind.Verbatim ? len : 1 + rnd(3);
+      r += rnd(3); // gaps (removed spans) between segments; 0 lets verbatim runs merge
+      m.add(t, len, r, rawLen, kind);
+      const last = model[model.length - 1];
+      if (kind === SegmentKind.Verbatim && last?.kind === SegmentKind.Verbatim && last.r + last.len === r && last.t + last.len === t) last.len += len;
+      else model.push({ t, r, len: kind === SegmentKind.Verbatim ? len : rawLen, kind });
+      if (kind === SegmentKind.Replaced) model[model.length - 1].len = rawLen;
+      t += len;
+      r += rawLen;
+      if (k % 50_000 === 0) expect(m.textToRaw(t - 1)).toBe(kind === SegmentKind.Verbatim ? r - 1 : r - rawLen);
+    }
+    expect(m.segments).toBe(model.length);
+    expect(m.textLength).toBe(t);
+    for (let k = 0; k < model.length; k += 997) {
+      const s = model[k];
+      expect(m.textToRaw(s.t)).toBe(s.r);
+      expect(m.rawToText(s.r)).toBe(s.t);
+    }
+  });
 });
