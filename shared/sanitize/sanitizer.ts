@@ -66,6 +66,8 @@ export class Sanitizer implements ParserSink {
   private readonly line: LineBuffer | null;
   private out = new Uint8Array(0);
   private outLen = 0;
+  /** The last text byte handed out by an earlier write (0 before any): pending spaces look at it across writes. */
+  private lastOut = 0;
   /** Text bytes emitted before the current output buffer. */
   private textBase = 0;
   private kept = 0;
@@ -353,7 +355,7 @@ export class Sanitizer implements ParserSink {
       }
       return;
     }
-    if (next === LF || next === 0x20 || next === 0x09 || this.atLineStart || this.out[this.outLen - 1] === 0x20) {
+    if (next === LF || next === 0x20 || next === 0x09 || this.atLineStart || (this.outLen > 0 ? this.out[this.outLen - 1] : this.lastOut) === 0x20) {
       lc.move_dropped++;
     } else {
       this.ensure(1);
@@ -456,6 +458,7 @@ export class Sanitizer implements ParserSink {
 
   private take(): Uint8Array {
     const text = this.options.reuseOutputBuffer ? this.out.subarray(0, this.outLen) : this.out.slice(0, this.outLen);
+    if (this.outLen > 0) this.lastOut = this.out[this.outLen - 1];
     this.textBase += this.outLen;
     this.outLen = 0;
     return text;

@@ -79,6 +79,17 @@ describe('(a) chunking never changes the result', () => {
     }), params());
   });
 
+  it('a separator space after a space already handed out by an earlier write (found by the index property test)', () => {
+    // Two disagreeing stretches, each a separator space; the second lands where the previous write
+    // ended with a space. Whole, it collapses; cut, it must too (the last byte survives the write).
+    const input = Buffer.from('ok \x1b]52;c;\x9c hidden\x07 \x9dx\x07y', 'latin1');
+    const whole = sanitize(input);
+    for (const chunks of [bytewise(input), splitAt(input, [3, 20, 26]), splitAt(input, [25])]) {
+      expect(hex(sanitizeChunks(chunks).text)).toBe(hex(whole.text));
+      expect(JSON.stringify(sanitizeChunks(chunks).report)).toBe(JSON.stringify(whole.report));
+    }
+  });
+
   it('random cuts, any CR mode, tiny limits, unaligned chunk views', () => {
     fc.assert(fc.property(hostileStream(), cutPoints, optionsArb, fc.nat({ max: 7 }), (input, cuts, options, pad) => {
       const whole = sanitize(input, options);
