@@ -196,6 +196,9 @@ test('open → authorize → navigate → search → bookmark → compare → co
   await page.getByTestId('bookmark-note').fill('OSC 8 link to a phishing host');
   await page.getByRole('button', { name: 'Add bookmark' }).click();
   await expect(page.getByTestId('bookmark')).toHaveCount(1);
+  // The hit's first byte is the ESC that opens an OSC 8: the inspector names it in both readings.
+  await expect(page.getByTestId('inspector')).toContainText('UTF-8 termESC — introduces OSC 8 hyperlink (close)');
+  await expect(page.getByTestId('inspector')).toContainText('8-bit VT500ESC — introduces OSC 8 hyperlink (close)');
   await shot(page, '5-bookmark');
 
   // Copy: hex, caret, C array and text; every clipboard text is inert.
