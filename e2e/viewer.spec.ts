@@ -61,6 +61,66 @@ test.afterEach(async () => {
   await cleanup?.();
 });
 
+/**
+ * Every surface of the workspace follows `theme`: their painted backgrounds (the nearest opaque
+ * one up the tree) are dark or light, and the minimap's canvas holds only the theme's class and
+ * hit colours.
+ */
+async function expectTheme(page: Page, theme: 'dark' | 'light'): Promise<void> {
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+  const probe = await page.evaluate(() => {
+    const rgb = (c: string): number[] | null => {
+      const m = /rgba?\(([^)]+)\)/.exec(c) ?? /color\(srgb ([^)]+)\)/.exec(c);
+      if (!m) return null;
+      const v = m[1].split(/[\s,/]+/).filter(Boolean).map(Number);
+      const scale = c.startsWith('color(') ? 255 : 1;
+      return (v.length > 3 ? v[3] : 1) < 0.5 ? null : v.slice(0, 3).map((x) => x * scale);
+    };
+    const luminance = (v: number[]) => (0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]) / 255;
+    const painted = (el: Element | null): number | null => {
+      for (let e = el; e; e = e.parentElement) {
+        const v = rgb(getComputedStyle(e).backgroundColor);
+        if (v) return luminance(v);
+      }
+      return null;
+    };
+    const surfaces = ['.toolbar', '[data-testid=grant-banner]', '.legend', '.pane-head', '[data-testid=hex-row] .hx:not(.sp):not(.sel)', '[data-testid=hex-row] .ct:not(.sp):not(.sel)', '[data-testid=text-line]:not(.linked)', '[data-testid=chip]:not(.sel)', '[data-testid=hex-scrollbar]', '[data-testid=minimap]', '[data-testid=search-panel]', '[data-testid=inspector]', '.side-tabs', '.statusbar'];
+    const backgrounds = Object.fromEntries(surfaces.map((s) => [s, painted(document.querySelector(s))]));
+    const ink = Object.fromEntries(['.toolbar .title', '[data-testid=text-line] .tl', '[data-testid=hex-row] .off', '[data-testid=inspector] dd'].map((s) => {
+      const el = document.querySelector(s);
+      const v = el && rgb(getComputedStyle(el).color);
+      return [s, v ? luminance(v) : null];
+    }));
+    const root = getComputedStyle(document.documentElement);
+    const expected = [...Array.from({ length: 12 }, (_, c) => root.getPropertyValue(`--c${c}`)), root.getPropertyValue('--hit')].map((h) => {
+      const x = h.trim();
+      return [1, 3, 5].map((i) => parseInt(x.slice(i, i + 2), 16));
+    });
+    const canvas = document.querySelector('[data-testid=minimap] canvas') as HTMLCanvasElement;
+    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let drawn = 0;
+    let foreign = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] < 128) continue;
+      drawn++;
+      if (!expected.some((e) => Math.abs(e[0] - data[i]) + Math.abs(e[1] - data[i + 1]) + Math.abs(e[2] - data[i + 2]) <= 12)) foreign++;
+    }
+    return { backgrounds, ink, drawn, foreign };
+  });
+  for (const [surface, l] of Object.entries(probe.backgrounds)) {
+    expect(l, `${surface} is painted`).not.toBeNull();
+    if (theme === 'dark') expect(l!, `${surface} is dark`).toBeLessThan(0.3);
+    else expect(l!, `${surface} is light`).toBeGreaterThan(0.7);
+  }
+  for (const [text, l] of Object.entries(probe.ink)) {
+    expect(l, `${text} has a colour`).not.toBeNull();
+    if (theme === 'dark') expect(l!, `${text} is light ink`).toBeGreaterThan(0.4);
+    else expect(l!, `${text} is dark ink`).toBeLessThan(0.5);
+  }
+  expect(probe.drawn, 'the minimap drew something').toBeGreaterThan(0);
+  expect(probe.foreign, `minimap pixels not in the ${theme} palette`).toBe(0);
+}
+
 async function authorize(page: Page): Promise<void> {
   const promptPromise = app.nextPrompt();
   await page.getByRole('button', { name: 'Show raw bytes' }).click();
@@ -136,6 +196,9 @@ test('open → authorize → navigate → search → bookmark → compare → co
   await page.getByTestId('bookmark-note').fill('OSC 8 link to a phishing host');
   await page.getByRole('button', { name: 'Add bookmark' }).click();
   await expect(page.getByTestId('bookmark')).toHaveCount(1);
+  // The hit's first byte is the ESC that opens an OSC 8: the inspector names it in both readings.
+  await expect(page.getByTestId('inspector')).toContainText('UTF-8 termESC — introduces OSC 8 hyperlink (close)');
+  await expect(page.getByTestId('inspector')).toContainText('8-bit VT500ESC — introduces OSC 8 hyperlink (close)');
   await shot(page, '5-bookmark');
 
   // Copy: hex, caret, C array and text; every clipboard text is inert.
@@ -166,9 +229,20 @@ test('open → authorize → navigate → search → bookmark → compare → co
   await page.getByRole('button', { name: 'Export hex dump' }).click();
   await expect(page.getByTestId('notice')).toContainText('Exported');
 
-  // Dark theme, then revoke: every raw byte leaves the DOM.
-  await page.getByRole('button', { name: /Switch to (dark|light) theme/ }).click();
+  // Dark theme over the whole workspace (and light again), then revoke: every raw byte leaves the DOM.
+  const toggle = page.getByRole('button', { name: /Switch to (dark|light) theme/ });
+  if ((await page.evaluate(() => document.documentElement.dataset.theme)) === 'dark') await toggle.click();
+  await expect(page.getByRole('button', { name: 'Switch to dark theme' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Search' }).click(); // hits: tinted cells under the search highlight
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await expectTheme(page, 'dark');
   await shot(page, '8-theme');
+  await page.getByRole('button', { name: 'Switch to light theme' }).click();
+  await expectTheme(page, 'light');
+  await shot(page, '8-theme-light');
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await expectTheme(page, 'dark');
+  await page.getByRole('tab', { name: 'Report' }).click();
   await page.getByRole('button', { name: 'Revoke' }).click();
   await expect(page.getByTestId('grant-banner')).toHaveCount(0);
   await expect(page.getByTestId('hex-row')).toHaveCount(0);

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { useArtifact, useView } from './stores';
 import { VaultBrowser } from './views/VaultBrowser';
 import { Workspace } from './views/Workspace';
@@ -6,7 +6,10 @@ import { Workspace } from './views/Workspace';
 export function App() {
   const open = useArtifact((a) => a.artifact !== null);
   const theme = useView((v) => v.theme);
-  useEffect(() => {
+  // <html> carries the theme: every view (and the body's own background) is under it and the
+  // style sheet's [data-theme] blocks select it. A layout effect, so the attribute is set before
+  // any passive effect reads the variables (the minimap draws its canvas from them).
+  useLayoutEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
   return (

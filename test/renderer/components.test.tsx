@@ -9,6 +9,7 @@ import { Chip, LinePieces } from '../../renderer/src/views/TextView';
 import { useBookmarks, useSearch, useSelection, useView } from '../../renderer/src/stores';
 import type { SpanInfo, TextLine } from '../../shared/bridge/types';
 import { NOT_INERT, grantRaw, openSample, startApp } from './setup';
+import { session } from '../../renderer/src/session';
 
 afterEach(() => {
   cleanup();
@@ -85,6 +86,37 @@ describe('linking hex selection to text', () => {
     act(() => selectRange(0, 5)); // "$ mak"
     await waitFor(() => expect(document.querySelector('[data-testid=text-line][data-line="0"] .tp.sel')).not.toBeNull());
     expect(useSelection.getState().textLine).toBe(0);
+  });
+  it('a cursor move re-renders only the text rows whose highlighting changes, and moves the highlight', async () => {
+    await startApp();
+    await openSample();
+    act(() => selectRange(0, 1));
+    await waitFor(() => expect(document.querySelector('[data-testid=text-line][data-line="0"] .tp.sel')).not.toBeNull());
+    const text = session()!.text;
+    const line2 = text.line(2)!;
+    const piece = line2.pieces.find((p) => p.t === 'text' && p.direct && p.rawLength > 2)!;
+    expect(piece).toBeDefined();
+    const visibleRows = document.querySelectorAll('[data-testid=text-line]').length;
+    expect(visibleRows).toBeGreaterThan(10);
+    const spy = vi.spyOn(text, 'line');
+    try {
+      // Same piece, another byte: no row's highlighting changes, no row renders.
+      act(() => selectRange(1, 2));
+      const sameLine = spy.mock.calls.map((c) => c[0]);
+      // To line 2: line 0 loses its highlight, line 2 gains it; no other row renders.
+      spy.mockClear();
+      const at = (piece as { raw: number }).raw;
+      act(() => selectRange(at, at + 1));
+      const rendered = new Set(spy.mock.calls.map((c) => c[0]));
+      expect(sameLine.filter((r) => r !== 0)).toEqual([]);
+      expect([...rendered].every((r) => r === 0 || r === 2), `rendered rows ${[...rendered].join(',')}`).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
+    await waitFor(() => expect(document.querySelector('[data-testid=text-line][data-line="2"] .tp.sel')).not.toBeNull());
+    expect(document.querySelector('[data-testid=text-line][data-line="0"] .sel')).toBeNull();
+    expect(document.querySelector('[data-testid=text-line][data-line="2"]')!.classList.contains('linked')).toBe(true);
+    expect(document.querySelector('[data-testid=text-line][data-line="0"]')!.classList.contains('linked')).toBe(false);
   });
 });
 

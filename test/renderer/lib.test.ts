@@ -170,4 +170,27 @@ describe('byte inspector', () => {
     expect(c1.utf8Reading).toMatch(/lead byte of encoded C1 CSI/);
     expect(c1.vt500Reading).toMatch(/^GR graphic/);
   });
+  it('names what an ESC is from the span under it: the sequence it introduces, the ST it starts, or a lone ESC', () => {
+    const sp = (o: Partial<SpanInfo>): SpanInfo => ({ index: 1, offset: 10, length: 44, cls: 4, meaning: 'OSC 52 clipboard access', flags: 0, code: 52, terminator: 'BEL', ...o });
+    // ESC ] 5 2 ; …: the opening ESC of an OSC 52
+    const osc = inspectByte(Uint8Array.of(0x41, 0x1b, 0x5d, 0x35), 9, 10, sp({}));
+    expect(osc.utf8Reading).toBe('ESC — introduces OSC 52 clipboard access');
+    expect(osc.vt500Reading).toBe('ESC — introduces OSC 52 clipboard access');
+    expect(osc.utf8Reading).not.toMatch(/lone/);
+    const csi = inspectByte(Uint8Array.of(0x1b, 0x5b, 0x33), 0, 0, sp({ offset: 0, length: 5, cls: 3, meaning: 'SGR select graphic rendition', code: 0x6d, terminator: 'final' }));
+    expect(csi.utf8Reading).toBe('ESC — introduces CSI SGR select graphic rendition');
+    const dcs = inspectByte(Uint8Array.of(0x1b, 0x50), 0, 0, sp({ offset: 0, length: 9, cls: 5, meaning: 'DCS sixel graphics', code: 0x71, terminator: 'ST' }));
+    expect(dcs.utf8Reading).toBe('ESC — introduces DCS sixel graphics');
+    // … ESC \: the ESC of the ST that ends an OSC 8 hyperlink
+    const st = inspectByte(Uint8Array.of(0x3b, 0x1b, 0x5c), 14, 15, sp({ offset: 10, length: 7, meaning: 'OSC 8 hyperlink (close)', code: 8, terminator: 'ST' }));
+    expect(st.utf8Reading).toBe('ESC — starts the ST (ESC \\) that ends OSC 8 hyperlink (close)');
+    // a lone ESC keeps its name; an ESC sequence names itself
+    const lone = inspectByte(Uint8Array.of(0x1b, 0x41), 0, 0, sp({ offset: 0, length: 1, cls: 2, meaning: 'ESC escape (lone)', code: 0, terminator: null }));
+    expect(lone.utf8Reading).toBe('C0 ESC escape (lone)');
+    expect(lone.vt500Reading).toBe('C0 ESC escape (lone)');
+    const save = inspectByte(Uint8Array.of(0x1b, 0x37), 0, 0, sp({ offset: 0, length: 2, cls: 2, meaning: 'DECSC save cursor', code: 0x37, terminator: 'final' }));
+    expect(save.utf8Reading).toBe('ESC — first byte of ESC DECSC save cursor');
+    // without a span (spans not loaded) it does not claim "lone"
+    expect(inspectByte(Uint8Array.of(0x1b), 0, 0).utf8Reading).toBe('C0 ESC escape');
+  });
 });

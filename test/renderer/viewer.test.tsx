@@ -178,7 +178,10 @@ describe('inspector', () => {
     expect(insp.textContent).toMatch('27');
     expect(insp.textContent).toMatch('0o033');
     expect(insp.textContent).toMatch('0001 1011');
-    expect(insp.textContent).toMatch('UTF-8 termC0 ESC');
+    // The ESC names what it opens, in both readings; "(lone)" is for a lone ESC only.
+    await waitFor(() => expect(insp.textContent).toMatch('UTF-8 termESC — introduces OSC 0 set icon name and window title'));
+    expect(insp.textContent).toMatch('8-bit VT500ESC — introduces OSC 0 set icon name and window title');
+    expect(insp.textContent).not.toMatch('lone');
     expect(within(insp).getByTestId('inspector-span').textContent).toMatch('OSC 0 set icon name and window title');
   });
 });

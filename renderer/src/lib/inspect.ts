@@ -1,6 +1,9 @@
 // The byte inspector: one byte in every base, and what it is in both readings terminals use.
 import { c0Meaning, c1Meaning } from '../../../shared/parser/meaning';
 import { formatCells } from '../../../shared/hex/cells';
+import type { SpanInfo } from '../../../shared/bridge/types';
+import { SpanClass } from '../../../shared/parser/span-class';
+import { spanHead } from './spans';
 
 export interface ByteFacts {
   readonly offset: number;
@@ -49,10 +52,32 @@ function codePointName(cp: number): string {
 }
 
 /**
- * Facts about the byte at `offset`; `window` holds the bytes from `windowStart` (a few neighbours
- * either side are enough to settle the UTF-8 sequence).
+ * What an ESC byte is, from the span under it: the introducer of the sequence or string it opens
+ * ("ESC — introduces OSC 52 clipboard access"), the first byte of the ST that ends one, or a lone
+ * ESC (an ESC span with no final byte). Null without a span (the reading then says only "ESC").
  */
-export function inspectByte(window: Uint8Array, windowStart: number, offset: number): ByteFacts {
+export function escRole(span: SpanInfo | null | undefined, offset: number, next: number | undefined): string | null {
+  if (!span || offset < span.offset || offset >= span.offset + span.length) return null;
+  const head = spanHead(span);
+  if (offset === span.offset) {
+    if (span.cls === SpanClass.Esc && span.code === 0) {
+      return span.length === 1 ? 'C0 ESC escape (lone)' : `ESC — starts an escape sequence cut off after ${span.length - 1} byte${span.length === 2 ? '' : 's'} (no final byte)`;
+    }
+    if (span.cls === SpanClass.Esc) return `ESC — first byte of ${head}`;
+    return `ESC — introduces ${head}`;
+  }
+  const end = span.offset + span.length;
+  if (offset === end - 2 && next === 0x5c && span.terminator === 'ST') return `ESC — starts the ST (ESC \\) that ends ${head}`;
+  if (offset === end - 1 && span.terminator === 'ESC') return `ESC — cuts off ${head} (an ESC that starts no ST)`;
+  return `ESC — inside ${head}`;
+}
+
+/**
+ * Facts about the byte at `offset`; `window` holds the bytes from `windowStart` (a few neighbours
+ * either side are enough to settle the UTF-8 sequence). `span` is the innermost span under the
+ * byte, if known: it names what an ESC introduces or ends.
+ */
+export function inspectByte(window: Uint8Array, windowStart: number, offset: number, span?: SpanInfo | null): ByteFacts {
   const i = offset - windowStart;
   const b = window[i];
   let sequence: ByteFacts['sequence'] = null;
@@ -67,7 +92,9 @@ export function inspectByte(window: Uint8Array, windowStart: number, offset: num
     if (back > 0 && (window[i - back] & 0xc0) !== 0x80) break;
   }
   let utf8Reading: string;
-  if (b < 0x20 || b === 0x7f) utf8Reading = `C0 ${c0Meaning(b)}`;
+  const esc = b === 0x1b ? escRole(span, offset, window[i + 1]) ?? 'C0 ESC escape' : null;
+  if (esc !== null) utf8Reading = esc;
+  else if (b < 0x20 || b === 0x7f) utf8Reading = `C0 ${c0Meaning(b)}`;
   else if (b < 0x80) utf8Reading = b === 0x20 ? 'space' : `ASCII '${String.fromCharCode(b)}'`;
   else if (sequence) {
     const cp = parseInt(sequence.codePoint.slice(2), 16);
@@ -75,7 +102,10 @@ export function inspectByte(window: Uint8Array, windowStart: number, offset: num
     utf8Reading = cp >= 0x80 && cp <= 0x9f ? `${role} of encoded C1 ${c1Meaning(cp)}` : `${role} of ${sequence.codePoint}`;
   } else utf8Reading = 'ill-formed UTF-8 (shown as U+FFFD)';
   let vt500Reading: string;
-  if (b < 0x20 || b === 0x7f) vt500Reading = `C0 ${c0Meaning(b)}`;
+  // ESC is the same C0 control in both readings; so is what it opens (a reading that differs
+  // inside the sequence shows as a Withheld or invalid UTF-8 span, not at the ESC).
+  if (esc !== null) vt500Reading = esc;
+  else if (b < 0x20 || b === 0x7f) vt500Reading = `C0 ${c0Meaning(b)}`;
   else if (b < 0x80) vt500Reading = b === 0x20 ? 'space' : `GL '${String.fromCharCode(b)}'`;
   else if (b <= 0x9f) vt500Reading = `C1 ${c1Meaning(b)}`;
   else vt500Reading = `GR graphic 0x${hex2(b)} (charset dependent)`;

@@ -63,8 +63,14 @@ function strayHead(m: string): string | null {
   return at ? `invalid UTF-8 — an 8-bit terminal reads C1 ${at[1]}` : null;
 }
 
-function describe(span: SpanInfo): string {
+/** The span's class and meaning, once: "OSC 52 clipboard access", "CSI SGR select graphic rendition". */
+export function spanHead(span: SpanInfo): string {
   const label = classLabel(span.cls);
+  const m = meaningText(span);
+  return m.toUpperCase().startsWith(label.toUpperCase()) ? m : `${label} ${m}`;
+}
+
+function describe(span: SpanInfo): string {
   const m = meaningText(span);
   if (span.cls === WITHHELD_CLASS) {
     const bytes = `${grouped(span.length)} byte${span.length === 1 ? '' : 's'}`;
@@ -75,7 +81,7 @@ function describe(span: SpanInfo): string {
     const bytes = `${grouped(span.length)} byte${span.length === 1 ? '' : 's'}`;
     return `${stray}, ${bytes}`;
   }
-  const head = m.toUpperCase().startsWith(label.toUpperCase()) ? m : `${label} ${m}`;
+  const head = spanHead(span);
   const bytes = `${grouped(span.length)} byte${span.length === 1 ? '' : 's'}`;
   const t = span.terminator;
   const ended = t && t !== 'final' ? (t === 'EOF' ? ', unterminated at end of input' : t === 'interrupted' ? ', interrupted' : `, ended by ${t}`) : '';

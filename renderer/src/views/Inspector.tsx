@@ -16,8 +16,8 @@ export function Inspector() {
   const from = Math.max(0, cursor - 3);
   const to = Math.min(size, cursor + 4);
   const window = s && granted && size > 0 ? sliceCached(s.pages, from, to - from) : null;
-  const facts = window ? inspectByte(window, from, cursor) : null;
   const span = s?.spans.spanAt(cursor) ?? null;
+  const facts = window ? inspectByte(window, from, cursor, span) : null;
   return (
     <section className="inspector" data-testid="inspector" aria-label="Byte inspector">
       <h2>Inspector <span className="mono muted">@ 0x{hexOffset(cursor)} ({cursor.toLocaleString('en-US')})</span></h2>

@@ -84,14 +84,34 @@ export function Chip({ piece, selected, index, line }: { piece: Extract<TextPiec
   );
 }
 
+/**
+ * What every text row shares. Not the selection: a cursor move must not re-render the list (each
+ * re-render of react-window's List costs a forced layout); rows subscribe to the part of the
+ * selection they draw (see `rowSelection`).
+ */
 export interface TextRowProps {
   hits: readonly number[];
   hitLength: number;
-  range: readonly [number, number] | null;
-  cursor: number;
-  linkedLine: number | null;
   textVersion: number;
   showChips: boolean;
+}
+
+type Sel = { range: readonly [number, number] | null; cursor: number; textLine: number | null };
+
+/**
+ * A row's share of the selection as one string (linked or not, and which pieces are selected), so
+ * a cursor move re-renders only the rows whose highlighting changes.
+ */
+export function rowSelection(row: number, line: TextLine | undefined, s: Sel): string {
+  const linked = s.textLine === row ? 'L' : '';
+  if (!line) return linked;
+  const [a, b] = s.range ?? [s.cursor, s.cursor + 1];
+  let on = '';
+  for (let i = 0; i < line.pieces.length; i++) {
+    const [ps, pe] = pieceRange(line.pieces[i]);
+    if (ps < b && pe > a) on += `${i},`;
+  }
+  return `${linked}|${on}`;
 }
 
 /** True when some hit `[h, h + len)` overlaps `[s, e)` (hits ascending). */
@@ -137,12 +157,15 @@ export function LinePieces({ line, range, cursor, showChips = true, hits, hitLen
 
 function TextRowInner({ row, style, props: p }: RowRenderProps<TextRowProps>) {
   const line = session()?.text.line(row);
-  const linked = p.linkedLine === row;
+  // Re-renders when this row's highlighting changes, not on every cursor move.
+  useSelection((s) => rowSelection(row, line, s));
+  const sel = useSelection.getState();
+  const linked = sel.textLine === row;
   return (
     <div style={style} className={`text-row${linked ? ' linked' : ''}${line?.continued ? ' cont' : ''}`} data-testid="text-line" data-line={row} role="row" aria-rowindex={row + 1}>
       <span className="ln" role="rowheader">{row + 1}</span>
       <span className="tl" role="gridcell">
-        {line ? <LinePieces line={line} range={p.range} cursor={p.cursor} showChips={p.showChips} hits={p.hits} hitLength={p.hitLength} /> : <span className="loading">…</span>}
+        {line ? <LinePieces line={line} range={sel.range} cursor={sel.cursor} showChips={p.showChips} hits={p.hits} hitLength={p.hitLength} /> : <span className="loading">…</span>}
       </span>
     </div>
   );
@@ -156,9 +179,6 @@ export function TextView() {
   const ref = useArtifact((a) => a.artifact?.ref);
   const textTop = useView((v) => v.textTop);
   const textVersion = useView((v) => v.textVersion);
-  const range = useSelection((s) => s.range);
-  const cursor = useSelection((s) => s.cursor);
-  const linkedLine = useSelection((s) => s.textLine);
 
   useEffect(() => {
     // Touch the first line so its page loads before the list measures.
@@ -210,7 +230,7 @@ export function TextView() {
 
   const hits = useSearch((q) => q.hits);
   const hitLength = useSearch((q) => q.hitLength);
-  const rowProps = useMemo<TextRowProps>(() => ({ hits, hitLength, range, cursor, linkedLine, textVersion, showChips: true }), [hits, hitLength, range, cursor, linkedLine, textVersion]);
+  const rowProps = useMemo<TextRowProps>(() => ({ hits, hitLength, textVersion, showChips: true }), [hits, hitLength, textVersion]);
 
   return (
     <section className="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
