@@ -81,7 +81,7 @@ describe('airlock inspect', () => {
       '          ^ 00000001 c0                1 B each  8x BS backspace  (every 2 B to 0000000f)',
       '          ^ 00000010 c0                1 B each  3x BEL bell  (at 00000010 00000012 00000015)',
       '          ^ 00000016 c0                1 B  NUL null',
-      expect.stringMatching(/^ {10}\^ 0000001b osc +10 B  OSC 0 /),
+      expect.stringMatching(/^ {10}\^ 0000001b osc +10 B {2}OSC 0 /),
       '          ^ 00000025 c0                1 B  BS backspace',
     ]);
     // Each line sits under the row where its first span starts.
