@@ -64,6 +64,44 @@ describe('airlock inspect', () => {
     expect(ranged.match(/sha256: \w+/)?.[0]).toBe(whole.match(/sha256: \w+/)?.[0]);
   });
 
+  it('coalesces equal spans of a row into one line with a count, keeping differing spans apart', async () => {
+    const file = join(dir, 'coalesce.bin');
+    // Row 0: BEL BS x8 (evenly spaced). Row 1: BEL at 0x10, 0x12, 0x15 (unevenly), a NUL, an OSC
+    // that starts in row 1 and ends in row 2, then a lone BS in row 2.
+    writeFileSync(file, Buffer.concat([
+      Buffer.from('\x07\x08'.repeat(8), 'latin1'),
+      Buffer.from('\x07a\x07bc\x07\x00xyzq\x1b]0;t', 'latin1'),
+      Buffer.from('itle\x07\x08end\n', 'latin1'),
+    ]));
+    const text = (await runAirlock(['inspect', file])).out.toString();
+    const lines = text.split('\n');
+    const notes = lines.filter((l) => /^ {10}\^ /.test(l));
+    expect(notes).toEqual([
+      '          ^ 00000000 c0                1 B each  8x BEL bell  (every 2 B to 0000000e)',
+      '          ^ 00000001 c0                1 B each  8x BS backspace  (every 2 B to 0000000f)',
+      '          ^ 00000010 c0                1 B each  3x BEL bell  (at 00000010 00000012 00000015)',
+      '          ^ 00000016 c0                1 B  NUL null',
+      expect.stringMatching(/^ {10}\^ 0000001b osc +10 B {2}OSC 0 /),
+      '          ^ 00000025 c0                1 B  BS backspace',
+    ]);
+    // Each line sits under the row where its first span starts.
+    expect(lines.indexOf(notes[2]) - lines.findIndex((l) => l.startsWith('00000010  '))).toBe(1);
+    expect(lines.indexOf(notes[5]) - lines.findIndex((l) => l.startsWith('00000020  '))).toBe(1);
+    // Runs of adjacent equal spans stay one span with a total length, not a coalesced line.
+    writeFileSync(file, Buffer.from('\x07\x07\x07x\x07', 'latin1'));
+    const runs = (await runAirlock(['inspect', file])).out.toString().split('\n').filter((l) => /^ {10}\^ /.test(l));
+    expect(runs).toEqual(['          ^ 00000000 c0                3 B  3x BEL bell', '          ^ 00000004 c0                1 B  BEL bell']);
+  });
+
+  it('prints annotation lines in proportion to rows, not spans', async () => {
+    const file = join(dir, 'belbs.bin');
+    writeFileSync(file, Buffer.from('\x07\x08'.repeat(32 * 1024), 'latin1'));
+    const lines = (await runAirlock(['inspect', file])).out.toString().split('\n');
+    const rows = lines.filter((l) => /^[0-9a-f]{8} {2}/.test(l)).length;
+    expect(rows).toBe(4096);
+    expect(lines.filter((l) => /^ {10}\^ /.test(l))).toHaveLength(2 * rows);
+  });
+
   it('says so when the range starts past the end of the input', async () => {
     const r = await runAirlock(['inspect', SAMPLE, '--offset', '1000000']);
     expect(r.code).toBe(0);

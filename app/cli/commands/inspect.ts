@@ -48,8 +48,12 @@ const SPEC: FlagSpec = {
   '--vault': 'value',
 };
 
-/** Output lines gathered per write. */
-const LINES_PER_WRITE = 2048;
+/**
+ * Output lines gathered per write. Small batches and small dump pages keep the strings and span
+ * groups of a page young, so the scavenger frees them instead of promoting them: with 64 KiB pages
+ * and 2048-line writes a full dump of 16 MiB of BEL/BS peaked above 140 MB, with these near 90 MB.
+ */
+const LINES_PER_WRITE = 256;
 
 /** Rows formatted per formatHexRows call. */
 const ROWS_PER_BATCH = 256;
@@ -61,7 +65,7 @@ const OFFSET_DIGITS = 8;
  * Bytes per read. Small while dumping, so the spans of one page (a span per byte at worst) stay
  * few; large when only the summary or a small range is wanted, where spans outside it are not kept.
  */
-const DUMP_PAGE = 64 * 1024;
+const DUMP_PAGE = 4 * 1024;
 const SCAN_PAGE = 1 << 20;
 
 /** `airlock inspect`: the forensic byte viewer for terminals. */
@@ -108,13 +112,15 @@ export const inspectCommand: Command = {
       for (const g of active) if (g.start <= at && at < g.end) return g.cls;
       return undefined;
     };
-    const annotate = (g: SpanGroup, lines: string[]): void => {
-      if (g.start >= offset && g.start < windowEnd) lines.push(...own(annotation(g, note), `${' '.repeat(OFFSET_DIGITS + 2)}`));
-    };
+    const annotatePad = ' '.repeat(OFFSET_DIGITS + 2);
     const take = (before: number, lines: string[]): void => {
-      for (const group of queue.takeBefore(before)) {
-        if (color) active.push(group);
-        annotate(group, lines);
+      const groups = queue.takeBefore(before);
+      if (groups.length === 0) return;
+      if (color) for (const group of groups) active.push(group);
+      // Spans that start outside the range are not annotated; those of one row are coalesced.
+      for (const line of annotations(groups.filter((g) => g.start >= offset && g.start < windowEnd), note)) {
+        if (columns === Infinity) lines.push(line);
+        else lines.push(...own(line, annotatePad));
       }
     };
 
@@ -197,10 +203,59 @@ export const inspectCommand: Command = {
   },
 };
 
+/**
+ * The annotation lines for the spans taken for one row, in order of their first offsets. Spans of
+ * the same class, meaning and flags with the same length (single spans, not runs) are coalesced
+ * into one line that keeps the first span's offset and says how many there are and where:
+ * `^ 00001330 c0                1 B each  8x BEL bell  (every 2 B to 0000133e)`,
+ * or `(at 00001330 00001333 00001334)` when they are not evenly spaced. A single span keeps the
+ * plain line; spans that differ in anything keep lines of their own.
+ */
+function annotations(groups: SpanGroup[], note: (s: string) => string): string[] {
+  if (groups.length === 0) return [];
+  if (groups.length === 1) return [annotation(groups[0], note)];
+  // Buckets in order of first appearance; few per row (one per distinct kind of span).
+  const buckets: SpanGroup[][] = [];
+  for (const g of groups) {
+    const len = g.end - g.start;
+    let bucket: SpanGroup[] | undefined;
+    if (g.count === 1) {
+      for (const b of buckets) {
+        const h = b[0];
+        if (h.count === 1 && h.cls === g.cls && h.flags === g.flags && h.end - h.start === len && h.meaning === g.meaning) {
+          bucket = b;
+          break;
+        }
+      }
+    }
+    if (bucket) bucket.push(g);
+    else buckets.push([g]);
+  }
+  return buckets.map((b) => (b.length === 1 ? annotation(b[0], note) : coalesced(b, note)));
+}
+
 /** One annotation line under the row where the span starts. */
 function annotation(g: SpanGroup, note: (s: string) => string): string {
   const times = g.count > 1 ? `${g.count}x ` : '';
   const flags = flagLabel(g.flags);
   const pad = ' '.repeat(OFFSET_DIGITS + 2);
-  return `${pad}${note('^')} ${g.start.toString(16).padStart(OFFSET_DIGITS, '0')} ${className(g.cls).padEnd(12)} ${String(g.end - g.start).padStart(6)} B  ${times}${g.meaning}${flags ? ` ${flags}` : ''}`;
+  return `${pad}${note('^')} ${hexOffset(g.start)} ${className(g.cls).padEnd(12)} ${String(g.end - g.start).padStart(6)} B  ${times}${g.meaning}${flags ? ` ${flags}` : ''}`;
+}
+
+/** One line for several equal single spans of a row (at least two), at the first one's offset. */
+function coalesced(b: SpanGroup[], note: (s: string) => string): string {
+  const g = b[0];
+  const flags = flagLabel(g.flags);
+  const pad = ' '.repeat(OFFSET_DIGITS + 2);
+  const stride = b[1].start - g.start;
+  let even = b.length > 2;
+  for (let k = 2; even && k < b.length; k++) even = b[k].start - b[k - 1].start === stride;
+  const where = even
+    ? `every ${stride} B to ${hexOffset(b[b.length - 1].start)}`
+    : `at ${b.map((s) => hexOffset(s.start)).join(' ')}`;
+  return `${pad}${note('^')} ${hexOffset(g.start)} ${className(g.cls).padEnd(12)} ${String(g.end - g.start).padStart(6)} B each  ${b.length}x ${g.meaning}${flags ? ` ${flags}` : ''}  (${where})`;
+}
+
+function hexOffset(at: number): string {
+  return at.toString(16).padStart(OFFSET_DIGITS, '0');
 }
