@@ -1,18 +1,11 @@
 // Sample artifacts for the fake bridge: each exercises span classes a viewer must show plainly.
 // Test-only; the bytes are built from escapes so the file itself stays readable.
 
-const enc = new TextEncoder();
+import { bytes, utf8 } from '../helpers/record';
 
 /** Concatenates strings (UTF-8) and byte arrays. */
 export function bytesOf(...parts: Array<string | number[] | Uint8Array>): Uint8Array {
-  const arrays = parts.map((p) => (typeof p === 'string' ? enc.encode(p) : p instanceof Uint8Array ? p : Uint8Array.from(p)));
-  const out = new Uint8Array(arrays.reduce((n, a) => n + a.length, 0));
-  let at = 0;
-  for (const a of arrays) {
-    out.set(a, at);
-    at += a.length;
-  }
-  return out;
+  return bytes(...parts.map((p) => (typeof p === 'string' ? utf8(p) : p)));
 }
 
 const ESC = '\x1b';
