@@ -196,11 +196,14 @@ const OSC_MEANINGS: Record<number, string> = {
   5113: 'OSC 5113 file transfer', 5522: 'OSC 5522 clipboard access',
 };
 
+/** A Map, not the object above: integer keys up to 5522 would make that a slow dictionary lookup. */
+const OSC_BY_COMMAND = new Map(Object.entries(OSC_MEANINGS).map(([command, meaning]) => [Number(command), meaning]));
+
 /** Meaning of an OSC string from its numeric command (-1 if it had none). */
 export function oscMeaning(command: number, hyperlinkOpens: boolean): string {
   if (command === 8) return hyperlinkOpens ? 'OSC 8 hyperlink (open)' : 'OSC 8 hyperlink (close)';
   if (command < 0) return 'OSC without numeric command';
-  return OSC_MEANINGS[command] ?? 'OSC unknown command';
+  return OSC_BY_COMMAND.get(command) ?? 'OSC unknown command';
 }
 
 const DCS_MEANINGS: Record<string, string> = {

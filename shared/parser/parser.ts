@@ -35,6 +35,16 @@ function hasNonPlainByte(word: number): boolean {
 }
 
 /**
+ * True when all four bytes packed in `word` are CSI parameter bytes (0x30–0x3B). XOR maps exactly
+ * those bytes to 0x00–0x0B; adding 0x74 then sets bit 7 of any other byte below 0x80, and a byte
+ * at or above 0x80 has it already (a carry out of one only comes from a byte that tests true).
+ */
+function allParamBytes(word: number): boolean {
+  const x = word ^ 0x30303030;
+  return (((x + 0x74747474) | x) & 0x80808080) === 0;
+}
+
+/**
  * Length of the common 2- and 3-byte characters that are plainly text (no C1, no invisible code
  * point, no special lead byte), checked inline; 0 sends the unit to {@link classifyMultibyte}.
  */
@@ -231,6 +241,8 @@ export class Parser {
   private wordBase = 0;
   /** The current chunk as a DataView: ground text runs start anywhere, so they are read 4 bytes at a time unaligned. */
   private view: DataView = EMPTY_VIEW;
+  /** The chunk {@link view} shows (null between feeds): only reads of that array may use it. */
+  private viewed: Uint8Array | null = null;
 
   /**
    * Creates a parser reporting to `sink`; `limits` overrides the defaults field by field.
@@ -283,6 +295,7 @@ export class Parser {
     this.base += n;
     this.words = EMPTY_WORDS;
     this.view = EMPTY_VIEW;
+    this.viewed = null;
   }
 
   /**
@@ -338,6 +351,18 @@ export class Parser {
     this.wordBase = skip;
     this.words = count > 0 ? new Uint32Array(chunk.buffer, chunk.byteOffset + skip, count) : EMPTY_WORDS;
     this.view = chunk.length >= 4 ? new DataView(chunk.buffer, chunk.byteOffset, chunk.length) : EMPTY_VIEW;
+    this.viewed = chunk.length >= 4 ? chunk : null;
+  }
+
+  /** Index of the first byte at or after `j` (and before `stop`) that is not a parameter byte 0x30–0x3B. */
+  private skipParamBytes(buf: Uint8Array, j: number, stop: number): number {
+    if (buf === this.viewed) {
+      const view = this.view;
+      const last4 = stop - 4;
+      while (j <= last4 && allParamBytes(view.getUint32(j, true))) j += 4;
+    }
+    while (j < stop && buf[j] >= 0x30 && buf[j] <= 0x3b) j++;
+    return j;
   }
 
   /** Index of the first byte at or after the aligned index `i` whose word holds a non-plain byte. */
@@ -695,6 +720,12 @@ export class Parser {
         count++;
         if (b !== 0x3b) break;
         b = ++j < stop ? buf[j] : 0;
+        if (count === MAX_TRACKED_PARAMS) {
+          // The rest is only skipped (untracked parameters carry no meaning), four bytes at a time.
+          j = this.skipParamBytes(buf, j, stop);
+          b = j < stop ? buf[j] : 0;
+          break;
+        }
       }
     }
     let inter = 0;
@@ -1048,7 +1079,7 @@ export class Parser {
       i++;
     }
     const start = i;
-    while (i < n && buf[i] >= 0x30 && buf[i] <= 0x3b) i++;
+    i = this.skipParamBytes(buf, i, n);
     this.headerBytes += i - start;
     if (this.headerBytes > this.limits.maxCsiParamBytes) this.seqFlags |= SpanFlag.Oversized;
     return i;

@@ -35,8 +35,9 @@ function buildTable(): Uint8Array {
   };
   const all = range(0, STATE_COUNT - 1) as State[];
 
-  // Default: a unit nobody claims is ignored without leaving the state.
-  for (const s of all) add(range(0, 0xff), s, Action.Ignore, s);
+  // Default: a unit nobody claims is ignored without leaving the state. (A native fill: a loop
+  // here would run long enough at startup to be queued for optimization ahead of the parser.)
+  for (const s of all) table.fill((Action.Ignore << 4) | s, s << 8, (s + 1) << 8);
 
   // "Anywhere" transitions.
   for (const s of all) {

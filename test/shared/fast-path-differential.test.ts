@@ -71,10 +71,19 @@ const plainCsi = fc.tuple(
   fc.constantFrom(...'mhlJKABCDEFGHdfrstuX@PLMSTnqpc'.split('')),
 ).map(([p, ps, i, f]) => bytes(`\x1b[${p}${ps.join(';')}${i}${f}`));
 
+/** Long parameter lists: past the 16 tracked parameters the fast paths skip parameter bytes four at a time. */
+const longCsi = fc.tuple(
+  fc.constantFrom('', '', '?', '>'),
+  fc.array(fc.oneof(fc.nat({ max: 99 }), fc.constant(''), fc.constant('8'), fc.constant('38:2:1:2:3')), { minLength: 12, maxLength: 48 }),
+  fc.constantFrom('', '', ' ', ':', '<'),
+  fc.constantFrom(...'mmmhJKHq'.split('')),
+).map(([p, ps, i, f]) => bytes(`\x1b[${p}${ps.join(';')}${i}${f}`));
+
 const part = fc.oneof(
   { weight: 6, arbitrary: plainRun },
   { weight: 3, arbitrary: sgr },
   { weight: 2, arbitrary: plainCsi },
+  { weight: 1, arbitrary: longCsi },
   { weight: 2, arbitrary: fc.constant(bytes('\n')) },
   { weight: 1, arbitrary: fc.constant(bytes('\t')) },
   { weight: 4, arbitrary: fc.constantFrom(...HARD) },
