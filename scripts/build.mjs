@@ -8,13 +8,15 @@
 // `node scripts/build.mjs --no-renderer` skips the vite build.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const common = { bundle: true, legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
 
+// Chunk names carry content hashes: without this, every build would leave the old ones behind.
+rmSync(join(root, 'dist/chunks'), { recursive: true, force: true });
 await build({
   ...common,
   entryPoints: { airlock: 'app/cli/main.ts' },

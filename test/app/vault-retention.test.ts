@@ -211,3 +211,40 @@ describe('opening a vault whose directories are links', () => {
     await expect(Vault.open(root)).rejects.toThrow(`${join(root, 'tmp')} is not a directory`);
   });
 });
+
+describe('prune and the viewer index cache', () => {
+  it('removes cached span indexes whose raw bytes go, and stale interrupted builds, nothing else', async () => {
+    const vault = await Vault.open(root, { create: true });
+    const nowish = new Date();
+    const old = await storeCapture(vault, new Date(nowish.getTime() - 30 * day), 'old out', 'old err');
+    const fresh = await storeCapture(vault, new Date(nowish.getTime() - day), 'new out', 'new err');
+    const index = join(vault.root, 'index');
+    const twoDaysAgo = new Date(nowish.getTime() - 2 * day);
+    const oldOut = old.raw.stdout!.sha256;
+    const freshOut = fresh.raw.stdout!.sha256;
+    const orphan = sha('bytes nobody stored');
+    const dirs = [oldOut, freshOut, orphan, `.build-${oldOut.slice(0, 16)}-aaaaaaaaaaaa`, `.build-${freshOut.slice(0, 16)}-bbbbbbbbbbbb`, `${freshOut}.old-cccccccccccc`, 'not-an-index'];
+    for (const d of dirs) {
+      await mkdir(join(index, d), { recursive: true });
+      await writeFile(join(index, d, 'spans.bin'), Buffer.alloc(100));
+    }
+    // The first build and the moved-aside index are leftovers of a crash two days ago; the second build is running now.
+    for (const d of [dirs[3]!, dirs[5]!]) await utimes(join(index, d), twoDaysAgo, twoDaysAgo);
+
+    const dry = await vault.pruneRaw(7 * day, nowish, { dryRun: true });
+    expect(dry.index).toEqual({ digests: [oldOut, orphan].sort(), leftovers: 2, bytes: 400 });
+    expect((await readdir(index)).sort()).toEqual([...dirs].sort());
+
+    const result = await vault.pruneRaw(7 * day, nowish);
+    expect(result.index).toEqual({ digests: [oldOut, orphan].sort(), leftovers: 2, bytes: 400 });
+    expect((await readdir(index)).sort()).toEqual([freshOut, dirs[4]!, 'not-an-index'].sort());
+    expect(await vault.hasRaw(freshOut)).toBe(true);
+  });
+
+  it('is a no-op without an index directory', async () => {
+    const vault = await Vault.open(root, { create: true });
+    await storeCapture(vault, new Date(Date.now() - 30 * day), 'a', 'b');
+    const result = await vault.pruneRaw(7 * day, new Date());
+    expect(result.index).toEqual({ digests: [], leftovers: 0, bytes: 0 });
+  });
+});

@@ -208,7 +208,8 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
   writeOwnLines(
     io.stdout,
     `${dryRun ? '(dry run, nothing changed) ' : ''}${verb} ${result.pruned.length} raw file(s), ${result.bytes} bytes, for records created before ${result.cutoff}; ` +
-      `${dryRun ? 'would mark' : 'marked'} ${result.recordsMarked.length} record(s) raw_pruned_at; ${dryRun ? 'would remove' : 'removed'} ${result.tempFilesRemoved} stale temp file(s)`,
+      `${dryRun ? 'would mark' : 'marked'} ${result.recordsMarked.length} record(s) raw_pruned_at; ${dryRun ? 'would remove' : 'removed'} ${result.tempFilesRemoved} stale temp file(s)` +
+      `, ${result.index.digests.length} cached span index(es) of pruned artifacts and ${result.index.leftovers} interrupted index build(s), ${result.index.bytes} bytes`,
     '  + ',
   );
   if (dryRun) for (const item of result.pruned) io.stdout.write(`  ${item.sha256}  ${item.size} B  ${item.reason}  ${item.records.length} record(s)\n`);

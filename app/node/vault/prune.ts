@@ -5,6 +5,7 @@ import type { VaultLayout } from './layout';
 import type { CaptureRecord } from './record';
 import { listRecords, writeRecord } from './records';
 import { RAW_TEMP_PREFIX, RAW_TEMP_SUFFIX, rawTempOwnerAlive } from './raw-writer';
+import { pruneIndexCache, type IndexPruneResult } from './prune-index';
 import { holdRetentionLock } from './retention';
 import { walkRaw } from './walk-raw';
 
@@ -51,6 +52,8 @@ export interface PruneResult {
   readonly unreadableRecords: string[];
   /** True when raw deletion was skipped because some record file could not be read. */
   readonly rawKept: boolean;
+  /** The viewer's cached span indexes removed with their raw bytes (see pruneIndexCache). */
+  readonly index: IndexPruneResult;
 }
 
 /** Default age after which a temp file is treated as a crash leftover. */
@@ -112,7 +115,8 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
   const pruned: PrunedRaw[] = [];
   const touchedDirs = new Set<string>();
   let bytes = 0;
-  for (const entry of rawKept ? [] : await walkRaw(layout)) {
+  const rawEntries = await walkRaw(layout);
+  for (const entry of rawKept ? [] : rawEntries) {
     if (entry.kind !== 'raw' || keep.has(entry.sha256)) continue;
     const st = await lstat(entry.path).catch(() => null);
     if (!st) continue;
@@ -141,6 +145,12 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
     (await removeStale(layout.tmpDir, (n) => n.startsWith(RAW_TEMP_PREFIX) && n.endsWith(RAW_TEMP_SUFFIX) && !rawTempOwnerAlive(n), nowMs - tempMaxAge, dry)) +
     (await removeStale(layout.recordsDir, (n) => n.startsWith('.') && n.endsWith(ATOMIC_TEMP_SUFFIX), nowMs - tempMaxAge, dry));
 
+  // A cached index is only worth its disk space while its raw bytes exist (a dry run counts the
+  // raw files it would delete as gone).
+  const gone = new Set(pruned.map((p) => p.sha256));
+  const present = new Set(rawEntries.flatMap((e) => (e.kind === 'raw' && !gone.has(e.sha256) ? [e.sha256] : [])));
+  const index = await pruneIndexCache(layout, (sha) => present.has(sha), nowMs - tempMaxAge, dry);
+
   return {
     cutoff: new Date(cutoffMs).toISOString(),
     pruned,
@@ -149,6 +159,7 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
     tempFilesRemoved,
     unreadableRecords: errors.map((e) => e.file),
     rawKept,
+    index,
   };
 }
 
