@@ -153,10 +153,42 @@ function foldByte(c: number): number {
 }
 
 /**
- * Sanitized-text search. Case-insensitive folds ASCII letters (other scripts match exactly).
- * Hits are the raw offsets of the matched text's first bytes, ascending.
+ * A case-insensitive matcher for a query with non-ASCII letters, over text read as latin1 (one
+ * char per byte, so match offsets are byte offsets): each character of the query matches any of
+ * its case variants' UTF-8 bytes (`é` or `É`, `ß`, `SS` or `ss`, `Σ`, `σ` or `ς`). A match starts
+ * on a character boundary because UTF-8 lead bytes never occur inside a character.
+ */
+export function unicodeFoldPattern(query: string): { regex: RegExp; maxBytes: number } {
+  let source = '';
+  let maxBytes = 0;
+  for (const ch of query) {
+    const variants = new Set([ch, ch.toLowerCase(), ch.toUpperCase(), ch.toUpperCase().toLowerCase(), ch.toLowerCase().toUpperCase()]);
+    // Final sigma: lowercasing `Σ` alone gives `σ`, but `ς` is the same letter.
+    if (variants.has('\u03c3')) variants.add('\u03c2');
+    if (variants.has('\u03c2')) variants.add('\u03c3').add('\u03a3');
+    const alts = [...variants].map((v) => Buffer.from(v, 'utf8').toString('latin1'));
+    maxBytes += Math.max(...alts.map((a) => a.length));
+    alts.sort((a, b) => b.length - a.length);
+    source += `(?:${alts.map(escapeRegex).join('|')})`;
+  }
+  return { regex: new RegExp(source, 'g'), maxBytes };
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[\\^$.*+?()[\]{}|/-]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Sanitized-text search. Case-insensitive matching folds ASCII letters on bytes (fast: both sides
+ * folded, then a byte search); a query with other cased letters matches their Unicode case
+ * variants through {@link unicodeFoldPattern}, where a hit may be longer or shorter than the
+ * query (`ß` and `SS`; `hitLength` stays the query's length). Hits are the raw offsets of the
+ * matched text's first bytes, ascending.
  */
 export async function searchText(r: IndexReader, query: string, caseSensitive: boolean): Promise<SearchHits> {
+  if (!caseSensitive && [...query].some((ch) => ch > '\x7f' && (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch))) {
+    return searchTextUnicodeFold(r, query);
+  }
   const started = performance.now();
   const q = Buffer.from(query, 'utf8');
   const fold = !caseSensitive && /[A-Za-z]/.test(query);
@@ -185,6 +217,28 @@ export async function searchText(r: IndexReader, query: string, caseSensitive: b
     for (const t of found) hits.push(await cursor.rawOf(t));
   }
   return { hits, hitLength: len, total, complete: total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
+}
+
+async function searchTextUnicodeFold(r: IndexReader, query: string): Promise<SearchHits> {
+  const started = performance.now();
+  const { regex, maxBytes } = unicodeFoldPattern(query);
+  const text = r.files['text.bin'];
+  const cursor = new MapCursor(r);
+  const hits: number[] = [];
+  let total = 0;
+  for (let pos = 0; pos < text.size; pos += SEARCH_CHUNK) {
+    const hay = (await text.read(pos, Math.min(SEARCH_CHUNK + maxBytes - 1, text.size - pos))).toString('latin1');
+    const limit = Math.min(SEARCH_CHUNK, hay.length);
+    const found: number[] = [];
+    regex.lastIndex = 0;
+    // Overlapping hits, as the byte search finds them: resume one past each match start.
+    for (let m = regex.exec(hay); m !== null && m.index < limit; m = regex.exec(hay)) {
+      if (++total <= MAX_SEARCH_HITS) found.push(pos + m.index);
+      regex.lastIndex = m.index + 1;
+    }
+    for (const t of found) hits.push(await cursor.rawOf(t));
+  }
+  return { hits, hitLength: Buffer.byteLength(query, 'utf8'), total, complete: total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
 }
 
 /** Raw search over `[range[0], range[1])` (or the whole file) of the raw file at `path`. */

@@ -7,6 +7,7 @@ import { MAX_SEARCH_HITS } from '../../../../shared/bridge/contract';
 import fc from 'fast-check';
 import { foldAscii, parseHexPattern, SEARCH_CHUNK } from '../../../../app/services/artifact/search';
 import { newRecordId } from '../../../../app/node/vault';
+import { sanitize } from '../../../../shared/sanitize';
 import { fixture, indexed, type Fixture } from './helpers';
 
 function naive(hay: Uint8Array, pat: Uint8Array, mask?: Uint8Array): number[] {
@@ -104,11 +105,37 @@ describe('searchText', () => {
       expect((await f.service.searchText(ref, 'ERROR two', { caseSensitive: true })).hits).toEqual([raw.indexOf('ERR')]);
       expect((await f.service.searchText(ref, 'três', {})).hits).toEqual([raw.indexOf('três')]);
       expect((await f.service.searchText(ref, '\x1b[31m', {})).total).toBe(0);
-      // Folding is ASCII-only on bytes: 'Ã' (C3 83) never matches inside 'ダ' (E3 83 80).
+      // Non-ASCII letters fold by Unicode case, on character boundaries only: 'Ã' (C3 83) never
+      // matches inside 'ダ' (E3 83 80); 'a' never matches 'ã'.
       const cjk = await indexed(f, Buffer.from('ダ Ã ã'));
-      expect((await f.service.searchText(cjk.ref, 'Ã', {})).hits).toEqual([Buffer.from('ダ ').length]);
+      expect((await f.service.searchText(cjk.ref, 'Ã', {})).hits).toEqual([Buffer.from('ダ ').length, Buffer.from('ダ Ã ').length]);
+      expect((await f.service.searchText(cjk.ref, 'Ã', { caseSensitive: true })).hits).toEqual([Buffer.from('ダ ').length]);
       expect((await f.service.searchText(cjk.ref, 'a', {})).total).toBe(0);
       expect((await f.service.searchText(ref, 'x'.repeat(5000), {})).total).toBe(0);
+    } finally {
+      await f.cleanup();
+    }
+  });
+});
+
+describe('searchText with Unicode case folding', () => {
+  it('matches case variants of non-ASCII letters (Cyrillic, Greek, German, Turkish), through removed bytes, across chunk edges', async () => {
+    const f = await fixture({ pageBytes: 4096 });
+    try {
+      const head = Buffer.from('ОШИБКА: файл\n\x1b[31mОши\x1b[0mбка два\nΣΟΦΊΑ σοφία ΟΔΟΣ οδος STRASSE straße Straße\n');
+      // The last one straddles the first search chunk's edge in the sanitized text (5 bytes before it).
+      const pad = 'x'.repeat(SEARCH_CHUNK - 5 - sanitize(head).text.length);
+      const raw = Buffer.concat([head, Buffer.from(`${pad}ошибка at the edge\nİstanbul`)]);
+      const { ref } = await indexed(f, raw);
+      const at = (s: string, from = 0): number => raw.indexOf(s, from);
+      expect((await f.service.searchText(ref, 'ошибка', {})).hits).toEqual([0, at('Оши'), at('ошибка')]);
+      expect((await f.service.searchText(ref, 'ошибка', { caseSensitive: true })).hits).toEqual([at('ошибка')]);
+      expect((await f.service.searchText(ref, 'σοφία', {})).hits).toEqual([at('ΣΟΦΊΑ'), at('σοφία')]);
+      // Final sigma is the same letter.
+      expect((await f.service.searchText(ref, 'οδος', {})).hits).toEqual([at('ΟΔΟΣ'), at('οδος')]);
+      expect((await f.service.searchText(ref, 'straße', {})).hits).toEqual([at('STRASSE'), at('straße'), at('Straße')]);
+      expect((await f.service.searchText(ref, 'İstanbul', {})).hits).toEqual([at('İstanbul')]);
+      expect((await f.service.searchText(ref, 'ШИБ', {})).total).toBe(3);
     } finally {
       await f.cleanup();
     }
