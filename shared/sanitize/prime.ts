@@ -37,6 +37,21 @@ export function primingCorpus(): { pieces: Uint8Array; byteByByte: Uint8Array } 
   return { pieces: (PRIMING_CORPUS ??= buildCorpus()), byteByByte: (CUT_CORPUS ??= buildCutCorpus()) };
 }
 
+/**
+ * Whether an input whose first chunk is `head` is worth priming for: plain text takes few paths
+ * (and the priming run would cost more than it saves), so only input with escape sequences in
+ * its first 64 KiB (at least one per KiB, ESC or an 8-bit CSI/OSC introducer) qualifies.
+ */
+export function worthPriming(head: Uint8Array): boolean {
+  const n = Math.min(head.length, 64 * 1024);
+  let escapes = 0;
+  for (let i = 0; i < n; i++) {
+    const b = head[i];
+    if (b === 0x1b || b === 0x9b || b === 0x9d) escapes++;
+  }
+  return escapes >= n >> 10 && escapes > 0;
+}
+
 const PIECES = [61, 1021, 127, 4093, 13, 509, 2039];
 let PRIMING_CORPUS: Uint8Array | null = null;
 let CUT_CORPUS: Uint8Array | null = null;

@@ -3,7 +3,7 @@
 // it must leave nothing behind in the caller's sanitizer.
 import { describe, expect, it } from 'vitest';
 import { SPAN_CLASS_NAMES, SpanClass } from '../../shared/parser';
-import { primeSanitizer, sanitize, Sanitizer } from '../../shared/sanitize';
+import { primeSanitizer, sanitize, Sanitizer, worthPriming } from '../../shared/sanitize';
 import { primingCorpus } from '../../shared/sanitize/prime';
 import { bytes } from '../helpers/record';
 
@@ -40,5 +40,19 @@ describe('primeSanitizer', () => {
     expect(after.text).toEqual(before.text);
     expect(after.report).toEqual(before.report);
     expect(after.map?.segments).toBe(before.map?.segments);
+  });
+});
+
+describe('worthPriming', () => {
+  it('is true for input with at least one escape per KiB in its first 64 KiB, false for plain text', () => {
+    const plain = new Uint8Array(1 << 20).fill(0x61);
+    expect(worthPriming(plain)).toBe(false);
+    const some = plain.slice();
+    for (let i = 0; i < 64; i++) some[i * 1024] = 0x1b;
+    expect(worthPriming(some)).toBe(true);
+    some[0] = 0x61;
+    expect(worthPriming(some)).toBe(false);
+    expect(worthPriming(bytes('\x9b31m'))).toBe(true);
+    expect(worthPriming(new Uint8Array(0))).toBe(false);
   });
 });

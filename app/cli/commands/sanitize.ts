@@ -1,4 +1,4 @@
-import { primeSanitizer, Sanitizer, type CrMode } from '../../../shared/sanitize';
+import { primeSanitizer, Sanitizer, worthPriming, type CrMode } from '../../../shared/sanitize';
 import { OutputPathError, prepareOutput, writeOutput } from '../../node/output-file';
 import { sha256Digest } from '../../node/sha256';
 import { parseFlags, type FlagSpec } from '../flags';
@@ -59,8 +59,9 @@ export const sanitizeCommand: Command = {
     // stdin keeps the fast synchronous reader; a file is read in pages.
     const source = inputPath === '-' ? readStdin(io) : readSource(inputPath, io);
     for await (const chunk of source) {
-      // A first read this large means a large input: worth warming the JIT first (see primeSanitizer).
-      if (read === 0 && chunk.length >= PRIME_AT) primeSanitizer({ cr, limits: readLimitFlags(values) });
+      // A first read this large means a large input: worth warming the JIT first if it is rich
+      // in escape sequences (see primeSanitizer).
+      if (read === 0 && chunk.length >= PRIME_AT && worthPriming(chunk)) primeSanitizer({ cr, limits: readLimitFlags(values) });
       let bytes = chunk;
       if (read + bytes.length > maxBytes) {
         bytes = bytes.subarray(0, maxBytes - read);
