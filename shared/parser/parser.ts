@@ -615,7 +615,7 @@ export class Parser {
           continue;
         }
         if (i > run) this.out.print(buf, run, i, base + run);
-        const done = b === 0x1b && i + 1 < n && buf[i + 1] === 0x5b ? this.wholeCsi(buf, i, n) : -1;
+        const done = b === 0x1b && i + 1 < n ? this.wholeEsc(buf, i, n) : -1;
         if (done >= 0) {
           i = done;
           run = i;
@@ -678,6 +678,55 @@ export class Parser {
     }
     const prev = i > run ? lastCharOf(buf, run, i) : this.prevEnd === off ? this.prevCp : -1;
     this.invisible(buf, i, len, off, cp, prev);
+  }
+
+  /**
+   * Fast paths for what an ESC in ground opens, when it ends inside this chunk: a CSI
+   * ({@link wholeCsi}), an OSC, APC, PM or SOS string ({@link wholeString}), or a plain two-byte
+   * ESC sequence. Returns the index after it, or -1 to let the state machine take it.
+   */
+  private wholeEsc(buf: Uint8Array, i: number, n: number): number {
+    const next = buf[i + 1];
+    if (next === 0x5b) return this.wholeCsi(buf, i, n);
+    if (next === 0x5d || next === 0x5f || next === 0x5e || next === 0x58) return this.wholeString(buf, i, n, next);
+    if ((TRANSITIONS[(State.Escape << 8) | next] >> 4) === Action.EscDispatch) {
+      // ESC Fs/Fp/nF final without intermediates (ESC 7, ESC M, ESC c, ESC \ ...): what the
+      // table does for ESC then the final, in one step.
+      this.open(SpanClass.Esc, this.base + i, 0);
+      this.final = next;
+      this.finish(this.base + i + 2, 0, this.base + i + 2);
+      return i + 2;
+    }
+    return -1;
+  }
+
+  /**
+   * Fast path for an OSC, APC, PM or SOS string opened by `ESC intro` whose payload is printable
+   * ASCII up to its terminator (BEL for OSC, or ESC \) inside this chunk. The scan for the
+   * terminator changes nothing, so anything else (a C0 or non-ASCII byte in the payload, an ESC
+   * that does not end it, the chunk's end) returns -1 with the state untouched; otherwise the
+   * string is reported through the same bookkeeping the table drives (open, enter, OSC header,
+   * finish), so the span, its meaning, flags and limits are the state machine's.
+   */
+  private wholeString(buf: Uint8Array, i: number, n: number, intro: number): number {
+    let j = i + 2;
+    if (buf === this.viewed) {
+      const view = this.view;
+      const last4 = n - 4;
+      while (j <= last4 && !hasNonPlainByte(view.getUint32(j, true))) j += 4;
+    }
+    while (j < n && buf[j] >= 0x20 && buf[j] < 0x7f) j++;
+    if (j >= n) return -1;
+    let end: number;
+    if (buf[j] === 0x07 && intro === 0x5d) end = j + 1;
+    else if (buf[j] === 0x1b && j + 1 < n && buf[j + 1] === 0x5c) end = j + 2;
+    else return -1;
+    const base = this.base;
+    this.open(SpanClass.Esc, base + i, 0);
+    this.enter(intro, base + i + 2);
+    if (intro === 0x5d) this.oscHeader(buf, i + 2, j);
+    this.finish(base + end, 0, base + j);
+    return end;
   }
 
   /**
