@@ -33,7 +33,10 @@ export class ColumnWriter {
     return this.flushed + this.len;
   }
 
-  /** Makes room for `n` more bytes in the buffer (n <= BUFFER_BYTES) and returns where they go. */
+  /**
+   * Makes room for `n` more bytes in the buffer (n <= BUFFER_BYTES - BLOCK_BYTES) and returns
+   * where they go.
+   */
   reserve(n: number): number {
     if (this.len + n > BUFFER_BYTES) this.flush();
     const at = this.len;
@@ -53,13 +56,21 @@ export class ColumnWriter {
     }
   }
 
-  /** Writes the buffer out; only the final flush may leave a partial block. */
-  private flush(): void {
+  /**
+   * Writes the buffer's whole blocks out (all of it when `final`), each with its CRC-32, and keeps
+   * a partial last block at the buffer's start: a reader checks the file in BLOCK_BYTES blocks
+   * from offset 0, so a sum must never cover a block cut short in the middle of the file (records
+   * whose size does not divide BUFFER_BYTES, 56-byte checkpoints, flush before a full buffer).
+   */
+  private flush(final = false): void {
+    const whole = final ? this.len : this.len - (this.len % BLOCK_BYTES);
     let off = 0;
-    while (off < this.len) off += writeSync(this.fd, this.u8, off, this.len - off);
-    for (let b = 0; b < this.len; b += BLOCK_BYTES) this.sums.push(crc32(this.u8.subarray(b, Math.min(this.len, b + BLOCK_BYTES))));
-    this.flushed += this.len;
-    this.len = 0;
+    while (off < whole) off += writeSync(this.fd, this.u8, off, whole - off);
+    for (let b = 0; b < whole; b += BLOCK_BYTES) this.sums.push(crc32(this.u8.subarray(b, Math.min(whole, b + BLOCK_BYTES))));
+    this.flushed += whole;
+    // The rest is under one block and a multiple of 8 (every record size is), so views stay aligned.
+    this.u8.copyWithin(0, whole, this.len);
+    this.len -= whole;
   }
 
   /**
@@ -67,7 +78,7 @@ export class ColumnWriter {
    * a file torn by a crash fails its size or block sums at the next open and is rebuilt.
    */
   close(): { bytes: number; sums: number[] } {
-    this.flush();
+    this.flush(true);
     closeSync(this.fd);
     this.fd = -1;
     return { bytes: this.flushed, sums: this.sums };
