@@ -371,9 +371,12 @@ export async function getTextLines(r: IndexReader, first: number, count: number)
         if (chip && chip.cls === SpanClass.InvalidUtf8) pieces.push({ t: 'chip', span: chip });
         else pieces.push({ t: 'text', text: utf8.decode(bytes), raw: pr, rawLength: prLen, direct: false });
       }
-      if (!monotonic || pr + prLen > rawCursor) rawCursor = pr + prLen;
+      if (pr + prLen > rawCursor) rawCursor = pr + prLen;
     }
     while (si < segs.length && segs[si].textEnd <= te) si++;
+    // Overwrite mode: a line's text comes from anywhere in its raw bytes, in screen order, so the
+    // spans removed there cannot sit between pieces; they follow the text, in raw order.
+    if (!monotonic && rawCursor > rawStart) await addTrailingChips(r, pieces, rawStart, rawCursor);
     let rawEnd = rawCursor;
     if (isLast) {
       if (monotonic && r.manifest.size > rawCursor) await addChips(feed, pieces, rawCursor, r.manifest.size);
@@ -436,6 +439,32 @@ async function addChips(feed: SpanFeed, pieces: TextPiece[], a: number, b: numbe
   }
 }
 
+/**
+ * Overwrite mode: chips for the spans removed in raw `[a, b)`, after a line's text (outermost
+ * only, at most MAX_CHIPS_PER_GAP, then a count). Invalid UTF-8 is left out: its U+FFFD is in
+ * the text already.
+ */
+async function addTrailingChips(r: IndexReader, pieces: TextPiece[], a: number, b: number): Promise<void> {
+  const { spans, more } = await spansOverlapping(r, a, b, MAX_CHIPS_PER_GAP * 2);
+  let coveredTo = -1;
+  let shown = 0;
+  let hidden = more;
+  for (const s of spans) {
+    if (s.offset < a || s.offset + s.length <= coveredTo || s.cls === SpanClass.InvalidUtf8) continue;
+    coveredTo = s.offset + s.length;
+    if (shown < MAX_CHIPS_PER_GAP) {
+      pieces.push({ t: 'chip', span: s });
+      shown++;
+    } else {
+      hidden++;
+    }
+  }
+  if (hidden > 0 && shown > 0) {
+    const lastChip = pieces[pieces.length - 1] as { t: 'chip'; span: SpanInfo };
+    pieces[pieces.length - 1] = { ...lastChip, more: hidden };
+  }
+}
+
 /** Where raw offset `raw` shows in the text: its line and piece. */
 export async function textPositionOf(r: IndexReader, raw: number): Promise<TextPosition | null> {
   if (raw < 0 || raw >= r.manifest.size || r.manifest.counts.lines === 0) return null;
@@ -452,14 +481,26 @@ export async function textPositionOf(r: IndexReader, raw: number): Promise<TextP
       line = next ? await lineOf(r, next.textStart) : r.manifest.counts.lines - 1;
     }
   } else {
-    // Overwrite mode reorders text; find the line by scanning the map from the start would be
-    // linear, so the position is approximate: the line of the nearest text at or before.
-    line = 0;
+    // Overwrite mode: within a line the text comes from its raw bytes in screen order, but lines
+    // follow each other in raw order, so a binary search on raw offsets lands on the right line
+    // or the one before it; the segments of the lines around it are then checked exactly.
     const s = await lastSegAtOrBefore(r, raw, 1);
-    if (s >= 0) line = await lineOf(r, (await segmentsFrom(r, s, 1))[0].textStart);
+    const guess = s >= 0 ? await lineOf(r, (await segmentsFrom(r, s, 1))[0].textStart) : 0;
+    line = guess;
+    const found = await overwriteLineOf(r, raw, guess);
+    if (found) {
+      line = found.line;
+      kept = found.kept;
+    }
   }
   const page = await getTextLines(r, line, 1);
   const pieces = page.lines[0]?.pieces ?? [];
+  // A kept byte can also lie inside a removed span (LF executed inside an unfinished sequence):
+  // its text piece wins over the chip.
+  if (kept) {
+    const p = pieces.findIndex((q) => q.t === 'text' && raw >= q.raw && raw < q.raw + q.rawLength);
+    if (p >= 0) return { line, piece: p, kept: true };
+  }
   let best = 0;
   for (let p = 0; p < pieces.length; p++) {
     const q = pieces[p];
@@ -469,6 +510,33 @@ export async function textPositionOf(r: IndexReader, raw: number): Promise<TextP
     if (start <= raw) best = p;
   }
   return { line, piece: best, kept: false };
+}
+
+/** Display lines on each side of the guess that {@link overwriteLineOf} checks. */
+const OVERWRITE_LINE_REACH = 4;
+
+/**
+ * Overwrite mode: the display line near `guess` one of whose segments holds raw offset `raw`,
+ * and whether that byte is kept text; null when none does (the byte was removed or overwritten).
+ */
+async function overwriteLineOf(r: IndexReader, raw: number, guess: number): Promise<{ line: number; kept: boolean } | null> {
+  const from = Math.max(0, guess - OVERWRITE_LINE_REACH);
+  const to = Math.min(r.manifest.counts.lines, guess + OVERWRITE_LINE_REACH + 1);
+  const textFrom = await lineStart(r, from);
+  const textTo = await lineStart(r, to);
+  let k = Math.max(0, await lastSegAtOrBefore(r, textFrom, 0));
+  while (k < r.manifest.counts.segments) {
+    const batch = await segmentsFrom(r, k, 1024);
+    for (const seg of batch) {
+      if (seg.textStart >= textTo) return null;
+      if (raw >= seg.rawStart && raw < seg.rawStart + seg.rawLength && seg.textEnd > textFrom) {
+        return { line: await lineOf(r, seg.kind === 0 ? seg.textStart + (raw - seg.rawStart) : seg.textStart), kept: seg.kind === 0 };
+      }
+    }
+    if (batch.length === 0) break;
+    k += batch.length;
+  }
+  return null;
 }
 
 /** Text offset -> raw offset (for search hits), with a forward-moving cursor over the map. */

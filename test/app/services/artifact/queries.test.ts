@@ -1,6 +1,8 @@
 // Display lines, pieces, raw <-> text linking, spans by range, next/previous, minimap: against a
 // direct Sanitizer run, and at every bound.
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SPANS_PER_CALL, MAX_TEXT_LINES } from '../../../../shared/bridge/contract';
 import type { SpanInfo, TextPiece } from '../../../../shared/bridge/types';
@@ -67,6 +69,52 @@ describe('text lines and linking', () => {
         }
       }),
       { numRuns: 40 },
+    );
+  });
+
+  it('overwrite mode: pieces rebuild the text, removed spans follow as chips, every kept byte links to its line and piece', async () => {
+    await fc.assert(
+      fc.asyncProperty(hostileStream(120), fc.integer({ min: 1, max: 50 }), async (bytes, page) => {
+        const f = await fixture({ pageBytes: page, sanitizerFor: async () => ({ cr: 'overwrite', limits: { maxCsiParamBytes: 256, maxStringBytes: 65536, maxEscIntermediates: 8 } }) });
+        try {
+          const { ref, sha } = await indexed(f, bytes);
+          const want = sanitize(bytes, { mapOffsets: true, cr: 'overwrite' });
+          const lines = await allLines(f, ref);
+          if (bytes.length === 0) return;
+          // (An invalid byte that was overwritten is still a chip in its gap: U+FFFD aside.)
+          const noFffd = (x: string): string => x.replaceAll('\uFFFD', '');
+          expect(noFffd(lines.map((l) => l.pieces.map(pieceText).join('')).join(''))).toBe(noFffd(new TextDecoder().decode(want.text)));
+          for (let i = 1; i < lines.length; i++) expect(lines[i].rawStart).toBe(lines[i - 1].rawEnd);
+          // Reordered lines: chips stay inside their line's raw extent, after its text.
+          const manifest = JSON.parse(readFileSync(join(f.vault.root, 'index', sha, 'manifest.json'), 'utf8')) as { monotonic: boolean };
+          for (const l of lines.filter(() => !manifest.monotonic)) {
+            const firstChip = l.pieces.findIndex((p) => p.t === 'chip');
+            if (firstChip < 0) continue;
+            expect(l.pieces.slice(firstChip).every((p) => p.t === 'chip')).toBe(true);
+            for (const p of l.pieces.slice(firstChip)) if (p.t === 'chip') expect(p.span.offset).toBeGreaterThanOrEqual(l.rawStart);
+          }
+          // Every raw byte that became text: its line holds that text byte, and the piece holds the raw byte.
+          const lineOfText = (t: number): number => {
+            let k = 0;
+            while (k + 1 < lines.length && lines[k + 1].textOffset <= t) k++;
+            return k;
+          };
+          for (let t = 0; t < want.text.length; t++) {
+            const raw = want.map!.textToRaw(t);
+            const kept = want.map!.rawToText(raw) === t && bytes[raw] === want.text[t];
+            if (!kept) continue;
+            const pos = await f.service.textPositionOf(ref, raw);
+            expect(pos, `raw ${raw} (text ${t})`).not.toBeNull();
+            expect(pos!.kept).toBe(true);
+            expect(pos!.line).toBe(lineOfText(t));
+            const p = lines[pos!.line].pieces[pos!.piece];
+            expect(p.t === 'text' && raw >= p.raw && raw < p.raw + p.rawLength).toBe(true);
+          }
+        } finally {
+          await f.cleanup();
+        }
+      }),
+      { numRuns: 30, examples: [[Uint8Array.from([27, 10]), 1], [Uint8Array.from([27, 91, 10]), 1], [Uint8Array.from([192, 13, 128]), 1]] },
     );
   });
 
