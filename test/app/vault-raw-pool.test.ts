@@ -158,7 +158,9 @@ describe('RawWriterPool', () => {
     const a = pool.createRawWriter();
     const b = pool.createRawWriter();
     for (let i = 0; i < 3; i++) await a.write(pattern(MiB, i));
-    await b.write(Buffer.from('err'));
+    for (let i = 0; i < 2; i++) await b.write(pattern(MiB, 5 + i));
+    const small = pool.createRawWriter(); // below the size that needs the thread: not affected
+    await small.write(Buffer.from('small'));
     await pool.killWorkerForTest();
     // Enough to need the (dead) worker: the ring fills, and the wait rejects.
     let failure: unknown = null;
@@ -173,11 +175,16 @@ describe('RawWriterPool', () => {
     expect((failure as Error).message).not.toContain('\n');
     await expect(a.commit()).rejects.toThrow(/raw writer thread stopped/);
     await expect(b.commit()).rejects.toThrow(/raw writer thread stopped/);
-    expect(files(vault.root).filter((f) => !f.startsWith('audit'))).toEqual([]);
+    expect(files(join(vault.root, 'raw'))).toEqual([]);
+    expect(files(join(vault.root, 'tmp'))).toHaveLength(1); // the small writer's, still open
+    const s = await small.commit();
+    expect(s.sha256).toBe(sha('small'));
+    expect(files(vault.root)).toEqual([`raw/sha256/${s.sha256.slice(0, 2)}/${s.sha256}`]);
     // A new writer gets a new thread.
     const c = pool.createRawWriter();
-    await c.write(Buffer.from('again'));
-    expect((await c.commit()).sha256).toBe(sha('again'));
+    const again = pattern(3 * MiB, 99);
+    await c.write(again);
+    expect((await c.commit()).sha256).toBe(sha(again));
   });
 
   it('a capture whose worker dies mid-stream stops the command, rejects and leaves no raw bytes', async () => {

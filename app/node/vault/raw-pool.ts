@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { unlink, type FileHandle } from 'node:fs/promises';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
@@ -29,6 +30,11 @@ const WAKE_BYTES = 256 << 10;
  * fsync at commit has only the last stretch left to write out instead of the whole file.
  */
 const SYNC_BYTES = 32 << 20;
+/**
+ * A writer with no more than this is hashed and written by the calling thread at commit (it is
+ * all still in the ring): a thread costs tens of milliseconds to start, a small output less.
+ */
+const ATTACH_BYTES = 1 << 20;
 
 // Counters per writer (BigInt64Array over a SharedArrayBuffer), in bytes since the start.
 const WRITTEN = 0; // advanced by the main thread after copying into the ring
@@ -209,12 +215,14 @@ type State = 'open' | 'committing' | 'done';
 class PooledRawWriter implements RawWriter {
   private readonly tempPath: string;
   private readonly handle: Promise<FileHandle>;
-  /** The handle, once open and announced to the worker (commit waits for this). */
+  /** The handle once open (and, when attached, announced to the worker); commit waits for this. */
   private readonly opened: Promise<FileHandle>;
   private fh: FileHandle | null = null;
   private readonly ringBuf = new SharedArrayBuffer(RING_BYTES);
   private readonly ring = new Uint8Array(this.ringBuf);
   private readonly counters = new BigInt64Array(new SharedArrayBuffer(8 * 3));
+  /** The worker, from the moment this writer has more than ATTACH_BYTES (null: all still in the ring). */
+  private link: WorkerLink | null = null;
   private written = 0;
   private wokenAt = 0;
   private bytes = 0;
@@ -225,23 +233,22 @@ class PooledRawWriter implements RawWriter {
   /** The first failure (a write, the open, a background sync, the worker): every later call reports it. */
   private error: unknown = null;
   /** Whether the worker may still use the descriptor (attached and not yet finished or released). */
-  private attached = true;
-  private released = deferred<void>();
+  private attached = false;
+  private readonly released = deferred<void>();
   private finished: ReturnType<typeof deferred<{ sha256: string; size: number }>> | null = null;
   private syncing: Promise<void> | null = null;
   private syncedAt = 0;
 
   constructor(
     private readonly layout: VaultLayout,
-    private readonly link: WorkerLink,
+    private readonly pool: RawWriterPool,
     private readonly id: number,
   ) {
     this.tempPath = join(layout.tmpDir, rawTempName());
     this.handle = openTemp(this.tempPath);
-    link.post({ t: 'attach', id, ring: this.ringBuf, counters: this.counters.buffer });
     this.opened = this.handle.then((fh) => {
       this.fh = fh;
-      this.link.post({ t: 'open', id: this.id, fd: fh.fd });
+      this.link?.post({ t: 'open', id: this.id, fd: fh.fd });
       return fh;
     });
     this.opened.catch((err: unknown) => this.fail(err));
@@ -276,20 +283,29 @@ class PooledRawWriter implements RawWriter {
       if (this.room) await this.room.promise;
       const fh = await this.opened;
       this.throwIfFailed();
-      this.finished = deferred();
-      this.link.post({ t: 'finish', id: this.id });
-      const { sha256, size } = await this.finished.promise;
+      let sha256: string;
+      if (this.link === null) {
+        // Small output: it is all still in the ring, and starting a thread would cost more than this.
+        const bytes = this.ring.subarray(0, this.written);
+        sha256 = createHash('sha256').update(bytes).digest('hex');
+        await writeAll(fh, bytes);
+      } else {
+        this.finished = deferred();
+        this.link.post({ t: 'finish', id: this.id });
+        const done = await this.finished.promise;
+        if (done.size !== this.bytes) throw new Error(`raw writer lost bytes: ${done.size} written of ${this.bytes}`);
+        sha256 = done.sha256;
+      }
       await this.syncing;
       this.throwIfFailed();
-      if (size !== this.bytes) throw new Error(`raw writer lost bytes: ${size} written of ${this.bytes}`);
       await fh.sync();
       await fh.close();
       moved = await publishRaw(this.layout, this.tempPath, sha256);
-      return { sha256, size, ref: formatRef(sha256) };
+      return { sha256, size: this.bytes, ref: formatRef(sha256) };
     } finally {
       this.state = 'done';
       if (!moved) await this.discard();
-      else this.link.detach(this.id);
+      else this.link?.detach(this.id);
     }
   }
 
@@ -323,6 +339,17 @@ class PooledRawWriter implements RawWriter {
     this.finished?.reject(err);
   }
 
+  /** Hands the ring to the worker (started now if none runs): from here on it hashes and writes. */
+  private attach(): WorkerLink {
+    const link = this.pool.attach(this.id, this);
+    this.link = link;
+    this.attached = true;
+    link.post({ t: 'attach', id: this.id, ring: this.ringBuf, counters: this.counters.buffer });
+    if (this.fh !== null) link.post({ t: 'open', id: this.id, fd: this.fh.fd });
+    if (link.gone) this.onWorkerGone(link.gone);
+    return link;
+  }
+
   /** Copies what fits into the ring and publishes it; returns the bytes taken. */
   private copyIn(chunk: Uint8Array): number {
     const consumed = Number(Atomics.load(this.counters, CONSUMED));
@@ -334,9 +361,9 @@ class PooledRawWriter implements RawWriter {
     if (first < n) this.ring.set(chunk.subarray(first, n), 0);
     this.written += n;
     Atomics.store(this.counters, WRITTEN, BigInt(this.written));
-    if (this.written - this.wokenAt >= WAKE_BYTES) {
+    if (this.written - this.wokenAt >= WAKE_BYTES && this.written > ATTACH_BYTES) {
       this.wokenAt = this.written;
-      this.link.wake();
+      (this.link ?? this.attach()).wake();
     }
     return n;
   }
@@ -344,7 +371,7 @@ class PooledRawWriter implements RawWriter {
   private askForSpace(): void {
     Atomics.store(this.counters, WANT_SPACE, 1n);
     this.wokenAt = this.written;
-    this.link.wake();
+    (this.link ?? this.attach()).wake();
   }
 
   /** The worker made room: move waiting bytes in; the write() promise settles once all are in. */
@@ -368,7 +395,7 @@ class PooledRawWriter implements RawWriter {
 
   /** Starts a background fdatasync once another SYNC_BYTES are on their way to disk. */
   private maybeSync(): void {
-    if (this.syncing || this.fh === null) return;
+    if (this.syncing || this.fh === null || this.link === null) return;
     const consumed = Number(Atomics.load(this.counters, CONSUMED));
     if (consumed - this.syncedAt < SYNC_BYTES) return;
     this.syncedAt = consumed;
@@ -407,12 +434,12 @@ class PooledRawWriter implements RawWriter {
    * gone), then closes and removes the temp file. Best effort; used on every non-publish path.
    */
   private async discard(): Promise<void> {
-    if (this.attached) {
+    if (this.attached && this.link !== null) {
       this.link.post({ t: 'release', id: this.id });
       if (this.link.gone) this.onWorkerGone(this.link.gone);
       await this.released.promise;
     }
-    this.link.detach(this.id);
+    this.link?.detach(this.id);
     await this.syncing?.catch(noop);
     const fh = await this.handle.catch(() => null);
     await fh?.close().catch(noop);
@@ -420,9 +447,19 @@ class PooledRawWriter implements RawWriter {
   }
 }
 
+async function writeAll(fh: FileHandle, data: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < data.length) {
+    const { bytesWritten } = await fh.write(data, off, data.length - off, null);
+    off += bytesWritten;
+  }
+}
+
 /**
- * Creates raw writers that share one worker thread. The worker starts with the first writer and
- * is told to end when the last one has committed or aborted; a later writer starts a new one.
+ * Creates raw writers that share one worker thread. A writer keeps its first ATTACH_BYTES to
+ * itself (a small output is hashed and written at commit, no thread needed); past that it is
+ * attached to the worker, which starts with the first such writer and is told to end when the
+ * last attached one has committed or aborted. A later writer starts a new one.
  */
 export class RawWriterPool {
   private link: WorkerLink | null = null;
@@ -431,21 +468,24 @@ export class RawWriterPool {
   constructor(private readonly layout: VaultLayout) {}
 
   createRawWriter(): RawWriter {
+    return new PooledRawWriter(this.layout, this, this.nextId++);
+  }
+
+  /** @internal The running worker (started if needed), with `writer` registered on it. */
+  attach(id: number, writer: PooledRawWriter): WorkerLink {
     if (this.link === null || this.link.gone) {
       this.link = new WorkerLink((idle) => {
         if (this.link === idle) this.link = null;
         idle.quit();
       });
     }
-    const id = this.nextId++;
-    const writer = new PooledRawWriter(this.layout, this.link, id);
     this.link.writers.set(id, writer);
-    return writer;
+    return this.link;
   }
 
   /**
    * Stops the worker now, as if it had crashed: for tests of that failure path only. Writers
-   * still open report the error from write() and commit().
+   * attached to it report the error from write() and commit().
    * @internal
    */
   async killWorkerForTest(): Promise<void> {
