@@ -175,6 +175,8 @@ class WorkerLink {
       eval: true,
       workerData: { control: this.control.buffer, port: port2 },
       transferList: [port2],
+      // Not the parent's flags: a preload (--import, --require) or --cpu-prof has no business here.
+      execArgv: [],
     });
     this.worker.on('message', (m: FromWorker) => this.writers.get(m.id)?.onMessage(m));
     this.worker.on('error', (err) => (this.crash ??= err));
