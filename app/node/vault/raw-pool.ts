@@ -24,7 +24,7 @@ import { formatRef } from './ref';
 /** Shared memory per writer; a chunk larger than the free part waits (a copy) until there is room. */
 const RING_BYTES = 4 << 20;
 /** The worker is woken once this much is waiting (and at commit); a quiet stream costs no wake-ups. */
-const WAKE_BYTES = 256 << 10;
+const WAKE_BYTES = 1 << 20;
 /**
  * While writing, every this many bytes the file's data is fdatasync'ed in the background, so the
  * fsync at commit has only the last stretch left to write out instead of the whole file.
