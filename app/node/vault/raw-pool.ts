@@ -181,7 +181,7 @@ class WorkerLink {
     this.worker.on('message', (m: FromWorker) => this.writers.get(m.id)?.onMessage(m));
     this.worker.on('error', (err) => (this.crash ??= err));
     this.worker.on('exit', (code) => {
-      const why = this.crash ? `: ${this.crash.message}` : ` (exit code ${code})`;
+      const why = this.crash ? `: ${String(this.crash.message).split('\n')[0]}` : ` (exit code ${code})`;
       this.gone = new Error(`the raw writer thread stopped before the raw bytes were written${why}`);
       this.port.close();
       for (const w of [...this.writers.values()]) w.onWorkerGone(this.gone);
@@ -378,7 +378,7 @@ class PooledRawWriter implements RawWriter {
 
   /** The worker made room: move waiting bytes in; the write() promise settles once all are in. */
   private moveOverflow(): void {
-    if (this.error !== null) return;
+    if (this.error !== null || this.state === 'done') return;
     while (this.overflow.length > 0) {
       const head = this.overflow[0];
       const n = this.copyIn(head);
@@ -397,7 +397,7 @@ class PooledRawWriter implements RawWriter {
 
   /** Starts a background fdatasync once another SYNC_BYTES are on their way to disk. */
   private maybeSync(): void {
-    if (this.syncing || this.fh === null || this.link === null) return;
+    if (this.syncing || this.fh === null || this.link === null || this.state === 'done') return;
     const consumed = Number(Atomics.load(this.counters, CONSUMED));
     if (consumed - this.syncedAt < SYNC_BYTES) return;
     this.syncedAt = consumed;
