@@ -110,6 +110,7 @@ function command(m) {
   } else if (m.t === 'finish') {
     const s = streams.get(m.id);
     if (!s) return;
+    if (s.fd < 0 && s.error === null) s.error = { message: 'raw writer finished before its file was open' };
     drain(s);
     streams.delete(m.id);
     if (s.error !== null) parentPort.postMessage({ t: 'finished', id: m.id, error: s.error });
