@@ -256,6 +256,7 @@ function printCapture(cap) {
     ['airlock sanitize < FILE', cap.sanitizeMs.toFixed(0), (cap.bytes / MiB / (cap.sanitizeMs / 1000)).toFixed(1)],
   ]));
   console.log(`capture/sanitize = ${cap.ratio.toFixed(2)} (target <= ${cap.target}: ${ok ? 'OK' : 'OVER TARGET'}); vault ${fmtMiB(cap.vaultBytes)}, capture stdout ${fmtMiB(cap.captureOutBytes)}, median of ${cap.runs}`);
+  if (cap.cpuRatio !== undefined) console.log(`CPU (airlock process, all threads): capture ${cap.captureCpuMs.toFixed(0)} ms, sanitize ${cap.sanitizeCpuMs.toFixed(0)} ms, ratio ${cap.cpuRatio.toFixed(2)}; sandbox: ${cap.sandbox}`);
 }
 
 // ---------------------------------------------------------------------------------------------

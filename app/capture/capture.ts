@@ -94,8 +94,26 @@ interface StreamState {
   readonly capture: StreamCapture;
   ended: boolean;
   closed: boolean;
+  /** Paused until the raw writer has room again. */
+  rawWait: boolean;
   readonly whenClosed: Promise<void>;
 }
+
+/** A chunk stored in the vault and waiting to be sanitized, with what the log says about it. */
+interface Pending {
+  readonly state: StreamState;
+  readonly bytes: Uint8Array;
+  /** Raw offset in its stream. */
+  readonly offset: number;
+  /** Arrival, ms since the start. */
+  readonly tMs: number;
+}
+
+/** Bytes sanitized per turn of the event loop before the pipes are read again. */
+const SLICE_BYTES = 256 * 1024;
+/** Stored but not yet sanitized bytes at which both pipes pause, and the level they resume at. */
+const QUEUE_MAX_BYTES = 16 * 1024 * 1024;
+const QUEUE_LOW_BYTES = 8 * 1024 * 1024;
 
 /**
  * Runs one command and captures both streams into the vault's raw writers and two sanitizers.
@@ -152,6 +170,55 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     terminate('capture-failed');
   };
 
+  // Raw bytes are stored the moment they arrive; sanitizing runs behind, in slices between which
+  // the event loop reads the pipes again. So the pipes are emptied as fast as the child fills them
+  // (a pipe holds little, and a child that waits for room waits for a core on a busy machine too),
+  // instead of once per chunk sanitized. Chunks are sanitized, and logged, in arrival order.
+  const queue: Pending[] = [];
+  let queueHead = 0;
+  let queued = 0;
+  let queueFull = false;
+  let sliceScheduled = false;
+  /** Resumes a pipe paused for either reason once neither holds. */
+  const maybeResume = (state: StreamState): void => {
+    if (!stopped && !queueFull && !state.rawWait) state.pipe.resume();
+  };
+  /** Sanitizes queued chunks (up to `budget` bytes) and logs them with their arrival facts. */
+  const sanitizeQueued = (budget: number): void => {
+    while (queueHead < queue.length && budget > 0) {
+      const c = queue[queueHead];
+      queue[queueHead++] = undefined as unknown as Pending;
+      const textOffset = c.state.capture.textOffset;
+      const textLength = c.state.capture.sanitize(c.bytes);
+      log.add(c.state.name, c.offset, c.bytes.length, textOffset, textLength, c.tMs);
+      queued -= c.bytes.length;
+      budget -= c.bytes.length;
+    }
+    if (queueHead === queue.length) {
+      queue.length = 0;
+      queueHead = 0;
+    }
+    if (queueFull && queued <= QUEUE_LOW_BYTES) {
+      queueFull = false;
+      for (const st of states) maybeResume(st);
+    }
+  };
+  const slice = (): void => {
+    sliceScheduled = false;
+    try {
+      sanitizeQueued(SLICE_BYTES);
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    if (queued > 0) schedule();
+  };
+  const schedule = (): void => {
+    if (sliceScheduled) return;
+    sliceScheduled = true;
+    setImmediate(slice);
+  };
+
   for (const state of states) {
     state.pipe.on('data', (chunk: Buffer) => {
       if (stopped) return;
@@ -162,15 +229,22 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
         if (over) bytes = bytes.subarray(0, room);
         if (bytes.length > 0) {
           const offset = state.capture.bytes;
-          const textOffset = state.capture.textOffset;
-          const { textLength, wait } = state.capture.push(bytes);
+          const wait = state.capture.store(bytes);
           total += bytes.length;
-          log.add(state.name, offset, bytes.length, textOffset, textLength, performance.now() - t0);
+          queue.push({ state, bytes, offset, tMs: performance.now() - t0 });
+          queued += bytes.length;
+          schedule();
           if (wait) {
+            state.rawWait = true;
             state.pipe.pause();
             wait.then(() => {
-              if (!stopped) state.pipe.resume();
+              state.rawWait = false;
+              maybeResume(state);
             }, fail);
+          }
+          if (queued > QUEUE_MAX_BYTES && !queueFull) {
+            queueFull = true;
+            for (const st of states) st.pipe.pause();
           }
         }
         if (over) {
@@ -206,6 +280,15 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   if (killing) await killing;
   options.signal?.removeEventListener('abort', onAbort);
 
+  // Everything stored is sanitized before the streams end (the queue is empty unless the pipes
+  // closed with chunks still waiting for their slice).
+  if (failure === null) {
+    try {
+      sanitizeQueued(Infinity);
+    } catch (err) {
+      failure = err;
+    }
+  }
   if (failure !== null) {
     await Promise.all(states.map((s) => s.capture.abort().catch(() => undefined)));
     throw failure;
@@ -265,6 +348,7 @@ function openStream(name: StreamName, pipe: Readable, capture: StreamCapture): S
     capture,
     ended: false,
     closed: false,
+    rawWait: false,
     whenClosed: new Promise<void>((resolve) => {
       pipe.once('close', () => {
         state.closed = true;

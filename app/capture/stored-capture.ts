@@ -73,6 +73,8 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
   } catch (err) {
     throw new AuditUnavailableError(err);
   }
+  // Hashing and raw writes run on a worker thread while this one reads the pipes and sanitizes.
+  const rawWriters = vault.rawWriterPool();
   const outcome = await runCapture({
     argv: req.argv,
     cwd: req.cwd,
@@ -81,7 +83,7 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
     maxText: req.maxText,
     cr: req.cr,
     limits: req.limits,
-    createRawWriter: () => vault.createRawWriter(),
+    createRawWriter: () => rawWriters.createRawWriter(),
     timeoutMs: req.timeoutMs ?? undefined,
     signal: req.signal,
     holdRetentionLock: () => vault.holdRetentionLock(),

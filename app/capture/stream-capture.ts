@@ -23,9 +23,11 @@ export interface StreamResult {
 
 /**
  * The per-stream pipeline: every chunk goes, as it arrives, to the vault's RawWriter (hashed and
- * written, 0600) and through this stream's own Sanitizer into a bounded {@link TextWindow}.
- * Nothing here holds more than --max-text of text plus the writer's staging buffers, whatever the
- * child writes. stdout and stderr each get one, so neither can influence how the other is parsed.
+ * written, 0600; {@link store}) and then, in the same order, through this stream's own Sanitizer
+ * into a bounded {@link TextWindow} ({@link sanitize}; runCapture lets this run a little behind,
+ * at most a bounded queue of chunks). Nothing here holds more than --max-text of text plus the
+ * writer's staging buffers, whatever the child writes. stdout and stderr each get one, so neither
+ * can influence how the other is parsed.
  */
 export class StreamCapture {
   private readonly sanitizer: Sanitizer;
@@ -56,16 +58,31 @@ export class StreamCapture {
   }
 
   /**
-   * Takes one chunk. Returns the number of text bytes it produced, and a promise when the vault
-   * writer wants the caller to wait (backpressure: pause the pipe until it settles).
+   * Stores one chunk's raw bytes (the vault writer copies them). Returns a promise when the
+   * writer wants the caller to wait (backpressure: pause the pipe until it settles). The same
+   * bytes go to {@link sanitize} next, in the same order.
    */
-  push(chunk: Uint8Array): { textLength: number; wait: Promise<void> | undefined } {
+  store(chunk: Uint8Array): Promise<void> | undefined {
     const wait = this.raw.write(chunk) ?? undefined;
     this.rawBytes += chunk.length;
+    return wait;
+  }
+
+  /**
+   * Takes one chunk: {@link store} then {@link sanitize}. Returns the number of text bytes it
+   * produced, and a promise when the vault writer wants the caller to wait.
+   */
+  push(chunk: Uint8Array): { textLength: number; wait: Promise<void> | undefined } {
+    const wait = this.store(chunk);
+    return { textLength: this.sanitize(chunk), wait };
+  }
+
+  /** Sanitizes the next stored chunk into the text window; returns the text bytes it produced. */
+  sanitize(chunk: Uint8Array): number {
     const text = this.sanitizer.write(chunk);
     this.window.push(text);
     this.textBytes += text.length;
-    return { textLength: text.length, wait };
+    return text.length;
   }
 
   /**

@@ -28,23 +28,51 @@ export function gutterRows(text: string, columns = DEFAULT_COLUMNS): { rows: str
   if (complete) lines.pop();
   const rows: string[] = [];
   for (const line of lines) {
-    let row = '';
-    let width = 0;
-    for (const ch of line) {
-      // A TAB moves the cursor to the next tab stop, counted from the row's first column (the
-      // gutter's), so it is written as the spaces it would take and measured as such.
-      const text = ch === '\t' ? ' '.repeat(TAB_WIDTH - ((TEXT_GUTTER.length + width) % TAB_WIDTH)) : ch;
-      const w = ch === '\t' ? text.length : ch.charCodeAt(0) < 0x80 ? 1 : 2;
-      if (width + w > room) {
-        rows.push(TEXT_GUTTER + row);
-        row = '';
-        width = 0;
-        if (ch === '\t') continue;
-      }
-      row += text;
-      width += w;
-    }
-    rows.push(TEXT_GUTTER + row);
+    // Most lines are short, ASCII and TAB-free: one row, as it is.
+    if (line.length <= room && !WIDE_OR_TAB.test(line)) rows.push(TEXT_GUTTER + line);
+    else cutLine(rows, line, room);
   }
   return { rows, complete };
+}
+
+/** A TAB or anything outside ASCII: such a line is measured character by character. */
+const WIDE_OR_TAB = /[\t\u0080-\uffff]/;
+
+/**
+ * Appends the rows of one line that needs measuring. Walks code points (a surrogate pair is one
+ * character of width 2) and slices runs of the line instead of growing a string per character.
+ */
+function cutLine(rows: string[], line: string, room: number): void {
+  let row = '';
+  let start = 0; // first code unit of the current row not yet in `row`
+  let width = 0;
+  for (let i = 0; i < line.length; ) {
+    const c = line.charCodeAt(i);
+    if (c === 0x09) {
+      // A TAB moves the cursor to the next tab stop, counted from the row's first column (the
+      // gutter's), so it is written as the spaces it would take and measured as such. A TAB that
+      // does not fit ends the row and is dropped: the next row starts at a tab stop anyway.
+      const spaces = TAB_WIDTH - ((TEXT_GUTTER.length + width) % TAB_WIDTH);
+      if (width + spaces > room) {
+        rows.push(TEXT_GUTTER + row + line.slice(start, i));
+        row = '';
+        width = 0;
+      } else {
+        row += line.slice(start, i) + ' '.repeat(spaces);
+        width += spaces;
+      }
+      start = ++i;
+      continue;
+    }
+    const w = c < 0x80 ? 1 : 2;
+    if (width + w > room) {
+      rows.push(TEXT_GUTTER + row + line.slice(start, i));
+      row = '';
+      width = 0;
+      start = i;
+    }
+    width += w;
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < line.length && (line.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  rows.push(TEXT_GUTTER + row + line.slice(start));
 }

@@ -47,4 +47,26 @@ describe('chunk log coverage', () => {
     expect(envelope.stdout).toBe('first\ntail-without-newline');
     expect(covered(rows, 'stdout')).toBe(Buffer.byteLength(envelope.stdout as string));
   });
+
+  it('logs every chunk of two busy streams in arrival order, each contiguous in raw and text bytes', async () => {
+    // Several MiB on both pipes at once: chunks are stored on arrival and sanitized behind, in
+    // slices; the log must still list them in the order they came, with nothing skipped.
+    const script = 'i=0; while [ $i -lt 40 ]; do head -c 100000 /dev/zero | tr "\\0" a; head -c 50000 /dev/zero | tr "\\0" b >&2; i=$((i+1)); done';
+    const { envelope, rows } = await capture(['--max-text', '64M', '--', 'sh', '-c', script]);
+    const bytes = envelope.bytes as { stdout: number; stderr: number };
+    expect(bytes).toEqual({ stdout: 4_000_000, stderr: 2_000_000 });
+    expect(rows.length).toBeGreaterThan(2);
+    const raw: Record<string, number> = { stdout: 0, stderr: 0 };
+    let seq = -1;
+    for (const [s, sEnd, stream, offset, length] of rows) {
+      expect(s).toBe(seq + 1);
+      seq = sEnd;
+      expect(offset).toBe(raw[stream]);
+      raw[stream] += length;
+    }
+    expect(raw).toEqual(bytes);
+    expect(covered(rows, 'stdout')).toBe(Buffer.byteLength(envelope.stdout as string));
+    expect(covered(rows, 'stderr')).toBe(Buffer.byteLength(envelope.stderr as string));
+    expect(envelope.stdout).toBe('a'.repeat(4_000_000));
+  });
 });

@@ -36,6 +36,47 @@ describe('gutterRows', () => {
     expect(rows.join('').includes('airlock: stopped')).toBe(true);
   });
 
+  it('cuts exactly like a per-character walk (random lines: ASCII, TABs, wide and astral characters, lone surrogates)', () => {
+    // The straightforward definition the row cutter must match.
+    const reference = (text: string, columns: number): string[] => {
+      const room = Math.max(8, columns - TEXT_GUTTER.length);
+      const lines = text.split('\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      const rows: string[] = [];
+      for (const line of lines) {
+        let row = '';
+        let width = 0;
+        for (const ch of line) {
+          const t = ch === '\t' ? ' '.repeat(8 - ((TEXT_GUTTER.length + width) % 8)) : ch;
+          const w = ch === '\t' ? t.length : ch.charCodeAt(0) < 0x80 ? 1 : 2;
+          if (width + w > room) {
+            rows.push(TEXT_GUTTER + row);
+            row = '';
+            width = 0;
+            if (ch === '\t') continue;
+          }
+          row += t;
+          width += w;
+        }
+        rows.push(TEXT_GUTTER + row);
+      }
+      return rows;
+    };
+    const alphabet = ['a', 'b', ' ', '\t', '\n', '\n', 'é', '本', '😀', '\ud800', '\udc00', '-'];
+    let seed = 12345;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    for (let k = 0; k < 400; k++) {
+      let text = '';
+      const n = rand(300);
+      for (let i = 0; i < n; i++) text += rand(4) === 0 ? alphabet[rand(alphabet.length)] : 'x';
+      const columns = [10, 20, 80, 81][rand(4)];
+      expect(gutterRows(text, columns).rows).toEqual(reference(text, columns));
+    }
+  });
+
   it('escapes control characters before measuring', () => {
     expect(gutterRows('\x1b[2J\n').rows).toEqual(['| \\x1b[2J']);
   });

@@ -4,6 +4,7 @@ import {
   commandString,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_TEXT,
+  probeBwrap,
   EXIT_CANNOT_EXECUTE,
   EXIT_NOT_FOUND,
   renderEnvelope,
@@ -95,6 +96,9 @@ export const captureCommand: Command = {
     const timeoutMs = values['--timeout'] ? parseTimeout(values['--timeout']) : null;
     const sandboxMode = parseSandboxMode(values['--sandbox']);
     const shown = terminalSafeLine(commandString(argv).slice(0, 200));
+    // Whether bubblewrap works is asked now (a child process; the answer is cached), so it runs
+    // while the vault is opened and its audit log checked instead of after.
+    if (sandboxMode !== 'none') void probeBwrap(io.env).catch(() => undefined);
 
     const cwdStat = await stat(io.cwd).catch(() => null);
     if (!cwdStat?.isDirectory()) throw new CliError(`working directory ${terminalSafeLine(io.cwd)} does not exist`);

@@ -6,6 +6,7 @@ export { parseRef, formatRef, assertSha256, isSha256Hex, SHA256_HEX } from './re
 export { newRecordId, assertRecordId, isRecordId, RECORD_ID } from './record-id';
 export { validateRecord, type CaptureRecord, type RawStreamRef } from './record';
 export type { RawWriter, RawCommit } from './raw-writer';
+export type { RawWriterPool } from './raw-pool';
 export type { RecordList, RecordReadError } from './records';
 export type { VaultProblem, VaultProblemKind, VaultVerifyReport } from './verify';
 export type { PruneOptions, PruneResult, PrunedRaw } from './prune';

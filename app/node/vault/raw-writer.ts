@@ -130,18 +130,7 @@ class FileRawWriter implements RawWriter {
       await fh.sync();
       await fh.close();
       const sha256 = this.hash.digest('hex');
-      const dest = this.layout.rawPath(sha256);
-      await ensurePrivateDir(dirname(dest));
-      if (await pathExists(dest)) {
-        // Dedup: identical bytes are already stored. Touch the file so mtime-based orphan pruning
-        // sees that it is in use again.
-        const now = new Date();
-        await utimes(dest, now, now);
-      } else {
-        await rename(this.tempPath, dest);
-        moved = true;
-        await fsyncDir(dirname(dest));
-      }
+      moved = await publishRaw(this.layout, this.tempPath, sha256);
       return { sha256, size: this.bytes, ref: formatRef(sha256) };
     } finally {
       this.state = 'done';
@@ -180,7 +169,28 @@ class FileRawWriter implements RawWriter {
   }
 }
 
-async function openTemp(path: string): Promise<FileHandle> {
+/**
+ * Publishes a complete, fsynced and closed temp file as the raw artifact `sha256`: renamed into
+ * `raw/sha256/..` (then the directory is fsynced), or, when identical bytes are already stored,
+ * left for the caller to remove (returns false) after touching the stored file.
+ */
+export async function publishRaw(layout: VaultLayout, tempPath: string, sha256: string): Promise<boolean> {
+  const dest = layout.rawPath(sha256);
+  await ensurePrivateDir(dirname(dest));
+  if (await pathExists(dest)) {
+    // Dedup: identical bytes are already stored. Touch the file so mtime-based orphan pruning
+    // sees that it is in use again.
+    const now = new Date();
+    await utimes(dest, now, now);
+    return false;
+  }
+  await rename(tempPath, dest);
+  await fsyncDir(dirname(dest));
+  return true;
+}
+
+/** Creates a raw temp file exclusively, 0600, refusing a planted symlink. */
+export async function openTemp(path: string): Promise<FileHandle> {
   const fh = await open(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, PRIVATE_FILE_MODE);
   try {
     await fh.chmod(PRIVATE_FILE_MODE); // the umask may have stripped bits; make 0600 explicit

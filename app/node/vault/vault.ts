@@ -5,6 +5,7 @@ import { vaultLayout, type VaultLayout } from './layout';
 import { prepareRoot, withWriteErrors } from './open';
 import { pruneVaultRaw, type PruneOptions, type PruneResult } from './prune';
 import { createRawWriter, type RawWriter } from './raw-writer';
+import { RawWriterPool } from './raw-pool';
 import type { ReleaseLock } from '../audit/lock';
 import { holdRetentionLock, type RetentionLockOptions } from './retention';
 import { validateRecord, type CaptureRecord } from './record';
@@ -50,6 +51,14 @@ export class Vault {
   /** Starts streaming raw bytes into the vault; see {@link RawWriter}. */
   createRawWriter(): RawWriter {
     return createRawWriter(this.layout);
+  }
+
+  /**
+   * Raw writers that hash and write on a worker thread (see RawWriterPool): for captures, where
+   * the calling thread is busy sanitizing. Same files, modes, dedup and publication.
+   */
+  rawWriterPool(): RawWriterPool {
+    return new RawWriterPool(this.layout);
   }
 
   /**
