@@ -111,9 +111,13 @@ interface Pending {
 
 /** Bytes sanitized per turn of the event loop before the pipes are read again. */
 const SLICE_BYTES = 256 * 1024;
-/** Stored but not yet sanitized bytes at which both pipes pause, and the level they resume at. */
-const QUEUE_MAX_BYTES = 16 * 1024 * 1024;
-const QUEUE_LOW_BYTES = 8 * 1024 * 1024;
+/**
+ * Stored but not yet sanitized bytes at which both pipes pause, and the level they resume at:
+ * enough to keep the pipes drained while the sanitizer catches up, small enough that a flood
+ * stays a few staging buffers in memory (capture-limits.test.ts bounds the growth).
+ */
+const QUEUE_MAX_BYTES = 4 * 1024 * 1024;
+const QUEUE_LOW_BYTES = 2 * 1024 * 1024;
 
 /**
  * Runs one command and captures both streams into the vault's raw writers and two sanitizers.

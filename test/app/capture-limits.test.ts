@@ -99,8 +99,10 @@ describe('airlock capture: --max-bytes on endless producers', () => {
     expect(env).toMatchObject({ truncated: true, stdout: '', bytes: { stdout: 48 * MiB } });
     expect(out).not.toContain('CLIP-BOARD');
     expect(readFileSync(join(vdir, 'records', `${env.record}.json`), 'utf8')).not.toContain('CLIP-BOARD');
-    // A collector that kept the bytes would retain ≥ 48 MiB; streaming keeps a few staging buffers.
-    expect(peak).toBeLessThan(16 * MiB);
+    // A collector that kept the bytes would retain ≥ 48 MiB; streaming keeps staging buffers: a
+    // 4 MiB shared ring per stream for the raw writer thread, at most 4 MiB stored but not yet
+    // sanitized, and the sanitizer's own buffers.
+    expect(peak).toBeLessThan(32 * MiB);
     const vault = await Vault.open(vdir);
     const raw = await readFile(vault.rawPath(parseRef(env.raw_artifacts.stdout).sha256));
     expect(raw.subarray(0, 7).toString('latin1')).toBe('\x1b]52;c;');
