@@ -23,7 +23,8 @@ export class ColumnWriter {
   private readonly sums: number[] = [];
   private fd: number;
 
-  constructor(readonly path: string) {
+  /** `sums`: keep the CRC-32 of each block (a later segment's files are copied, not served: none). */
+  constructor(readonly path: string, private readonly withSums = true) {
     this.fd = openSync(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
     fchmodSync(this.fd, 0o600);
   }
@@ -57,7 +58,7 @@ export class ColumnWriter {
   private flush(): void {
     let off = 0;
     while (off < this.len) off += writeSync(this.fd, this.u8, off, this.len - off);
-    for (let b = 0; b < this.len; b += BLOCK_BYTES) this.sums.push(crc32(this.u8.subarray(b, Math.min(this.len, b + BLOCK_BYTES))));
+    if (this.withSums) for (let b = 0; b < this.len; b += BLOCK_BYTES) this.sums.push(crc32(this.u8.subarray(b, Math.min(this.len, b + BLOCK_BYTES))));
     this.flushed += this.len;
     this.len = 0;
   }
