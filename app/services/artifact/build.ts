@@ -294,14 +294,19 @@ export function matches(a: Snap, b: Snap): boolean {
   return a.neutral && b.neutral && a.textKind === b.textKind && a.lineKey === b.lineKey && a.seekCut === b.seekCut && a.mergeable === b.mergeable;
 }
 
-/** Segment starts (page multiples, ascending, first 0) for `size` bytes cut into at most `n` segments. */
-export function planSegments(size: number, pageBytes: number, n: number): number[] {
+/**
+ * Segment starts (page multiples, ascending, first 0) for `size` bytes cut into at most `n`
+ * segments; the first takes `firstShare` of the pages (its thread also hashes and merges the rest).
+ */
+export function planSegments(size: number, pageBytes: number, n: number, firstShare = 1 / Math.max(1, n)): number[] {
   const pages = Math.ceil(size / pageBytes);
   const k = Math.max(1, Math.min(Math.floor(n), pages));
-  const starts: number[] = [];
-  for (let i = 0; i < k; i++) {
-    const s = Math.floor((i * pages) / k) * pageBytes;
-    if (starts.length === 0 || s > starts[starts.length - 1]) starts.push(s);
+  const starts: number[] = [0];
+  if (k === 1) return starts;
+  const first = Math.min(pages - (k - 1), Math.max(1, Math.round(pages * firstShare)));
+  for (let i = 1; i < k; i++) {
+    const s = (first + Math.floor(((i - 1) * (pages - first)) / (k - 1))) * pageBytes;
+    if (s > starts[starts.length - 1] && s < size) starts.push(s);
   }
   return starts;
 }
@@ -708,12 +713,12 @@ export function buildIndex(o: BuildOptions): BuildResult {
       run.closeFiles();
       outcomes[k] = run.outcome();
     }
-    const single = starts.length === 1;
     const hash = o.verifyDigest === false ? null : createHash('sha256');
-    const first = new SegmentRun(o, { index: 0, starts, dir: o.outDir }, table, single ? hash : null);
+    const first = new SegmentRun(o, { index: 0, starts, dir: o.outDir }, table, hash);
     runs.push(first);
-    first.run((pos) => o.onProgress?.(single ? pos : Math.min(size, pos), first.spans));
-    if (!single && hash) hashFile(o.rawPath, size, hash, o.shouldCancel);
+    first.run((pos) => o.onProgress?.(pos, first.spans));
+    // Segment 0 hashed what it read; the rest of the file is read for the digest alone.
+    if (hash && first.stopAt !== null) hashFile(o.rawPath, first.stopAt, size, hash, o.shouldCancel);
     return finishIndex(o, first, outcomes, starts, table, hash?.digest('hex') ?? null, started);
   } finally {
     for (const r of runs) r.dispose();
@@ -729,12 +734,12 @@ function fstatSizeOf(path: string): number {
   }
 }
 
-/** Hashes a whole file in 4 MiB reads (the digest check of a segmented build). */
-export function hashFile(path: string, size: number, hash: ReturnType<typeof createHash>, shouldCancel?: () => boolean): void {
+/** Hashes bytes [from, size) of a file in 4 MiB reads (the digest check of a segmented build). */
+export function hashFile(path: string, from: number, size: number, hash: ReturnType<typeof createHash>, shouldCancel?: () => boolean): void {
   const fd = openSync(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
   try {
     const buf = new Uint8Array(4 << 20);
-    let pos = 0;
+    let pos = from;
     while (pos < size) {
       if (shouldCancel?.()) throw new BuildCancelled();
       const got = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
@@ -847,6 +852,19 @@ class SegmentMerger {
 
   readonly splices: number[] = [];
 
+  /** The id of `meaning` in the whole index (new ones in order of first appearance). */
+  private meaningId(meaning: string): number {
+    const first = this.first;
+    let known = first.meaningIds.get(meaning);
+    if (known === undefined) {
+      if (first.meanings.length >= MAX_MEANINGS) throw new Error('too many distinct span meanings for the index format');
+      known = first.meanings.length;
+      first.meanings.push(meaning);
+      first.meaningIds.set(meaning, known);
+    }
+    return known;
+  }
+
   run(): RemovalReport {
     const first = this.first;
     const starts = this.starts;
@@ -885,6 +903,7 @@ class SegmentMerger {
     const dLines = first.lineCol.count - s.lines;
     const dSeg = first.mapCol.segments - (s.mapClosed + (s.hasOpen ? 1 : 0));
 
+    const trace = process.env.AIRLOCK_INDEX_TRACE ? (() => { let t = performance.now(); return (what: string) => { const n = performance.now(); console.error(`[merge] ${what} ${Math.round(n - t)} ms`); t = n; }; })() : null;
     // Spans: meaning ids renumbered, minimap, end order.
     {
       const remap = new Int32Array(q.meanings.length).fill(-1);
@@ -894,7 +913,8 @@ class SegmentMerger {
       const f64 = new Float64Array(r.buf.buffer);
       const u16 = new Uint16Array(r.buf.buffer);
       const u8 = r.buf;
-      const mini = first.mini;
+      const buckets = first.mini.buckets;
+      const bucketBytes = first.mini.bucketBytes;
       const minimap = first.minimap;
       let lastEnd = first.lastEnd;
       let ordered = first.endsOrdered;
@@ -902,30 +922,21 @@ class SegmentMerger {
         while (left > 0) {
           const piece = r.next(left);
           left -= piece.length;
-          for (let b = 0; b < piece.length; b += SPAN_RECORD) {
-            const w = (b + 20) >> 1;
+          const records = piece.length / SPAN_RECORD;
+          for (let i = 0, f = 0, w = 10; i < records; i++, f += 3, w += 12) {
             const v = u16[w];
             const local = v & 0xfff;
             let id = remap[local];
-            if (id < 0) {
-              const meaning = q.meanings[local];
-              let known = first.meaningIds.get(meaning);
-              if (known === undefined) {
-                if (first.meanings.length >= MAX_MEANINGS) throw new Error('too many distinct span meanings for the index format');
-                known = first.meanings.length;
-                first.meanings.push(meaning);
-                first.meaningIds.set(meaning, known);
-              }
-              id = remap[local] = known;
-            }
+            if (id < 0) id = remap[local] = this.meaningId(q.meanings[local]);
             u16[w] = (v & 0xf000) | id;
-            const offset = f64[b >> 3];
-            const spanEnd = offset + f64[(b >> 3) + 1];
+            const offset = f64[f];
+            const spanEnd = offset + f64[f + 1];
             if (spanEnd < lastEnd) ordered = false;
             else lastEnd = spanEnd;
-            minimap[u8[b + 22] * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
+            // Quotients below 2^16: `| 0` is the floor.
+            minimap[u8[i * SPAN_RECORD + 22] * buckets + ((offset / bucketBytes) | 0)]++;
           }
-          out.write(piece);
+          out.writeLarge(piece);
         }
       } finally {
         r.close();
@@ -934,64 +945,108 @@ class SegmentMerger {
       first.endsOrdered = ordered;
       first.spans += end.spans - s.spans;
     }
+    trace?.('spans');
 
     // Text: as is.
     copyRange(join(dir, 'text.bin'), s.text, end.text - s.text, first.writers['text.bin']);
     first.textBytes += end.text - s.text;
+    trace?.('text');
 
     // Lines: text offsets shifted.
     {
-      const count = end.lines - s.lines;
-      const r = new FileReader(join(dir, 'lines.bin'), s.lines * LINE_RECORD, LINE_RECORD << 16);
+      const r = new FileReader(join(dir, 'lines.bin'), s.lines * LINE_RECORD, LINE_RECORD << 17);
       const f64 = new Float64Array(r.buf.buffer);
-      let left = count * LINE_RECORD;
+      let left = (end.lines - s.lines) * LINE_RECORD;
       try {
         while (left > 0) {
           const piece = r.next(left);
           left -= piece.length;
-          for (let i = 0; i < piece.length >> 3; i++) first.lineCol.push(f64[i] + dText);
+          const n = piece.length >> 3;
+          for (let i = 0; i < n; i++) f64[i] += dText;
+          first.writers['lines.bin'].writeLarge(piece);
+          first.lineCol.count += n;
         }
       } finally {
         r.close();
       }
     }
+    trace?.('lines');
 
     // Map: the segment open at B is stitched (both runs had it open and mergeable) or dropped
-    // (q's came before B), then q's segments, text offsets shifted.
+    // (q's came before B); then q's segments, text offsets shifted. The last stays open (the next
+    // hand-over or finish closes it).
     {
       const m = first.mapCol;
       const inFile = end.mapClosed;
       const total = inFile + (q.stopAt !== null && end.hasOpen ? 1 : 0);
-      const r = new FileReader(join(dir, 'map.bin'), s.mapClosed * MAP_RECORD, MAP_RECORD << 16);
-      const f64 = new Float64Array(r.buf.buffer);
       let i = s.mapClosed;
+      const r = new FileReader(join(dir, 'map.bin'), i * MAP_RECORD, MAP_RECORD << 17);
+      const f64 = new Float64Array(r.buf.buffer);
+      const out = first.writers['map.bin'];
       let piece: Float64Array = new Float64Array(0);
       let k = 0;
-      const record = (): [number, number, number] => {
-        if (i >= inFile) return [end.openT, end.openR, end.openLen];
-        if (k * 3 >= piece.length) {
-          const bytes = r.next((inFile - i) * MAP_RECORD);
-          piece = f64.subarray(0, bytes.length >> 3);
-          k = 0;
+      /** Next record into rec (from the file, or q's open segment after its file's). */
+      const rec = [0, 0, 0];
+      const next = (): void => {
+        if (i >= inFile) {
+          rec[0] = end.openT;
+          rec[1] = end.openR;
+          rec[2] = end.openLen;
+        } else {
+          if (k >= piece.length) {
+            const bytes = r.next((inFile - i) * MAP_RECORD);
+            piece = f64.subarray(0, bytes.length >> 3);
+            k = 0;
+          }
+          rec[0] = piece[k];
+          rec[1] = piece[k + 1];
+          rec[2] = piece[k + 2];
+          k += 3;
         }
-        const rec: [number, number, number] = [piece[k * 3], piece[k * 3 + 1], piece[k * 3 + 2]];
-        k++;
-        return rec;
+        i++;
       };
       try {
         if (s.hasOpen && i < total) {
-          const [, rs, len] = record();
-          i++;
-          if (s.mergeable) m.rLen = rs + Math.abs(len) - m.rStart;
+          next();
+          if (s.mergeable) m.rLen = rec[1] + Math.abs(rec[2]) - m.rStart;
         }
-        for (; i < total; i++) {
-          const [ts, rs, len] = record();
-          m.begin(ts + dText, rs, Math.abs(len), len < 0 ? SegmentKind.Replaced : SegmentKind.Verbatim);
+        if (i < total) {
+          // Closes the open segment; every record but the last is written as it comes.
+          let prevR = m.rStart;
+          let has = m.has;
+          let monotonic = m.monotonic;
+          let t = m.tStart;
+          let rs = m.rStart;
+          let len = m.kind === SegmentKind.Replaced ? -m.rLen : m.rLen;
+          let count = m.count;
+          while (i < total) {
+            next();
+            if (has) {
+              if (rec[1] < prevR) monotonic = false;
+              const at = out.reserve(MAP_RECORD) >> 3;
+              out.f64[at] = t;
+              out.f64[at + 1] = rs;
+              out.f64[at + 2] = len;
+              count++;
+            }
+            has = true;
+            t = rec[0] + dText;
+            rs = prevR = rec[1];
+            len = rec[2];
+          }
+          m.count = count;
+          m.monotonic = monotonic;
+          m.has = true;
+          m.tStart = t;
+          m.rStart = rs;
+          m.rLen = Math.abs(len);
+          m.kind = len < 0 ? SegmentKind.Replaced : SegmentKind.Verbatim;
         }
       } finally {
         r.close();
       }
     }
+    trace?.('map');
 
     // Checkpoints: counts shifted.
     {
@@ -1031,7 +1086,7 @@ function copyRange(path: string, from: number, bytes: number, out: ColumnWriter)
     while (left > 0) {
       const piece = r.next(left);
       left -= piece.length;
-      out.write(piece);
+      out.writeLarge(piece);
     }
   } finally {
     r.close();
