@@ -1,8 +1,8 @@
 // The segmented build in worker threads (see build.ts and the README's "Parallel build"): this
-// thread runs segment 0 into the index directory, one worker thread per later segment runs it into
-// a private directory inside, another hashes the raw file; then segment 0's files take the later
-// runs' output, spliced (build.ts: finishIndex). Every run shares the snapshot table, the cancel flag
-// and an abort flag a failing run raises so that the others stop too.
+// thread runs segment 0 into the index directory (hashing what it reads, then the rest of the file),
+// one worker thread per later segment runs it into a private directory inside; then segment 0's
+// files take the later runs' output, spliced (build.ts: finishIndex). Every run shares the snapshot
+// table, the cancel flag and an abort flag a failing run raises so that the others stop too.
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, constants as fsc } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -29,6 +29,8 @@ export interface SegmentInput {
   readonly cancel: SharedArrayBuffer;
   /** Int32 [abort]: raised by a run that failed. */
   readonly abort: SharedArrayBuffer;
+  /** @internal Tests: this run fails after its first page (a failing worker must leave nothing behind). */
+  readonly failForTest?: boolean;
 }
 
 export type SegmentMessage =
@@ -43,6 +45,8 @@ export interface ParallelOptions {
   readonly minParallelBytes?: number;
   /** Share of the pages segment 0 takes (its thread also hashes the rest and merges): default 0.9 / segments. */
   readonly firstShare?: number;
+  /** @internal Tests: the run of this segment fails. */
+  readonly failSegmentForTest?: number;
 }
 
 /** Runs one later segment (in its worker thread) and returns its outcome. */
@@ -56,6 +60,7 @@ export function runSegmentInput(input: SegmentInput): SegmentOutcome {
   const run = new SegmentRun(o, { index: k, starts: input.starts, dir: segmentDir(o.outDir, k) }, table, null, WAIT_MS);
   try {
     run.run((pos) => {
+      if (input.failForTest) throw new Error('segment run failed (test)');
       progress[2 * k] = pos - run.start;
       progress[2 * k + 1] = run.spans;
     });
@@ -126,6 +131,7 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
       mkdirSync(segmentDir(o.outDir, k), { mode: 0o700 });
       const input: SegmentInput = {
         options: plain, index: k, starts, table: table.buffers as SegmentInput['table'], pages, progress: progressBuf, cancel: p.cancel, abort: abortBuf,
+        failForTest: p.failSegmentForTest === k,
       };
       pending.push(spawn<SegmentOutcome>({ airlockArtifactSegment: input }, 'segment'));
     }

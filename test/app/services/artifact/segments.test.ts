@@ -8,7 +8,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildIndex, type BuildResult } from '../../../../app/services/artifact/build';
+import { BuildCancelled, buildIndex, type BuildResult } from '../../../../app/services/artifact/build';
+import { buildIndexParallel, type ParallelOptions } from '../../../../app/services/artifact/parallel';
+import { resolveWorkerScript } from '../../../../app/services/artifact/worker-script';
 import { engineFingerprint } from '../../../../app/services/artifact/engine';
 import { FILE_ORDER, MANIFEST, SUMS } from '../../../../app/services/artifact/format';
 import { DEFAULT_LIMITS } from '../../../../shared/parser';
@@ -169,4 +171,73 @@ describe('segmented index build equals one run', () => {
     check(enc('one page\n'.repeat(10) + 'x'), { pageBytes: 90, cuts: [2, 5] });
     check(new Uint8Array(0), { pageBytes: 90, cuts: [2] });
   });
+});
+
+describe('segmented index build in worker threads', () => {
+  const block = hostileBlock() as Buffer;
+  const bytes = Buffer.concat([repeat(block, 700), enc('\x1b]0;'), enc('t'.repeat(70_000)), repeat(block, 300), Uint8Array.of(0x9d), repeat(utf8('a long ambiguous stretch € \r\n'), 3000), repeat(block, 400)]);
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  const raw = join(root, 'threads-raw');
+  writeFileSync(raw, bytes);
+
+  const threaded = async (cr: 'newline' | 'overwrite', segments: number, extra: Partial<ParallelOptions> = {}) => {
+    const outDir = join(root, `out-${seq++}`);
+    mkdirSync(outDir, { mode: 0o700 });
+    const progress: number[] = [];
+    const cancel = new SharedArrayBuffer(4);
+    try {
+      const result = await buildIndexParallel(
+        { rawPath: raw, outDir, sha256: sha, engine: engineFingerprint(), pageBytes: 16384, segments, sanitizer: { cr, limits: { ...DEFAULT_LIMITS } }, onProgress: (b) => progress.push(b) },
+        { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, ...extra },
+      );
+      const files: Record<string, Buffer> = {};
+      for (const name of readdirSync(outDir)) files[name] = readFileSync(join(outDir, name));
+      return { built: { files, result }, progress };
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  };
+
+  it('writes the same files as one run, with progress', async () => {
+    for (const cr of ['newline', 'overwrite'] as const) {
+      const one = build(raw, sha, cr, 16384, 1);
+      for (const n of [2, 4]) {
+        const { built, progress } = await threaded(cr, n);
+        expectSame(one, built, `${cr}, ${n} threads`);
+        if (cr === 'newline') expect(built.result.splices.length).toBe(n - 1);
+        expect(progress.length).toBeGreaterThan(0);
+        expect(Math.max(...progress)).toBeLessThanOrEqual(bytes.length);
+      }
+    }
+  }, 120_000);
+
+  it('fails as a whole when one segment\'s run fails, and refuses bytes that are not their digest', async () => {
+    await expect(threaded('newline', 3, { failSegmentForTest: 2 })).rejects.toThrow(/segment run failed/);
+    await expect(threaded('newline', 3, { failSegmentForTest: 1 })).rejects.toThrow(/segment run failed/);
+    const outDir = join(root, `out-${seq++}`);
+    mkdirSync(outDir, { mode: 0o700 });
+    await expect(buildIndexParallel(
+      { rawPath: raw, outDir, sha256: '0'.repeat(64), engine: engineFingerprint(), pageBytes: 16384, segments: 2, sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } } },
+      { script: await resolveWorkerScript(), cancel: new SharedArrayBuffer(4), minParallelBytes: 0 },
+    )).rejects.toThrow(/do not match their digest/);
+    rmSync(outDir, { recursive: true, force: true });
+  }, 120_000);
+
+  it('cancels', async () => {
+    const outDir = join(root, `out-${seq++}`);
+    mkdirSync(outDir, { mode: 0o700 });
+    const cancel = new SharedArrayBuffer(4);
+    const flag = new Int32Array(cancel);
+    let calls = 0;
+    await expect(buildIndexParallel(
+      {
+        rawPath: raw, outDir, sha256: sha, engine: engineFingerprint(), pageBytes: 4096, segments: 3, sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } },
+        onProgress: () => {
+          if (++calls === 3) Atomics.store(flag, 0, 1);
+        },
+      },
+      { script: await resolveWorkerScript(), cancel, minParallelBytes: 0 },
+    )).rejects.toBeInstanceOf(BuildCancelled);
+    rmSync(outDir, { recursive: true, force: true });
+  }, 120_000);
 });
