@@ -15,7 +15,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, rmSync, writeFileS
 import { join } from 'node:path';
 import { Sanitizer, SegmentKind, type OffsetMap, type RemovalReport } from '../../../shared/sanitize';
 import { SpanClass, SpanFlag, SPAN_CLASS_COUNT } from '../../../shared/parser';
-import { ColumnWriter } from './columns';
+import { ColumnWriter, type MemoryBudget } from './columns';
 import {
   CHECKPOINT_FIELDS, CHECKPOINT_RECORD, FILE_ORDER, fineMinimap, INDEX_FORMAT, LINE_RECORD, MANIFEST, MAP_RECORD,
   MAX_LINE_BYTES, MAX_MEANINGS, SPAN_RECORD, SUMS, Term, type IndexFile, type IndexManifest, type IndexSanitizerOptions,
@@ -37,6 +37,11 @@ export interface BuildOptions {
    * other, last first (tests of the splice); parallel.ts runs them in worker threads.
    */
   readonly segments?: number;
+  /**
+   * Bytes of output a later segment's run keeps in memory for the merge (default
+   * DEFAULT_MEMORY_BUDGET): what does not fit goes to files inside `outDir` and is read back.
+   */
+  readonly memoryBudget?: number;
   readonly onProgress?: (bytesDone: number, spans: number) => void;
   readonly shouldCancel?: () => boolean;
 }
@@ -46,6 +51,9 @@ export class BuildCancelled extends Error {
     super('indexing cancelled');
   }
 }
+
+/** Output a later segment's run keeps in memory by default (the merge reads the rest from its files). */
+export const DEFAULT_MEMORY_BUDGET = 1 << 30;
 
 const LF = 0x0a;
 /** First piece fed after a boundary the parser was not at rest at (doubling up to a page). */
@@ -332,6 +340,13 @@ export interface SegmentOutcome {
   /** Reports at its neutral boundaries (the merge needs the one it is spliced in at). */
   readonly reports: Record<number, RemovalReport>;
   readonly meanings: string[];
+  /** The first bytes of each file, kept in memory (the file holds the rest). */
+  readonly kept: Record<IndexFile, Uint8Array[]>;
+}
+
+/** The buffers an outcome holds (to transfer, not copy, between threads). */
+export function keptBuffers(x: SegmentOutcome): ArrayBuffer[] {
+  return Object.values(x.kept).flatMap((chunks) => chunks.map((c) => c.buffer as ArrayBuffer));
 }
 
 /** One Sanitizer run from a segment's start on: columns to its files, snaps of its own boundaries. */
@@ -373,7 +388,8 @@ export class SegmentRun {
     try {
       this.size = fstatSync(this.fd).size;
       this.end = k + 1 < spec.starts.length ? spec.starts[k + 1] : this.size;
-      for (const name of FILE_ORDER) writers[name] = new ColumnWriter(join(spec.dir, name), k === 0);
+      const budget: MemoryBudget | null = k === 0 ? null : { left: o.memoryBudget ?? DEFAULT_MEMORY_BUDGET };
+      for (const name of FILE_ORDER) writers[name] = new ColumnWriter(join(spec.dir, name), k === 0, budget);
     } catch (err) {
       for (const w of Object.values(writers)) w?.abandon();
       closeSync(this.fd);
@@ -652,6 +668,7 @@ export class SegmentRun {
       report: this.sanitizer.getReport(),
       reports: this.reports,
       meanings: this.meanings,
+      kept: Object.fromEntries(FILE_ORDER.map((name) => [name, this.writers[name].kept])) as Record<IndexFile, Uint8Array[]>,
     };
   }
 
@@ -804,24 +821,38 @@ export function finishIndex(
   return { manifest, splices: merger.splices };
 }
 
-/** Reads one file of a later segment front to back in large pieces. */
-class FileReader {
-  private readonly fd: number;
+/** Reads one file of a later segment front to back in large pieces: its kept buffers, then its file. */
+class ColumnSource {
+  private fd = -1;
   private pos: number;
-  readonly buf: Uint8Array;
+  private buf: Uint8Array | null = null;
+  private readonly keptBytes: number;
 
-  constructor(path: string, from: number, bytes = 3 << 20) {
-    this.fd = openSync(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+  constructor(private readonly kept: readonly Uint8Array[], private readonly path: string, from: number, private readonly bytes = 3 << 20) {
     this.pos = from;
-    this.buf = new Uint8Array(bytes);
+    this.keptBytes = kept.reduce((n, c) => n + c.length, 0);
   }
 
-  /** Next piece of at most `max` bytes (a view into `buf`). */
+  /** Next piece of at most `max` bytes (a view: of a kept buffer, or of this source's read buffer). */
   next(max: number): Uint8Array {
+    if (this.pos < this.keptBytes) {
+      let base = 0;
+      for (const c of this.kept) {
+        if (this.pos < base + c.length) {
+          const at = this.pos - base;
+          const n = Math.min(max, c.length - at);
+          this.pos += n;
+          return c.subarray(at, at + n);
+        }
+        base += c.length;
+      }
+    }
+    if (this.fd < 0) this.fd = openSync(this.path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+    this.buf ??= new Uint8Array(this.bytes);
     const want = Math.min(max, this.buf.length);
     let got = 0;
     while (got < want) {
-      const n = readSync(this.fd, this.buf, got, want - got, this.pos + got);
+      const n = readSync(this.fd, this.buf, got, want - got, this.pos - this.keptBytes + got);
       if (n === 0) throw new Error('a segment file of the index ended early');
       got += n;
     }
@@ -830,7 +861,8 @@ class FileReader {
   }
 
   close(): void {
-    closeSync(this.fd);
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
   }
 }
 
@@ -909,10 +941,7 @@ class SegmentMerger {
       const remap = new Int32Array(q.meanings.length).fill(-1);
       const out = first.writers['spans.bin'];
       let left = (end.spans - s.spans) * SPAN_RECORD;
-      const r = new FileReader(join(dir, 'spans.bin'), s.spans * SPAN_RECORD, SPAN_RECORD << 17);
-      const f64 = new Float64Array(r.buf.buffer);
-      const u16 = new Uint16Array(r.buf.buffer);
-      const u8 = r.buf;
+      const r = new ColumnSource(q.kept['spans.bin'], join(dir, 'spans.bin'), s.spans * SPAN_RECORD, SPAN_RECORD << 17);
       const buckets = first.mini.buckets;
       const bucketBytes = first.mini.bucketBytes;
       const minimap = first.minimap;
@@ -923,6 +952,9 @@ class SegmentMerger {
           const piece = r.next(left);
           left -= piece.length;
           const records = piece.length / SPAN_RECORD;
+          const f64 = new Float64Array(piece.buffer, piece.byteOffset, piece.length >> 3);
+          const u16 = new Uint16Array(piece.buffer, piece.byteOffset, piece.length >> 1);
+          const u8 = piece;
           for (let i = 0, f = 0, w = 10; i < records; i++, f += 3, w += 12) {
             const v = u16[w];
             const local = v & 0xfff;
@@ -948,20 +980,20 @@ class SegmentMerger {
     trace?.('spans');
 
     // Text: as is.
-    copyRange(join(dir, 'text.bin'), s.text, end.text - s.text, first.writers['text.bin']);
+    copyRange(new ColumnSource(q.kept['text.bin'], join(dir, 'text.bin'), s.text, 4 << 20), end.text - s.text, first.writers['text.bin']);
     first.textBytes += end.text - s.text;
     trace?.('text');
 
     // Lines: text offsets shifted.
     {
-      const r = new FileReader(join(dir, 'lines.bin'), s.lines * LINE_RECORD, LINE_RECORD << 17);
-      const f64 = new Float64Array(r.buf.buffer);
+      const r = new ColumnSource(q.kept['lines.bin'], join(dir, 'lines.bin'), s.lines * LINE_RECORD, LINE_RECORD << 17);
       let left = (end.lines - s.lines) * LINE_RECORD;
       try {
         while (left > 0) {
           const piece = r.next(left);
           left -= piece.length;
           const n = piece.length >> 3;
+          const f64 = new Float64Array(piece.buffer, piece.byteOffset, n);
           for (let i = 0; i < n; i++) f64[i] += dText;
           first.writers['lines.bin'].writeLarge(piece);
           first.lineCol.count += n;
@@ -980,8 +1012,7 @@ class SegmentMerger {
       const inFile = end.mapClosed;
       const total = inFile + (q.stopAt !== null && end.hasOpen ? 1 : 0);
       let i = s.mapClosed;
-      const r = new FileReader(join(dir, 'map.bin'), i * MAP_RECORD, MAP_RECORD << 17);
-      const f64 = new Float64Array(r.buf.buffer);
+      const r = new ColumnSource(q.kept['map.bin'], join(dir, 'map.bin'), i * MAP_RECORD, MAP_RECORD << 17);
       const out = first.writers['map.bin'];
       let piece: Float64Array = new Float64Array(0);
       let k = 0;
@@ -995,7 +1026,7 @@ class SegmentMerger {
         } else {
           if (k >= piece.length) {
             const bytes = r.next((inFile - i) * MAP_RECORD);
-            piece = f64.subarray(0, bytes.length >> 3);
+            piece = new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length >> 3);
             k = 0;
           }
           rec[0] = piece[k];
@@ -1052,13 +1083,13 @@ class SegmentMerger {
     {
       const count = end.cps - s.cps;
       const out = first.writers['checkpoints.bin'];
-      const r = new FileReader(join(dir, 'checkpoints.bin'), s.cps * CHECKPOINT_RECORD, CHECKPOINT_RECORD << 12);
-      const f64 = new Float64Array(r.buf.buffer);
+      const r = new ColumnSource(q.kept['checkpoints.bin'], join(dir, 'checkpoints.bin'), s.cps * CHECKPOINT_RECORD, CHECKPOINT_RECORD << 12);
       let left = count * CHECKPOINT_RECORD;
       try {
         while (left > 0) {
           const piece = r.next(left);
           left -= piece.length;
+          const f64 = new Float64Array(piece.buffer, piece.byteOffset, piece.length >> 3);
           for (let c = 0; c < piece.length >> 3; c += CHECKPOINT_FIELDS) {
             const at = out.reserve(CHECKPOINT_RECORD) >> 3;
             out.f64[at] = f64[c];
@@ -1078,9 +1109,7 @@ class SegmentMerger {
   }
 }
 
-function copyRange(path: string, from: number, bytes: number, out: ColumnWriter): void {
-  if (bytes <= 0) return;
-  const r = new FileReader(path, from, 4 << 20);
+function copyRange(r: ColumnSource, bytes: number, out: ColumnWriter): void {
   try {
     let left = bytes;
     while (left > 0) {

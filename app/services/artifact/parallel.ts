@@ -5,9 +5,10 @@
 // table, the cancel flag and an abort flag a failing run raises so that the others stop too.
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, constants as fsc } from 'node:fs';
+import { totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import {
-  BuildCancelled, buildIndex, finishIndex, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable,
+  BuildCancelled, buildIndex, DEFAULT_MEMORY_BUDGET, finishIndex, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable,
   type BuildOptions, type BuildResult, type SegmentOutcome,
 } from './build';
 
@@ -45,6 +46,8 @@ export interface ParallelOptions {
   readonly minParallelBytes?: number;
   /** Share of the pages segment 0 takes (its thread also hashes the rest and merges): default 0.9 / segments. */
   readonly firstShare?: number;
+  /** Bytes all later runs together keep in memory for the merge (default: DEFAULT_MEMORY_BUDGET, at most 1/8 of RAM). */
+  readonly memoryBudget?: number;
   /** @internal Tests: the run of this segment fails. */
   readonly failSegmentForTest?: number;
 }
@@ -96,8 +99,10 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
   const abort = new Int32Array(abortBuf);
   const cancel = new Int32Array(p.cancel);
   const workers: Worker[] = [];
-  const { onProgress, shouldCancel, ...plain } = o;
+  const { onProgress, shouldCancel, ...rest } = o;
   void shouldCancel;
+  const budget = p.memoryBudget ?? Math.min(DEFAULT_MEMORY_BUDGET, Math.floor(totalmem() / 8));
+  const plain = { ...rest, memoryBudget: Math.floor(budget / (starts.length - 1)) };
   const failed: { error: Error | null } = { error: null };
   const spawn = <T>(data: unknown, want: 'segment'): Promise<T> => {
     const w = new Worker(p.script, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: 512 } });

@@ -3,7 +3,7 @@
 // With `segments` > 1 it runs the segmented build (parallel.ts), starting this same script again
 // for each later segment (`airlockArtifactSegment`).
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildIndex, BuildCancelled, type BuildOptions, type BuildResult } from './build';
+import { buildIndex, BuildCancelled, keptBuffers, type BuildOptions, type BuildResult } from './build';
 import { buildIndexParallel, runSegmentInput, type SegmentInput, type SegmentMessage } from './parallel';
 
 export interface WorkerInput extends Omit<BuildOptions, 'onProgress' | 'shouldCancel'> {
@@ -47,9 +47,11 @@ export async function runWorkerBuild(input: WorkerInput, post: (m: WorkerMessage
 }
 
 /** A later segment's run or the digest, for a segmented build's coordinator (parallel.ts). */
-function runPart(input: SegmentInput, post: (m: SegmentMessage) => void): void {
+function runPart(input: SegmentInput, post: (m: SegmentMessage, transfer?: ArrayBuffer[]) => void): void {
   try {
-    post({ type: 'segment', outcome: runSegmentInput(input) });
+    const outcome = runSegmentInput(input);
+    // The kept buffers move to the coordinator's thread (no copy).
+    post({ type: 'segment', outcome }, keptBuffers(outcome));
   } catch (err) {
     if (err instanceof BuildCancelled) post({ type: 'cancelled' });
     else post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
@@ -60,5 +62,5 @@ if (parentPort && workerData) {
   const port = parentPort;
   const data = workerData as { airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput };
   if (data.airlockArtifactIndex) void runWorkerBuild(workerData as WorkerInput, (m) => port.postMessage(m));
-  else if (data.airlockArtifactSegment) runPart(data.airlockArtifactSegment, (m) => port.postMessage(m));
+  else if (data.airlockArtifactSegment) runPart(data.airlockArtifactSegment, (m, transfer) => port.postMessage(m, transfer));
 }
