@@ -188,7 +188,9 @@ class LineColumn {
   }
 
   push(textOffset: number): void {
-    this.out.f64[this.out.reserve(LINE_RECORD) >> 3] = textOffset;
+    // reserve first: a flush may put a new buffer (and views) in place.
+    const at = this.out.reserve(LINE_RECORD) >> 3;
+    this.out.f64[at] = textOffset;
     this.count++;
   }
 }

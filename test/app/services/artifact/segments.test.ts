@@ -167,6 +167,11 @@ describe('segmented index build equals one run', () => {
     expect(check(bigHostileStream(200_000, 7), { pageBytes: 4096, cuts: [2, 6, 17] })).toBeGreaterThan(5);
   });
 
+  it('when every column of a later run fills several buffers (kept in memory, or in files)', () => {
+    const lines = Buffer.concat([repeat(enc('ab\r\x1b[31mx\x1b[0m\n'), 30_000), repeat(enc('\n'), 400_000)]);
+    expect(check(lines, { pageBytes: 16384, cuts: [2, 3], cr: ['newline'] })).toBeGreaterThan(0);
+  });
+
   it('on files of one page, of a page and a byte, and empty', () => {
     check(enc('one page\n'.repeat(10)), { pageBytes: 90, cuts: [2, 5] });
     check(enc('one page\n'.repeat(10) + 'x'), { pageBytes: 90, cuts: [2, 5] });
