@@ -5,7 +5,7 @@
 // table, the cancel flag and an abort flag a failing run raises so that the others stop too.
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, constants as fsc } from 'node:fs';
-import { totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import {
   BuildCancelled, buildIndex, DEFAULT_MEMORY_BUDGET, finishIndex, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable,
@@ -14,6 +14,25 @@ import {
 
 /** Below this many bytes one run is faster than starting threads. */
 export const MIN_PARALLEL_BYTES = 16 << 20;
+/** How long the machine's idle time is sampled before a build, and the idle cores a segmented build needs. */
+const IDLE_PROBE_MS = 150;
+const MIN_IDLE_CORES = 1.4;
+
+/** Cores the whole machine left idle over the next `ms` (every process counts, not only this one). */
+export async function idleCores(ms: number): Promise<number> {
+  const sum = (t: { user: number; nice: number; sys: number; idle: number; irq: number }) => t.user + t.nice + t.sys + t.idle + t.irq;
+  const a = cpus();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = cpus();
+  let idle = 0;
+  let total = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    idle += b[i].times.idle - a[i].times.idle;
+    total += sum(b[i].times) - sum(a[i].times);
+  }
+  return total > 0 ? (idle / total) * b.length : b.length;
+}
+
 /** How long a run past its segment waits for the owner of a boundary (it is normally there already). */
 const WAIT_MS = 10_000;
 
@@ -44,10 +63,16 @@ export interface ParallelOptions {
   readonly script: string;
   readonly cancel: SharedArrayBuffer;
   readonly minParallelBytes?: number;
-  /** Share of the pages segment 0 takes (its thread also hashes the rest and merges): default 0.9 / segments. */
+  /** Share of the pages segment 0 takes (its thread also hashes the rest): default 0.96 / segments. */
   readonly firstShare?: number;
   /** Bytes all later runs together keep in memory for the merge (default: DEFAULT_MEMORY_BUDGET, at most 1/8 of RAM). */
   readonly memoryBudget?: number;
+  /**
+   * Look at how busy the machine is first (default true): a segmented build costs ~30% more CPU
+   * than one run (the overlap, the merge, a second read for the digest), so it pays only with
+   * about 1.4 idle cores or more; with less it builds in one run.
+   */
+  readonly adaptive?: boolean;
   /** @internal Tests: the run of this segment fails. */
   readonly failSegmentForTest?: number;
 }
@@ -87,8 +112,13 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
   } finally {
     closeSync(fd);
   }
-  const n = size < (p.minParallelBytes ?? MIN_PARALLEL_BYTES) ? 1 : o.segments ?? 1;
-  const starts = planSegments(size, o.pageBytes, n, p.firstShare ?? 0.9 / n);
+  let n = size < (p.minParallelBytes ?? MIN_PARALLEL_BYTES) ? 1 : o.segments ?? 1;
+  if (n > 1 && p.adaptive !== false) {
+    const idle = await idleCores(IDLE_PROBE_MS);
+    n = idle < MIN_IDLE_CORES ? 1 : Math.min(n, Math.floor(idle + 0.6));
+    if (process.env.AIRLOCK_INDEX_TRACE) console.error(`[index] ${idle.toFixed(2)} idle cores: ${n} segment(s)`);
+  }
+  const starts = planSegments(size, o.pageBytes, n, p.firstShare ?? 0.96 / n);
   if (starts.length === 1) return buildIndex({ ...o, segments: 1 });
 
   const pages = Math.ceil(size / o.pageBytes);

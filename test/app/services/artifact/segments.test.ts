@@ -194,7 +194,7 @@ describe('segmented index build in worker threads', () => {
     try {
       const result = await buildIndexParallel(
         { rawPath: raw, outDir, sha256: sha, engine: engineFingerprint(), pageBytes: 16384, segments, sanitizer: { cr, limits: { ...DEFAULT_LIMITS } }, onProgress: (b) => progress.push(b) },
-        { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, ...extra },
+        { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, adaptive: false, ...extra },
       );
       const files: Record<string, Buffer> = {};
       for (const name of readdirSync(outDir)) files[name] = readFileSync(join(outDir, name));
@@ -225,7 +225,7 @@ describe('segmented index build in worker threads', () => {
     mkdirSync(outDir, { mode: 0o700 });
     await expect(buildIndexParallel(
       { rawPath: raw, outDir, sha256: '0'.repeat(64), engine: engineFingerprint(), pageBytes: 16384, segments: 2, sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } } },
-      { script: await resolveWorkerScript(), cancel: new SharedArrayBuffer(4), minParallelBytes: 0 },
+      { script: await resolveWorkerScript(), cancel: new SharedArrayBuffer(4), minParallelBytes: 0, adaptive: false },
     )).rejects.toThrow(/do not match their digest/);
     rmSync(outDir, { recursive: true, force: true });
   }, 120_000);
@@ -243,7 +243,7 @@ describe('segmented index build in worker threads', () => {
           if (++calls === 3) Atomics.store(flag, 0, 1);
         },
       },
-      { script: await resolveWorkerScript(), cancel, minParallelBytes: 0 },
+      { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, adaptive: false },
     )).rejects.toBeInstanceOf(BuildCancelled);
     rmSync(outDir, { recursive: true, force: true });
   }, 120_000);
