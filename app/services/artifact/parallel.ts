@@ -18,19 +18,26 @@ export const MIN_PARALLEL_BYTES = 16 << 20;
 const IDLE_PROBE_MS = 150;
 const MIN_IDLE_CORES = 1.4;
 
-/** Cores the whole machine left idle over the next `ms` (every process counts, not only this one). */
+/**
+ * Cores other processes left idle over the next `ms` (the whole machine's idle time plus what this
+ * process used meanwhile: its own start-up and collector threads would be the build's to use).
+ */
 export async function idleCores(ms: number): Promise<number> {
   const sum = (t: { user: number; nice: number; sys: number; idle: number; irq: number }) => t.user + t.nice + t.sys + t.idle + t.irq;
   const a = cpus();
+  const own = process.cpuUsage();
+  const t0 = performance.now();
   await new Promise((r) => setTimeout(r, ms));
   const b = cpus();
+  const used = process.cpuUsage(own);
+  const ownCores = (used.user + used.system) / 1000 / Math.max(1, performance.now() - t0);
   let idle = 0;
   let total = 0;
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
     idle += b[i].times.idle - a[i].times.idle;
     total += sum(b[i].times) - sum(a[i].times);
   }
-  return total > 0 ? (idle / total) * b.length : b.length;
+  return Math.min(b.length, (total > 0 ? (idle / total) * b.length : b.length) + ownCores);
 }
 
 /** How long a run past its segment waits for the owner of a boundary (it is normally there already). */

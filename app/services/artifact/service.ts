@@ -44,6 +44,8 @@ export interface ArtifactServiceOptions {
   readonly segments?: number;
   /** Smallest artifact a worker build cuts into segments (default 16 MiB). */
   readonly minParallelBytes?: number;
+  /** Cut into segments only when the machine has the idle cores for it (default true; see parallel.ts). */
+  readonly adaptiveSegments?: boolean;
   /** Sanitizer options of an artifact (default: from the record that holds it, else the defaults). */
   sanitizerFor?(sha256: string): Promise<IndexSanitizerOptions>;
 }
@@ -204,7 +206,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     const input: WorkerInput = {
       rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine, pageBytes, maxLineBytes,
       cancel: job.cancel.buffer as SharedArrayBuffer, segments: opts.inline ? (opts.segments ?? 1) : segments,
-      minParallelBytes: opts.minParallelBytes,
+      minParallelBytes: opts.minParallelBytes, adaptive: opts.adaptiveSegments,
     };
     try {
       const outcome = opts.inline ? await runInline(input, job) : await runWorker(input, job);

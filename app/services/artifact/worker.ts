@@ -13,6 +13,8 @@ export interface WorkerInput extends Omit<BuildOptions, 'onProgress' | 'shouldCa
   readonly script?: string;
   /** Smallest file a segmented build cuts into segments (default parallel.ts MIN_PARALLEL_BYTES). */
   readonly minParallelBytes?: number;
+  /** See ParallelOptions.adaptive. */
+  readonly adaptive?: boolean;
 }
 
 export type WorkerMessage =
@@ -37,7 +39,7 @@ export async function runWorkerBuild(input: WorkerInput, post: (m: WorkerMessage
       },
     };
     const result: BuildResult = (input.segments ?? 1) > 1 && input.script
-      ? await buildIndexParallel(options, { script: input.script, cancel: input.cancel, minParallelBytes: input.minParallelBytes })
+      ? await buildIndexParallel(options, { script: input.script, cancel: input.cancel, minParallelBytes: input.minParallelBytes, adaptive: input.adaptive })
       : buildIndex({ ...options, segments: 1 });
     post({ type: 'done', manifest: result.manifest, splices: result.splices });
   } catch (err) {
