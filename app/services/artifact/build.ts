@@ -2,12 +2,20 @@
 // Sanitizer (offset map on, every span), and writes the columns described in format.ts into
 // `outDir`. Synchronous on purpose: it runs in a worker thread (worker.ts), where blocking reads
 // are the fastest way through the file; `shouldCancel` is polled once per page.
+//
+// Segments (see the README's "Parallel build"): the file can be cut at page boundaries into
+// segments, each indexed by a fresh Sanitizer of its own (in parallel threads: parallel.ts). A
+// segment's run goes on past its end until it reaches a boundary where its state and the state of
+// the run that owns that boundary are interchangeable (`Snap`, `matches`); the owner's output from
+// there on is then exactly what one run over the whole file writes, shifted by known deltas, and
+// `SegmentMerger` splices it on. A run that never finds such a boundary goes on to the end of the
+// file, so the result never depends on where (or whether) a splice was found.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, writeFileSync, constants as fsc } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, rmSync, writeFileSync, constants as fsc } from 'node:fs';
 import { join } from 'node:path';
-import { Sanitizer, SegmentKind, type OffsetMap } from '../../../shared/sanitize';
+import { Sanitizer, SegmentKind, type OffsetMap, type RemovalReport } from '../../../shared/sanitize';
 import { SpanClass, SpanFlag, SPAN_CLASS_COUNT } from '../../../shared/parser';
-import { ColumnWriter } from './columns';
+import { ColumnWriter, type MemoryBudget } from './columns';
 import {
   CHECKPOINT_FIELDS, CHECKPOINT_RECORD, FILE_ORDER, fineMinimap, INDEX_FORMAT, LINE_RECORD, MANIFEST, MAP_RECORD,
   MAX_LINE_BYTES, MAX_MEANINGS, SPAN_RECORD, SUMS, Term, type IndexFile, type IndexManifest, type IndexSanitizerOptions,
@@ -24,6 +32,16 @@ export interface BuildOptions {
   readonly maxLineBytes?: number;
   /** Hash the raw bytes while indexing and refuse a file whose digest is not its name (default true). */
   readonly verifyDigest?: boolean;
+  /**
+   * Segments to cut the file into (default 1: one run). In this thread they run one after the
+   * other, last first (tests of the splice); parallel.ts runs them in worker threads.
+   */
+  readonly segments?: number;
+  /**
+   * Bytes of output a later segment's run keeps in memory for the merge (default
+   * DEFAULT_MEMORY_BUDGET): what does not fit goes to files inside `outDir` and is read back.
+   */
+  readonly memoryBudget?: number;
   readonly onProgress?: (bytesDone: number, spans: number) => void;
   readonly shouldCancel?: () => boolean;
 }
@@ -34,30 +52,44 @@ export class BuildCancelled extends Error {
   }
 }
 
+/** Output a later segment's run keeps in memory by default (the merge reads the rest from its files). */
+export const DEFAULT_MEMORY_BUDGET = 1 << 30;
+
 const LF = 0x0a;
 /** First piece fed after a boundary the parser was not at rest at (doubling up to a page). */
 const FIRST_PROBE = 256;
 
 /** Streams the offset map's segments to map.bin with the OffsetMap's own coalescing rule. */
 class MapColumn {
-  private has = false;
-  private tStart = 0;
-  private rStart = 0;
-  private rLen = 0;
-  private kind = 0;
-  private textEnd = 0;
+  has = false;
+  tStart = 0;
+  rStart = 0;
+  rLen = 0;
+  kind = 0;
+  textEnd = 0;
   count = 0;
   monotonic = true;
+  /** No span or stretch was reported since the last segment came (see Snap.neutral). */
+  quiet = false;
 
-  constructor(private readonly out: ColumnWriter) {}
+  /** `rawBase`: raw offset of the run's first byte (its Sanitizer counts from 0). */
+  constructor(private readonly out: ColumnWriter, private readonly rawBase = 0) {}
 
   add(textPos: number, textLen: number, rawPos: number, rawLen: number, kind: SegmentKind): void {
+    this.quiet = true;
+    rawPos += this.rawBase;
     if (this.has && kind === SegmentKind.Verbatim && this.kind === SegmentKind.Verbatim
       && this.rStart + this.rLen === rawPos && this.textEnd === textPos) {
       this.rLen += rawLen;
       this.textEnd += textLen;
       return;
     }
+    this.begin(textPos, rawPos, rawLen, kind);
+    this.textEnd = textPos + textLen;
+  }
+
+  /** Closes the open segment (if any) and opens this one: what `add` does for a segment it cannot merge. */
+  begin(textPos: number, rawPos: number, rawLen: number, kind: SegmentKind): void {
     if (this.has) {
       if (rawPos < this.rStart) this.monotonic = false;
       this.push();
@@ -67,12 +99,16 @@ class MapColumn {
     this.rStart = rawPos;
     this.rLen = rawLen;
     this.kind = kind;
-    this.textEnd = textPos + textLen;
   }
 
   /** Segments written plus the one still open. */
   get segments(): number {
     return this.count + (this.has ? 1 : 0);
+  }
+
+  /** The open segment ends at raw `rawEnd` and text `textEnd`: a verbatim run there would extend it. */
+  mergeableAt(rawEnd: number, textEnd: number): boolean {
+    return this.has && this.kind === SegmentKind.Verbatim && this.rStart + this.rLen === rawEnd && this.textEnd === textEnd;
   }
 
   finish(): void {
@@ -92,10 +128,10 @@ class MapColumn {
 
 /** Display line starts: after every LF, and a cut (at a character start) every `max` bytes. */
 class LineColumn {
-  private pos = 0;
-  private lineStart = 0;
-  private pending = 0;
-  private seekCut = false;
+  pos = 0;
+  lineStart = 0;
+  pending = 0;
+  seekCut = false;
   count = 0;
 
   constructor(private readonly out: ColumnWriter, private readonly max: number) {}
@@ -138,13 +174,23 @@ class LineColumn {
     this.pos = base + n;
   }
 
+  /**
+   * What decides the line starts of the text still to come: a line start waiting (-1), else the
+   * bytes since the current line began (the next cut is `max` bytes after its start).
+   */
+  get key(): number {
+    return this.pending >= 0 ? -1 : this.pos - this.lineStart;
+  }
+
   /** `nonEmpty`: the artifact had bytes, so it shows at least one (maybe empty) line. */
   finish(nonEmpty: boolean): void {
     if (this.count === 0 && nonEmpty) this.push(0);
   }
 
-  private push(textOffset: number): void {
-    this.out.f64[this.out.reserve(LINE_RECORD) >> 3] = textOffset;
+  push(textOffset: number): void {
+    // reserve first: a flush may put a new buffer (and views) in place.
+    const at = this.out.reserve(LINE_RECORD) >> 3;
+    this.out.f64[at] = textOffset;
     this.count++;
   }
 }
@@ -152,73 +198,234 @@ class LineColumn {
 /** Result the worker hands back to main. */
 export interface BuildResult {
   readonly manifest: IndexManifest;
+  /** Boundaries where a later segment's run took over (empty for one run, or when none could). */
+  readonly splices: readonly number[];
 }
 
-/** Builds the index; throws BuildCancelled when `shouldCancel` said so. */
-export function buildIndex(o: BuildOptions): BuildResult {
-  const started = performance.now();
-  const pageBytes = o.pageBytes;
-  const maxLine = o.maxLineBytes ?? MAX_LINE_BYTES;
-  const fd = openSync(o.rawPath, fsc.O_RDONLY | fsc.O_NOFOLLOW);
-  const writers: Partial<Record<IndexFile, ColumnWriter>> = {};
-  try {
-    const size = fstatSync(fd).size;
-    for (const name of FILE_ORDER) writers[name] = new ColumnWriter(join(o.outDir, name));
-    const spansOut = writers['spans.bin']!;
-    const textOut = writers['text.bin']!;
-    const checkOut = writers['checkpoints.bin']!;
-    const mapCol = new MapColumn(writers['map.bin']!);
-    const lineCol = new LineColumn(writers['lines.bin']!, maxLine);
-    const mini = fineMinimap(size);
-    const minimap = new Uint32Array(SPAN_CLASS_COUNT * mini.buckets);
-    const meaningIds = new Map<string, number>();
-    const meanings: string[] = [];
+/**
+ * A run's state at a page boundary, as far as it decides the rest of the index: counts (where its
+ * output stands in its files) and what later output depends on. Two runs at one boundary whose
+ * snaps are both `neutral` and `matches` write the same from there on, shifted by the counts.
+ *  - neutral: the Parser is at rest (`Sanitizer.parserAtRest`: a fresh Parser would go on the same)
+ *    and the last thing the Sanitizer did was to emit text (`quiet`: a map segment came after the
+ *    last span or stretch), so no line break or space is pending (those come from spans and
+ *    stretches only and are resolved before any text). Overwrite mode: that text was an LF ending
+ *    right at the boundary (the emulated line is empty then, as in a fresh Sanitizer).
+ *  - textKind: what the Sanitizer reads of its text so far: at a line start (after LF or none yet),
+ *    after a space, else other.
+ *  - lineKey and seekCut: the display-line cutter's state; mergeable: the open map segment would
+ *    take a verbatim run starting at the boundary.
+ */
+export interface Snap {
+  neutral: boolean;
+  fresh: boolean;
+  textKind: number;
+  lineKey: number;
+  seekCut: boolean;
+  mergeable: boolean;
+  spans: number;
+  text: number;
+  mapClosed: number;
+  hasOpen: boolean;
+  openT: number;
+  openR: number;
+  /** Signed like map.bin: negative for a Replaced segment. */
+  openLen: number;
+  lines: number;
+  cps: number;
+}
+
+const SNAP_FIELDS = 15;
+
+/** Snaps of the page boundaries, written by the run that owns each, read by the run before (shared between threads). */
+export class SnapshotTable {
+  readonly status: Int32Array;
+  readonly fields: Float64Array;
+
+  constructor(readonly pages: number, buffers?: { status: SharedArrayBuffer | ArrayBuffer; fields: SharedArrayBuffer | ArrayBuffer }, shared = false) {
+    const mk = (n: number) => (shared ? new SharedArrayBuffer(n) : new ArrayBuffer(n));
+    this.status = new Int32Array(buffers?.status ?? mk(4 * (pages + 1)));
+    this.fields = new Float64Array(buffers?.fields ?? mk(8 * SNAP_FIELDS * (pages + 1)));
+  }
+
+  get buffers(): { status: SharedArrayBuffer | ArrayBuffer; fields: SharedArrayBuffer | ArrayBuffer } {
+    return { status: this.status.buffer, fields: this.fields.buffer };
+  }
+
+  put(page: number, s: Snap): void {
+    const f = this.fields;
+    const at = page * SNAP_FIELDS;
+    f[at] = s.neutral ? 1 : 0;
+    f[at + 1] = s.fresh ? 1 : 0;
+    f[at + 2] = s.textKind;
+    f[at + 3] = s.lineKey;
+    f[at + 4] = s.seekCut ? 1 : 0;
+    f[at + 5] = s.mergeable ? 1 : 0;
+    f[at + 6] = s.spans;
+    f[at + 7] = s.text;
+    f[at + 8] = s.mapClosed;
+    f[at + 9] = s.hasOpen ? 1 : 0;
+    f[at + 10] = s.openT;
+    f[at + 11] = s.openR;
+    f[at + 12] = s.openLen;
+    f[at + 13] = s.lines;
+    f[at + 14] = s.cps;
+    Atomics.store(this.status, page, s.neutral ? 1 : 2);
+    if (this.status.buffer instanceof SharedArrayBuffer) Atomics.notify(this.status, page);
+  }
+
+  /** The snap of boundary `page`, or null while its owner has not been there. */
+  get(page: number): Snap | null {
+    if (Atomics.load(this.status, page) === 0) return null;
+    const f = this.fields;
+    const at = page * SNAP_FIELDS;
+    return {
+      neutral: f[at] === 1, fresh: f[at + 1] === 1, textKind: f[at + 2], lineKey: f[at + 3], seekCut: f[at + 4] === 1,
+      mergeable: f[at + 5] === 1, spans: f[at + 6], text: f[at + 7], mapClosed: f[at + 8], hasOpen: f[at + 9] === 1,
+      openT: f[at + 10], openR: f[at + 11], openLen: f[at + 12], lines: f[at + 13], cps: f[at + 14],
+    };
+  }
+
+  /** Waits (shared tables only) up to `ms` for boundary `page`'s snap; null if it did not come. */
+  wait(page: number, ms: number, cancelled: () => boolean): Snap | null {
+    const shared = this.status.buffer instanceof SharedArrayBuffer;
+    const until = performance.now() + ms;
+    while (shared && Atomics.load(this.status, page) === 0 && !cancelled()) {
+      const left = until - performance.now();
+      if (left <= 0) break;
+      Atomics.wait(this.status, page, 0, Math.min(left, 50));
+    }
+    return this.get(page);
+  }
+}
+
+/** Two runs at one boundary write the same from there on (see Snap). */
+export function matches(a: Snap, b: Snap): boolean {
+  return a.neutral && b.neutral && a.textKind === b.textKind && a.lineKey === b.lineKey && a.seekCut === b.seekCut && a.mergeable === b.mergeable;
+}
+
+/**
+ * Segment starts (page multiples, ascending, first 0) for `size` bytes cut into at most `n`
+ * segments; the first takes `firstShare` of the pages (its thread also hashes and merges the rest).
+ */
+export function planSegments(size: number, pageBytes: number, n: number, firstShare = 1 / Math.max(1, n)): number[] {
+  const pages = Math.ceil(size / pageBytes);
+  const k = Math.max(1, Math.min(Math.floor(n), pages));
+  const starts: number[] = [0];
+  if (k === 1) return starts;
+  const first = Math.min(pages - (k - 1), Math.max(1, Math.round(pages * firstShare)));
+  for (let i = 1; i < k; i++) {
+    const s = (first + Math.floor(((i - 1) * (pages - first)) / (k - 1))) * pageBytes;
+    if (s > starts[starts.length - 1] && s < size) starts.push(s);
+  }
+  return starts;
+}
+
+export interface SegmentSpec {
+  readonly index: number;
+  /** Starts of all segments (segment k runs from starts[k]; its own boundaries end at starts[k + 1]). */
+  readonly starts: readonly number[];
+  /** Directory of its files: the index directory for segment 0, a private one inside it for the others. */
+  readonly dir: string;
+}
+
+/** What a segment's run hands to the merge (plain data: it crosses threads). */
+export interface SegmentOutcome {
+  readonly index: number;
+  readonly start: number;
+  /** Boundary where the run handed over to the owner of that boundary, or null: it ran to the end of the file. */
+  readonly stopAt: number | null;
+  /** Its own state at `stopAt`, or its totals at the end of the file. */
+  readonly stop: Snap;
+  /** Report at `stopAt` (or complete, at the end). */
+  readonly report: RemovalReport;
+  /** Reports at its neutral boundaries (the merge needs the one it is spliced in at). */
+  readonly reports: Record<number, RemovalReport>;
+  readonly meanings: string[];
+  /** The first bytes of each file, kept in memory (the file holds the rest). */
+  readonly kept: Record<IndexFile, Uint8Array[]>;
+}
+
+/** The buffers an outcome holds (to transfer, not copy, between threads). */
+export function keptBuffers(x: SegmentOutcome): ArrayBuffer[] {
+  return Object.values(x.kept).flatMap((chunks) => chunks.map((c) => c.buffer as ArrayBuffer));
+}
+
+/** One Sanitizer run from a segment's start on: columns to its files, snaps of its own boundaries. */
+export class SegmentRun {
+  readonly start: number;
+  readonly end: number;
+  readonly size: number;
+  readonly writers: Record<IndexFile, ColumnWriter>;
+  readonly mapCol: MapColumn;
+  readonly lineCol: LineColumn;
+  readonly mini: { buckets: number; bucketBytes: number };
+  readonly minimap: Uint32Array;
+  readonly meaningIds = new Map<string, number>();
+  readonly meanings: string[] = [];
+  spans = 0;
+  textBytes = 0;
+  cps = 0;
+  lastEnd = 0;
+  endsOrdered = true;
+  stopAt: number | null = null;
+  stopSnap: Snap | null = null;
+  private lastText = -1;
+  private readonly sanitizer: Sanitizer;
+  private readonly reports: Record<number, RemovalReport> = {};
+  private readonly fd: number;
+
+  constructor(
+    private readonly o: BuildOptions,
+    private readonly spec: SegmentSpec,
+    private readonly table: SnapshotTable | null,
+    private readonly hash: ReturnType<typeof createHash> | null,
+    /** How long to wait for the owner of a boundary to get there (0: it has been, or never will). */
+    private readonly waitMs = 0,
+  ) {
+    const k = spec.index;
+    this.start = spec.starts[k];
+    this.fd = openSync(o.rawPath, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+    const writers: Partial<Record<IndexFile, ColumnWriter>> = {};
+    try {
+      this.size = fstatSync(this.fd).size;
+      this.end = k + 1 < spec.starts.length ? spec.starts[k + 1] : this.size;
+      const budget: MemoryBudget | null = k === 0 ? null : { left: o.memoryBudget ?? DEFAULT_MEMORY_BUDGET };
+      for (const name of FILE_ORDER) writers[name] = new ColumnWriter(join(spec.dir, name), k === 0, budget);
+    } catch (err) {
+      for (const w of Object.values(writers)) w?.abandon();
+      closeSync(this.fd);
+      throw err;
+    }
+    this.writers = writers as Record<IndexFile, ColumnWriter>;
+    this.mapCol = new MapColumn(this.writers['map.bin'], this.start);
+    this.lineCol = new LineColumn(this.writers['lines.bin'], o.maxLineBytes ?? MAX_LINE_BYTES);
+    this.mini = fineMinimap(this.size);
+    // The minimap of later segments is counted by the merge from their spans.
+    this.minimap = new Uint32Array(k === 0 ? SPAN_CLASS_COUNT * this.mini.buckets : 0);
+    this.sanitizer = this.makeSanitizer();
+  }
+
+  private makeSanitizer(): Sanitizer {
+    const o = this.o;
+    const spansOut = this.writers['spans.bin'];
+    const mapCol = this.mapCol;
+    const mini = this.mini;
+    const minimap = this.minimap;
+    const countMinimap = minimap.length > 0;
+    const base = this.start;
+    const meaningIds = this.meaningIds;
+    const meanings = this.meanings;
     let lastMeaning = '';
     let lastMeaningId = -1;
-
-    // The page being fed and the last bytes before it: terminators look one or two bytes around a span's end.
-    let chunk = new Uint8Array(0);
-    let chunkBase = 0;
-    const tail = new Uint8Array(16);
-    let tailBase = 0;
-    let tailLen = 0;
-    const byteAt = (abs: number): number => {
-      const k = abs - chunkBase;
-      if (k >= 0 && k < chunk.length) return chunk[k];
-      const t = abs - tailBase;
-      return t >= 0 && t < tailLen ? tail[t] : -1;
-    };
-
-    let spans = 0;
-    let textBytes = 0;
-    let lastEnd = 0;
-    let endsOrdered = true;
-    // Boundaries passed while the parser was not at rest: they wait for the first point where it is.
-    const pendingCps: number[][] = [];
-
-    const terminator = (cls: number, end: number, flags: number, code: number): Term => {
-      if (flags & SpanFlag.Unterminated) return Term.Eof;
-      const last = byteAt(end - 1);
-      if (cls === SpanClass.Esc || cls === SpanClass.Csi) {
-        if (code !== 0 && last === code) return Term.Final;
-        return interruption(byteAt(end));
-      }
-      if (last === 0x5c && byteAt(end - 2) === 0x1b) return Term.St;
-      if (flags & SpanFlag.Malformed) {
-        const why = interruption(byteAt(end));
-        if (why !== Term.Interrupted) return why;
-      }
-      if (cls === SpanClass.Osc && last === 0x07) return Term.Bel;
-      if (last === 0x9c) return Term.C1St;
-      return interruption(byteAt(end));
-    };
-
     const sanitizer = new Sanitizer({
       cr: o.sanitizer.cr,
       limits: o.sanitizer.limits,
       mapOffsets: true,
       reuseOutputBuffer: true,
-      onSpan(cls, offset, length, meaning, flags, code) {
+      onSpan: (cls, offset, length, meaning, flags, code) => {
+        mapCol.quiet = false;
+        offset += base;
         let id = lastMeaningId;
         if (meaning !== lastMeaning) {
           let known = meaningIds.get(meaning);
@@ -231,7 +438,7 @@ export function buildIndex(o: BuildOptions): BuildResult {
           id = lastMeaningId = known;
           lastMeaning = meaning;
         }
-        const term = cls >= SpanClass.Esc && cls <= SpanClass.Sos ? terminator(cls, offset + length, flags, code) : Term.None;
+        const term = cls >= SpanClass.Esc && cls <= SpanClass.Sos ? this.terminator(cls, offset + length, flags, code) : Term.None;
         const at = spansOut.reserve(SPAN_RECORD);
         const f = at >> 3;
         spansOut.f64[f] = offset;
@@ -240,17 +447,104 @@ export function buildIndex(o: BuildOptions): BuildResult {
         spansOut.u16[(at + 20) >> 1] = id | (term << 12);
         spansOut.u8[at + 22] = cls;
         spansOut.u8[at + 23] = flags;
-        minimap[cls * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
-        if (offset + length < lastEnd) endsOrdered = false;
-        else lastEnd = offset + length;
-        spans++;
+        if (countMinimap) minimap[cls * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
+        if (offset + length < this.lastEnd) this.endsOrdered = false;
+        else this.lastEnd = offset + length;
+        this.spans++;
       },
     });
     // The Sanitizer keeps its OffsetMap in memory (25 bytes a segment: ~1 GB for a hostile GiB);
     // its public `add` is the one entry point segments come through, so stream them to disk instead.
     const map = sanitizer.map as OffsetMap;
     map.add = mapCol.add.bind(mapCol);
+    // A stretch may leave a line break or space pending: the boundary after it is not neutral.
+    const ambiguous = sanitizer.ambiguous.bind(sanitizer);
+    sanitizer.ambiguous = (offset: number, length: number, flags: number) => {
+      mapCol.quiet = false;
+      ambiguous(offset, length, flags);
+    };
+    return sanitizer;
+  }
 
+  // The page being fed and the last bytes before it: terminators look one or two bytes around a span's end.
+  private chunk = new Uint8Array(0);
+  private chunkBase = 0;
+  private readonly tail = new Uint8Array(16);
+  private tailBase = 0;
+  private tailLen = 0;
+
+  private byteAt(abs: number): number {
+    const k = abs - this.chunkBase;
+    if (k >= 0 && k < this.chunk.length) return this.chunk[k];
+    const t = abs - this.tailBase;
+    return t >= 0 && t < this.tailLen ? this.tail[t] : -1;
+  }
+
+  private terminator(cls: number, end: number, flags: number, code: number): Term {
+    if (flags & SpanFlag.Unterminated) return Term.Eof;
+    const last = this.byteAt(end - 1);
+    if (cls === SpanClass.Esc || cls === SpanClass.Csi) {
+      if (code !== 0 && last === code) return Term.Final;
+      return interruption(this.byteAt(end));
+    }
+    if (last === 0x5c && this.byteAt(end - 2) === 0x1b) return Term.St;
+    if (flags & SpanFlag.Malformed) {
+      const why = interruption(this.byteAt(end));
+      if (why !== Term.Interrupted) return why;
+    }
+    if (cls === SpanClass.Osc && last === 0x07) return Term.Bel;
+    if (last === 0x9c) return Term.C1St;
+    return interruption(this.byteAt(end));
+  }
+
+  /** This run's state at the boundary it just reached (`pos`, after the page before it). */
+  snap(pos: number): Snap {
+    const m = this.mapCol;
+    const overwrite = this.o.sanitizer.cr === 'overwrite';
+    const fresh = pos === this.start;
+    const mergeable = m.mergeableAt(pos, this.textBytes);
+    let neutral = fresh || (m.quiet && this.sanitizer.parserAtRest);
+    if (neutral && overwrite && !fresh) neutral = mergeable && this.lastText === LF;
+    const t = this.lastText;
+    return {
+      neutral,
+      fresh,
+      textKind: t < 0 || t === LF ? 1 : t === 0x20 ? 2 : 0,
+      lineKey: this.lineCol.key,
+      seekCut: this.lineCol.seekCut,
+      mergeable,
+      spans: this.spans,
+      text: this.textBytes,
+      mapClosed: m.count,
+      hasOpen: m.has,
+      openT: m.tStart,
+      openR: m.rStart,
+      openLen: m.kind === SegmentKind.Replaced ? -m.rLen : m.rLen,
+      lines: this.lineCol.count,
+      cps: this.cps,
+    };
+  }
+
+  /** Runs until the end of the file or the first boundary past its own where it can hand over. */
+  run(progress?: (pos: number) => void): void {
+    const o = this.o;
+    const pageBytes = o.pageBytes;
+    const size = this.size;
+    const fd = this.fd;
+    const sanitizer = this.sanitizer;
+    const starts = this.spec.starts;
+    const k = this.spec.index;
+    const checkOut = this.writers['checkpoints.bin'];
+    const textOut = this.writers['text.bin'];
+    const lineCol = this.lineCol;
+    const mapCol = this.mapCol;
+    // Boundaries passed while the parser was not at rest: they wait for the first point where it is.
+    const pendingCps: number[][] = [];
+    const writeCheckpoint = (cp: number[]): void => {
+      const at = checkOut.reserve(CHECKPOINT_RECORD) >> 3;
+      for (let f = 0; f < CHECKPOINT_FIELDS; f++) checkOut.f64[at + f] = cp[f];
+      this.cps++;
+    };
     /**
      * Writes the waiting checkpoints: the parser is at rest at raw offset `at` with `spans` reported,
      * so a fresh Parser fed from `at` reports exactly the spans from that index on.
@@ -258,26 +552,40 @@ export function buildIndex(o: BuildOptions): BuildResult {
     const resolveCheckpoints = (at: number): void => {
       for (const cp of pendingCps) {
         cp[2] = at;
-        cp[6] = spans;
+        cp[6] = this.spans;
         writeCheckpoint(cp);
       }
       pendingCps.length = 0;
     };
-    const writeCheckpoint = (cp: number[]): void => {
-      const at = checkOut.reserve(CHECKPOINT_RECORD) >> 3;
-      for (let k = 0; k < CHECKPOINT_FIELDS; k++) checkOut.f64[at + k] = cp[k];
-    };
-
-    const hash = o.verifyDigest === false ? null : createHash('sha256');
-    const page = new Uint8Array(pageBytes);
-    let pos = 0;
-    let probe = FIRST_PROBE;
     const emit = (text: Uint8Array): void => {
       if (text.length === 0) return;
       textOut.write(text);
       lineCol.scan(text);
-      textBytes += text.length;
+      this.textBytes += text.length;
+      this.lastText = text[text.length - 1];
     };
+    const ownerOf = (pos: number): number => {
+      let j = starts.length - 1;
+      while (j > 0 && starts[j] > pos) j--;
+      return j;
+    };
+
+    let pos = this.start;
+    if (pos > 0) {
+      // The bytes before the segment, for terminators of spans that start right at it.
+      const keep = Math.min(8, pos);
+      let got = 0;
+      while (got < keep) {
+        const n = readSync(fd, this.tail, got, keep - got, pos - keep + got);
+        if (n === 0) throw new Error('the raw file ended early (changed while indexing?)');
+        got += n;
+      }
+      this.tailBase = pos - keep;
+      this.tailLen = keep;
+    }
+    if (k > 0 && this.table) this.publish(pos);
+    const page = new Uint8Array(pageBytes);
+    let probe = FIRST_PROBE;
     while (pos < size) {
       if (o.shouldCancel?.()) throw new BuildCancelled();
       let n = 0;
@@ -288,109 +596,570 @@ export function buildIndex(o: BuildOptions): BuildResult {
       }
       if (n === 0) throw new Error('the raw file ended early (changed while indexing?)');
       const view = n === pageBytes ? page : page.subarray(0, n);
-      hash?.update(view);
-      chunk = view;
-      chunkBase = pos;
+      this.hash?.update(view);
+      this.chunk = view;
+      this.chunkBase = pos;
       if (pendingCps.length === 0) {
         emit(sanitizer.write(view));
       } else {
         // A boundary waits for the parser to come to rest: feed in growing pieces and look after each.
-        let k = 0;
-        while (k < n) {
-          const piece = pendingCps.length > 0 ? Math.min(probe, n - k) : n - k;
-          emit(sanitizer.write(k === 0 && piece === n ? view : view.subarray(k, k + piece)));
-          k += piece;
+        let at = 0;
+        while (at < n) {
+          const piece = pendingCps.length > 0 ? Math.min(probe, n - at) : n - at;
+          emit(sanitizer.write(at === 0 && piece === n ? view : view.subarray(at, at + piece)));
+          at += piece;
           if (pendingCps.length > 0) {
-            if (sanitizer.parserAtRest) resolveCheckpoints(pos + k);
+            if (sanitizer.parserAtRest) resolveCheckpoints(pos + at);
             else probe = Math.min(probe * 2, pageBytes);
           }
         }
       }
       // Keep the last bytes of this page for terminators of spans that end in the next one.
-      keepTail(view);
+      this.keepTail(view);
       pos += n;
-      chunk = new Uint8Array(0);
-      chunkBase = pos;
+      this.chunk = new Uint8Array(0);
+      this.chunkBase = pos;
       if (pos < size) {
+        if (pos < this.end) {
+          if (k > 0 && this.table) this.publish(pos);
+        } else if (this.table && pendingCps.length === 0) {
+          // Past its own segment: hand over where the owner of this boundary was in the same state.
+          const owner = ownerOf(pos);
+          if (owner > k) {
+            const mine = this.snap(pos);
+            const theirs = mine.neutral ? this.table.wait(pos / pageBytes, this.waitMs, () => o.shouldCancel?.() === true) : null;
+            if (theirs && matches(mine, theirs)) {
+              this.stopAt = pos;
+              this.stopSnap = mine;
+              progress?.(pos);
+              return;
+            }
+          }
+        }
         // As of the boundary: every span reported so far ended by it (the queries' lower bound).
-        const cp = [pos, spans, pos, textBytes, mapCol.segments, lineCol.count, spans];
+        const cp = [pos, this.spans, pos, this.textBytes, mapCol.segments, lineCol.count, this.spans];
         if (pendingCps.length === 0 && sanitizer.parserAtRest) writeCheckpoint(cp);
         else {
           if (pendingCps.length === 0) probe = FIRST_PROBE;
           pendingCps.push(cp);
         }
       }
-      o.onProgress?.(pos, spans);
+      progress?.(pos);
     }
     emit(sanitizer.end());
     if (pendingCps.length > 0) resolveCheckpoints(size);
     mapCol.finish();
-    lineCol.finish(size > 0);
-    if (hash) {
-      const digest = hash.digest('hex');
-      if (digest !== o.sha256) throw new Error('the raw bytes do not match their digest; not indexing them');
-    }
-    writers['minimap.bin']!.write(new Uint8Array(minimap.buffer));
+    // Whether the artifact shows a line at all is the merge's call when there are segments.
+    if (k === 0) lineCol.finish(size > 0);
+    this.stopSnap = this.snap(size);
+  }
 
-    const files = {} as Record<IndexFile, number>;
-    const sumParts: number[] = [];
-    for (const name of FILE_ORDER) {
-      const { bytes, sums } = writers[name]!.close();
-      files[name] = bytes;
-      sumParts.push(...sums);
-    }
-    const sumsBytes = new Uint8Array(Uint32Array.from(sumParts).buffer);
-    writeFileSync(join(o.outDir, SUMS), sumsBytes, { mode: 0o600, flag: 'wx' });
-    const report = sanitizer.getReport();
-    const manifest: IndexManifest = {
-      format: INDEX_FORMAT,
-      engine: o.engine,
-      sha256: o.sha256,
-      size,
-      sanitizer: o.sanitizer,
-      pageBytes,
-      maxLineBytes: maxLine,
-      minimap: mini,
-      counts: {
-        spans,
-        textBytes,
-        lines: lineCol.count,
-        segments: mapCol.count,
-        checkpoints: files['checkpoints.bin'] / CHECKPOINT_RECORD,
-      },
-      monotonic: mapCol.monotonic,
-      endsOrdered,
-      meanings,
-      report: { ...report, sha256: hash ? o.sha256 : report.sha256 },
-      files,
-      sumsSha256: createHash('sha256').update(sumsBytes).digest('hex'),
-      builtMs: Math.round(performance.now() - started),
-      createdAt: new Date().toISOString(),
+  private publish(pos: number): void {
+    const s = this.snap(pos);
+    if (s.neutral) this.reports[pos] = this.sanitizer.getReport();
+    this.table!.put(pos / this.o.pageBytes, s);
+  }
+
+  /** The run's outcome (after run); closes its files unless it is segment 0 (the merge writes on into them). */
+  outcome(): SegmentOutcome {
+    return {
+      index: this.spec.index,
+      start: this.start,
+      stopAt: this.stopAt,
+      stop: this.stopSnap!,
+      report: this.sanitizer.getReport(),
+      reports: this.reports,
+      meanings: this.meanings,
+      kept: Object.fromEntries(FILE_ORDER.map((name) => [name, this.writers[name].kept])) as Record<IndexFile, Uint8Array[]>,
     };
-    writeFileSync(join(o.outDir, MANIFEST), JSON.stringify(manifest), { mode: 0o600, flag: 'wx' });
-    return { manifest };
+  }
 
-    function keepTail(view: Uint8Array): void {
-      const keep = 8;
-      if (view.length >= keep) {
-        tail.set(view.subarray(view.length - keep));
-        tailBase = chunkBase + view.length - keep;
-        tailLen = keep;
-        return;
-      }
-      // A short page: append to what is kept, then keep the last `keep` bytes of both.
-      const joined = new Uint8Array(tailLen + view.length);
-      joined.set(tail.subarray(0, tailLen));
-      joined.set(view, tailLen);
-      const from = Math.max(0, joined.length - keep);
-      tail.set(joined.subarray(from));
-      tailBase = chunkBase + view.length - (joined.length - from);
-      tailLen = joined.length - from;
+  /** Closes the files of a later segment (their sums are not needed: the merge copies them). */
+  closeFiles(): void {
+    for (const name of FILE_ORDER) this.writers[name].close();
+  }
+
+  dispose(): void {
+    for (const w of Object.values(this.writers)) w.abandon();
+    try {
+      closeSync(this.fd);
+    } catch {
+      // closed already
     }
+  }
+
+  private keepTail(view: Uint8Array): void {
+    const keep = 8;
+    const tail = this.tail;
+    if (view.length >= keep) {
+      tail.set(view.subarray(view.length - keep));
+      this.tailBase = this.chunkBase + view.length - keep;
+      this.tailLen = keep;
+      return;
+    }
+    // A short page: append to what is kept, then keep the last `keep` bytes of both.
+    const joined = new Uint8Array(this.tailLen + view.length);
+    joined.set(tail.subarray(0, this.tailLen));
+    joined.set(view, this.tailLen);
+    const from = Math.max(0, joined.length - keep);
+    tail.set(joined.subarray(from));
+    this.tailBase = this.chunkBase + view.length - (joined.length - from);
+    this.tailLen = joined.length - from;
+  }
+}
+
+/** Directory of segment k's files inside the index directory being built. */
+export function segmentDir(outDir: string, k: number): string {
+  return k === 0 ? outDir : join(outDir, `.segment-${k}`);
+}
+
+/** Builds the index; throws BuildCancelled when `shouldCancel` said so. */
+export function buildIndex(o: BuildOptions): BuildResult {
+  const started = performance.now();
+  const size = fstatSizeOf(o.rawPath);
+  const starts = planSegments(size, o.pageBytes, o.segments ?? 1);
+  const table = starts.length > 1 ? new SnapshotTable(Math.ceil(size / o.pageBytes)) : null;
+  const outcomes: SegmentOutcome[] = [];
+  const runs: SegmentRun[] = [];
+  try {
+    // Last first: every run past its own end then finds the snaps of the boundaries it reaches.
+    for (let k = starts.length - 1; k >= 1; k--) {
+      const dir = segmentDir(o.outDir, k);
+      mkdirSync(dir, { mode: 0o700 });
+      const run = new SegmentRun(o, { index: k, starts, dir }, table, null);
+      runs.push(run);
+      run.run();
+      run.closeFiles();
+      outcomes[k] = run.outcome();
+    }
+    const hash = o.verifyDigest === false ? null : createHash('sha256');
+    const first = new SegmentRun(o, { index: 0, starts, dir: o.outDir }, table, hash);
+    runs.push(first);
+    first.run((pos) => o.onProgress?.(pos, first.spans));
+    // Segment 0 hashed what it read; the rest of the file is read for the digest alone.
+    if (hash && first.stopAt !== null) hashFile(o.rawPath, first.stopAt, size, hash, o.shouldCancel);
+    return finishIndex(o, first, outcomes, starts, table, hash?.digest('hex') ?? null, started);
   } finally {
-    for (const w of Object.values(writers)) w?.abandon();
+    for (const r of runs) r.dispose();
+  }
+}
+
+function fstatSizeOf(path: string): number {
+  const fd = openSync(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+  try {
+    return fstatSync(fd).size;
+  } finally {
     closeSync(fd);
   }
+}
+
+/** Hashes bytes [from, size) of a file in 4 MiB reads (the digest check of a segmented build). */
+export function hashFile(path: string, from: number, size: number, hash: ReturnType<typeof createHash>, shouldCancel?: () => boolean): void {
+  const fd = openSync(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+  try {
+    const buf = new Uint8Array(4 << 20);
+    let pos = from;
+    while (pos < size) {
+      if (shouldCancel?.()) throw new BuildCancelled();
+      const got = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
+      if (got === 0) throw new Error('the raw file ended early (changed while indexing?)');
+      hash.update(got === buf.length ? buf : buf.subarray(0, got));
+      pos += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Splices the later segments' files onto segment 0's (still open), checks the digest, and writes
+ * the sums and the manifest. `outcomes[k]` for k >= 1; `first` has run.
+ */
+export function finishIndex(
+  o: BuildOptions, first: SegmentRun, outcomes: readonly (SegmentOutcome | undefined)[], starts: readonly number[], table: SnapshotTable | null,
+  digest: string | null, started: number,
+): BuildResult {
+  const size = first.size;
+  const merger = new SegmentMerger(o, first, outcomes, starts, table);
+  const report = merger.run();
+  if (digest !== null && digest !== o.sha256) throw new Error('the raw bytes do not match their digest; not indexing them');
+  first.writers['minimap.bin'].write(new Uint8Array(first.minimap.buffer));
+
+  const files = {} as Record<IndexFile, number>;
+  const sumParts: number[] = [];
+  for (const name of FILE_ORDER) {
+    const { bytes, sums } = first.writers[name].close();
+    files[name] = bytes;
+    sumParts.push(...sums);
+  }
+  const sumsBytes = new Uint8Array(Uint32Array.from(sumParts).buffer);
+  writeFileSync(join(o.outDir, SUMS), sumsBytes, { mode: 0o600, flag: 'wx' });
+  const manifest: IndexManifest = {
+    format: INDEX_FORMAT,
+    engine: o.engine,
+    sha256: o.sha256,
+    size,
+    sanitizer: o.sanitizer,
+    pageBytes: o.pageBytes,
+    maxLineBytes: o.maxLineBytes ?? MAX_LINE_BYTES,
+    minimap: first.mini,
+    counts: {
+      spans: first.spans,
+      textBytes: first.textBytes,
+      lines: first.lineCol.count,
+      segments: first.mapCol.count,
+      checkpoints: files['checkpoints.bin'] / CHECKPOINT_RECORD,
+    },
+    monotonic: first.mapCol.monotonic,
+    endsOrdered: first.endsOrdered,
+    meanings: first.meanings,
+    report: { ...report, sha256: digest !== null ? o.sha256 : report.sha256 },
+    files,
+    sumsSha256: createHash('sha256').update(sumsBytes).digest('hex'),
+    builtMs: Math.round(performance.now() - started),
+    createdAt: new Date().toISOString(),
+  };
+  writeFileSync(join(o.outDir, MANIFEST), JSON.stringify(manifest), { mode: 0o600, flag: 'wx' });
+  return { manifest, splices: merger.splices };
+}
+
+/** Reads one file of a later segment front to back in large pieces: its kept buffers, then its file. */
+class ColumnSource {
+  private fd = -1;
+  private pos: number;
+  private buf: Uint8Array | null = null;
+  private readonly keptBytes: number;
+
+  constructor(private readonly kept: readonly Uint8Array[], private readonly path: string, from: number, private readonly bytes = 3 << 20) {
+    this.pos = from;
+    this.keptBytes = kept.reduce((n, c) => n + c.length, 0);
+  }
+
+  /** Next piece of at most `max` bytes (a view: of a kept buffer, or of this source's read buffer). */
+  next(max: number): Uint8Array {
+    if (this.pos < this.keptBytes) {
+      let base = 0;
+      for (const c of this.kept) {
+        if (this.pos < base + c.length) {
+          const at = this.pos - base;
+          const n = Math.min(max, c.length - at);
+          this.pos += n;
+          return c.subarray(at, at + n);
+        }
+        base += c.length;
+      }
+    }
+    if (this.fd < 0) this.fd = openSync(this.path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+    this.buf ??= new Uint8Array(this.bytes);
+    const want = Math.min(max, this.buf.length);
+    let got = 0;
+    while (got < want) {
+      const n = readSync(this.fd, this.buf, got, want - got, this.pos - this.keptBytes + got);
+      if (n === 0) throw new Error('a segment file of the index ended early');
+      got += n;
+    }
+    this.pos += got;
+    return this.buf.subarray(0, got);
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+}
+
+/**
+ * Appends, run after run along the chain of hand-overs (segment 0 to the owner of the boundary it
+ * stopped at, and so on), each run's output from the boundary it took over at, shifted: span
+ * meanings renumbered in order of first appearance, text offsets, span, segment and line counts;
+ * the open map segment at a hand-over stitched; the minimap, span-end order and map monotonicity
+ * counted over the spliced columns. Returns the report of the whole file.
+ */
+class SegmentMerger {
+  constructor(
+    private readonly o: BuildOptions,
+    private readonly first: SegmentRun,
+    private readonly outcomes: readonly (SegmentOutcome | undefined)[],
+    private readonly starts: readonly number[],
+    private readonly table: SnapshotTable | null,
+  ) {}
+
+  readonly splices: number[] = [];
+
+  /** The id of `meaning` in the whole index (new ones in order of first appearance). */
+  private meaningId(meaning: string): number {
+    const first = this.first;
+    let known = first.meaningIds.get(meaning);
+    if (known === undefined) {
+      if (first.meanings.length >= MAX_MEANINGS) throw new Error('too many distinct span meanings for the index format');
+      known = first.meanings.length;
+      first.meanings.push(meaning);
+      first.meaningIds.set(meaning, known);
+    }
+    return known;
+  }
+
+  run(): RemovalReport {
+    const first = this.first;
+    const starts = this.starts;
+    // Pieces of the whole report: [report at the end of the piece, report where it began].
+    const pieces: [RemovalReport, RemovalReport | null][] = [[first.outcome().report, null]];
+    let at = first.stopAt;
+    let lastStart = 0;
+    while (at !== null) {
+      let j = starts.length - 1;
+      while (j > 0 && starts[j] > at) j--;
+      const q = this.outcomes[j];
+      const from = q?.reports[at];
+      const s = this.table?.get(at / this.o.pageBytes);
+      if (j === 0 || !q || !from || !s) throw new Error('index segments do not join (internal error)');
+      this.append(q, s);
+      this.splices.push(at);
+      pieces.push([q.report, from]);
+      lastStart = q.start;
+      at = q.stopAt;
+    }
+    for (let k = 1; k < starts.length; k++) rmSync(segmentDir(this.o.outDir, k), { recursive: true, force: true });
+    if (pieces.length === 1) return pieces[0][0];
+    // The last run did not know whether the lines before it were empty; its map segment is still open.
+    first.lineCol.finish(first.size > 0);
+    first.mapCol.finish();
+    return combineReports(pieces, lastStart);
+  }
+
+  /** Appends run q's output from boundary B, where `p` (the run before, ending at B) and `s` (q's snap at B) match. */
+  private append(q: SegmentOutcome, s: Snap): void {
+    const first = this.first;
+    const dir = segmentDir(this.o.outDir, q.index);
+    const end = q.stop;
+    const dSpans = first.spans - s.spans;
+    const dText = first.textBytes - s.text;
+    const dLines = first.lineCol.count - s.lines;
+    const dSeg = first.mapCol.segments - (s.mapClosed + (s.hasOpen ? 1 : 0));
+
+    const trace = process.env.AIRLOCK_INDEX_TRACE ? (() => { let t = performance.now(); return (what: string) => { const n = performance.now(); console.error(`[merge] ${what} ${Math.round(n - t)} ms`); t = n; }; })() : null;
+    // Spans: meaning ids renumbered, minimap, end order.
+    {
+      const remap = new Int32Array(q.meanings.length).fill(-1);
+      const out = first.writers['spans.bin'];
+      let left = (end.spans - s.spans) * SPAN_RECORD;
+      const r = new ColumnSource(q.kept['spans.bin'], join(dir, 'spans.bin'), s.spans * SPAN_RECORD, SPAN_RECORD << 17);
+      const buckets = first.mini.buckets;
+      const bucketBytes = first.mini.bucketBytes;
+      const minimap = first.minimap;
+      let lastEnd = first.lastEnd;
+      let ordered = first.endsOrdered;
+      try {
+        while (left > 0) {
+          const piece = r.next(left);
+          left -= piece.length;
+          const records = piece.length / SPAN_RECORD;
+          const f64 = new Float64Array(piece.buffer, piece.byteOffset, piece.length >> 3);
+          const u16 = new Uint16Array(piece.buffer, piece.byteOffset, piece.length >> 1);
+          const u8 = piece;
+          for (let i = 0, f = 0, w = 10; i < records; i++, f += 3, w += 12) {
+            const v = u16[w];
+            const local = v & 0xfff;
+            let id = remap[local];
+            if (id < 0) id = remap[local] = this.meaningId(q.meanings[local]);
+            u16[w] = (v & 0xf000) | id;
+            const offset = f64[f];
+            const spanEnd = offset + f64[f + 1];
+            if (spanEnd < lastEnd) ordered = false;
+            else lastEnd = spanEnd;
+            // Quotients below 2^16: `| 0` is the floor.
+            minimap[u8[i * SPAN_RECORD + 22] * buckets + ((offset / bucketBytes) | 0)]++;
+          }
+          out.writeLarge(piece);
+        }
+      } finally {
+        r.close();
+      }
+      first.lastEnd = lastEnd;
+      first.endsOrdered = ordered;
+      first.spans += end.spans - s.spans;
+    }
+    trace?.('spans');
+
+    // Text: as is.
+    copyRange(new ColumnSource(q.kept['text.bin'], join(dir, 'text.bin'), s.text, 4 << 20), end.text - s.text, first.writers['text.bin']);
+    first.textBytes += end.text - s.text;
+    trace?.('text');
+
+    // Lines: text offsets shifted.
+    {
+      const r = new ColumnSource(q.kept['lines.bin'], join(dir, 'lines.bin'), s.lines * LINE_RECORD, LINE_RECORD << 17);
+      let left = (end.lines - s.lines) * LINE_RECORD;
+      try {
+        while (left > 0) {
+          const piece = r.next(left);
+          left -= piece.length;
+          const n = piece.length >> 3;
+          const f64 = new Float64Array(piece.buffer, piece.byteOffset, n);
+          for (let i = 0; i < n; i++) f64[i] += dText;
+          first.writers['lines.bin'].writeLarge(piece);
+          first.lineCol.count += n;
+        }
+      } finally {
+        r.close();
+      }
+    }
+    trace?.('lines');
+
+    // Map: the segment open at B is stitched (both runs had it open and mergeable) or dropped
+    // (q's came before B); then q's segments, text offsets shifted. The last stays open (the next
+    // hand-over or finish closes it).
+    {
+      const m = first.mapCol;
+      const inFile = end.mapClosed;
+      const total = inFile + (q.stopAt !== null && end.hasOpen ? 1 : 0);
+      let i = s.mapClosed;
+      const r = new ColumnSource(q.kept['map.bin'], join(dir, 'map.bin'), i * MAP_RECORD, MAP_RECORD << 17);
+      const out = first.writers['map.bin'];
+      let piece: Float64Array = new Float64Array(0);
+      let k = 0;
+      /** Next record into rec (from the file, or q's open segment after its file's). */
+      const rec = [0, 0, 0];
+      const next = (): void => {
+        if (i >= inFile) {
+          rec[0] = end.openT;
+          rec[1] = end.openR;
+          rec[2] = end.openLen;
+        } else {
+          if (k >= piece.length) {
+            const bytes = r.next((inFile - i) * MAP_RECORD);
+            piece = new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length >> 3);
+            k = 0;
+          }
+          rec[0] = piece[k];
+          rec[1] = piece[k + 1];
+          rec[2] = piece[k + 2];
+          k += 3;
+        }
+        i++;
+      };
+      try {
+        if (s.hasOpen && i < total) {
+          next();
+          if (s.mergeable) m.rLen = rec[1] + Math.abs(rec[2]) - m.rStart;
+        }
+        if (i < total) {
+          // Closes the open segment; every record but the last is written as it comes.
+          let prevR = m.rStart;
+          let has = m.has;
+          let monotonic = m.monotonic;
+          let t = m.tStart;
+          let rs = m.rStart;
+          let len = m.kind === SegmentKind.Replaced ? -m.rLen : m.rLen;
+          let count = m.count;
+          while (i < total) {
+            next();
+            if (has) {
+              if (rec[1] < prevR) monotonic = false;
+              const at = out.reserve(MAP_RECORD) >> 3;
+              out.f64[at] = t;
+              out.f64[at + 1] = rs;
+              out.f64[at + 2] = len;
+              count++;
+            }
+            has = true;
+            t = rec[0] + dText;
+            rs = prevR = rec[1];
+            len = rec[2];
+          }
+          m.count = count;
+          m.monotonic = monotonic;
+          m.has = true;
+          m.tStart = t;
+          m.rStart = rs;
+          m.rLen = Math.abs(len);
+          m.kind = len < 0 ? SegmentKind.Replaced : SegmentKind.Verbatim;
+        }
+      } finally {
+        r.close();
+      }
+    }
+    trace?.('map');
+
+    // Checkpoints: counts shifted.
+    {
+      const count = end.cps - s.cps;
+      const out = first.writers['checkpoints.bin'];
+      const r = new ColumnSource(q.kept['checkpoints.bin'], join(dir, 'checkpoints.bin'), s.cps * CHECKPOINT_RECORD, CHECKPOINT_RECORD << 12);
+      let left = count * CHECKPOINT_RECORD;
+      try {
+        while (left > 0) {
+          const piece = r.next(left);
+          left -= piece.length;
+          const f64 = new Float64Array(piece.buffer, piece.byteOffset, piece.length >> 3);
+          for (let c = 0; c < piece.length >> 3; c += CHECKPOINT_FIELDS) {
+            const at = out.reserve(CHECKPOINT_RECORD) >> 3;
+            out.f64[at] = f64[c];
+            out.f64[at + 1] = f64[c + 1] + dSpans;
+            out.f64[at + 2] = f64[c + 2];
+            out.f64[at + 3] = f64[c + 3] + dText;
+            out.f64[at + 4] = f64[c + 4] + dSeg;
+            out.f64[at + 5] = f64[c + 5] + dLines;
+            out.f64[at + 6] = f64[c + 6] + dSpans;
+          }
+        }
+      } finally {
+        r.close();
+      }
+      first.cps += count;
+    }
+  }
+}
+
+function copyRange(r: ColumnSource, bytes: number, out: ColumnWriter): void {
+  try {
+    let left = bytes;
+    while (left > 0) {
+      const piece = r.next(left);
+      left -= piece.length;
+      out.writeLarge(piece);
+    }
+  } finally {
+    r.close();
+  }
+}
+
+/**
+ * The report of the whole file from its pieces: every count is the sum over the pieces of (count
+ * at the piece's end minus count where it began); the rest (mode, limits, what was withheld at
+ * the end) comes from the last piece, whose offsets count from its run's start `lastStart`.
+ */
+export function combineReports(pieces: readonly (readonly [RemovalReport, RemovalReport | null])[], lastStart: number): RemovalReport {
+  const last = pieces[pieces.length - 1][0];
+  const out = structuredClone(last) as unknown as Record<string, unknown>;
+  const add = (target: Record<string, unknown>, a: Record<string, unknown>, b: Record<string, unknown> | null, sign: number): void => {
+    for (const key of Object.keys(a)) {
+      const v = a[key];
+      if (typeof v === 'number') target[key] = (target[key] as number) + sign * (v - ((b?.[key] as number | undefined) ?? 0));
+      else if (v && typeof v === 'object' && key !== 'limits' && key !== 'meanings') {
+        add(target[key] as Record<string, unknown>, v as Record<string, unknown>, (b?.[key] as Record<string, unknown> | undefined) ?? null, sign);
+      }
+    }
+  };
+  const zero = (target: Record<string, unknown>): void => {
+    for (const key of Object.keys(target)) {
+      const v = target[key];
+      if (typeof v === 'number') target[key] = 0;
+      else if (v && typeof v === 'object' && key !== 'limits' && key !== 'meanings') zero(v as Record<string, unknown>);
+    }
+  };
+  zero(out);
+  const meanings = new Map<string, number>();
+  for (const [end, from] of pieces) {
+    add(out, end as unknown as Record<string, unknown>, from as unknown as Record<string, unknown> | null, 1);
+    for (const [key, n] of Object.entries(end.meanings)) meanings.set(key, (meanings.get(key) ?? 0) + n - (from?.meanings[key] ?? 0));
+  }
+  const r = out as unknown as RemovalReport;
+  r.version = last.version;
+  r.withheld_from = last.withheld_from === null ? null : last.withheld_from + lastStart;
+  const entries = [...meanings].filter(([, n]) => n > 0).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  r.meanings = Object.fromEntries(entries);
+  return r;
 }
 
 /** Why a sequence stopped before its grammar ended it, from the byte after it. */

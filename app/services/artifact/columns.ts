@@ -8,22 +8,35 @@ import { BLOCK_BYTES } from './format';
 /** A multiple of BLOCK_BYTES and of every record size (8, 24, 32, 48), so no record straddles a flush. */
 export const BUFFER_BYTES = BLOCK_BYTES * 12;
 
-/** One index file being written: owner-only, created exclusively, never following a link. */
+/** Bytes a later segment's run may keep in memory instead of writing them (shared by its files). */
+export interface MemoryBudget {
+  left: number;
+}
+
+/**
+ * One index file being written: owner-only, created exclusively, never following a link. A later
+ * segment's files (merged, not served) keep whole buffers in memory while `budget` lasts (`kept`),
+ * and only what comes after goes to the file.
+ */
 export class ColumnWriter {
-  readonly buffer = new ArrayBuffer(BUFFER_BYTES);
-  readonly u8 = new Uint8Array(this.buffer);
-  readonly f64 = new Float64Array(this.buffer);
-  readonly i32 = new Int32Array(this.buffer);
-  readonly u16 = new Uint16Array(this.buffer);
-  readonly u32 = new Uint32Array(this.buffer);
+  buffer = new ArrayBuffer(BUFFER_BYTES);
+  u8 = new Uint8Array(this.buffer);
+  f64 = new Float64Array(this.buffer);
+  i32 = new Int32Array(this.buffer);
+  u16 = new Uint16Array(this.buffer);
+  u32 = new Uint32Array(this.buffer);
   /** Bytes used in the buffer. */
   len = 0;
-  /** Bytes already flushed to the file. */
+  /** Bytes already flushed (kept, then to the file). */
   private flushed = 0;
   private readonly sums: number[] = [];
   private fd: number;
+  /** The first bytes, kept in memory: whole buffers but maybe the last. */
+  readonly kept: Uint8Array[] = [];
+  private spilled = false;
 
-  constructor(readonly path: string) {
+  /** `sums`: keep the CRC-32 of each block (a later segment's files are merged, not served: none). */
+  constructor(readonly path: string, private readonly withSums = true, private readonly budget: MemoryBudget | null = null) {
     this.fd = openSync(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
     fchmodSync(this.fd, 0o600);
   }
@@ -57,16 +70,62 @@ export class ColumnWriter {
   }
 
   /**
-   * Writes the buffer's whole blocks out (all of it when `final`), each with its CRC-32, and keeps
-   * a partial last block at the buffer's start: a reader checks the file in BLOCK_BYTES blocks
+   * Appends a large piece of bytes (a merge's): what does not fill the buffer goes through it,
+   * whole blocks are written straight from `src` (its sums taken there), saving a copy.
+   */
+  writeLarge(src: Uint8Array): void {
+    if (this.budget) {
+      this.write(src);
+      return;
+    }
+    let k = 0;
+    if (this.len > 0) {
+      const n = Math.min(src.length, BUFFER_BYTES - this.len);
+      this.u8.set(src.subarray(0, n), this.len);
+      this.len += n;
+      k = n;
+      if (this.len === BUFFER_BYTES) this.flush();
+    }
+    const direct = Math.floor((src.length - k) / BLOCK_BYTES) * BLOCK_BYTES;
+    if (this.len === 0 && direct > 0) {
+      let off = 0;
+      while (off < direct) off += writeSync(this.fd, src, k + off, direct - off);
+      if (this.withSums) for (let b = 0; b < direct; b += BLOCK_BYTES) this.sums.push(crc32(src.subarray(k + b, k + b + BLOCK_BYTES)));
+      this.flushed += direct;
+      k += direct;
+    }
+    if (k < src.length) this.write(src.subarray(k));
+  }
+
+  /**
+   * Writes the buffer out: a later segment's run hands whole buffers over while its budget lasts;
+   * a file gets the buffer's whole blocks (all of it when `final`), each with its CRC-32, and the
+   * partial last block stays at the buffer's start: a reader checks the file in BLOCK_BYTES blocks
    * from offset 0, so a sum must never cover a block cut short in the middle of the file (records
    * whose size does not divide BUFFER_BYTES, 56-byte checkpoints, flush before a full buffer).
    */
   private flush(final = false): void {
+    if (this.budget && !this.spilled) {
+      if (this.budget.left >= BUFFER_BYTES) {
+        // Kept: the buffer is handed over whole and a new one takes its place.
+        this.budget.left -= BUFFER_BYTES;
+        if (this.len > 0) this.kept.push(new Uint8Array(this.buffer, 0, this.len));
+        this.flushed += this.len;
+        this.len = 0;
+        this.buffer = new ArrayBuffer(BUFFER_BYTES);
+        this.u8 = new Uint8Array(this.buffer);
+        this.f64 = new Float64Array(this.buffer);
+        this.i32 = new Int32Array(this.buffer);
+        this.u16 = new Uint16Array(this.buffer);
+        this.u32 = new Uint32Array(this.buffer);
+        return;
+      }
+      this.spilled = true;
+    }
     const whole = final ? this.len : this.len - (this.len % BLOCK_BYTES);
     let off = 0;
     while (off < whole) off += writeSync(this.fd, this.u8, off, whole - off);
-    for (let b = 0; b < whole; b += BLOCK_BYTES) this.sums.push(crc32(this.u8.subarray(b, Math.min(whole, b + BLOCK_BYTES))));
+    if (this.withSums) for (let b = 0; b < whole; b += BLOCK_BYTES) this.sums.push(crc32(this.u8.subarray(b, Math.min(whole, b + BLOCK_BYTES))));
     this.flushed += whole;
     // The rest is under one block and a multiple of 8 (every record size is), so views stay aligned.
     this.u8.copyWithin(0, whole, this.len);

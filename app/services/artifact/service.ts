@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_LIMITS } from '../../../shared/parser';
 import type {
@@ -36,6 +37,15 @@ export interface ArtifactServiceOptions {
   readonly pageBytes?: number;
   /** Display line width in text bytes (default MAX_LINE_BYTES). */
   readonly maxLineBytes?: number;
+  /**
+   * Segments a build is cut into, each run by its own thread (default: the cores this process may
+   * use, at most 4; 1 builds in one run). Inline builds run them one after the other.
+   */
+  readonly segments?: number;
+  /** Smallest artifact a worker build cuts into segments (default 16 MiB). */
+  readonly minParallelBytes?: number;
+  /** Cut into segments only when the machine has the idle cores for it (default true; see parallel.ts). */
+  readonly adaptiveSegments?: boolean;
   /** Sanitizer options of an artifact (default: from the record that holds it, else the defaults). */
   sanitizerFor?(sha256: string): Promise<IndexSanitizerOptions>;
 }
@@ -63,6 +73,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
   const indexRoot = join(root, 'index');
   const pageBytes = opts.pageBytes ?? DEFAULT_PAGE_BYTES;
   const maxLineBytes = opts.maxLineBytes ?? MAX_LINE_BYTES;
+  const segments = Math.max(1, Math.floor(opts.segments ?? Math.min(4, availableParallelism())));
   const jobs = new Map<string, Job>();
   const readers = new Map<string, IndexReader>();
   const bookmarks = new BookmarkStore(root);
@@ -194,7 +205,8 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     await ensurePrivateDir(tmp);
     const input: WorkerInput = {
       rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine, pageBytes, maxLineBytes,
-      cancel: job.cancel.buffer as SharedArrayBuffer,
+      cancel: job.cancel.buffer as SharedArrayBuffer, segments: opts.inline ? (opts.segments ?? 1) : segments,
+      minParallelBytes: opts.minParallelBytes, adaptive: opts.adaptiveSegments,
     };
     try {
       const outcome = opts.inline ? await runInline(input, job) : await runWorker(input, job);
@@ -248,7 +260,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
   async function runWorker(input: WorkerInput, job: Job): Promise<'done' | 'cancelled'> {
     const script = await resolveWorkerScript(opts.workerScript);
     return new Promise((resolve, reject) => {
-      const worker = new Worker(script, { workerData: { ...input, airlockArtifactIndex: true }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+      const worker = new Worker(script, { workerData: { ...input, script, airlockArtifactIndex: true }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
       let settled = false;
       const settle = (f: () => void): void => {
         if (settled) return;

@@ -1,25 +1,34 @@
 // Worker-thread entry: builds one index (build.ts) off main's event loop. Main passes the options
 // and a shared cancel flag; the worker posts progress at most every 50 ms, then `done` or `error`.
+// With `segments` > 1 it runs the segmented build (parallel.ts), starting this same script again
+// for each later segment (`airlockArtifactSegment`).
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildIndex, BuildCancelled, type BuildOptions } from './build';
+import { buildIndex, BuildCancelled, keptBuffers, type BuildOptions, type BuildResult } from './build';
+import { buildIndexParallel, runSegmentInput, type SegmentInput, type SegmentMessage } from './parallel';
 
 export interface WorkerInput extends Omit<BuildOptions, 'onProgress' | 'shouldCancel'> {
   /** Int32 flag: main stores 1 to cancel. */
   readonly cancel: SharedArrayBuffer;
+  /** This worker's own script (segmented builds start it again for each later segment). */
+  readonly script?: string;
+  /** Smallest file a segmented build cuts into segments (default parallel.ts MIN_PARALLEL_BYTES). */
+  readonly minParallelBytes?: number;
+  /** See ParallelOptions.adaptive. */
+  readonly adaptive?: boolean;
 }
 
 export type WorkerMessage =
   | { readonly type: 'progress'; readonly bytesDone: number; readonly spans: number }
-  | { readonly type: 'done'; readonly manifest: unknown }
+  | { readonly type: 'done'; readonly manifest: unknown; readonly splices?: readonly number[] }
   | { readonly type: 'cancelled' }
   | { readonly type: 'error'; readonly message: string };
 
 /** Runs a build with the protocol above; `post` is parentPort.postMessage (or a test's stand-in). */
-export function runWorkerBuild(input: WorkerInput, post: (m: WorkerMessage) => void): void {
+export async function runWorkerBuild(input: WorkerInput, post: (m: WorkerMessage) => void): Promise<void> {
   const flag = new Int32Array(input.cancel);
   let last = 0;
   try {
-    const { manifest } = buildIndex({
+    const options: BuildOptions = {
       ...input,
       shouldCancel: () => Atomics.load(flag, 0) !== 0,
       onProgress: (bytesDone, spans) => {
@@ -28,15 +37,32 @@ export function runWorkerBuild(input: WorkerInput, post: (m: WorkerMessage) => v
         last = now;
         post({ type: 'progress', bytesDone, spans });
       },
-    });
-    post({ type: 'done', manifest });
+    };
+    const result: BuildResult = (input.segments ?? 1) > 1 && input.script
+      ? await buildIndexParallel(options, { script: input.script, cancel: input.cancel, minParallelBytes: input.minParallelBytes, adaptive: input.adaptive })
+      : buildIndex({ ...options, segments: 1 });
+    post({ type: 'done', manifest: result.manifest, splices: result.splices });
   } catch (err) {
     if (err instanceof BuildCancelled) post({ type: 'cancelled' });
     else post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
   }
 }
 
-if (parentPort && workerData && (workerData as { airlockArtifactIndex?: boolean }).airlockArtifactIndex) {
+/** A later segment's run or the digest, for a segmented build's coordinator (parallel.ts). */
+function runPart(input: SegmentInput, post: (m: SegmentMessage, transfer?: ArrayBuffer[]) => void): void {
+  try {
+    const outcome = runSegmentInput(input);
+    // The kept buffers move to the coordinator's thread (no copy).
+    post({ type: 'segment', outcome }, keptBuffers(outcome));
+  } catch (err) {
+    if (err instanceof BuildCancelled) post({ type: 'cancelled' });
+    else post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+if (parentPort && workerData) {
   const port = parentPort;
-  runWorkerBuild(workerData as WorkerInput, (m) => port.postMessage(m));
+  const data = workerData as { airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput };
+  if (data.airlockArtifactIndex) void runWorkerBuild(workerData as WorkerInput, (m) => port.postMessage(m));
+  else if (data.airlockArtifactSegment) runPart(data.airlockArtifactSegment, (m, transfer) => port.postMessage(m, transfer));
 }
