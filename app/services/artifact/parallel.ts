@@ -199,18 +199,15 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
     first = run0;
     const trace = process.env.AIRLOCK_INDEX_TRACE ? (what: string) => console.error(`[index] ${Math.round(performance.now() - started)} ms ${what}`) : null;
     trace?.('segment 0 starts');
-    try {
-      run0.run((pos) => {
-        progress[0] = pos;
-        progress[1] = run0.spans;
-        report();
-      });
-      // It hashed what it read; the rest of the file is read for the digest while the others run.
-      if (hash && run0.stopAt !== null) hashFile(o.rawPath, run0.stopAt, size, hash, run0Cancelled);
-    } catch (err) {
-      // Stopped because another run failed: that failure is the build's (see the catch below).
-      throw err;
-    }
+    // A BuildCancelled from here, when nobody cancelled, means another run failed: the catch below
+    // reports that failure.
+    run0.run((pos) => {
+      progress[0] = pos;
+      progress[1] = run0.spans;
+      report();
+    });
+    // It hashed what it read; the rest of the file is read for the digest while the others run.
+    if (hash && run0.stopAt !== null) hashFile(o.rawPath, run0.stopAt, size, hash, run0Cancelled);
     trace?.(`segment 0 stopped at ${run0.stopAt}`);
     const timer = setInterval(report, 50);
     let outcomes: SegmentOutcome[];
