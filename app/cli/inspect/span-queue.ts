@@ -10,55 +10,131 @@ export interface SpanGroup {
   count: number;
 }
 
+const INITIAL_CAPACITY = 1024;
+
 /**
  * Collects spans as the parser completes them and hands them out by start offset, merging a span
  * into the previous one when it has the same class, meaning and flags and starts where it ended.
  * Kept sorted on insert: spans complete almost in start order (only a sequence that contains an
  * executed control finishes after it), so insertion walks back a step or two and taking is O(k).
+ *
+ * Groups live in parallel typed arrays (a span per byte is the worst case, so no object per
+ * span): group `k` is `start[k]`, `end[k]`, … for `head <= k < length`. {@link take} hands out
+ * index ranges, valid until the next {@link add}.
  */
 export class SpanQueue {
-  private groups: SpanGroup[] = [];
+  start = new Float64Array(INITIAL_CAPACITY);
+  end = new Float64Array(INITIAL_CAPACITY);
+  count = new Float64Array(INITIAL_CAPACITY);
+  cls = new Uint8Array(INITIAL_CAPACITY);
+  flags = new Uint32Array(INITIAL_CAPACITY);
+  /** Meanings are the parser's own table strings: held, not copied or interned. */
+  meaning: string[] = new Array<string>(INITIAL_CAPACITY).fill('');
   /** Index of the first group not yet taken. */
-  private head = 0;
-  private last: SpanGroup | undefined;
+  head = 0;
+  /** Index past the last group. */
+  length = 0;
+  /** The group a next adjacent equal span may extend, or -1 (it was taken, or none yet). */
+  private last = -1;
 
   /** Adds a completed span. */
   add(cls: SpanClass, offset: number, length: number, meaning: string, flags: number): void {
     const last = this.last;
-    if (last && last.cls === cls && last.meaning === meaning && last.flags === flags && last.end === offset) {
-      last.end = offset + length;
-      last.count++;
+    if (last >= 0 && this.end[last] === offset && this.cls[last] === cls && this.flags[last] === flags && this.meaning[last] === meaning) {
+      this.end[last] = offset + length;
+      this.count[last]++;
       return;
     }
-    const group = { start: offset, end: offset + length, cls, meaning, flags, count: 1 };
-    const groups = this.groups;
-    let k = groups.length;
-    while (k > this.head && groups[k - 1].start > offset) k--;
-    if (k === groups.length) groups.push(group);
-    else groups.splice(k, 0, group);
-    this.last = group;
+    if (this.length === this.start.length) this.makeRoom();
+    let k = this.length;
+    const start = this.start;
+    while (k > this.head && start[k - 1] > offset) k--;
+    if (k < this.length) this.shiftUp(k);
+    start[k] = offset;
+    this.end[k] = offset + length;
+    this.count[k] = 1;
+    this.cls[k] = cls;
+    this.flags[k] = flags;
+    this.meaning[k] = meaning;
+    this.length++;
+    this.last = k;
   }
 
-  /** Removes and returns the groups that start before `offset`, in start order. */
-  takeBefore(offset: number): SpanGroup[] {
-    const groups = this.groups;
-    const from = this.head;
-    let k = from;
-    while (k < groups.length && groups[k].start < offset) k++;
-    if (k === from) return [];
-    const taken = groups.slice(from, k);
+  /**
+   * Takes the groups that start before `offset` and returns the index past them: they are
+   * `[from, returned)` where `from` was {@link head} before the call, in start order.
+   */
+  take(offset: number): number {
+    const start = this.start;
+    const n = this.length;
+    let k = this.head;
+    while (k < n && start[k] < offset) k++;
     this.head = k;
     // Every group starting before `offset` is gone now; never merge into one already handed out.
-    if (this.last && this.last.start < offset) this.last = undefined;
-    if (k === groups.length) {
-      this.groups = [];
+    if (this.last >= 0 && this.last < k) this.last = -1;
+    return k;
+  }
+
+  /** Removes and returns the groups that start before `offset`, in start order, as objects. */
+  takeBefore(offset: number): SpanGroup[] {
+    const from = this.head;
+    const to = this.take(offset);
+    const groups: SpanGroup[] = [];
+    for (let k = from; k < to; k++) groups.push(this.group(k));
+    return groups;
+  }
+
+  /** Group `k` as an object. */
+  group(k: number): SpanGroup {
+    return { start: this.start[k], end: this.end[k], cls: this.cls[k] as SpanClass, meaning: this.meaning[k], flags: this.flags[k], count: this.count[k] };
+  }
+
+  /** Frees taken slots, or grows the arrays when every slot is still queued. */
+  private makeRoom(): void {
+    const head = this.head;
+    const live = this.length - head;
+    if (head > 0 && live * 2 <= this.start.length) {
+      this.start.copyWithin(0, head, this.length);
+      this.end.copyWithin(0, head, this.length);
+      this.count.copyWithin(0, head, this.length);
+      this.cls.copyWithin(0, head, this.length);
+      this.flags.copyWithin(0, head, this.length);
+      this.meaning.copyWithin(0, head, this.length);
+      this.meaning.fill('', live, this.length);
       this.head = 0;
-      this.last = undefined;
-    } else if (k > 4096 && k * 2 > groups.length) {
-      this.groups = groups.slice(k);
-      this.head = 0;
+      this.length = live;
+      if (this.last >= 0) this.last -= head;
+      return;
     }
-    return taken;
+    const capacity = this.start.length * 2;
+    const grow = <T extends Float64Array | Uint8Array | Uint32Array>(a: T, make: (n: number) => T): T => {
+      const b = make(capacity);
+      b.set(a.subarray(head, this.length));
+      return b;
+    };
+    this.start = grow(this.start, (n) => new Float64Array(n));
+    this.end = grow(this.end, (n) => new Float64Array(n));
+    this.count = grow(this.count, (n) => new Float64Array(n));
+    this.cls = grow(this.cls, (n) => new Uint8Array(n));
+    this.flags = grow(this.flags, (n) => new Uint32Array(n));
+    const meaning = new Array<string>(capacity).fill('');
+    for (let k = head; k < this.length; k++) meaning[k - head] = this.meaning[k];
+    this.meaning = meaning;
+    this.head = 0;
+    this.length = live;
+    if (this.last >= 0) this.last -= head;
+  }
+
+  /** Opens slot `k` by moving groups `k..length` up one. */
+  private shiftUp(k: number): void {
+    const n = this.length;
+    this.start.copyWithin(k + 1, k, n);
+    this.end.copyWithin(k + 1, k, n);
+    this.count.copyWithin(k + 1, k, n);
+    this.cls.copyWithin(k + 1, k, n);
+    this.flags.copyWithin(k + 1, k, n);
+    for (let j = n; j > k; j--) this.meaning[j] = this.meaning[j - 1];
+    if (this.last >= k) this.last++;
   }
 }
 

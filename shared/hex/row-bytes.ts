@@ -1,0 +1,244 @@
+import { leadCellForCodePoint } from './codepoint';
+import { C1_CELLS } from './notation';
+import { MAX_ROW_WIDTH } from './rows';
+import { SEQ_ILL_FORMED, SEQ_LENGTH_MASK, SEQ_TRUNCATED, SEQ_VALID, codePointAt, sequenceAt } from './utf8';
+
+/*
+ * Hex rows written as bytes straight into a caller's buffer: the same text as
+ * `formatRowText(row, { width, offsetDigits })` for the rows of `formatHexRows` over the whole
+ * stream, without a string, array or cell object per row. For dumps of many megabytes (the
+ * `airlock inspect` CLI), where building JavaScript strings per row costs more than the rest.
+ */
+
+const GROUP_SIZE = 8;
+const SPACE = 0x20;
+const LF = 0x0a;
+const BAR = 0x7c;
+
+/** ASCII codes of the 16 lowercase hex digits. */
+const HEX_DIGIT = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
+/**
+ * Caret text of the ASCII bytes, as `formatRow` prints it (two bytes at most): `CARET_A[b]`, then
+ * `CARET_B[b]` when it is not 0. `|` is `\|`, so input cannot fake the column's end.
+ */
+const CARET_A = new Uint8Array(0x80);
+const CARET_B = new Uint8Array(0x80);
+for (let b = 0; b < 0x80; b++) {
+  if (b < 0x20) [CARET_A[b], CARET_B[b]] = [0x5e, b + 0x40];
+  else if (b === 0x7f) [CARET_A[b], CARET_B[b]] = [0x5e, 0x3f];
+  else if (b === 0x5c || b === 0x5e || b === 0x3c || b === BAR) [CARET_A[b], CARET_B[b]] = [0x5c, b];
+  else CARET_A[b] = b;
+}
+
+/** What the bytes up to `seqEnd` continue: the rest of a sequence that began earlier. */
+const enum Rest {
+  /** Continuation bytes of a well-formed character: `·`. */
+  Continuation = 0,
+  /** Bytes of an ill-formed subpart: `\xNN`. */
+  Invalid = 1,
+  /** Bytes whose meaning depends on bytes not known: `<NN?>`. */
+  Partial = 2,
+}
+
+/**
+ * Writes hex-dump rows as UTF-8 bytes: `00000010  1b 5b 33 …  |^[[31mFAIL|` and a line feed. Rows
+ * are written in stream order, one after another; the writer carries the UTF-8 state from row to
+ * row, so a character cut by a row edge shows its lead cell in the first row and `·` in the next,
+ * as {@link formatHexRows} does. A literal `|` in the caret column is written `\|`.
+ *
+ * The text holds no C0 (but the final LF), DEL, C1, invisible, bidi or right-to-left character
+ * whatever the bytes were: the same inert notation as the cells of {@link formatCells}.
+ */
+export class HexRowWriter {
+  /** The most bytes {@link writeRow} can add for one row (the notation `<U+10FFFF>` is 10). */
+  readonly maxRowBytes: number;
+  /** Stream offset where the sequence carried over from earlier bytes ends. */
+  private seqEnd = 0;
+  private rest: Rest = Rest.Continuation;
+
+  /**
+   * @param width bytes per full row (a short row is padded so its caret column lines up)
+   * @param offsetDigits minimum hex digits of the offset column; longer offsets are never cut
+   * @throws RangeError for a width outside 1–4096 or a digit count outside 1–16
+   */
+  constructor(readonly width: number, readonly offsetDigits = 8) {
+    if (!Number.isInteger(width) || width < 1 || width > MAX_ROW_WIDTH) throw new RangeError(`width must be an integer in 1–${MAX_ROW_WIDTH}, got ${width}`);
+    if (!Number.isInteger(offsetDigits) || offsetDigits < 1 || offsetDigits > 16) throw new RangeError(`offsetDigits must be an integer in 1–16, got ${offsetDigits}`);
+    this.maxRowBytes = 16 + 2 + width * 3 + Math.ceil(width / GROUP_SIZE) + 3 + width * 10 + 2;
+  }
+
+  /**
+   * Sets the UTF-8 state for a dump whose first row starts at `buf[i]`, stream offset `at`. The
+   * bytes before it in the stream must be in `buf`: at least `min(3, at)` of them (a character
+   * covering `buf[i]` begins at most 3 bytes earlier). `end` and `streamEnds` are as for
+   * {@link writeRow}. Without a call, the first row is taken to start the stream.
+   *
+   * @throws RangeError if fewer preceding bytes are given than that
+   */
+  begin(buf: Uint8Array, i: number, at: number, end: number, streamEnds: boolean): void {
+    const ctx = Math.min(3, at);
+    if (i < ctx) throw new RangeError(`the ${ctx} bytes before offset ${at} must precede index ${i}`);
+    this.seqEnd = at;
+    this.rest = Rest.Continuation;
+    // Decoding from 3 bytes before reaches the true state at `i` (see writeCells): a sequence we
+    // enter midway is only continuation bytes, each skipped as a subpart of its own.
+    let j = i - ctx;
+    while (j < i) {
+      if (buf[j] < 0x80) {
+        j++;
+        continue;
+      }
+      const packed = sequenceAt(buf, j, end);
+      const length = packed & SEQ_LENGTH_MASK;
+      let status = packed & ~SEQ_LENGTH_MASK;
+      if (status === SEQ_TRUNCATED) status = streamEnds ? SEQ_ILL_FORMED : SEQ_TRUNCATED;
+      if (j + length > i) {
+        this.seqEnd = at + (j + length - i);
+        this.rest = status === SEQ_VALID ? Rest.Continuation : status === SEQ_ILL_FORMED ? Rest.Invalid : Rest.Partial;
+      }
+      j += length;
+    }
+  }
+
+  /**
+   * Writes the row of bytes `buf[i..i+n)` (stream offset `at`) into `out` at `p`, followed by LF,
+   * and returns the new end. `out` must have room for {@link maxRowBytes}. `buf[i+n..end)` are
+   * the bytes that follow in the stream (3 settle any character); `streamEnds` says the stream
+   * ends at `end` (a character cut there is invalid), otherwise what follows is unknown (it is
+   * partial, `<e2?>`). Rows must be written in stream order, each starting where the last ended.
+   */
+  writeRow(out: Uint8Array, p: number, buf: Uint8Array, i: number, n: number, at: number, end: number, streamEnds: boolean): number {
+    p = this.writeOffset(out, p, at);
+    const width = this.width;
+    const cols = n > width ? n : width;
+    for (let k = 0; k < cols; k++) {
+      if (k % GROUP_SIZE === 0) out[p++] = SPACE;
+      out[p++] = SPACE;
+      if (k < n) {
+        const b = buf[i + k];
+        out[p++] = HEX_DIGIT[b >> 4];
+        out[p++] = HEX_DIGIT[b & 15];
+      } else {
+        out[p++] = SPACE;
+        out[p++] = SPACE;
+      }
+    }
+    out[p++] = SPACE;
+    out[p++] = SPACE;
+    out[p++] = BAR;
+    const stop = i + n;
+    let x = at;
+    for (let q = i; q < stop; q++, x++) {
+      const b = buf[q];
+      if (x < this.seqEnd) {
+        p = this.writeRest(out, p, b);
+      } else if (b < 0x80) {
+        out[p++] = CARET_A[b];
+        const second = CARET_B[b];
+        if (second !== 0) out[p++] = second;
+      } else {
+        p = this.writeLead(out, p, buf, q, x, end, streamEnds);
+      }
+    }
+    out[p++] = BAR;
+    out[p++] = LF;
+    return p;
+  }
+
+  private writeOffset(out: Uint8Array, p: number, at: number): number {
+    if (at < 0x1_0000_0000 && this.offsetDigits === 8) {
+      for (let s = 28; s >= 0; s -= 4) out[p++] = HEX_DIGIT[(at >>> s) & 15];
+      return p;
+    }
+    return writeAscii(out, p, at.toString(16).padStart(this.offsetDigits, '0'));
+  }
+
+  /** A byte inside a sequence that began at an earlier byte. */
+  private writeRest(out: Uint8Array, p: number, b: number): number {
+    if (this.rest === Rest.Continuation) {
+      out[p++] = 0xc2; // U+00B7 ·
+      out[p++] = 0xb7;
+      return p;
+    }
+    if (this.rest === Rest.Invalid) return writeEscapedByte(out, p, b);
+    return writePartial(out, p, b);
+  }
+
+  /** The byte ≥ 0x80 at `buf[q]` (stream offset `x`) starts a sequence. */
+  private writeLead(out: Uint8Array, p: number, buf: Uint8Array, q: number, x: number, end: number, streamEnds: boolean): number {
+    const b = buf[q];
+    const packed = sequenceAt(buf, q, end);
+    const length = packed & SEQ_LENGTH_MASK;
+    let status = packed & ~SEQ_LENGTH_MASK;
+    if (status === SEQ_TRUNCATED && streamEnds) status = SEQ_ILL_FORMED;
+    this.seqEnd = x + length;
+    if (status === SEQ_VALID) {
+      this.rest = Rest.Continuation;
+      const cell = leadCellForCodePoint(codePointAt(buf, q, length));
+      if (cell.kind !== 'utf8-lead') return writeAscii(out, p, cell.text);
+      // A character shown as itself: its text is exactly these bytes.
+      for (let k = 0; k < length; k++) out[p++] = buf[q + k];
+      return p;
+    }
+    if (status === SEQ_ILL_FORMED) {
+      this.rest = Rest.Invalid;
+      // A byte that no sequence claims is C1 when it is 0x80–0x9F.
+      if (length === 1 && b < 0xa0) return writeAscii(out, p, C1_CELLS[b - 0x80].text);
+      return writeEscapedByte(out, p, b);
+    }
+    this.rest = Rest.Partial;
+    return writePartial(out, p, b);
+  }
+}
+
+/** `\xNN` */
+function writeEscapedByte(out: Uint8Array, p: number, b: number): number {
+  out[p++] = 0x5c;
+  out[p++] = 0x78;
+  out[p++] = HEX_DIGIT[b >> 4];
+  out[p++] = HEX_DIGIT[b & 15];
+  return p;
+}
+
+/** `<NN?>` */
+function writePartial(out: Uint8Array, p: number, b: number): number {
+  out[p++] = 0x3c;
+  out[p++] = HEX_DIGIT[b >> 4];
+  out[p++] = HEX_DIGIT[b & 15];
+  out[p++] = 0x3f;
+  out[p++] = 0x3e;
+  return p;
+}
+
+/** Writes an ASCII string (Airlock's own notation, never input) as bytes. */
+export function writeAscii(out: Uint8Array, p: number, text: string): number {
+  for (let k = 0; k < text.length; k++) out[p++] = text.charCodeAt(k);
+  return p;
+}
+
+/**
+ * Writes `value` (a non-negative integer) in lowercase hex, at least `digits` digits, as
+ * `value.toString(16).padStart(digits, '0')` would.
+ */
+export function writeHexNumber(out: Uint8Array, p: number, value: number, digits: number): number {
+  if (value < 0x1_0000_0000 && digits === 8) {
+    for (let s = 28; s >= 0; s -= 4) out[p++] = HEX_DIGIT[(value >>> s) & 15];
+    return p;
+  }
+  return writeAscii(out, p, value.toString(16).padStart(digits, '0'));
+}
+
+/** Writes `value` (a non-negative integer) in decimal, right-aligned in at least `width` columns. */
+export function writeDecimal(out: Uint8Array, p: number, value: number, width: number): number {
+  if (value >= 1e15) return writeAscii(out, p, String(value).padStart(width));
+  let digits = 1;
+  for (let v = value; v >= 10; v = Math.floor(v / 10)) digits++;
+  for (let k = digits; k < width; k++) out[p++] = SPACE;
+  let v = value;
+  for (let k = p + digits - 1; k >= p; k--) {
+    out[k] = 0x30 + (v % 10);
+    v = Math.floor(v / 10);
+  }
+  return p + digits;
+}
