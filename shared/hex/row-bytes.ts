@@ -17,6 +17,16 @@ const BAR = 0x7c;
 
 /** ASCII codes of the 16 lowercase hex digits. */
 const HEX_DIGIT = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** The two hex digits of each byte value. */
+const HEX_HI = Uint8Array.from({ length: 256 }, (_, b) => HEX_DIGIT[b >> 4]);
+const HEX_LO = Uint8Array.from({ length: 256 }, (_, b) => HEX_DIGIT[b & 15]);
+/** Both hex digits of each byte value as one little-endian 16-bit word (first digit low). */
+const HEX_PAIR = Uint16Array.from({ length: 256 }, (_, b) => HEX_HI[b] | (HEX_LO[b] << 8));
+
+/** Whether one of the 4 bytes of the 32-bit word `x` is zero. */
+function hasByte(x: number): boolean {
+  return ((x - 0x01010101) & ~x & 0x80808080) !== 0;
+}
 
 /**
  * Caret text of the ASCII bytes, as `formatRow` prints it (two bytes at most): `CARET_A[b]`, then
@@ -56,6 +66,11 @@ export class HexRowWriter {
   /** Stream offset where the sequence carried over from earlier bytes ends. */
   private seqEnd = 0;
   private rest: Rest = Rest.Continuation;
+  /** 32-bit views of the last output and input arrays, for writing and reading words. */
+  private outBytes: Uint8Array | undefined;
+  private outView: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+  private inBytes: Uint8Array | undefined;
+  private inView: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
 
   /**
    * @param width bytes per full row (a short row is padded so its caret column lines up)
@@ -109,49 +124,96 @@ export class HexRowWriter {
    * partial, `<e2?>`). Rows must be written in stream order, each starting where the last ended.
    */
   writeRow(out: Uint8Array, p: number, buf: Uint8Array, i: number, n: number, at: number, end: number, streamEnds: boolean): number {
-    p = this.writeOffset(out, p, at);
+    if (out !== this.outBytes) {
+      this.outBytes = out;
+      this.outView = new DataView(out.buffer, out.byteOffset, out.byteLength);
+    }
+    if (buf !== this.inBytes) {
+      this.inBytes = buf;
+      this.inView = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    }
+    const ov = this.outView;
+    const iv = this.inView;
+    if (at < 0x1_0000_0000 && this.offsetDigits === 8) {
+      ov.setUint32(p, HEX_PAIR[at >>> 24] | (HEX_PAIR[(at >>> 16) & 255] << 16), true);
+      ov.setUint32(p + 4, HEX_PAIR[(at >>> 8) & 255] | (HEX_PAIR[at & 255] << 16), true);
+      p += 8;
+    } else {
+      p = writeAscii(out, p, at.toString(16).padStart(this.offsetDigits, '0'));
+    }
     const width = this.width;
     const cols = n > width ? n : width;
-    for (let k = 0; k < cols; k++) {
-      if (k % GROUP_SIZE === 0) out[p++] = SPACE;
+    // The hex column: ` hh` per byte, and a group of 8 starts with an extra space. Four bytes at a
+    // time where it can: their 12 characters as three 32-bit stores.
+    for (let k = 0; k < cols; k += GROUP_SIZE) {
       out[p++] = SPACE;
-      if (k < n) {
-        const b = buf[i + k];
-        out[p++] = HEX_DIGIT[b >> 4];
-        out[p++] = HEX_DIGIT[b & 15];
-      } else {
-        out[p++] = SPACE;
-        out[p++] = SPACE;
+      const stop = k + GROUP_SIZE < cols ? k + GROUP_SIZE : cols;
+      const filled = stop < n ? stop : n;
+      let j = k;
+      for (; j + 4 <= filled; j += 4) {
+        const x = iv.getUint32(i + j, true);
+        const b2 = (x >>> 16) & 255;
+        ov.setInt32(p, SPACE | (HEX_PAIR[x & 255] << 8) | (SPACE << 24), true);
+        ov.setInt32(p + 4, HEX_PAIR[(x >>> 8) & 255] | (SPACE << 16) | (HEX_HI[b2] << 24), true);
+        ov.setInt32(p + 8, HEX_LO[b2] | (SPACE << 8) | (HEX_PAIR[x >>> 24] << 16), true);
+        p += 12;
+      }
+      for (; j < filled; j++) {
+        const b = buf[i + j];
+        out[p] = SPACE;
+        out[p + 1] = HEX_HI[b];
+        out[p + 2] = HEX_LO[b];
+        p += 3;
+      }
+      for (; j < stop; j++) {
+        out[p] = SPACE;
+        out[p + 1] = SPACE;
+        out[p + 2] = SPACE;
+        p += 3;
       }
     }
-    out[p++] = SPACE;
-    out[p++] = SPACE;
-    out[p++] = BAR;
+    out[p] = SPACE;
+    out[p + 1] = SPACE;
+    out[p + 2] = BAR;
+    p += 3;
+    // The caret column.
     const stop = i + n;
-    let x = at;
-    for (let q = i; q < stop; q++, x++) {
+    let q = i;
+    // Bytes still inside a sequence begun in an earlier row.
+    const carried = this.seqEnd - at;
+    if (carried > 0) {
+      const upto = q + (carried < n ? carried : n);
+      for (; q < upto; q++) p = this.writeRest(out, p, buf[q]);
+    }
+    while (q < stop) {
+      if (q + 4 <= stop) {
+        // Four bytes that all show as themselves (0x20–0x7E but \ ^ < |) are copied as one word.
+        const x = iv.getInt32(q, true);
+        if (((x - 0x20202020) & ~x & 0x80808080) === 0 && (((x + 0x01010101) | x) & 0x80808080) === 0 &&
+            !hasByte(x ^ 0x5c5c5c5c) && !hasByte(x ^ 0x5e5e5e5e) && !hasByte(x ^ 0x3c3c3c3c) && !hasByte(x ^ 0x7c7c7c7c)) {
+          ov.setInt32(p, x, true);
+          p += 4;
+          q += 4;
+          continue;
+        }
+      }
       const b = buf[q];
-      if (x < this.seqEnd) {
-        p = this.writeRest(out, p, b);
-      } else if (b < 0x80) {
+      if (b < 0x80) {
         out[p++] = CARET_A[b];
         const second = CARET_B[b];
         if (second !== 0) out[p++] = second;
-      } else {
-        p = this.writeLead(out, p, buf, q, x, end, streamEnds);
+        q++;
+        continue;
       }
+      p = this.writeLead(out, p, buf, q, at + (q - i), end, streamEnds);
+      // The rest of the sequence, as far as this row goes.
+      const seqStop = i + (this.seqEnd - at);
+      const upto = seqStop < stop ? seqStop : stop;
+      for (q++; q < upto; q++) p = this.writeRest(out, p, buf[q]);
     }
-    out[p++] = BAR;
-    out[p++] = LF;
-    return p;
-  }
-
-  private writeOffset(out: Uint8Array, p: number, at: number): number {
-    if (at < 0x1_0000_0000 && this.offsetDigits === 8) {
-      for (let s = 28; s >= 0; s -= 4) out[p++] = HEX_DIGIT[(at >>> s) & 15];
-      return p;
-    }
-    return writeAscii(out, p, at.toString(16).padStart(this.offsetDigits, '0'));
+    out[p] = BAR;
+    out[p + 1] = LF;
+    return p + 2;
   }
 
   /** A byte inside a sequence that began at an earlier byte. */

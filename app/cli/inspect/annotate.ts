@@ -1,4 +1,4 @@
-import { writeAscii, writeDecimal, writeHexNumber } from '../../../shared/hex/row-bytes';
+import { writeDecimal, writeHexNumber } from '../../../shared/hex/row-bytes';
 import type { SpanClass } from '../../../shared/parser';
 import type { ByteBuffer } from './bytes-out';
 import { paintCell } from './paint';
@@ -7,6 +7,20 @@ import { className, flagLabel, type SpanQueue } from './span-queue';
 /** Digits of the offsets in annotation lines (the dump's offset column). */
 const OFFSET_DIGITS = 8;
 const PAD = ' '.repeat(OFFSET_DIGITS + 2);
+
+const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const B_ = ascii(' B  ');
+const X_ = ascii('x ');
+const B_EACH = ascii(' B each  ');
+const EVERY = ascii('  (every ');
+const B_TO = ascii(' B to ');
+const AT = ascii('  (at');
+
+/** Copies the few bytes of `src` to `out` at `p` (a loop beats `set` at this size); returns the new end. */
+function copy(out: Uint8Array, p: number, src: Uint8Array): number {
+  for (let k = 0; k < src.length; k++) out[p++] = src[k];
+  return p;
+}
 
 /**
  * Writes the annotation lines of the spans a row took from the queue, as bytes. Lines, in order
@@ -27,7 +41,8 @@ const PAD = ' '.repeat(OFFSET_DIGITS + 2);
 export class AnnotationWriter {
   private readonly head: Uint8Array;
   private readonly classText: Uint8Array[] = [];
-  private readonly meaningText = new Map<string, Uint8Array>();
+  /** UTF-8 of each meaning, by its index in the queue's table. */
+  private readonly meaningText: Uint8Array[] = [];
   private readonly flagText = new Map<number, Uint8Array>();
   /** Queue indices of the spans being annotated, and the bucket (line) of each. */
   private picked = new Int32Array(64);
@@ -107,20 +122,18 @@ export class AnnotationWriter {
 
   /** One span's line. */
   private single(queue: SpanQueue, k: number, out: ByteBuffer): void {
-    const meaning = this.meaningBytes(queue.meaning[k]);
+    const meaning = this.meaningBytes(queue, queue.meaning[k]);
     const flags = this.flagBytes(queue.flags[k]);
     out.reserve(96 + meaning.length + flags.length);
     let p = this.lead(queue, k, out);
-    p = writeAscii(out.buf, p, ' B  ');
+    p = copy(out.buf, p, B_);
     const n = queue.count[k];
     if (n > 1) {
       p = writeDecimal(out.buf, p, n, 0);
-      p = writeAscii(out.buf, p, 'x ');
+      p = copy(out.buf, p, X_);
     }
-    out.buf.set(meaning, p);
-    p += meaning.length;
-    out.buf.set(flags, p);
-    p += flags.length;
+    p = copy(out.buf, p, meaning);
+    p = copy(out.buf, p, flags);
     out.buf[p++] = 0x0a;
     out.p = p;
   }
@@ -128,27 +141,25 @@ export class AnnotationWriter {
   /** The line of bucket `b` (at least two equal single spans). */
   private coalesced(queue: SpanQueue, b: number, m: number, out: ByteBuffer): void {
     const k = this.picked[this.first[b]];
-    const meaning = this.meaningBytes(queue.meaning[k]);
+    const meaning = this.meaningBytes(queue, queue.meaning[k]);
     const flags = this.flagBytes(queue.flags[k]);
     const size = this.size[b];
     const even = size > 2 && this.even[b] === 1;
     out.reserve(160 + meaning.length + flags.length + (even ? 0 : size * 20));
     let p = this.lead(queue, k, out);
-    p = writeAscii(out.buf, p, ' B each  ');
+    p = copy(out.buf, p, B_EACH);
     p = writeDecimal(out.buf, p, size, 0);
     out.buf[p++] = 0x78; // x
     out.buf[p++] = 0x20;
-    out.buf.set(meaning, p);
-    p += meaning.length;
-    out.buf.set(flags, p);
-    p += flags.length;
+    p = copy(out.buf, p, meaning);
+    p = copy(out.buf, p, flags);
     if (even) {
-      p = writeAscii(out.buf, p, '  (every ');
+      p = copy(out.buf, p, EVERY);
       p = writeDecimal(out.buf, p, this.stride[b], 0);
-      p = writeAscii(out.buf, p, ' B to ');
+      p = copy(out.buf, p, B_TO);
       p = writeHexNumber(out.buf, p, this.prev[b], OFFSET_DIGITS);
     } else {
-      p = writeAscii(out.buf, p, '  (at');
+      p = copy(out.buf, p, AT);
       const start = queue.start;
       for (let j = this.first[b]; j < m; j++) {
         if (this.bucketOf[j] !== b) continue;
@@ -165,13 +176,11 @@ export class AnnotationWriter {
   private lead(queue: SpanQueue, k: number, out: ByteBuffer): number {
     const buf = out.buf;
     let p = out.p;
-    buf.set(this.head, p);
-    p += this.head.length;
+    p = copy(buf, p, this.head);
     p = writeHexNumber(buf, p, queue.start[k], OFFSET_DIGITS);
     buf[p++] = 0x20;
     const cls = this.classBytes(queue.cls[k] as SpanClass);
-    buf.set(cls, p);
-    p += cls.length;
+    p = copy(buf, p, cls);
     buf[p++] = 0x20;
     return writeDecimal(buf, p, queue.end[k] - queue.start[k], 6);
   }
@@ -180,13 +189,8 @@ export class AnnotationWriter {
     return (this.classText[cls] ??= Buffer.from(className(cls).padEnd(12), 'latin1'));
   }
 
-  private meaningBytes(meaning: string): Uint8Array {
-    let bytes = this.meaningText.get(meaning);
-    if (bytes === undefined) {
-      bytes = Buffer.from(meaning, 'utf8');
-      this.meaningText.set(meaning, bytes);
-    }
-    return bytes;
+  private meaningBytes(queue: SpanQueue, id: number): Uint8Array {
+    return (this.meaningText[id] ??= Buffer.from(queue.meanings[id], 'utf8'));
   }
 
   /** ` [unterminated, 8-bit]`, or nothing when no flag is set. */
