@@ -41,6 +41,10 @@ for (let b = 0; b < 0x80; b++) {
   else CARET_A[b] = b;
 }
 
+/** The caret text of each ASCII byte as one little-endian 16-bit word, and its length (1 or 2). */
+const CARET_PAIR = Uint16Array.from({ length: 0x80 }, (_, b) => CARET_A[b] | (CARET_B[b] << 8));
+const CARET_LENGTH = Uint8Array.from({ length: 0x80 }, (_, b) => (CARET_B[b] === 0 ? 1 : 2));
+
 /** What the bytes up to `seqEnd` continue: the rest of a sequence that began earlier. */
 const enum Rest {
   /** Continuation bytes of a well-formed character: `·`. */
@@ -80,7 +84,8 @@ export class HexRowWriter {
   constructor(readonly width: number, readonly offsetDigits = 8) {
     if (!Number.isInteger(width) || width < 1 || width > MAX_ROW_WIDTH) throw new RangeError(`width must be an integer in 1–${MAX_ROW_WIDTH}, got ${width}`);
     if (!Number.isInteger(offsetDigits) || offsetDigits < 1 || offsetDigits > 16) throw new RangeError(`offsetDigits must be an integer in 1–16, got ${offsetDigits}`);
-    this.maxRowBytes = 16 + 2 + width * 3 + Math.ceil(width / GROUP_SIZE) + 3 + width * 10 + 2;
+    // (+4: a 32-bit store may write up to 3 bytes past the text, later overwritten)
+    this.maxRowBytes = 16 + 2 + width * 3 + Math.ceil(width / GROUP_SIZE) + 3 + width * 10 + 2 + 4;
   }
 
   /**
@@ -135,8 +140,7 @@ export class HexRowWriter {
     const ov = this.outView;
     const iv = this.inView;
     if (at < 0x1_0000_0000 && this.offsetDigits === 8) {
-      ov.setUint32(p, HEX_PAIR[at >>> 24] | (HEX_PAIR[(at >>> 16) & 255] << 16), true);
-      ov.setUint32(p + 4, HEX_PAIR[(at >>> 8) & 255] | (HEX_PAIR[at & 255] << 16), true);
+      writeHex8(ov, p, at);
       p += 8;
     } else {
       p = writeAscii(out, p, at.toString(16).padStart(this.offsetDigits, '0'));
@@ -187,21 +191,36 @@ export class HexRowWriter {
     }
     while (q < stop) {
       if (q + 4 <= stop) {
-        // Four bytes that all show as themselves (0x20–0x7E but \ ^ < |) are copied as one word.
         const x = iv.getInt32(q, true);
-        if (((x - 0x20202020) & ~x & 0x80808080) === 0 && (((x + 0x01010101) | x) & 0x80808080) === 0 &&
-            !hasByte(x ^ 0x5c5c5c5c) && !hasByte(x ^ 0x5e5e5e5e) && !hasByte(x ^ 0x3c3c3c3c) && !hasByte(x ^ 0x7c7c7c7c)) {
-          ov.setInt32(p, x, true);
-          p += 4;
+        if ((x & 0x80808080) === 0) {
+          // Four ASCII bytes: copied as one word when all show as themselves (0x20–0x7E but
+          // \ ^ < |), else each as its one or two characters.
+          if (((x - 0x20202020) & ~x & 0x80808080) === 0 && ((x + 0x01010101) & 0x80808080) === 0 &&
+              !hasByte(x ^ 0x5c5c5c5c) && !hasByte(x ^ 0x5e5e5e5e) && !hasByte(x ^ 0x3c3c3c3c) && !hasByte(x ^ 0x7c7c7c7c)) {
+            ov.setInt32(p, x, true);
+            p += 4;
+          } else {
+            let b = x & 0x7f;
+            ov.setUint16(p, CARET_PAIR[b], true);
+            p += CARET_LENGTH[b];
+            b = (x >>> 8) & 0x7f;
+            ov.setUint16(p, CARET_PAIR[b], true);
+            p += CARET_LENGTH[b];
+            b = (x >>> 16) & 0x7f;
+            ov.setUint16(p, CARET_PAIR[b], true);
+            p += CARET_LENGTH[b];
+            b = x >>> 24;
+            ov.setUint16(p, CARET_PAIR[b], true);
+            p += CARET_LENGTH[b];
+          }
           q += 4;
           continue;
         }
       }
       const b = buf[q];
       if (b < 0x80) {
-        out[p++] = CARET_A[b];
-        const second = CARET_B[b];
-        if (second !== 0) out[p++] = second;
+        ov.setUint16(p, CARET_PAIR[b], true);
+        p += CARET_LENGTH[b];
         q++;
         continue;
       }
@@ -271,6 +290,12 @@ function writePartial(out: Uint8Array, p: number, b: number): number {
   out[p++] = 0x3f;
   out[p++] = 0x3e;
   return p;
+}
+
+/** Writes the 8 lowercase hex digits of `value` (below 2^32) into `view` at `p`, as two words. */
+export function writeHex8(view: DataView, p: number, value: number): void {
+  view.setUint32(p, HEX_PAIR[value >>> 24] | (HEX_PAIR[(value >>> 16) & 255] << 16), true);
+  view.setUint32(p + 4, HEX_PAIR[(value >>> 8) & 255] | (HEX_PAIR[value & 255] << 16), true);
 }
 
 /** Writes an ASCII string (Airlock's own notation, never input) as bytes. */

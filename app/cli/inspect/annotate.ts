@@ -1,4 +1,4 @@
-import { writeDecimal, writeHexNumber } from '../../../shared/hex/row-bytes';
+import { writeHex8, writeHexNumber } from '../../../shared/hex/row-bytes';
 import type { SpanClass } from '../../../shared/parser';
 import type { ByteBuffer } from './bytes-out';
 import { paintCell } from './paint';
@@ -8,19 +8,19 @@ import { className, flagLabel, type SpanQueue } from './span-queue';
 const OFFSET_DIGITS = 8;
 const PAD = ' '.repeat(OFFSET_DIGITS + 2);
 
-const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
-const B_ = ascii(' B  ');
-const X_ = ascii('x ');
-const B_EACH = ascii(' B each  ');
-const EVERY = ascii('  (every ');
-const B_TO = ascii(' B to ');
-const AT = ascii('  (at');
-
-/** Copies the few bytes of `src` to `out` at `p` (a loop beats `set` at this size); returns the new end. */
-function copy(out: Uint8Array, p: number, src: Uint8Array): number {
-  for (let k = 0; k < src.length; k++) out[p++] = src[k];
-  return p;
+/** Kinds of line: what a template holds. */
+const enum Kind {
+  /** ` csi              19 B  SGR select graphic rendition\n`: all after the offset. */
+  Single = 0,
+  /** ` c0                1 B each  8x BEL bell  (every 2 B to `: the last offset and `)` follow. */
+  Every = 1,
+  /** ` c0                1 B each  3x BEL bell  (at`: ` OFFSET` per span and `)` follow. */
+  At = 2,
 }
+
+/** Template slots (direct-mapped by a hash of the key); a miss only rebuilds one template. */
+const SLOTS = 4096;
+const KEY_FIELDS = 7;
 
 /**
  * Writes the annotation lines of the spans a row took from the queue, as bytes. Lines, in order
@@ -35,67 +35,80 @@ function copy(out: Uint8Array, p: number, src: Uint8Array): number {
  * `(at 00001330 00001333 00001334)` when they are not evenly spaced. Spans that differ in
  * anything keep lines of their own.
  *
- * Every piece of text is Airlock's own (offsets, counts, the parser's meaning tables), so the
- * lines are inert.
+ * Everything but the offsets repeats from line to line, so it is built once per kind of line (a
+ * template of 32-bit words) and copied. Every piece of text is Airlock's own (offsets, counts, the
+ * parser's meaning tables), so the lines are inert.
  */
 export class AnnotationWriter {
-  private readonly head: Uint8Array;
-  private readonly classText: Uint8Array[] = [];
-  /** UTF-8 of each meaning, by its index in the queue's table. */
-  private readonly meaningText: Uint8Array[] = [];
-  private readonly flagText = new Map<number, Uint8Array>();
-  /** Queue indices of the spans being annotated, and the bucket (line) of each. */
-  private picked = new Int32Array(64);
+  private readonly head: Int32Array;
+  private readonly headLength: number;
+  /** The bucket (line) of each group being annotated, by its index from the first ({@link base}). */
   private bucketOf = new Int32Array(64);
-  /** Per bucket: its first span (index into picked), size, last start, stride, evenly spaced. */
+  private base = 0;
+  /** Per bucket: its first group (queue index), size, last start, stride, evenly spaced, and its key. */
+  private bKind = new Float64Array(16);
+  private bLen = new Float64Array(16);
+  private bMeaning: string[] = [];
   private first = new Int32Array(16);
   private size = new Int32Array(16);
   private prev = new Float64Array(16);
   private stride = new Float64Array(16);
   private even = new Uint8Array(16);
+  /** Templates: the key of each slot, its words and its length in bytes. */
+  private readonly keys = new Float64Array(SLOTS * KEY_FIELDS).fill(-1);
+  private readonly words: Int32Array[] = new Array<Int32Array>(SLOTS);
+  private readonly lengths = new Int32Array(SLOTS);
+  /** The slot the last {@link template} call found or filled. */
+  private slot = 0;
+  /** Numbers for the meanings, for template keys. */
+  private readonly meaningIds = new Map<string, number>();
 
   /**
    * @param from spans starting at or after this offset and before `to` are annotated (the range)
    * @param color paint the `^` of each line with Airlock's own SGR
    */
   constructor(private readonly from: number, private readonly to: number, color: boolean) {
-    this.head = Buffer.from(`${PAD}${color ? paintCell('^', 'note') : '^'} `, 'latin1');
+    const head = Buffer.from(`${PAD}${color ? paintCell('^', 'note') : '^'} `, 'latin1');
+    this.head = toWords(head);
+    this.headLength = head.length;
   }
 
   /** Writes the lines for queue groups `[begin, end)` (those in the range) into `out`. */
   write(queue: SpanQueue, begin: number, end: number, out: ByteBuffer): void {
-    const { from, to } = this;
-    let m = 0;
-    for (let k = begin; k < end; k++) {
-      const s = queue.start[k];
-      if (s < from || s >= to) continue;
-      if (m === this.picked.length) this.growPicked();
-      this.picked[m++] = k;
-    }
-    if (m === 0) return;
+    // The queue is in start order, so the groups in the range are a run of it.
+    const start = queue.start;
+    while (begin < end && start[begin] < this.from) begin++;
+    while (end > begin && start[end - 1] >= this.to) end--;
+    const m = end - begin;
+    if (m <= 0) return;
     if (m === 1) {
-      this.single(queue, this.picked[0], out);
+      this.single(queue, begin, out);
       return;
     }
-    const buckets = this.assign(queue, m);
+    this.base = begin;
+    const buckets = this.assign(queue, begin, end);
     for (let b = 0; b < buckets; b++) {
-      if (this.size[b] === 1) this.single(queue, this.picked[this.first[b]], out);
-      else this.coalesced(queue, b, m, out);
+      if (this.size[b] === 1) this.single(queue, this.first[b], out);
+      else this.coalesced(queue, b, end, out);
     }
   }
 
-  /** Sorts the picked spans into buckets (lines) in order of first appearance; returns how many. */
-  private assign(queue: SpanQueue, m: number): number {
-    const { start, end, count, cls, flags, meaning } = queue;
+  /** Sorts groups `[begin, end)` into buckets (lines) in order of first appearance; returns how many. */
+  private assign(queue: SpanQueue, begin: number, end: number): number {
+    const { start, end: ends, count, cls, flags, meaning } = queue;
+    if (end - begin > this.bucketOf.length) this.bucketOf = new Int32Array(Math.max(end - begin, this.bucketOf.length * 2));
+    const bucketOf = this.bucketOf;
     let buckets = 0;
-    for (let j = 0; j < m; j++) {
-      const k = this.picked[j];
+    for (let k = begin; k < end; k++) {
       let bucket = -1;
+      const s = start[k];
       if (count[k] === 1) {
-        const len = end[k] - start[k];
+        const len = ends[k] - s;
+        const c = cls[k];
+        const f = flags[k];
+        const mk = meaning[k];
         for (let b = 0; b < buckets; b++) {
-          const h = this.picked[this.first[b]];
-          if (count[h] === 1 && cls[h] === cls[k] && flags[h] === flags[k] && end[h] - start[h] === len && meaning[h] === meaning[k]) {
+          if (this.bMeaning[b] === mk && this.bLen[b] === len && this.bKind[b] === c + f * 16) {
             bucket = b;
             break;
           }
@@ -104,67 +117,55 @@ export class AnnotationWriter {
       if (bucket < 0) {
         if (buckets === this.first.length) this.growBuckets();
         bucket = buckets++;
-        this.first[bucket] = j;
+        this.first[bucket] = k;
         this.size[bucket] = 1;
-        this.prev[bucket] = start[k];
+        this.prev[bucket] = s;
         this.even[bucket] = 1;
+        // A run (count > 1) never coalesces: a kind no single span has.
+        this.bKind[bucket] = count[k] === 1 ? cls[k] + flags[k] * 16 : -1;
+        this.bLen[bucket] = ends[k] - s;
+        this.bMeaning[bucket] = meaning[k];
       } else {
-        const gap = start[k] - this.prev[bucket];
+        const gap = s - this.prev[bucket];
         if (this.size[bucket] === 1) this.stride[bucket] = gap;
         else if (gap !== this.stride[bucket]) this.even[bucket] = 0;
-        this.prev[bucket] = start[k];
+        this.prev[bucket] = s;
         this.size[bucket]++;
       }
-      this.bucketOf[j] = bucket;
+      bucketOf[k - begin] = bucket;
     }
     return buckets;
   }
 
   /** One span's line. */
   private single(queue: SpanQueue, k: number, out: ByteBuffer): void {
-    const meaning = this.meaningBytes(queue, queue.meaning[k]);
-    const flags = this.flagBytes(queue.flags[k]);
-    out.reserve(96 + meaning.length + flags.length);
-    let p = this.lead(queue, k, out);
-    p = copy(out.buf, p, B_);
-    const n = queue.count[k];
-    if (n > 1) {
-      p = writeDecimal(out.buf, p, n, 0);
-      p = copy(out.buf, p, X_);
-    }
-    p = copy(out.buf, p, meaning);
-    p = copy(out.buf, p, flags);
-    out.buf[p++] = 0x0a;
+    this.template(queue, k, Kind.Single, queue.count[k], 0);
+    const slot = this.slot;
+    out.reserve(this.headLength + 32 + this.lengths[slot]);
+    let p = this.lead(queue.start[k], out);
+    p = copyWords(out.view, p, this.words[slot], this.lengths[slot]);
     out.p = p;
   }
 
   /** The line of bucket `b` (at least two equal single spans). */
-  private coalesced(queue: SpanQueue, b: number, m: number, out: ByteBuffer): void {
-    const k = this.picked[this.first[b]];
-    const meaning = this.meaningBytes(queue, queue.meaning[k]);
-    const flags = this.flagBytes(queue.flags[k]);
+  private coalesced(queue: SpanQueue, b: number, end: number, out: ByteBuffer): void {
+    const k = this.first[b];
     const size = this.size[b];
-    const even = size > 2 && this.even[b] === 1;
-    out.reserve(160 + meaning.length + flags.length + (even ? 0 : size * 20));
-    let p = this.lead(queue, k, out);
-    p = copy(out.buf, p, B_EACH);
-    p = writeDecimal(out.buf, p, size, 0);
-    out.buf[p++] = 0x78; // x
-    out.buf[p++] = 0x20;
-    p = copy(out.buf, p, meaning);
-    p = copy(out.buf, p, flags);
-    if (even) {
-      p = copy(out.buf, p, EVERY);
-      p = writeDecimal(out.buf, p, this.stride[b], 0);
-      p = copy(out.buf, p, B_TO);
-      p = writeHexNumber(out.buf, p, this.prev[b], OFFSET_DIGITS);
+    const every = size > 2 && this.even[b] === 1;
+    this.template(queue, k, every ? Kind.Every : Kind.At, size, every ? this.stride[b] : 0);
+    const slot = this.slot;
+    out.reserve(this.headLength + 64 + this.lengths[slot] + (every ? 0 : size * 24));
+    let p = this.lead(queue.start[k], out);
+    p = copyWords(out.view, p, this.words[slot], this.lengths[slot]);
+    if (every) {
+      p = this.hex(out, p, this.prev[b]);
     } else {
-      p = copy(out.buf, p, AT);
       const start = queue.start;
-      for (let j = this.first[b]; j < m; j++) {
-        if (this.bucketOf[j] !== b) continue;
+      const base = this.base;
+      for (let j = k; j < end; j++) {
+        if (this.bucketOf[j - base] !== b) continue;
         out.buf[p++] = 0x20;
-        p = writeHexNumber(out.buf, p, start[this.picked[j]], OFFSET_DIGITS);
+        p = this.hex(out, p, start[j]);
       }
     }
     out.buf[p++] = 0x29; // )
@@ -172,43 +173,56 @@ export class AnnotationWriter {
     out.p = p;
   }
 
-  /** `          ^ 00000036 csi             437` (the start of every line); returns the new end. */
-  private lead(queue: SpanQueue, k: number, out: ByteBuffer): number {
-    const buf = out.buf;
-    let p = out.p;
-    p = copy(buf, p, this.head);
-    p = writeHexNumber(buf, p, queue.start[k], OFFSET_DIGITS);
-    buf[p++] = 0x20;
-    const cls = this.classBytes(queue.cls[k] as SpanClass);
-    p = copy(buf, p, cls);
-    buf[p++] = 0x20;
-    return writeDecimal(buf, p, queue.end[k] - queue.start[k], 6);
+  /** `          ^ 00000036` (the start of every line); returns the new end. */
+  private lead(at: number, out: ByteBuffer): number {
+    const p = copyWords(out.view, out.p, this.head, this.headLength);
+    return this.hex(out, p, at);
   }
 
-  private classBytes(cls: SpanClass): Uint8Array {
-    return (this.classText[cls] ??= Buffer.from(className(cls).padEnd(12), 'latin1'));
-  }
-
-  private meaningBytes(queue: SpanQueue, id: number): Uint8Array {
-    return (this.meaningText[id] ??= Buffer.from(queue.meanings[id], 'utf8'));
-  }
-
-  /** ` [unterminated, 8-bit]`, or nothing when no flag is set. */
-  private flagBytes(flags: number): Uint8Array {
-    let bytes = this.flagText.get(flags);
-    if (bytes === undefined) {
-      const label = flagLabel(flags);
-      bytes = Buffer.from(label ? ` ${label}` : '', 'utf8');
-      this.flagText.set(flags, bytes);
+  private hex(out: ByteBuffer, p: number, value: number): number {
+    if (value < 0x1_0000_0000) {
+      writeHex8(out.view, p, value);
+      return p + 8;
     }
-    return bytes;
+    return writeHexNumber(out.buf, p, value, OFFSET_DIGITS);
   }
 
-  private growPicked(): void {
-    const picked = new Int32Array(this.picked.length * 2);
-    picked.set(this.picked);
-    this.picked = picked;
-    this.bucketOf = new Int32Array(picked.length);
+  /** Finds or builds the template of a line about group `k`; leaves its slot in {@link slot}. */
+  private template(queue: SpanQueue, k: number, kind: Kind, n: number, stride: number): void {
+    const cls = queue.cls[k];
+    const flags = queue.flags[k];
+    const meaningText = queue.meaning[k];
+    let meaning = this.meaningIds.get(meaningText);
+    if (meaning === undefined) {
+      meaning = this.meaningIds.size;
+      this.meaningIds.set(meaningText, meaning);
+    }
+    const len = queue.end[k] - queue.start[k];
+    let h = Math.imul(kind + 1, 0x9e3779b1) ^ Math.imul(cls + 17, 0x85ebca6b) ^ Math.imul(flags + 1, 0xc2b2ae35);
+    h ^= Math.imul(meaning + 1, 0x27d4eb2f) ^ Math.imul(len | 0, 0x165667b1) ^ Math.imul(n | 0, 0x61c88647) ^ Math.imul(stride | 0, 0x2545f491);
+    h ^= h >>> 15;
+    const slot = h & (SLOTS - 1);
+    this.slot = slot;
+    const keys = this.keys;
+    const o = slot * KEY_FIELDS;
+    if (keys[o] === kind && keys[o + 1] === cls && keys[o + 2] === flags && keys[o + 3] === meaning && keys[o + 4] === len && keys[o + 5] === n && keys[o + 6] === stride) return;
+    keys[o] = kind;
+    keys[o + 1] = cls;
+    keys[o + 2] = flags;
+    keys[o + 3] = meaning;
+    keys[o + 4] = len;
+    keys[o + 5] = n;
+    keys[o + 6] = stride;
+    const label = flagLabel(flags);
+    const what = `${meaningText}${label ? ` ${label}` : ''}`;
+    const lead = ` ${className(cls as SpanClass).padEnd(12)} ${String(len).padStart(6)} B`;
+    const text =
+      kind === Kind.Single ? `${lead}  ${n > 1 ? `${n}x ` : ''}${what}\n`
+      : kind === Kind.Every ? `${lead} each  ${n}x ${what}  (every ${stride} B to `
+      : `${lead} each  ${n}x ${what}  (at`;
+    const bytes = Buffer.from(text, 'utf8');
+    this.words[slot] = toWords(bytes);
+    this.lengths[slot] = bytes.length;
   }
 
   private growBuckets(): void {
@@ -222,5 +236,23 @@ export class AnnotationWriter {
     this.prev = grow(this.prev, new Float64Array(n));
     this.stride = grow(this.stride, new Float64Array(n));
     this.even = grow(this.even, new Uint8Array(n));
+    this.bKind = grow(this.bKind, new Float64Array(n));
+    this.bLen = grow(this.bLen, new Float64Array(n));
   }
+}
+
+/** `bytes` as little-endian 32-bit words, the last one padded. */
+function toWords(bytes: Uint8Array): Int32Array {
+  const words = new Int32Array(Math.ceil(bytes.length / 4));
+  for (let k = 0; k < bytes.length; k++) words[k >> 2] |= bytes[k] << ((k & 3) * 8);
+  return words;
+}
+
+/**
+ * Copies a template's words to `view` at `p` and returns `p + length`. The last word may write up
+ * to 3 bytes past the end, which later writes overwrite: callers reserve room for them.
+ */
+function copyWords(view: DataView, p: number, words: Int32Array, length: number): number {
+  for (let w = 0; w < words.length; w++) view.setInt32(p + 4 * w, words[w], true);
+  return p + length;
 }

@@ -6,18 +6,27 @@ import type { StdoutWriter } from '../stdio';
  */
 export class ByteBuffer {
   buf: Buffer;
+  /** A view of `buf` for 32-bit stores (`setInt32(p, word, true)`). */
+  view: DataView;
   p = 0;
 
   constructor(size: number) {
     this.buf = Buffer.allocUnsafe(size);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+  }
+
+  /** Replaces the buffer (its first `p` bytes are copied over). */
+  protected replace(size: number): void {
+    const next = Buffer.allocUnsafe(size);
+    if (this.p > 0) this.buf.copy(next, 0, 0, this.p);
+    this.buf = next;
+    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 
   /** Makes room for `n` more bytes at `p`. */
   reserve(n: number): void {
     if (this.p + n <= this.buf.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.p + n));
-    this.buf.copy(bigger, 0, 0, this.p);
-    this.buf = bigger;
+    this.replace(Math.max(this.buf.length * 2, this.p + n));
   }
 
   /** Appends a string as UTF-8. */
@@ -47,7 +56,7 @@ export class ByteOutput extends ByteBuffer {
     if (this.p === 0) return;
     const data = this.buf.subarray(0, this.p);
     await this.writer.write(data);
-    if (!this.writer.synchronous) this.buf = Buffer.allocUnsafe(this.buf.length);
     this.p = 0;
+    if (!this.writer.synchronous) this.replace(this.buf.length);
   }
 }
