@@ -55,7 +55,7 @@ const READ_PAGE = 1 << 20;
  * Bytes per sanitizer write while dumping: rows are shown a little behind the parser, so their
  * spans are known (see Dump), and the bytes and spans waiting for their rows stay few.
  */
-const FEED = 64 * 1024;
+const FEED = 32 * 1024;
 
 /** `airlock inspect`: the forensic byte viewer for terminals. */
 export const inspectCommand: Command = {

@@ -15,7 +15,7 @@ export const OFFSET_DIGITS = 8;
  * lines sit right under it. A span that ends later is annotated under the row where it became
  * known (an unterminated string: after the last row).
  */
-const LAG = 64 * 1024;
+const LAG = 32 * 1024;
 
 /** Annotation lines cut to a terminal continue under the offset column. */
 const ANNOTATION_PAD = ' '.repeat(OFFSET_DIGITS + 2);
