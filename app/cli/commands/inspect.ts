@@ -98,7 +98,8 @@ export const inspectCommand: Command = {
 
     const dumper = dump ? new Dump(queue, out, { offset, windowEnd, width, color, columns, own }) : undefined;
     let at = 0;
-    for await (const page of readSource(path, io, READ_PAGE)) {
+    // Pages are read into one buffer: the dump copies what it keeps, the sanitizer keeps nothing.
+    for await (const page of readSource(path, io, READ_PAGE, true)) {
       if (dumper === undefined) sanitizer.write(page);
       else {
         for (let i = 0; i < page.length; i += FEED) {
