@@ -48,7 +48,7 @@ export class AnnotationWriter {
   /** Per bucket: its first group (queue index), size, last start, stride, evenly spaced, and its key. */
   private bKind = new Float64Array(16);
   private bLen = new Float64Array(16);
-  private bMeaning: string[] = [];
+  private bMeaning = new Float64Array(16);
   private first = new Int32Array(16);
   private size = new Int32Array(16);
   private prev = new Float64Array(16);
@@ -60,8 +60,7 @@ export class AnnotationWriter {
   private readonly lengths = new Int32Array(SLOTS);
   /** The slot the last {@link template} call found or filled. */
   private slot = 0;
-  /** Numbers for the meanings, for template keys. */
-  private readonly meaningIds = new Map<string, number>();
+
 
   /**
    * @param from spans starting at or after this offset and before `to` are annotated (the range)
@@ -95,44 +94,37 @@ export class AnnotationWriter {
 
   /** Sorts groups `[begin, end)` into buckets (lines) in order of first appearance; returns how many. */
   private assign(queue: SpanQueue, begin: number, end: number): number {
+    const m = end - begin;
+    if (m > this.bucketOf.length) this.bucketOf = new Int32Array(Math.max(m, this.bucketOf.length * 2));
+    while (this.first.length < m) this.growBuckets();
     const { start, end: ends, count, cls, flags, meaning } = queue;
-    if (end - begin > this.bucketOf.length) this.bucketOf = new Int32Array(Math.max(end - begin, this.bucketOf.length * 2));
-    const bucketOf = this.bucketOf;
+    const { bucketOf, first, size, prev, stride, even, bKind, bLen, bMeaning } = this;
     let buckets = 0;
     for (let k = begin; k < end; k++) {
-      let bucket = -1;
       const s = start[k];
-      if (count[k] === 1) {
-        const len = ends[k] - s;
-        const c = cls[k];
-        const f = flags[k];
-        const mk = meaning[k];
-        for (let b = 0; b < buckets; b++) {
-          if (this.bMeaning[b] === mk && this.bLen[b] === len && this.bKind[b] === c + f * 16) {
-            bucket = b;
-            break;
-          }
-        }
-      }
-      if (bucket < 0) {
-        if (buckets === this.first.length) this.growBuckets();
-        bucket = buckets++;
-        this.first[bucket] = k;
-        this.size[bucket] = 1;
-        this.prev[bucket] = s;
-        this.even[bucket] = 1;
-        // A run (count > 1) never coalesces: a kind no single span has.
-        this.bKind[bucket] = count[k] === 1 ? cls[k] + flags[k] * 16 : -1;
-        this.bLen[bucket] = ends[k] - s;
-        this.bMeaning[bucket] = meaning[k];
+      const len = ends[k] - s;
+      const mk = meaning[k];
+      // A run (count > 1) never coalesces: it gets a kind no single span has.
+      const kind = count[k] === 1 ? cls[k] + flags[k] * 16 : -1 - k;
+      let b = 0;
+      while (b < buckets && !(bMeaning[b] === mk && bKind[b] === kind && bLen[b] === len)) b++;
+      if (b === buckets) {
+        buckets++;
+        first[b] = k;
+        size[b] = 1;
+        prev[b] = s;
+        even[b] = 1;
+        bKind[b] = kind;
+        bLen[b] = len;
+        bMeaning[b] = mk;
       } else {
-        const gap = s - this.prev[bucket];
-        if (this.size[bucket] === 1) this.stride[bucket] = gap;
-        else if (gap !== this.stride[bucket]) this.even[bucket] = 0;
-        this.prev[bucket] = s;
-        this.size[bucket]++;
+        const gap = s - prev[b];
+        if (size[b] === 1) stride[b] = gap;
+        else if (gap !== stride[b]) even[b] = 0;
+        prev[b] = s;
+        size[b]++;
       }
-      bucketOf[k - begin] = bucket;
+      bucketOf[k - begin] = b;
     }
     return buckets;
   }
@@ -191,12 +183,7 @@ export class AnnotationWriter {
   private template(queue: SpanQueue, k: number, kind: Kind, n: number, stride: number): void {
     const cls = queue.cls[k];
     const flags = queue.flags[k];
-    const meaningText = queue.meaning[k];
-    let meaning = this.meaningIds.get(meaningText);
-    if (meaning === undefined) {
-      meaning = this.meaningIds.size;
-      this.meaningIds.set(meaningText, meaning);
-    }
+    const meaning = queue.meaning[k];
     const len = queue.end[k] - queue.start[k];
     let h = Math.imul(kind + 1, 0x9e3779b1) ^ Math.imul(cls + 17, 0x85ebca6b) ^ Math.imul(flags + 1, 0xc2b2ae35);
     h ^= Math.imul(meaning + 1, 0x27d4eb2f) ^ Math.imul(len | 0, 0x165667b1) ^ Math.imul(n | 0, 0x61c88647) ^ Math.imul(stride | 0, 0x2545f491);
@@ -214,7 +201,7 @@ export class AnnotationWriter {
     keys[o + 5] = n;
     keys[o + 6] = stride;
     const label = flagLabel(flags);
-    const what = `${meaningText}${label ? ` ${label}` : ''}`;
+    const what = `${queue.meanings[meaning]}${label ? ` ${label}` : ''}`;
     const lead = ` ${className(cls as SpanClass).padEnd(12)} ${String(len).padStart(6)} B`;
     const text =
       kind === Kind.Single ? `${lead}  ${n > 1 ? `${n}x ` : ''}${what}\n`
@@ -238,6 +225,7 @@ export class AnnotationWriter {
     this.even = grow(this.even, new Uint8Array(n));
     this.bKind = grow(this.bKind, new Float64Array(n));
     this.bLen = grow(this.bLen, new Float64Array(n));
+    this.bMeaning = grow(this.bMeaning, new Float64Array(n));
   }
 }
 

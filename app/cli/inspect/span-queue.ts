@@ -28,8 +28,15 @@ export class SpanQueue {
   count = new Float64Array(INITIAL_CAPACITY);
   cls = new Uint8Array(INITIAL_CAPACITY);
   flags = new Uint32Array(INITIAL_CAPACITY);
-  /** The parser's own table strings: held, not copied. */
-  meaning: string[] = new Array<string>(INITIAL_CAPACITY).fill('');
+  /** Index into {@link meanings}: the parser's own table strings, numbered as they first come. */
+  meaning = new Uint32Array(INITIAL_CAPACITY);
+  readonly meanings: string[] = [];
+  private readonly meaningIds = new Map<string, number>();
+  /** The last two meanings numbered, checked before the map: spans come in runs of few kinds. */
+  private recent0 = '';
+  private id0 = -1;
+  private recent1 = '';
+  private id1 = -1;
   /** Index of the first group not yet taken. */
   head = 0;
   /** Index past the last group. */
@@ -38,7 +45,8 @@ export class SpanQueue {
   private last = -1;
 
   /** Adds a completed span. */
-  add(cls: SpanClass, offset: number, length: number, meaning: string, flags: number): void {
+  add(cls: SpanClass, offset: number, length: number, meaningText: string, flags: number): void {
+    const meaning = meaningText === this.recent0 ? this.id0 : this.intern(meaningText);
     const last = this.last;
     if (last >= 0 && this.end[last] === offset && this.cls[last] === cls && this.flags[last] === flags && this.meaning[last] === meaning) {
       this.end[last] = offset + length;
@@ -86,7 +94,26 @@ export class SpanQueue {
 
   /** Group `k` as an object. */
   group(k: number): SpanGroup {
-    return { start: this.start[k], end: this.end[k], cls: this.cls[k] as SpanClass, meaning: this.meaning[k], flags: this.flags[k], count: this.count[k] };
+    return { start: this.start[k], end: this.end[k], cls: this.cls[k] as SpanClass, meaning: this.meanings[this.meaning[k]], flags: this.flags[k], count: this.count[k] };
+  }
+
+  /** The number of a meaning other than the last one seen. */
+  private intern(meaning: string): number {
+    let id: number;
+    if (meaning === this.recent1) id = this.id1;
+    else {
+      id = this.meaningIds.get(meaning) ?? -1;
+      if (id < 0) {
+        id = this.meanings.length;
+        this.meanings.push(meaning);
+        this.meaningIds.set(meaning, id);
+      }
+    }
+    this.recent1 = this.recent0;
+    this.id1 = this.id0;
+    this.recent0 = meaning;
+    this.id0 = id;
+    return id;
   }
 
   /** Frees taken slots, or grows the arrays when every slot is still queued. */
@@ -100,10 +127,7 @@ export class SpanQueue {
       this.count.copyWithin(0, head, this.length);
       this.cls.copyWithin(0, head, this.length);
       this.flags.copyWithin(0, head, this.length);
-      // A loop: copyWithin on an ordinary array is the slow generic kind.
-      const meaning = this.meaning;
-      for (let k = head; k < this.length; k++) meaning[k - head] = meaning[k];
-      for (let k = live; k < this.length; k++) meaning[k] = '';
+      this.meaning.copyWithin(0, head, this.length);
       this.head = 0;
       this.length = live;
       if (this.last >= 0) this.last -= head;
@@ -120,9 +144,7 @@ export class SpanQueue {
     this.count = grow(this.count, (n) => new Float64Array(n));
     this.cls = grow(this.cls, (n) => new Uint8Array(n));
     this.flags = grow(this.flags, (n) => new Uint32Array(n));
-    const meaning = new Array<string>(capacity).fill('');
-    for (let k = head; k < this.length; k++) meaning[k - head] = this.meaning[k];
-    this.meaning = meaning;
+    this.meaning = grow(this.meaning, (n) => new Uint32Array(n));
     this.head = 0;
     this.length = live;
     if (this.last >= 0) this.last -= head;
@@ -136,7 +158,7 @@ export class SpanQueue {
     this.count.copyWithin(k + 1, k, n);
     this.cls.copyWithin(k + 1, k, n);
     this.flags.copyWithin(k + 1, k, n);
-    for (let j = n; j > k; j--) this.meaning[j] = this.meaning[j - 1];
+    this.meaning.copyWithin(k + 1, k, n);
     if (this.last >= k) this.last++;
   }
 }
