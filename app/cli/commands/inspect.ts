@@ -80,7 +80,10 @@ export const inspectCommand: Command = {
     const windowEnd = offset + length;
 
     const { path, shown } = await openArtifact(positionals[0], { offset, length, dump }, values['--vault'], io);
-    const queue = new SpanQueue();
+    // Rows start at --offset: the queue keeps a row's evenly spaced equal spans as one group. Not
+    // when colouring: a byte in two spans takes the colour of the first in start order, and
+    // series would change that order.
+    const queue = new SpanQueue(offset, color ? 0 : width);
     // Only spans the dump can show are kept: none for a summary, those overlapping a range.
     const onSpan = dump
       ? (cls: SpanClass, off: number, len: number, meaning: string, f: number): void => {

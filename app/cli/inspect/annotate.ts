@@ -80,7 +80,7 @@ export class AnnotationWriter {
     while (end > begin && start[end - 1] >= this.to) end--;
     const m = end - begin;
     if (m <= 0) return;
-    if (m === 1) {
+    if (m === 1 && queue.members[begin] === 1) {
       this.single(queue, begin, out);
       return;
     }
@@ -92,38 +92,43 @@ export class AnnotationWriter {
     }
   }
 
-  /** Sorts groups `[begin, end)` into buckets (lines) in order of first appearance; returns how many. */
+  /**
+   * Sorts groups `[begin, end)` into buckets (lines) in order of first appearance; returns how
+   * many. A series (evenly spaced equal spans, one group) counts as its spans.
+   */
   private assign(queue: SpanQueue, begin: number, end: number): number {
     const m = end - begin;
     if (m > this.bucketOf.length) this.bucketOf = new Int32Array(Math.max(m, this.bucketOf.length * 2));
     while (this.first.length < m) this.growBuckets();
-    const { start, end: ends, count, cls, flags, meaning } = queue;
+    const { start, last, len, count, members, stride: spacing, cls, flags, meaning } = queue;
     const { bucketOf, first, size, prev, stride, even, bKind, bLen, bMeaning } = this;
     let buckets = 0;
     for (let k = begin; k < end; k++) {
       const s = start[k];
-      const len = ends[k] - s;
+      const l = len[k];
       const mk = meaning[k];
       // A run (count > 1) never coalesces: it gets a kind no single span has.
       const kind = count[k] === 1 ? cls[k] + flags[k] * 16 : -1 - k;
+      const n = members[k];
       let b = 0;
-      while (b < buckets && !(bMeaning[b] === mk && bKind[b] === kind && bLen[b] === len)) b++;
+      while (b < buckets && !(bMeaning[b] === mk && bKind[b] === kind && bLen[b] === l)) b++;
       if (b === buckets) {
         buckets++;
         first[b] = k;
-        size[b] = 1;
-        prev[b] = s;
+        size[b] = n;
+        stride[b] = spacing[k];
         even[b] = 1;
         bKind[b] = kind;
-        bLen[b] = len;
+        bLen[b] = l;
         bMeaning[b] = mk;
       } else {
         const gap = s - prev[b];
         if (size[b] === 1) stride[b] = gap;
         else if (gap !== stride[b]) even[b] = 0;
-        prev[b] = s;
-        size[b]++;
+        if (n > 1 && spacing[k] !== stride[b]) even[b] = 0;
+        size[b] += n;
       }
+      prev[b] = last[k];
       bucketOf[k - begin] = b;
     }
     return buckets;
@@ -152,12 +157,14 @@ export class AnnotationWriter {
     if (every) {
       p = this.hex(out, p, this.prev[b]);
     } else {
-      const start = queue.start;
+      const { start, members, stride } = queue;
       const base = this.base;
       for (let j = k; j < end; j++) {
         if (this.bucketOf[j - base] !== b) continue;
-        out.buf[p++] = 0x20;
-        p = this.hex(out, p, start[j]);
+        for (let t = 0, at = start[j]; t < members[j]; t++, at += stride[j]) {
+          out.buf[p++] = 0x20;
+          p = this.hex(out, p, at);
+        }
       }
     }
     out.buf[p++] = 0x29; // )
@@ -184,7 +191,7 @@ export class AnnotationWriter {
     const cls = queue.cls[k];
     const flags = queue.flags[k];
     const meaning = queue.meaning[k];
-    const len = queue.end[k] - queue.start[k];
+    const len = queue.len[k];
     let h = Math.imul(kind + 1, 0x9e3779b1) ^ Math.imul(cls + 17, 0x85ebca6b) ^ Math.imul(flags + 1, 0xc2b2ae35);
     h ^= Math.imul(meaning + 1, 0x27d4eb2f) ^ Math.imul(len | 0, 0x165667b1) ^ Math.imul(n | 0, 0x61c88647) ^ Math.imul(stride | 0, 0x2545f491);
     h ^= h >>> 15;

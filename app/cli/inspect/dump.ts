@@ -148,7 +148,7 @@ export class Dump {
   /** The annotation lines of queue groups `[from, to)`, in the dump's mode; `activate`: keep their colours. */
   private annotate(from: number, to: number, activate: boolean): void {
     if (to <= from) return;
-    if (activate && this.layout.color) for (let k = from; k < to; k++) this.active.push(this.queue.group(k));
+    if (activate && this.layout.color) for (let k = from; k < to; k++) this.queue.pushGroups(k, this.active);
     if (this.layout.columns === Infinity) {
       this.notes.write(this.queue, from, to, this.out);
       return;
@@ -170,7 +170,7 @@ export class Dump {
     const [row] = formatHexRows(hold.subarray(i, i + n), at, { width, context: hold.subarray(i - ctx, i), lookahead });
     // Spans taken for this row colour it too; their lines follow it.
     if (color) {
-      for (let k = from; k < to; k++) this.active.push(this.queue.group(k));
+      for (let k = from; k < to; k++) this.queue.pushGroups(k, this.active);
       this.active = this.active.filter((g) => g.end > at);
     }
     const active = this.active;

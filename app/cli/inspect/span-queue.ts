@@ -12,20 +12,35 @@ export interface SpanGroup {
 
 const INITIAL_CAPACITY = 1024;
 
+/** How many keys of recent groups {@link SpanQueue} remembers for extending (see there). */
+const OPEN = 4;
+
 /**
  * Collects spans as the parser completes them and hands them out by start offset, merging a span
- * into the previous one when it has the same class, meaning and flags and starts where it ended.
- * Kept sorted on insert: spans complete almost in start order (only a sequence that contains an
- * executed control finishes after it), so insertion walks back a step or two and taking is O(k).
+ * into the previous one when it has the same class, meaning and flags and starts where it ended
+ * (a run: `count` spans as one). Kept sorted on insert: spans complete almost in start order (only
+ * a sequence that contains an executed control finishes after it), so insertion walks back a step
+ * or two and taking is O(k).
  *
- * Groups live in parallel typed arrays (a span per byte is the worst case, so no object per
- * span): group `k` is `start[k]`, `end[k]`, … for `head <= k < length`. {@link take} hands out
- * index ranges, valid until the next {@link add}.
+ * A group is also a row's evenly spaced equal single spans (`BEL` every 2 bytes): a span extends
+ * the latest group of its kind (class, meaning, flags, length) when that one is a single span or
+ * such a series, starts in the same row of `rowWidth` bytes (rows counted from `rowOrigin`), is
+ * not taken yet, and the span comes at its stride after it, in order. Annotations coalesce a
+ * row's equal single spans into one line anyway, so this changes no output: it spares storing
+ * and sorting out a group per span where there is a span per byte.
+ *
+ * Groups live in parallel typed arrays, group `k` at index `k` for `head <= k < length`:
+ * `start` (first span), `last` (last span's start), `len` (a span's length; a run's whole),
+ * `count` (spans in a run), `members` (spans in a series, else 1), `stride` (between them).
+ * {@link take} hands out index ranges, valid until the next {@link add}.
  */
 export class SpanQueue {
   start = new Float64Array(INITIAL_CAPACITY);
-  end = new Float64Array(INITIAL_CAPACITY);
+  last = new Float64Array(INITIAL_CAPACITY);
+  len = new Float64Array(INITIAL_CAPACITY);
   count = new Float64Array(INITIAL_CAPACITY);
+  members = new Float64Array(INITIAL_CAPACITY);
+  stride = new Float64Array(INITIAL_CAPACITY);
   cls = new Uint8Array(INITIAL_CAPACITY);
   flags = new Uint32Array(INITIAL_CAPACITY);
   /** Index into {@link meanings}: the parser's own table strings, numbered as they first come. */
@@ -41,31 +56,94 @@ export class SpanQueue {
   head = 0;
   /** Index past the last group. */
   length = 0;
-  /** The group a next adjacent equal span may extend, or -1 (it was taken, or none yet). */
-  private last = -1;
+  /** The group the last span went to (a next adjacent equal span may extend it), or -1. */
+  private latest = -1;
+  /** The latest group of each of a few kinds (most recent first), and the end of its row. */
+  private readonly open = new Int32Array(OPEN).fill(-1);
+  private readonly openRowEnd = new Float64Array(OPEN);
+
+  /**
+   * Rows are `[rowOrigin + k * rowWidth, rowOrigin + (k + 1) * rowWidth)`: a series never crosses
+   * one. Without a row width (0) no series is formed: every group is a span or a run.
+   */
+  constructor(private readonly rowOrigin = 0, private readonly rowWidth = 0) {}
 
   /** Adds a completed span. */
   add(cls: SpanClass, offset: number, length: number, meaningText: string, flags: number): void {
     const meaning = meaningText === this.recent0 ? this.id0 : this.intern(meaningText);
-    const last = this.last;
-    if (last >= 0 && this.end[last] === offset && this.cls[last] === cls && this.flags[last] === flags && this.meaning[last] === meaning) {
-      this.end[last] = offset + length;
-      this.count[last]++;
+    const latest = this.latest;
+    if (latest >= 0 && this.last[latest] + this.len[latest] === offset && this.meaning[latest] === meaning && this.cls[latest] === cls && this.flags[latest] === flags) {
+      if (this.members[latest] === 1) {
+        this.len[latest] += length;
+        this.count[latest]++;
+        return;
+      }
+      // The series' last span and this one are a run: that span leaves the series.
+      const from = this.last[latest];
+      const spanLength = this.len[latest];
+      this.members[latest]--;
+      this.last[latest] = from - this.stride[latest];
+      this.insert(cls, from, spanLength + length, meaning, flags, 2);
       return;
     }
+    if (this.rowWidth === 0) {
+      this.insert(cls, offset, length, meaning, flags, 1);
+      return;
+    }
+    // The latest group of this kind, if any: extend it when this span is its next at its stride.
+    let j = 0;
+    for (; j < OPEN; j++) {
+      const g = this.open[j];
+      if (g >= 0 && this.meaning[g] === meaning && this.len[g] === length && this.cls[g] === cls && this.flags[g] === flags) break;
+    }
+    if (j < OPEN) {
+      const g = this.open[j];
+      const gap = offset - this.last[g];
+      if (g >= this.head && this.count[g] === 1 && offset < this.openRowEnd[j] && gap > 0 &&
+          (this.members[g] === 1 || gap === this.stride[g]) && offset > this.start[this.length - 1]) {
+        if (this.members[g] === 1) this.stride[g] = gap;
+        this.members[g]++;
+        this.last[g] = offset;
+        this.latest = g;
+        this.touch(j, g, this.openRowEnd[j]);
+        return;
+      }
+    }
+    this.insert(cls, offset, length, meaning, flags, 1);
+    const rowEnd = this.rowOrigin + (Math.floor((offset - this.rowOrigin) / this.rowWidth) + 1) * this.rowWidth;
+    this.touch(j < OPEN ? j : OPEN - 1, this.latest, rowEnd);
+  }
+
+  /** Makes group `g` the latest of its kind (in slot `j` before, or replacing the oldest). */
+  private touch(j: number, g: number, rowEnd: number): void {
+    const open = this.open;
+    const ends = this.openRowEnd;
+    for (let i = j; i > 0; i--) {
+      open[i] = open[i - 1];
+      ends[i] = ends[i - 1];
+    }
+    open[0] = g;
+    ends[0] = rowEnd;
+  }
+
+  /** Inserts a new group in start order and makes it the latest. */
+  private insert(cls: SpanClass, offset: number, length: number, meaning: number, flags: number, count: number): void {
     if (this.length === this.start.length) this.makeRoom();
     let k = this.length;
     const start = this.start;
     while (k > this.head && start[k - 1] > offset) k--;
     if (k < this.length) this.shiftUp(k);
     start[k] = offset;
-    this.end[k] = offset + length;
-    this.count[k] = 1;
+    this.last[k] = offset;
+    this.len[k] = length;
+    this.count[k] = count;
+    this.members[k] = 1;
+    this.stride[k] = 0;
     this.cls[k] = cls;
     this.flags[k] = flags;
     this.meaning[k] = meaning;
     this.length++;
-    this.last = k;
+    this.latest = k;
   }
 
   /**
@@ -79,22 +157,28 @@ export class SpanQueue {
     while (k < n && start[k] < offset) k++;
     this.head = k;
     // Every group starting before `offset` is gone now; never merge into one already handed out.
-    if (this.last >= 0 && this.last < k) this.last = -1;
+    if (this.latest >= 0 && this.latest < k) this.latest = -1;
     return k;
   }
 
-  /** Removes and returns the groups that start before `offset`, in start order, as objects. */
+  /** Removes and returns the spans of the groups that start before `offset`, in start order, as objects. */
   takeBefore(offset: number): SpanGroup[] {
     const from = this.head;
     const to = this.take(offset);
     const groups: SpanGroup[] = [];
-    for (let k = from; k < to; k++) groups.push(this.group(k));
+    for (let k = from; k < to; k++) this.pushGroups(k, groups);
     return groups;
   }
 
-  /** Group `k` as an object. */
-  group(k: number): SpanGroup {
-    return { start: this.start[k], end: this.end[k], cls: this.cls[k] as SpanClass, meaning: this.meanings[this.meaning[k]], flags: this.flags[k], count: this.count[k] };
+  /** Group `k` as objects: one, or one per span of a series. */
+  pushGroups(k: number, into: SpanGroup[]): void {
+    const cls = this.cls[k] as SpanClass;
+    const meaning = this.meanings[this.meaning[k]];
+    const flags = this.flags[k];
+    const len = this.len[k];
+    for (let m = 0, at = this.start[k]; m < this.members[k]; m++, at += this.stride[k]) {
+      into.push({ start: at, end: at + len, cls, meaning, flags, count: this.count[k] });
+    }
   }
 
   /** The number of a meaning other than the last one seen. */
@@ -116,50 +200,47 @@ export class SpanQueue {
     return id;
   }
 
-  /** Frees taken slots, or grows the arrays when every slot is still queued. */
+  /** Every typed array of the groups. */
+  private arrays(): (Float64Array | Uint8Array | Uint32Array)[] {
+    return [this.start, this.last, this.len, this.count, this.members, this.stride, this.cls, this.flags, this.meaning];
+  }
+
+  /** Frees taken slots, or grows the arrays when more than a quarter of the slots are still queued. */
   private makeRoom(): void {
     const head = this.head;
     const live = this.length - head;
-    // Compacting only when at most a quarter is live keeps the copying to a third of a slot per add.
     if (head > 0 && live * 4 <= this.start.length) {
-      this.start.copyWithin(0, head, this.length);
-      this.end.copyWithin(0, head, this.length);
-      this.count.copyWithin(0, head, this.length);
-      this.cls.copyWithin(0, head, this.length);
-      this.flags.copyWithin(0, head, this.length);
-      this.meaning.copyWithin(0, head, this.length);
-      this.head = 0;
-      this.length = live;
-      if (this.last >= 0) this.last -= head;
-      return;
+      // Compacting only when at most a quarter is live keeps the copying to a third of a slot per add.
+      for (const a of this.arrays()) a.copyWithin(0, head, this.length);
+    } else {
+      const capacity = this.start.length * 2;
+      const grow = <T extends Float64Array | Uint8Array | Uint32Array>(a: T, make: (n: number) => T): T => {
+        const b = make(capacity);
+        b.set(a.subarray(head, this.length));
+        return b;
+      };
+      const f64 = (n: number): Float64Array<ArrayBuffer> => new Float64Array(n);
+      this.start = grow(this.start, f64);
+      this.last = grow(this.last, f64);
+      this.len = grow(this.len, f64);
+      this.count = grow(this.count, f64);
+      this.members = grow(this.members, f64);
+      this.stride = grow(this.stride, f64);
+      this.cls = grow(this.cls, (n) => new Uint8Array(n));
+      this.flags = grow(this.flags, (n) => new Uint32Array(n));
+      this.meaning = grow(this.meaning, (n) => new Uint32Array(n));
     }
-    const capacity = this.start.length * 2;
-    const grow = <T extends Float64Array | Uint8Array | Uint32Array>(a: T, make: (n: number) => T): T => {
-      const b = make(capacity);
-      b.set(a.subarray(head, this.length));
-      return b;
-    };
-    this.start = grow(this.start, (n) => new Float64Array(n));
-    this.end = grow(this.end, (n) => new Float64Array(n));
-    this.count = grow(this.count, (n) => new Float64Array(n));
-    this.cls = grow(this.cls, (n) => new Uint8Array(n));
-    this.flags = grow(this.flags, (n) => new Uint32Array(n));
-    this.meaning = grow(this.meaning, (n) => new Uint32Array(n));
     this.head = 0;
     this.length = live;
-    if (this.last >= 0) this.last -= head;
+    if (this.latest >= 0) this.latest = this.latest >= head ? this.latest - head : -1;
+    for (let j = 0; j < OPEN; j++) this.open[j] = this.open[j] >= head ? this.open[j] - head : -1;
   }
 
   /** Opens slot `k` by moving groups `k..length` up one. */
   private shiftUp(k: number): void {
-    const n = this.length;
-    this.start.copyWithin(k + 1, k, n);
-    this.end.copyWithin(k + 1, k, n);
-    this.count.copyWithin(k + 1, k, n);
-    this.cls.copyWithin(k + 1, k, n);
-    this.flags.copyWithin(k + 1, k, n);
-    this.meaning.copyWithin(k + 1, k, n);
-    if (this.last >= k) this.last++;
+    for (const a of this.arrays()) a.copyWithin(k + 1, k, this.length);
+    if (this.latest >= k) this.latest++;
+    for (let j = 0; j < OPEN; j++) if (this.open[j] >= k) this.open[j]++;
   }
 }
 
