@@ -13,7 +13,7 @@ export interface SpanGroup {
 const INITIAL_CAPACITY = 1024;
 
 /** How many keys of recent groups {@link SpanQueue} remembers for extending (see there). */
-const OPEN = 4;
+const OPEN = 8;
 
 /**
  * Collects spans as the parser completes them and hands them out by start offset, merging a span
@@ -58,8 +58,14 @@ export class SpanQueue {
   length = 0;
   /** The group the last span went to (a next adjacent equal span may extend it), or -1. */
   private latest = -1;
-  /** The latest group of each of a few kinds (most recent first), and the end of its row. */
+  /**
+   * The latest group of a kind, a slot per meaning (by its number): the group, its kind and the
+   * end of its row. Forgetting one only means a series ends early, which changes no output.
+   */
   private readonly open = new Int32Array(OPEN).fill(-1);
+  private readonly openMeaning = new Float64Array(OPEN).fill(-1);
+  private readonly openKind = new Float64Array(OPEN);
+  private readonly openLen = new Float64Array(OPEN);
   private readonly openRowEnd = new Float64Array(OPEN);
 
   /**
@@ -90,40 +96,30 @@ export class SpanQueue {
       this.insert(cls, offset, length, meaning, flags, 1);
       return;
     }
-    // The latest group of this kind, if any: extend it when this span is its next at its stride.
-    let j = 0;
-    for (; j < OPEN; j++) {
-      const g = this.open[j];
-      if (g >= 0 && this.meaning[g] === meaning && this.len[g] === length && this.cls[g] === cls && this.flags[g] === flags) break;
-    }
-    if (j < OPEN) {
-      const g = this.open[j];
-      const gap = offset - this.last[g];
-      if (g >= this.head && this.count[g] === 1 && offset < this.openRowEnd[j] && gap > 0 &&
-          (this.members[g] === 1 || gap === this.stride[g]) && offset > this.start[this.length - 1]) {
-        if (this.members[g] === 1) this.stride[g] = gap;
-        this.members[g]++;
-        this.last[g] = offset;
-        this.latest = g;
-        this.touch(j, g, this.openRowEnd[j]);
-        return;
+    // The latest group of this kind, if remembered (a slot per meaning, so BEL and BS in turn
+    // keep theirs): extend it when this span is its next at its stride, in the same row.
+    const kind = cls + flags * 16;
+    const slot = meaning & (OPEN - 1);
+    if (this.openMeaning[slot] === meaning && this.openKind[slot] === kind && this.openLen[slot] === length) {
+      const g = this.open[slot];
+      if (g >= this.head && offset < this.openRowEnd[slot] && this.count[g] === 1 && offset > this.start[this.length - 1]) {
+        const gap = offset - this.last[g];
+        const members = this.members[g];
+        if (gap > 0 && (members === 1 || gap === this.stride[g])) {
+          if (members === 1) this.stride[g] = gap;
+          this.members[g] = members + 1;
+          this.last[g] = offset;
+          this.latest = g;
+          return;
+        }
       }
     }
     this.insert(cls, offset, length, meaning, flags, 1);
-    const rowEnd = this.rowOrigin + (Math.floor((offset - this.rowOrigin) / this.rowWidth) + 1) * this.rowWidth;
-    this.touch(j < OPEN ? j : OPEN - 1, this.latest, rowEnd);
-  }
-
-  /** Makes group `g` the latest of its kind (in slot `j` before, or replacing the oldest). */
-  private touch(j: number, g: number, rowEnd: number): void {
-    const open = this.open;
-    const ends = this.openRowEnd;
-    for (let i = j; i > 0; i--) {
-      open[i] = open[i - 1];
-      ends[i] = ends[i - 1];
-    }
-    open[0] = g;
-    ends[0] = rowEnd;
+    this.open[slot] = this.latest;
+    this.openMeaning[slot] = meaning;
+    this.openKind[slot] = kind;
+    this.openLen[slot] = length;
+    this.openRowEnd[slot] = this.rowOrigin + (Math.floor((offset - this.rowOrigin) / this.rowWidth) + 1) * this.rowWidth;
   }
 
   /** Inserts a new group in start order and makes it the latest. */
