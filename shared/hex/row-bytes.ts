@@ -11,6 +11,8 @@ import { SEQ_ILL_FORMED, SEQ_LENGTH_MASK, SEQ_TRUNCATED, SEQ_VALID, codePointAt,
  */
 
 const GROUP_SIZE = 8;
+/** Slots of the writer's code point cache (a power of two). */
+const CP_CACHE = 512;
 const SPACE = 0x20;
 const LF = 0x0a;
 const BAR = 0x7c;
@@ -70,6 +72,9 @@ export class HexRowWriter {
   /** Stream offset where the sequence carried over from earlier bytes ends. */
   private seqEnd = 0;
   private rest: Rest = Rest.Continuation;
+  /** Lead cells of recent code points: the code point, and its notation ('' when shown as itself). */
+  private readonly cpKey = new Int32Array(CP_CACHE).fill(-1);
+  private readonly cpNotation: string[] = new Array<string>(CP_CACHE).fill('');
   /** 32-bit views of the last output and input arrays, for writing and reading words. */
   private outBytes: Uint8Array | undefined;
   private outView: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
@@ -256,8 +261,16 @@ export class HexRowWriter {
     this.seqEnd = x + length;
     if (status === SEQ_VALID) {
       this.rest = Rest.Continuation;
-      const cell = leadCellForCodePoint(codePointAt(buf, q, length));
-      if (cell.kind !== 'utf8-lead') return writeAscii(out, p, cell.text);
+      const cp = codePointAt(buf, q, length);
+      // A small cache in front of the cell table (a map): text in one script repeats a few code points.
+      const c = cp & (CP_CACHE - 1);
+      if (this.cpKey[c] !== cp) {
+        const cell = leadCellForCodePoint(cp);
+        this.cpKey[c] = cp;
+        this.cpNotation[c] = cell.kind === 'utf8-lead' ? '' : cell.text;
+      }
+      const notation = this.cpNotation[c];
+      if (notation !== '') return writeAscii(out, p, notation);
       // A character shown as itself: its text is exactly these bytes.
       for (let k = 0; k < length; k++) out[p++] = buf[q + k];
       return p;
