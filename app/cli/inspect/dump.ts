@@ -106,26 +106,17 @@ export class Dump {
       }
       if (this.pos < offset) return;
     }
-    while (this.pos < windowEnd) {
+    if (this.fast) await this.fastRows(limit, final);
+    while (!this.fast && this.pos < windowEnd) {
       const at = this.pos;
       let rowEnd = Math.min(at + width, windowEnd);
       if (rowEnd > limit) break;
       if (rowEnd > this.fed) rowEnd = this.fed;
       if (rowEnd <= at) break;
       const i = at - this.holdAt;
-      if (!this.started) {
-        this.started = true;
-        this.rows.begin(this.hold, i, at, this.holdLen, final);
-      }
       const from = this.queue.head;
       const to = this.queue.take(rowEnd);
-      if (this.fast) {
-        this.out.reserve(this.rows.maxRowBytes);
-        this.out.p = this.rows.writeRow(this.out.buf, this.out.p, this.hold, i, rowEnd - at, at, this.holdLen, final);
-        if (to > from) this.notes.write(this.queue, from, to, this.out);
-      } else {
-        this.slowRow(i, rowEnd - at, at, from, to);
-      }
+      this.slowRow(i, rowEnd - at, at, from, to);
       this.pos = rowEnd;
       if (this.out.full) await this.out.flush();
     }
@@ -135,6 +126,38 @@ export class Dump {
       this.takeSpans(final ? Infinity : this.pos, this.pos);
       if (this.out.full) await this.out.flush();
     }
+  }
+
+  /** The rows up to `limit` as bytes: the bulk case, kept to a tight loop. */
+  private async fastRows(limit: number, final: boolean): Promise<void> {
+    const { windowEnd, width } = this.layout;
+    const { out, rows, queue, hold, holdAt, holdLen, fed } = this;
+    const flushAt = out.flushAt;
+    let at = this.pos;
+    while (at < windowEnd) {
+      let rowEnd = at + width < windowEnd ? at + width : windowEnd;
+      if (rowEnd > limit) break;
+      if (rowEnd > fed) rowEnd = fed;
+      if (rowEnd <= at) break;
+      const i = at - holdAt;
+      if (!this.started) {
+        this.started = true;
+        rows.begin(hold, i, at, holdLen, final);
+      }
+      if (out.p + rows.maxRowBytes > out.buf.length) out.reserve(rows.maxRowBytes);
+      out.p = rows.writeRow(out.buf, out.p, hold, i, rowEnd - at, at, holdLen, final);
+      // The spans that start before the row's end, annotated under it.
+      if (queue.head < queue.length && queue.start[queue.head] < rowEnd) {
+        const from = queue.head;
+        this.notes.write(queue, from, queue.take(rowEnd), out);
+      }
+      at = rowEnd;
+      if (out.p >= flushAt) {
+        this.pos = at;
+        await out.flush();
+      }
+    }
+    this.pos = at;
   }
 
   /** Takes the groups that start before `before` outside any row: annotates those in the range, keeps colours. */
