@@ -25,6 +25,20 @@ const HEX_LO = Uint8Array.from({ length: 256 }, (_, b) => HEX_DIGIT[b & 15]);
 /** Both hex digits of each byte value as one little-endian 16-bit word (first digit low). */
 const HEX_PAIR = Uint16Array.from({ length: 256 }, (_, b) => HEX_HI[b] | (HEX_LO[b] << 8));
 
+/** One hex group of 8 bytes (`x`, `y`: its two little-endian words) as `  hh hh hh hh hh hh hh hh`; returns the new end. */
+function hexWords(ov: DataView, p: number, x: number, y: number): number {
+  const b2 = (x >>> 16) & 255;
+  const c2 = (y >>> 16) & 255;
+  ov.setInt32(p, SPACE | (SPACE << 8) | (HEX_PAIR[x & 255] << 16), true);
+  ov.setInt32(p + 4, SPACE | (HEX_PAIR[(x >>> 8) & 255] << 8) | (SPACE << 24), true);
+  ov.setInt32(p + 8, HEX_PAIR[b2] | (SPACE << 16) | (HEX_HI[x >>> 24] << 24), true);
+  ov.setInt32(p + 12, HEX_LO[x >>> 24] | (SPACE << 8) | (HEX_PAIR[y & 255] << 16), true);
+  ov.setInt32(p + 16, SPACE | (HEX_PAIR[(y >>> 8) & 255] << 8) | (SPACE << 24), true);
+  ov.setInt32(p + 20, HEX_PAIR[c2] | (SPACE << 16) | (HEX_HI[y >>> 24] << 24), true);
+  ov.setUint8(p + 24, HEX_LO[y >>> 24]);
+  return p + 25;
+}
+
 /** Whether one of the 4 bytes of the 32-bit word `x` is zero. */
 function hasByte(x: number): boolean {
   return ((x - 0x01010101) & ~x & 0x80808080) !== 0;
@@ -151,35 +165,11 @@ export class HexRowWriter {
       p = writeAscii(out, p, at.toString(16).padStart(this.offsetDigits, '0'));
     }
     const width = this.width;
-    const cols = n > width ? n : width;
-    // The hex column: ` hh` per byte, and a group of 8 starts with an extra space. Four bytes at a
-    // time where it can: their 12 characters as three 32-bit stores.
-    for (let k = 0; k < cols; k += GROUP_SIZE) {
-      out[p++] = SPACE;
-      const stop = k + GROUP_SIZE < cols ? k + GROUP_SIZE : cols;
-      const filled = stop < n ? stop : n;
-      let j = k;
-      for (; j + 4 <= filled; j += 4) {
-        const x = iv.getUint32(i + j, true);
-        const b2 = (x >>> 16) & 255;
-        ov.setInt32(p, SPACE | (HEX_PAIR[x & 255] << 8) | (SPACE << 24), true);
-        ov.setInt32(p + 4, HEX_PAIR[(x >>> 8) & 255] | (SPACE << 16) | (HEX_HI[b2] << 24), true);
-        ov.setInt32(p + 8, HEX_LO[b2] | (SPACE << 8) | (HEX_PAIR[x >>> 24] << 16), true);
-        p += 12;
-      }
-      for (; j < filled; j++) {
-        const b = buf[i + j];
-        out[p] = SPACE;
-        out[p + 1] = HEX_HI[b];
-        out[p + 2] = HEX_LO[b];
-        p += 3;
-      }
-      for (; j < stop; j++) {
-        out[p] = SPACE;
-        out[p + 1] = SPACE;
-        out[p + 2] = SPACE;
-        p += 3;
-      }
+    if (n === 16 && width === 16) {
+      // The default full row, unrolled: `  hh hh hh hh hh hh hh hh  hh …` from four words.
+      p = hexWords(ov, hexWords(ov, p, iv.getUint32(i, true), iv.getUint32(i + 4, true)), iv.getUint32(i + 8, true), iv.getUint32(i + 12, true));
+    } else {
+      p = this.writeHex(out, ov, iv, p, buf, i, n);
     }
     out[p] = SPACE;
     out[p + 1] = SPACE;
@@ -238,6 +228,42 @@ export class HexRowWriter {
     out[p] = BAR;
     out[p + 1] = LF;
     return p + 2;
+  }
+
+  /** The hex column of any row: ` hh` per byte, and a group of 8 starts with an extra space. */
+  private writeHex(out: Uint8Array, ov: DataView, iv: DataView, p: number, buf: Uint8Array, i: number, n: number): number {
+    const width = this.width;
+    const cols = n > width ? n : width;
+    // The hex column: ` hh` per byte, and a group of 8 starts with an extra space. Four bytes at a
+    // time where it can: their 12 characters as three 32-bit stores.
+    for (let k = 0; k < cols; k += GROUP_SIZE) {
+      out[p++] = SPACE;
+      const stop = k + GROUP_SIZE < cols ? k + GROUP_SIZE : cols;
+      const filled = stop < n ? stop : n;
+      let j = k;
+      for (; j + 4 <= filled; j += 4) {
+        const x = iv.getUint32(i + j, true);
+        const b2 = (x >>> 16) & 255;
+        ov.setInt32(p, SPACE | (HEX_PAIR[x & 255] << 8) | (SPACE << 24), true);
+        ov.setInt32(p + 4, HEX_PAIR[(x >>> 8) & 255] | (SPACE << 16) | (HEX_HI[b2] << 24), true);
+        ov.setInt32(p + 8, HEX_LO[b2] | (SPACE << 8) | (HEX_PAIR[x >>> 24] << 16), true);
+        p += 12;
+      }
+      for (; j < filled; j++) {
+        const b = buf[i + j];
+        out[p] = SPACE;
+        out[p + 1] = HEX_HI[b];
+        out[p + 2] = HEX_LO[b];
+        p += 3;
+      }
+      for (; j < stop; j++) {
+        out[p] = SPACE;
+        out[p + 1] = SPACE;
+        out[p + 2] = SPACE;
+        p += 3;
+      }
+    }
+    return p;
   }
 
   /** A byte inside a sequence that began at an earlier byte. */
