@@ -47,11 +47,9 @@ export class SpanQueue {
   meaning = new Uint32Array(INITIAL_CAPACITY);
   readonly meanings: string[] = [];
   private readonly meaningIds = new Map<string, number>();
-  /** The last two meanings numbered, checked before the map: spans come in runs of few kinds. */
-  private recent0 = '';
-  private id0 = -1;
-  private recent1 = '';
-  private id1 = -1;
+  /** Recent meanings by their length (a cheap key), checked before the map: spans come in runs of few kinds. */
+  private readonly recent: string[] = new Array<string>(16).fill('');
+  private readonly recentId = new Int32Array(16);
   /** Index of the first group not yet taken. */
   head = 0;
   /** Index past the last group. */
@@ -76,7 +74,8 @@ export class SpanQueue {
 
   /** Adds a completed span. */
   add(cls: SpanClass, offset: number, length: number, meaningText: string, flags: number): void {
-    const meaning = meaningText === this.recent0 ? this.id0 : this.intern(meaningText);
+    const r = meaningText.length & 15;
+    const meaning = meaningText === this.recent[r] ? this.recentId[r] : this.intern(meaningText, r);
     const latest = this.latest;
     if (latest >= 0 && this.last[latest] + this.len[latest] === offset && this.meaning[latest] === meaning && this.cls[latest] === cls && this.flags[latest] === flags) {
       if (this.members[latest] === 1) {
@@ -177,22 +176,16 @@ export class SpanQueue {
     }
   }
 
-  /** The number of a meaning other than the last one seen. */
-  private intern(meaning: string): number {
-    let id: number;
-    if (meaning === this.recent1) id = this.id1;
-    else {
-      id = this.meaningIds.get(meaning) ?? -1;
-      if (id < 0) {
-        id = this.meanings.length;
-        this.meanings.push(meaning);
-        this.meaningIds.set(meaning, id);
-      }
+  /** The number of a meaning not in its recent slot `r` (which it then takes). */
+  private intern(meaning: string, r: number): number {
+    let id = this.meaningIds.get(meaning) ?? -1;
+    if (id < 0) {
+      id = this.meanings.length;
+      this.meanings.push(meaning);
+      this.meaningIds.set(meaning, id);
     }
-    this.recent1 = this.recent0;
-    this.id1 = this.id0;
-    this.recent0 = meaning;
-    this.id0 = id;
+    this.recent[r] = meaning;
+    this.recentId[r] = id;
     return id;
   }
 
