@@ -162,10 +162,11 @@ export class SpanQueue {
     const to = this.take(offset);
     const groups: SpanGroup[] = [];
     for (let k = from; k < to; k++) this.pushGroups(k, groups);
-    return groups;
+    // Spans of series interleave (BEL, BS, BEL, …): back into start order (stable for equal starts).
+    return groups.sort((a, b) => a.start - b.start);
   }
 
-  /** Group `k` as objects: one, or one per span of a series. */
+  /** Group `k` as objects: one, or one per span of a series (in its order, not merged with others'). */
   pushGroups(k: number, into: SpanGroup[]): void {
     const cls = this.cls[k] as SpanClass;
     const meaning = this.meanings[this.meaning[k]];
