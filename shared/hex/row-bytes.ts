@@ -75,6 +75,16 @@ for (let b = 0; b < 0x80; b++) {
 const CARET_PAIR = Uint16Array.from({ length: 0x80 }, (_, b) => CARET_A[b] | (CARET_B[b] << 8));
 const CARET_LENGTH = Uint8Array.from({ length: 0x80 }, (_, b) => (CARET_B[b] === 0 ? 1 : 2));
 
+/** The caret text of two ASCII bytes (`b0 | b1 << 7`) as one little-endian word, and its length. */
+const CARET_TWO = new Int32Array(1 << 14);
+const CARET_TWO_LENGTH = new Uint8Array(1 << 14);
+for (let x = 0; x < 1 << 14; x++) {
+  const a = x & 0x7f;
+  const b = x >> 7;
+  CARET_TWO[x] = CARET_PAIR[a] | (CARET_PAIR[b] << (8 * CARET_LENGTH[a]));
+  CARET_TWO_LENGTH[x] = CARET_LENGTH[a] + CARET_LENGTH[b];
+}
+
 /** What the bytes up to `seqEnd` continue: the rest of a sequence that began earlier. */
 const enum Rest {
   /** Continuation bytes of a well-formed character: `·`. */
@@ -209,18 +219,13 @@ export class HexRowWriter {
             ov.setInt32(p, x, true);
             p += 4;
           } else {
-            let b = x & 0x7f;
-            ov.setUint16(p, CARET_PAIR[b], true);
-            p += CARET_LENGTH[b];
-            b = (x >>> 8) & 0x7f;
-            ov.setUint16(p, CARET_PAIR[b], true);
-            p += CARET_LENGTH[b];
-            b = (x >>> 16) & 0x7f;
-            ov.setUint16(p, CARET_PAIR[b], true);
-            p += CARET_LENGTH[b];
-            b = x >>> 24;
-            ov.setUint16(p, CARET_PAIR[b], true);
-            p += CARET_LENGTH[b];
+            // Two bytes at a time: their caret text (up to 4 characters) as one word.
+            const lo = (x & 0x7f) | ((x >>> 1) & 0x3f80);
+            const hi = ((x >>> 16) & 0x7f) | ((x >>> 17) & 0x3f80);
+            ov.setInt32(p, CARET_TWO[lo], true);
+            p += CARET_TWO_LENGTH[lo];
+            ov.setInt32(p, CARET_TWO[hi], true);
+            p += CARET_TWO_LENGTH[hi];
           }
           q += 4;
           continue;
