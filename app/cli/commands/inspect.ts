@@ -111,6 +111,8 @@ export const inspectCommand: Command = {
           dumper.append(chunk);
           await dumper.advance(false);
         }
+        // A short page is a slow source (a pipe): what is settled goes out now, not at 1 MiB.
+        if (page.length < READ_PAGE) await out.flush();
       }
       at += page.length;
     }
