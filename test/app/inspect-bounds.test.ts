@@ -54,14 +54,20 @@ describe.skipIf(!existsSync(CLI))('inspect memory and time bounds (dist/airlock.
   });
 
   it('a full dump stays under 100 MB and within 2x of sanitize', () => {
-    const fd = openSync(file, 'r');
-    const sanitize = measure(['sanitize', '--report', join(dir, 'r.json')], fd);
-    closeSync(fd);
-    const m = measure(['inspect', file]);
-    expect(m.status).toBe(0);
-    expect(m.mb, 'full dump: peak RSS').toBeLessThan(100);
+    // Alternating runs, the faster of two of each: a job that briefly shares the machine with
+    // one of them should not decide the comparison. Peak RSS is the larger of the two.
+    const runs = [0, 1].map(() => {
+      const fd = openSync(file, 'r');
+      const sanitize = measure(['sanitize', '--report', join(dir, 'r.json')], fd);
+      closeSync(fd);
+      return { sanitize, dump: measure(['inspect', file]) };
+    });
+    const sanitize = Math.min(...runs.map((r) => r.sanitize.ms));
+    const ms = Math.min(...runs.map((r) => r.dump.ms));
+    for (const r of runs) expect(r.dump.status).toBe(0);
+    expect(Math.max(...runs.map((r) => r.dump.mb)), 'full dump: peak RSS').toBeLessThan(100);
     // The dump prints about 280 MB (1 Mi hex rows, each with a BEL and a BS line) where sanitize
     // prints nothing; it was about 18x sanitize. The slack absorbs other jobs on a shared machine.
-    expect(m.ms, `full dump: ${Math.round(m.ms)} ms vs sanitize ${Math.round(sanitize.ms)} ms`).toBeLessThan(sanitize.ms * 2 + 500);
+    expect(ms, `full dump: ${Math.round(ms)} ms vs sanitize ${Math.round(sanitize)} ms`).toBeLessThan(sanitize * 2 + 500);
   });
 });
