@@ -85,6 +85,9 @@ for (let x = 0; x < 1 << 14; x++) {
   CARET_TWO_LENGTH[x] = CARET_LENGTH[a] + CARET_LENGTH[b];
 }
 
+/** `·` (U+00B7, C2 B7) as a little-endian 16-bit word. */
+const CONTINUATION_WORD = 0xb7c2;
+
 /** What the bytes up to `seqEnd` continue: the rest of a sequence that began earlier. */
 const enum Rest {
   /** Continuation bytes of a well-formed character: `·`. */
@@ -242,7 +245,11 @@ export class HexRowWriter {
       // The rest of the sequence, as far as this row goes.
       const seqStop = i + (this.seqEnd - at);
       const upto = seqStop < stop ? seqStop : stop;
-      for (q++; q < upto; q++) p = this.writeRest(out, p, buf[q]);
+      if (this.rest === Rest.Continuation) {
+        for (q++; q < upto; q++, p += 2) ov.setUint16(p, CONTINUATION_WORD, true);
+      } else {
+        for (q++; q < upto; q++) p = this.writeRest(out, p, buf[q]);
+      }
     }
     out[p] = BAR;
     out[p + 1] = LF;

@@ -45,7 +45,10 @@ export class AnnotationWriter {
   /** The bucket (line) of each group being annotated, by its index from the first ({@link base}). */
   private bucketOf = new Int32Array(64);
   private base = 0;
-  /** Per bucket: its first group (queue index), size, last start, stride, evenly spaced, and its key. */
+  /**
+   * Per bucket: its key (class and flags, span length, meaning), first group (queue index), size
+   * (spans), last span's start, stride and whether the spans are evenly spaced.
+   */
   private bKind = new Float64Array(16);
   private bLen = new Float64Array(16);
   private bMeaning = new Float64Array(16);
@@ -60,7 +63,6 @@ export class AnnotationWriter {
   private readonly lengths = new Int32Array(SLOTS);
   /** The slot the last {@link template} call found or filled. */
   private slot = 0;
-
 
   /**
    * @param from spans starting at or after this offset and before `to` are annotated (the range)
