@@ -8,9 +8,11 @@ const PAGE = 1 << 20;
 
 /**
  * Yields all bytes of FILE (relative to the command's cwd; stdin for `-`), in pages. Each yielded array is the caller's to
- * keep. A missing, unreadable or non-regular file is a CliError naming it.
+ * keep, unless `reuse` is set: then a file's pages are read into one buffer, each valid until the next is asked for
+ * (a caller that copies what it keeps spares an allocation per page). A missing, unreadable or non-regular file is a
+ * CliError naming it.
  */
-export async function* readSource(path: string, io: CliIo, pageSize = PAGE): AsyncGenerator<Uint8Array> {
+export async function* readSource(path: string, io: CliIo, pageSize = PAGE, reuse = false): AsyncGenerator<Uint8Array> {
   if (path === '-') {
     // Cut to pages too: a caller that keeps per-byte state per page relies on the page bound.
     for await (const chunk of readStdin(io)) for (let i = 0; i < chunk.length; i += pageSize) yield chunk.slice(i, i + pageSize);
@@ -28,8 +30,9 @@ export async function* readSource(path: string, io: CliIo, pageSize = PAGE): Asy
     throw new CliError(`cannot open ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   try {
+    const shared = reuse ? new Uint8Array(pageSize) : undefined;
     for (;;) {
-      const buf = new Uint8Array(pageSize);
+      const buf = shared ?? new Uint8Array(pageSize);
       const { bytesRead } = await handle.read(buf, 0, buf.length, read);
       if (bytesRead === 0) return;
       read += bytesRead;

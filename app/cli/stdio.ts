@@ -45,6 +45,11 @@ export class StdoutWriter {
     this.fd = io.stdoutFd;
   }
 
+  /** Whether writes still go straight to the descriptor: a written buffer may then be reused at once. */
+  get synchronous(): boolean {
+    return this.fd !== undefined;
+  }
+
   /** Writes all of `data`. */
   async write(data: Uint8Array): Promise<void> {
     let off = 0;

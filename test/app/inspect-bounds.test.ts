@@ -1,7 +1,9 @@
 // Issue #9, bug class 7: inspect's summary and ranged modes keep memory flat and stay near the
 // cost of sanitize, also on 16 MiB of alternating BEL/BS (a span per byte, none merging), which
 // peaked near 1 GB before. A full dump of it printed one annotation line per byte (16 M lines,
-// about 190 MB RSS, 16 s); equal spans of a row now share a line, so its output follows the rows.
+// about 190 MB RSS, 16 s); equal spans of a row now share a line, so its output follows the rows,
+// and rows and lines are written as bytes (no string or object per row or span), so even the
+// full dump (about 280 MB of text) stays within 2x of sanitize.
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,15 +53,21 @@ describe.skipIf(!existsSync(CLI))('inspect memory and time bounds (dist/airlock.
     }
   });
 
-  it('a full dump stays under 100 MB and within a bound of its output', () => {
-    const fd = openSync(file, 'r');
-    const sanitize = measure(['sanitize', '--report', join(dir, 'r.json')], fd);
-    closeSync(fd);
-    const m = measure(['inspect', file]);
-    expect(m.status).toBe(0);
-    expect(m.mb, 'full dump: peak RSS').toBeLessThan(100);
+  it('a full dump stays under 100 MB and within 2x of sanitize', () => {
+    // Alternating runs, the faster of two of each: a job that briefly shares the machine with
+    // one of them should not decide the comparison. Peak RSS is the larger of the two.
+    const runs = [0, 1].map(() => {
+      const fd = openSync(file, 'r');
+      const sanitize = measure(['sanitize', '--report', join(dir, 'r.json')], fd);
+      closeSync(fd);
+      return { sanitize, dump: measure(['inspect', file]) };
+    });
+    const sanitize = Math.min(...runs.map((r) => r.sanitize.ms));
+    const ms = Math.min(...runs.map((r) => r.dump.ms));
+    for (const r of runs) expect(r.dump.status).toBe(0);
+    expect(Math.max(...runs.map((r) => r.dump.mb)), 'full dump: peak RSS').toBeLessThan(100);
     // The dump prints about 280 MB (1 Mi hex rows, each with a BEL and a BS line) where sanitize
-    // prints nothing, so it is held to 10x sanitize here (it was about 18x), not to 2x.
-    expect(m.ms, `full dump: ${Math.round(m.ms)} ms vs sanitize ${Math.round(sanitize.ms)} ms`).toBeLessThan(sanitize.ms * 10 + 2000);
+    // prints nothing; it was about 18x sanitize. The slack absorbs other jobs on a shared machine.
+    expect(ms, `full dump: ${Math.round(ms)} ms vs sanitize ${Math.round(sanitize)} ms`).toBeLessThan(sanitize * 2 + 500);
   });
 });

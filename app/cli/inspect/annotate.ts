@@ -1,0 +1,255 @@
+import { writeHex8, writeHexNumber } from '../../../shared/hex/row-bytes';
+import type { SpanClass } from '../../../shared/parser';
+import type { ByteBuffer } from './bytes-out';
+import { paintCell } from './paint';
+import { className, flagLabel, type SpanQueue } from './span-queue';
+
+/** Digits of the offsets in annotation lines (the dump's offset column). */
+const OFFSET_DIGITS = 8;
+const PAD = ' '.repeat(OFFSET_DIGITS + 2);
+
+/** Kinds of line: what a template holds. */
+const enum Kind {
+  /** ` csi              19 B  SGR select graphic rendition\n`: all after the offset. */
+  Single = 0,
+  /** ` c0                1 B each  8x BEL bell  (every 2 B to `: the last offset and `)` follow. */
+  Every = 1,
+  /** ` c0                1 B each  3x BEL bell  (at`: ` OFFSET` per span and `)` follow. */
+  At = 2,
+}
+
+/** Template slots (direct-mapped by a hash of the key); a miss only rebuilds one template. */
+const SLOTS = 4096;
+const KEY_FIELDS = 7;
+
+/**
+ * Writes the annotation lines of the spans a row took from the queue, as bytes. Lines, in order
+ * of their first offsets:
+ *
+ *   `          ^ 00000036 csi             437 B  SGR select graphic rendition [oversized]`
+ *
+ * a span (or a run of equal adjacent spans: `3 B  3x BEL bell`) under the row where it starts.
+ * Spans of the same class, meaning and flags with the same length (single spans, not runs) are
+ * coalesced into one line that keeps the first span's offset and says how many there are and
+ * where: `^ 00001330 c0                1 B each  8x BEL bell  (every 2 B to 0000133e)`, or
+ * `(at 00001330 00001333 00001334)` when they are not evenly spaced. Spans that differ in
+ * anything keep lines of their own.
+ *
+ * Everything but the offsets repeats from line to line, so it is built once per kind of line (a
+ * template of 32-bit words) and copied. Every piece of text is Airlock's own (offsets, counts, the
+ * parser's meaning tables), so the lines are inert.
+ */
+export class AnnotationWriter {
+  private readonly head: Int32Array;
+  private readonly headLength: number;
+  /** The bucket (line) of each group being annotated, by its index from the first ({@link base}). */
+  private bucketOf = new Int32Array(64);
+  private base = 0;
+  /**
+   * Per bucket: its key (class and flags, span length, meaning), first group (queue index), size
+   * (spans), last span's start, stride and whether the spans are evenly spaced.
+   */
+  private bKind = new Float64Array(16);
+  private bLen = new Float64Array(16);
+  private bMeaning = new Float64Array(16);
+  private first = new Int32Array(16);
+  private size = new Int32Array(16);
+  private prev = new Float64Array(16);
+  private stride = new Float64Array(16);
+  private even = new Uint8Array(16);
+  /** Templates: the key of each slot, its words and its length in bytes. */
+  private readonly keys = new Float64Array(SLOTS * KEY_FIELDS).fill(-1);
+  private readonly words: Int32Array[] = new Array<Int32Array>(SLOTS);
+  private readonly lengths = new Int32Array(SLOTS);
+  /** The slot the last {@link template} call found or filled. */
+  private slot = 0;
+
+  /**
+   * @param from spans starting at or after this offset and before `to` are annotated (the range)
+   * @param color paint the `^` of each line with Airlock's own SGR
+   */
+  constructor(private readonly from: number, private readonly to: number, color: boolean) {
+    const head = Buffer.from(`${PAD}${color ? paintCell('^', 'note') : '^'} `, 'latin1');
+    this.head = toWords(head);
+    this.headLength = head.length;
+  }
+
+  /** Writes the lines for queue groups `[begin, end)` (those in the range) into `out`. */
+  write(queue: SpanQueue, begin: number, end: number, out: ByteBuffer): void {
+    // The queue is in start order, so the groups in the range are a run of it.
+    const start = queue.start;
+    while (begin < end && start[begin] < this.from) begin++;
+    while (end > begin && start[end - 1] >= this.to) end--;
+    const m = end - begin;
+    if (m <= 0) return;
+    if (m === 1 && queue.members[begin] === 1) {
+      this.single(queue, begin, out);
+      return;
+    }
+    this.base = begin;
+    const buckets = this.assign(queue, begin, end);
+    for (let b = 0; b < buckets; b++) {
+      if (this.size[b] === 1) this.single(queue, this.first[b], out);
+      else this.coalesced(queue, b, end, out);
+    }
+  }
+
+  /**
+   * Sorts groups `[begin, end)` into buckets (lines) in order of first appearance; returns how
+   * many. A series (evenly spaced equal spans, one group) counts as its spans.
+   */
+  private assign(queue: SpanQueue, begin: number, end: number): number {
+    const m = end - begin;
+    if (m > this.bucketOf.length) this.bucketOf = new Int32Array(Math.max(m, this.bucketOf.length * 2));
+    while (this.first.length < m) this.growBuckets();
+    const { start, last, len, count, members, stride: spacing, cls, flags, meaning } = queue;
+    const { bucketOf, first, size, prev, stride, even, bKind, bLen, bMeaning } = this;
+    let buckets = 0;
+    for (let k = begin; k < end; k++) {
+      const s = start[k];
+      const l = len[k];
+      const mk = meaning[k];
+      // A run (count > 1) never coalesces: it gets a kind no single span has.
+      const kind = count[k] === 1 ? cls[k] + flags[k] * 16 : -1 - k;
+      const n = members[k];
+      let b = 0;
+      while (b < buckets && !(bMeaning[b] === mk && bKind[b] === kind && bLen[b] === l)) b++;
+      if (b === buckets) {
+        buckets++;
+        first[b] = k;
+        size[b] = n;
+        stride[b] = spacing[k];
+        even[b] = 1;
+        bKind[b] = kind;
+        bLen[b] = l;
+        bMeaning[b] = mk;
+      } else {
+        const gap = s - prev[b];
+        if (size[b] === 1) stride[b] = gap;
+        else if (gap !== stride[b]) even[b] = 0;
+        if (n > 1 && spacing[k] !== stride[b]) even[b] = 0;
+        size[b] += n;
+      }
+      prev[b] = last[k];
+      bucketOf[k - begin] = b;
+    }
+    return buckets;
+  }
+
+  /** One span's line. */
+  private single(queue: SpanQueue, k: number, out: ByteBuffer): void {
+    this.template(queue, k, Kind.Single, queue.count[k], 0);
+    const slot = this.slot;
+    out.reserve(this.headLength + 32 + this.lengths[slot]);
+    let p = this.lead(queue.start[k], out);
+    p = copyWords(out.view, p, this.words[slot], this.lengths[slot]);
+    out.p = p;
+  }
+
+  /** The line of bucket `b` (at least two equal single spans). */
+  private coalesced(queue: SpanQueue, b: number, end: number, out: ByteBuffer): void {
+    const k = this.first[b];
+    const size = this.size[b];
+    const every = size > 2 && this.even[b] === 1;
+    this.template(queue, k, every ? Kind.Every : Kind.At, size, every ? this.stride[b] : 0);
+    const slot = this.slot;
+    out.reserve(this.headLength + 64 + this.lengths[slot] + (every ? 0 : size * 24));
+    let p = this.lead(queue.start[k], out);
+    p = copyWords(out.view, p, this.words[slot], this.lengths[slot]);
+    if (every) {
+      p = this.hex(out, p, this.prev[b]);
+    } else {
+      const { start, members, stride } = queue;
+      const base = this.base;
+      for (let j = k; j < end; j++) {
+        if (this.bucketOf[j - base] !== b) continue;
+        for (let t = 0, at = start[j]; t < members[j]; t++, at += stride[j]) {
+          out.buf[p++] = 0x20;
+          p = this.hex(out, p, at);
+        }
+      }
+    }
+    out.buf[p++] = 0x29; // )
+    out.buf[p++] = 0x0a;
+    out.p = p;
+  }
+
+  /** `          ^ 00000036` (the start of every line); returns the new end. */
+  private lead(at: number, out: ByteBuffer): number {
+    const p = copyWords(out.view, out.p, this.head, this.headLength);
+    return this.hex(out, p, at);
+  }
+
+  private hex(out: ByteBuffer, p: number, value: number): number {
+    if (value < 0x1_0000_0000) {
+      writeHex8(out.view, p, value);
+      return p + 8;
+    }
+    return writeHexNumber(out.buf, p, value, OFFSET_DIGITS);
+  }
+
+  /** Finds or builds the template of a line about group `k`; leaves its slot in {@link slot}. */
+  private template(queue: SpanQueue, k: number, kind: Kind, n: number, stride: number): void {
+    const cls = queue.cls[k];
+    const flags = queue.flags[k];
+    const meaning = queue.meaning[k];
+    const len = queue.len[k];
+    let h = Math.imul(kind + 1, 0x9e3779b1) ^ Math.imul(cls + 17, 0x85ebca6b) ^ Math.imul(flags + 1, 0xc2b2ae35);
+    h ^= Math.imul(meaning + 1, 0x27d4eb2f) ^ Math.imul(len | 0, 0x165667b1) ^ Math.imul(n | 0, 0x61c88647) ^ Math.imul(stride | 0, 0x2545f491);
+    h ^= h >>> 15;
+    const slot = h & (SLOTS - 1);
+    this.slot = slot;
+    const keys = this.keys;
+    const o = slot * KEY_FIELDS;
+    if (keys[o] === kind && keys[o + 1] === cls && keys[o + 2] === flags && keys[o + 3] === meaning && keys[o + 4] === len && keys[o + 5] === n && keys[o + 6] === stride) return;
+    keys[o] = kind;
+    keys[o + 1] = cls;
+    keys[o + 2] = flags;
+    keys[o + 3] = meaning;
+    keys[o + 4] = len;
+    keys[o + 5] = n;
+    keys[o + 6] = stride;
+    const label = flagLabel(flags);
+    const what = `${queue.meanings[meaning]}${label ? ` ${label}` : ''}`;
+    const lead = ` ${className(cls as SpanClass).padEnd(12)} ${String(len).padStart(6)} B`;
+    const text =
+      kind === Kind.Single ? `${lead}  ${n > 1 ? `${n}x ` : ''}${what}\n`
+      : kind === Kind.Every ? `${lead} each  ${n}x ${what}  (every ${stride} B to `
+      : `${lead} each  ${n}x ${what}  (at`;
+    const bytes = Buffer.from(text, 'utf8');
+    this.words[slot] = toWords(bytes);
+    this.lengths[slot] = bytes.length;
+  }
+
+  private growBuckets(): void {
+    const n = this.first.length * 2;
+    const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, b: T): T => {
+      b.set(a);
+      return b;
+    };
+    this.first = grow(this.first, new Int32Array(n));
+    this.size = grow(this.size, new Int32Array(n));
+    this.prev = grow(this.prev, new Float64Array(n));
+    this.stride = grow(this.stride, new Float64Array(n));
+    this.even = grow(this.even, new Uint8Array(n));
+    this.bKind = grow(this.bKind, new Float64Array(n));
+    this.bLen = grow(this.bLen, new Float64Array(n));
+    this.bMeaning = grow(this.bMeaning, new Float64Array(n));
+  }
+}
+
+/** `bytes` as little-endian 32-bit words, the last one padded. */
+function toWords(bytes: Uint8Array): Int32Array {
+  const words = new Int32Array(Math.ceil(bytes.length / 4));
+  for (let k = 0; k < bytes.length; k++) words[k >> 2] |= bytes[k] << ((k & 3) * 8);
+  return words;
+}
+
+/**
+ * Copies a template's words to `view` at `p` and returns `p + length`. The last word may write up
+ * to 3 bytes past the end, which later writes overwrite: callers reserve room for them.
+ */
+function copyWords(view: DataView, p: number, words: Int32Array, length: number): number {
+  for (let w = 0; w < words.length; w++) view.setInt32(p + 4 * w, words[w], true);
+  return p + length;
+}

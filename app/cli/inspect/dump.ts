@@ -1,0 +1,207 @@
+import { formatHexRows } from '../../../shared/hex';
+import { HexRowWriter } from '../../../shared/hex/row-bytes';
+import type { SpanClass } from '../../../shared/parser';
+import { AnnotationWriter } from './annotate';
+import { ByteBuffer, type ByteOutput } from './bytes-out';
+import { formatRow } from './row-text';
+import type { SpanGroup, SpanQueue } from './span-queue';
+
+/** Digits in the offset column: enough for 4 GiB; longer offsets widen the column. */
+export const OFFSET_DIGITS = 8;
+
+/**
+ * Rows wait until this many bytes after them have been parsed, so the spans that start in a row
+ * and end within that distance (nearly all of them) are known when it is printed, and their
+ * lines sit right under it. A span that ends later is annotated under the row where it became
+ * known (an unterminated string: after the last row).
+ */
+const LAG = 32 * 1024;
+
+/** Annotation lines cut to a terminal continue under the offset column. */
+const ANNOTATION_PAD = ' '.repeat(OFFSET_DIGITS + 2);
+
+/** How the dump is laid out. */
+export interface DumpLayout {
+  /** The shown range: `[offset, windowEnd)` of the stream (`windowEnd` may be Infinity). */
+  readonly offset: number;
+  readonly windowEnd: number;
+  readonly width: number;
+  /** Colour with Airlock's own SGR. */
+  readonly color: boolean;
+  /** Terminal width, or Infinity when output is not a terminal (rows then stay whole). */
+  readonly columns: number;
+  /** Cuts one of Airlock's own lines to the terminal, `prefix+ ` starting each further row. */
+  readonly own: (line: string, prefix: string) => string[];
+}
+
+/**
+ * The annotated hex dump, fed the stream as it is parsed. It keeps the bytes not yet shown (and
+ * the 3 before them, for UTF-8), shows each row once {@link LAG} more bytes are parsed, and puts
+ * under it the lines of the spans that start before its end.
+ *
+ * Not on a terminal and without colour (the bulk case: a dump saved to a file or piped to a
+ * pager), rows and annotations are written as bytes straight into the output buffer. On a
+ * terminal or with colour, rows are built as text so they can be coloured per span and cut to
+ * the terminal's width.
+ */
+export class Dump {
+  private hold = new Uint8Array(4 * LAG);
+  /** Stream offset of `hold[0]`; `hold[0..holdLen)` are the bytes up to `fed`. */
+  private holdAt = 0;
+  private holdLen = 0;
+  private fed = 0;
+  /** Stream offset up to which rows are shown (and spans taken). */
+  private pos = 0;
+  private started = false;
+  private readonly rows: HexRowWriter;
+  private readonly notes: AnnotationWriter;
+  /** Rows as bytes (not a terminal, no colour). */
+  private readonly fast: boolean;
+  /** Colour: spans taken that may still colour bytes of rows to come. */
+  private active: SpanGroup[] = [];
+  /** On a terminal, annotation lines are gathered here and cut to its width. */
+  private readonly scratch = new ByteBuffer(4096);
+
+  constructor(private readonly queue: SpanQueue, private readonly out: ByteOutput, private readonly layout: DumpLayout) {
+    this.rows = new HexRowWriter(layout.width, OFFSET_DIGITS);
+    this.notes = new AnnotationWriter(layout.offset, layout.windowEnd, layout.color);
+    this.fast = !layout.color && layout.columns === Infinity;
+  }
+
+  /** Keeps the next parsed bytes of the stream (the caller's array is not kept). */
+  append(chunk: Uint8Array): void {
+    if (this.holdLen + chunk.length > this.hold.length) {
+      // Only the bytes from 3 before the next row on are still needed.
+      const keep = Math.max(this.holdAt, this.pos - 3);
+      const drop = keep - this.holdAt;
+      const live = this.holdLen - drop;
+      if (live + chunk.length > this.hold.length) {
+        const bigger = new Uint8Array(Math.max(this.hold.length * 2, live + chunk.length));
+        bigger.set(this.hold.subarray(drop, this.holdLen));
+        this.hold = bigger;
+      } else {
+        this.hold.copyWithin(0, drop, this.holdLen);
+      }
+      this.holdAt = keep;
+      this.holdLen = live;
+    }
+    this.hold.set(chunk, this.holdLen);
+    this.holdLen += chunk.length;
+    this.fed += chunk.length;
+  }
+
+  /**
+   * Shows the rows that are settled: those {@link LAG} bytes behind the parser, or with `final`
+   * (the input ended and every span is known) all of them, then every span left.
+   */
+  async advance(final: boolean): Promise<void> {
+    const { offset, windowEnd, width } = this.layout;
+    const limit = final ? Infinity : this.fed - LAG;
+    if (this.pos < offset) {
+      // Before the range: nothing is shown, spans are only taken (to colour rows they reach).
+      const to = Math.min(offset, this.fed);
+      if (to > this.pos) {
+        this.pos = to;
+        this.takeSpans(to, to);
+      }
+      if (this.pos < offset) return;
+    }
+    if (this.fast) await this.fastRows(limit, final);
+    while (!this.fast && this.pos < windowEnd) {
+      const at = this.pos;
+      let rowEnd = Math.min(at + width, windowEnd);
+      if (rowEnd > limit) break;
+      if (rowEnd > this.fed) rowEnd = this.fed;
+      if (rowEnd <= at) break;
+      const i = at - this.holdAt;
+      const from = this.queue.head;
+      const to = this.queue.take(rowEnd);
+      this.slowRow(i, rowEnd - at, at, from, to);
+      this.pos = rowEnd;
+      if (this.out.full) await this.out.flush();
+    }
+    if (this.pos >= windowEnd || final) {
+      // Past the range (or at the end): spans are taken as they come, so memory stays flat.
+      if (this.pos >= windowEnd) this.pos = Math.max(this.pos, this.fed);
+      this.takeSpans(final ? Infinity : this.pos, this.pos);
+      if (this.out.full) await this.out.flush();
+    }
+  }
+
+  /** The rows up to `limit` as bytes: the bulk case, kept to a tight loop. */
+  private async fastRows(limit: number, final: boolean): Promise<void> {
+    const { windowEnd, width } = this.layout;
+    const { out, rows, queue, hold, holdAt, holdLen, fed } = this;
+    const flushAt = out.flushAt;
+    let at = this.pos;
+    while (at < windowEnd) {
+      let rowEnd = at + width < windowEnd ? at + width : windowEnd;
+      if (rowEnd > limit) break;
+      if (rowEnd > fed) rowEnd = fed;
+      if (rowEnd <= at) break;
+      const i = at - holdAt;
+      if (!this.started) {
+        this.started = true;
+        rows.begin(hold, i, at, holdLen, final);
+      }
+      if (out.p + rows.maxRowBytes > out.buf.length) out.reserve(rows.maxRowBytes);
+      out.p = rows.writeRow(out.buf, out.p, hold, i, rowEnd - at, at, holdLen, final);
+      // The spans that start before the row's end, annotated under it.
+      if (queue.head < queue.length && queue.start[queue.head] < rowEnd) {
+        const from = queue.head;
+        this.notes.write(queue, from, queue.take(rowEnd), out);
+      }
+      at = rowEnd;
+      if (out.p >= flushAt) {
+        this.pos = at;
+        await out.flush();
+      }
+    }
+    this.pos = at;
+  }
+
+  /** Takes the groups that start before `before` outside any row: annotates those in the range, keeps colours. */
+  private takeSpans(before: number, keepFrom: number): void {
+    const from = this.queue.head;
+    const to = this.queue.take(before);
+    this.annotate(from, to, true);
+    if (this.layout.color) this.active = this.active.filter((g) => g.end > keepFrom);
+  }
+
+  /** The annotation lines of queue groups `[from, to)`, in the dump's mode; `activate`: keep their colours. */
+  private annotate(from: number, to: number, activate: boolean): void {
+    if (to <= from) return;
+    if (activate && this.layout.color) for (let k = from; k < to; k++) this.queue.pushGroups(k, this.active);
+    if (this.layout.columns === Infinity) {
+      this.notes.write(this.queue, from, to, this.out);
+      return;
+    }
+    this.scratch.p = 0;
+    this.notes.write(this.queue, from, to, this.scratch);
+    if (this.scratch.p === 0) return;
+    const text = this.scratch.buf.toString('utf8', 0, this.scratch.p - 1);
+    for (const line of text.split('\n')) for (const row of this.layout.own(line, ANNOTATION_PAD)) this.out.text(`${row}\n`);
+  }
+
+  /** A row as text: coloured by span and cut to the terminal's width. */
+  private slowRow(i: number, n: number, at: number, from: number, to: number): void {
+    const { width, color, columns } = this.layout;
+    const hold = this.hold;
+    const ctx = Math.min(3, at);
+    // Fewer than 3 bytes after the row only at the end of the input (rows wait LAG bytes otherwise).
+    const lookahead = hold.subarray(i + n, Math.min(i + n + 3, this.holdLen));
+    const [row] = formatHexRows(hold.subarray(i, i + n), at, { width, context: hold.subarray(i - ctx, i), lookahead });
+    // Spans taken for this row colour it too; their lines follow it.
+    if (color) {
+      for (let k = from; k < to; k++) this.queue.pushGroups(k, this.active);
+      this.active = this.active.filter((g) => g.end > at);
+    }
+    const active = this.active;
+    const spanAt = (x: number): SpanClass | undefined => {
+      for (const g of active) if (g.start <= x && x < g.end) return g.cls;
+      return undefined;
+    };
+    for (const line of formatRow(row, { width, offsetDigits: OFFSET_DIGITS, color, columns, spanAt })) this.out.text(`${line}\n`);
+    this.annotate(from, to, false);
+  }
+}
