@@ -471,7 +471,14 @@ export async function textPositionOf(r: IndexReader, raw: number): Promise<TextP
   let line: number;
   let kept = false;
   if (r.manifest.monotonic) {
-    const s = await lastSegAtOrBefore(r, raw, 1);
+    let s = await lastSegAtOrBefore(r, raw, 1);
+    // Several segments can come from one raw byte (its U+FFFD, then a space or line break made
+    // there): the byte belongs to the first, as in getTextLines.
+    while (s > 0) {
+      const [prev] = await segmentsFrom(r, s - 1, 1);
+      if (raw >= prev.rawStart && raw < prev.rawStart + prev.rawLength) s--;
+      else break;
+    }
     const seg = s >= 0 ? (await segmentsFrom(r, s, 1))[0] : null;
     if (seg && raw < seg.rawStart + seg.rawLength) {
       kept = seg.kind === 0;

@@ -68,7 +68,7 @@ describe('text lines and linking', () => {
           await f.cleanup();
         }
       }),
-      { numRuns: 40 },
+      { numRuns: 40, examples: [[Uint8Array.from([158, 50, 128, 63]), 1, 2]] },
     );
   });
 
