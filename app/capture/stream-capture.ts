@@ -1,12 +1,7 @@
-import { primeSanitizer, Sanitizer, worthPriming, type RemovalReport, type SanitizerOptions } from '../../shared/sanitize';
+import { Sanitizer, type RemovalReport, type SanitizerOptions } from '../../shared/sanitize';
 import type { RawCommit, RawWriter } from '../node/vault';
 import type { StreamName } from './chunk-log';
 import { TextWindow, type WindowedText } from './text-window';
-
-/** A first sanitized chunk at least this large (a full pipe read) may prime the JIT. */
-const PRIME_AT = 64 * 1024;
-/** primeSanitizer ran in this process (once is enough: both streams and later captures share the JIT). */
-let primed = false;
 
 /** Everything one stream produced, once it is finished and its raw bytes are committed. */
 export interface StreamResult {
@@ -43,10 +38,9 @@ export class StreamCapture {
   constructor(
     readonly name: StreamName,
     private readonly raw: RawWriter,
-    private readonly options: Pick<SanitizerOptions, 'cr' | 'limits'>,
+    sanitizer: Pick<SanitizerOptions, 'cr' | 'limits'>,
     maxText: number,
   ) {
-    const sanitizer = options;
     // No digest here: the RawWriter already hashes the same bytes, and its digest goes in the report.
     // The output buffer is reused: the TextWindow copies what it keeps before the next write.
     this.sanitizer = new Sanitizer({ cr: sanitizer.cr, limits: sanitizer.limits, reuseOutputBuffer: true });
@@ -85,11 +79,6 @@ export class StreamCapture {
 
   /** Sanitizes the next stored chunk into the text window; returns the text bytes it produced. */
   sanitize(chunk: Uint8Array): number {
-    // A full first read of escape-dense output: warm the JIT once per process (see primeSanitizer).
-    if (!primed && this.textBytes === 0 && chunk.length >= PRIME_AT && worthPriming(chunk)) {
-      primed = true;
-      primeSanitizer(this.options);
-    }
     const text = this.sanitizer.write(chunk);
     this.window.push(text);
     this.textBytes += text.length;

@@ -1,4 +1,4 @@
-import { primeSanitizer, Sanitizer, worthPriming, type CrMode } from '../../../shared/sanitize';
+import { Sanitizer, type CrMode } from '../../../shared/sanitize';
 import { OutputPathError, prepareOutput, writeOutput } from '../../node/output-file';
 import { sha256Digest } from '../../node/sha256';
 import { parseFlags, type FlagSpec } from '../flags';
@@ -21,9 +21,6 @@ Reads raw terminal bytes from FILE (default: stdin) and writes sanitized UTF-8 t
   --max-bytes N     read at most N bytes (suffixes K, M, G); the report says "truncated": true
   --max-string N    payload bytes one OSC/DCS/APC/PM/SOS string may hold before it counts as oversized
   --max-csi N       parameter bytes one CSI may hold before it counts as oversized`;
-
-/** Size of a first chunk from which sanitize primes the JIT (a full read: stdin reads 1 MiB at a time). */
-const PRIME_AT = 256 * 1024;
 
 const SPEC: FlagSpec = {
   '--report': 'value',
@@ -59,9 +56,6 @@ export const sanitizeCommand: Command = {
     // stdin keeps the fast synchronous reader; a file is read in pages.
     const source = inputPath === '-' ? readStdin(io) : readSource(inputPath, io);
     for await (const chunk of source) {
-      // A first read this large means a large input: worth warming the JIT first if it is rich
-      // in escape sequences (see primeSanitizer).
-      if (read === 0 && chunk.length >= PRIME_AT && worthPriming(chunk)) primeSanitizer({ cr, limits: readLimitFlags(values) });
       let bytes = chunk;
       if (read + bytes.length > maxBytes) {
         bytes = bytes.subarray(0, maxBytes - read);
