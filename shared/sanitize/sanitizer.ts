@@ -219,8 +219,12 @@ export class Sanitizer implements ParserSink {
     this.report.add(cls, length, meaning, flags, code);
     this.options.onSpan?.(cls, offset, length, meaning, flags, code);
     // Most spans are SGR (the final byte alone rules them out) or strings and invisible code points
-    // (only counted): the rest stays out of this hot path.
-    if (cls === SpanClass.Csi ? (code < 0x80 && CSI_FINALS[code] === 1) || flags !== 0 : (EFFECT_CLASSES & (1 << cls)) !== 0 || flags !== 0) {
+    // (only counted): the rest stays out of this hot path. A flag matters only when it is
+    // Unterminated (withheld to the end) or, on a CSI, Malformed (no motion then).
+    const unterminated = (flags & SpanFlag.Unterminated) !== 0;
+    if (cls === SpanClass.Csi
+      ? ((flags & SpanFlag.Malformed) === 0 && code < 0x80 && CSI_FINALS[code] === 1) || unterminated
+      : (EFFECT_CLASSES & (1 << cls)) !== 0 || unterminated) {
       this.effect(cls, offset, length, meaning, flags, code, param);
     }
   }
