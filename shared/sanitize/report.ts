@@ -84,12 +84,10 @@ export class ReportBuilder {
   private readonly bytes = new Float64Array(SPAN_CLASS_COUNT);
   /** One map per class so the hot path needs no string building. */
   private readonly meanings = SPAN_CLASS_NAMES.map(() => new Map<string, { n: number }>());
-  /**
-   * Per class, the last meaning seen and its counter: a span whose class last had the same meaning
-   * (SGR after SGR, BEL after BEL, even with other classes between) skips the map.
-   */
-  private readonly lastMeaning: string[] = SPAN_CLASS_NAMES.map(() => '');
-  private readonly lastCounter: { n: number }[] = SPAN_CLASS_NAMES.map(() => ({ n: 0 }));
+  /** The counter of the last meaning seen: runs of one meaning (SGR after SGR) skip the map. */
+  private lastMeaning = '';
+  private lastClass = -1;
+  private lastCounter = { n: 0 };
   private unterminated = 0;
   private oversized = 0;
   private malformed = 0;
@@ -109,16 +107,15 @@ export class ReportBuilder {
   add(cls: SpanClass, length: number, meaning: string, flags: number, code: number): void {
     this.counts[cls]++;
     this.bytes[cls] += length;
-    if (meaning === this.lastMeaning[cls]) {
-      this.lastCounter[cls].n++;
-    } else {
+    if (meaning !== this.lastMeaning || cls !== this.lastClass) {
       const byMeaning = this.meanings[cls];
       let counter = byMeaning.get(meaning);
       if (counter === undefined) byMeaning.set(meaning, (counter = { n: 0 }));
-      this.lastMeaning[cls] = meaning;
-      this.lastCounter[cls] = counter;
-      counter.n++;
+      this.lastMeaning = meaning;
+      this.lastClass = cls;
+      this.lastCounter = counter;
     }
+    this.lastCounter.n++;
     if (flags !== 0) {
       if (flags & SpanFlag.Unterminated) this.unterminated++;
       if (flags & SpanFlag.Oversized) this.oversized++;
