@@ -813,8 +813,6 @@ export class Parser {
       } else if (b < 0x80) {
         this.step(b, buf, i, 1, base + i);
         i++;
-        // An ASCII unit never makes the readings disagree: only the state can have changed.
-        if (this.state !== State.Ground) return i;
       } else {
         const r = classifyMultibyte(buf, i, n);
         const kind = r & 7;
@@ -823,6 +821,7 @@ export class Parser {
         this.step(unitCode(kind), buf, i, len, base + i);
         i += len;
       }
+      // Stay while still in an ESC, CSI or DCS header state and the readings agree.
       const s = this.state;
       if (s === State.Ground || s >= State.DcsPassthrough || this.shadow >= 0) return i;
     }
