@@ -182,6 +182,8 @@ describe('inspector', () => {
     await waitFor(() => expect(insp.textContent).toMatch('UTF-8 termESC — introduces OSC 0 set icon name and window title'));
     expect(insp.textContent).toMatch('8-bit VT500ESC — introduces OSC 0 set icon name and window title');
     expect(insp.textContent).not.toMatch('lone');
+    // ASCII is a well-formed one-byte sequence.
+    expect(insp.textContent).toMatch('UTF-8one byte, U+001B');
     expect(within(insp).getByTestId('inspector-span').textContent).toMatch('OSC 0 set icon name and window title');
   });
 });

@@ -31,7 +31,7 @@ export function Inspector() {
           <dt title="A UTF-8 terminal (xterm.js, VTE, kitty…) decodes UTF-8 first">UTF-8 term</dt><dd>{facts.utf8Reading}</dd>
           <dt title="An 8-bit VT500 reads every 0x80–0x9F byte as C1">8-bit VT500</dt><dd>{facts.vt500Reading}</dd>
           <dt>UTF-8</dt>
-          <dd>{facts.sequence ? <><span className="mono">{facts.sequence.bytes}</span> → <span className="mono">{facts.sequence.codePoint}</span> <span className="glyph">{facts.sequence.glyph}</span></> : <span className="muted">not part of a well-formed sequence</span>}</dd>
+          <dd>{facts.sequence ? <><span className="mono">{facts.sequence.bytes}</span> → <span className="mono">{facts.sequence.codePoint}</span> <span className="glyph">{facts.sequence.glyph}</span></> : facts.byte < 0x80 ? <span className="mono">one byte, U+{facts.byte.toString(16).toUpperCase().padStart(4, '0')}</span> : <span className="muted">not part of a well-formed sequence</span>}</dd>
         </dl>
       ) : (
         <p className="muted small">{granted ? 'Loading byte…' : 'Byte values need raw access. Span facts below need none.'}</p>
