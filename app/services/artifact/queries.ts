@@ -376,7 +376,7 @@ export async function getTextLines(r: IndexReader, first: number, count: number)
     while (si < segs.length && segs[si].textEnd <= te) si++;
     // Overwrite mode: a line's text comes from anywhere in its raw bytes, in screen order, so the
     // spans removed there cannot sit between pieces; they follow the text, in raw order.
-    if (!monotonic && rawCursor > rawStart) await addTrailingChips(r, pieces, rawStart, rawCursor);
+    if (!monotonic && rawCursor > rawStart) await addChips(new SpanFeed(r, { spans: [], more: 1 }), pieces, rawStart, rawCursor, trailingChip(rawStart));
     let rawEnd = rawCursor;
     if (isLast) {
       if (monotonic && r.manifest.size > rawCursor) await addChips(feed, pieces, rawCursor, r.manifest.size);
@@ -422,35 +422,19 @@ class SpanFeed {
   }
 }
 
-/** Chips for the removed spans in raw `[a, b)` (outermost spans only; C0 inside a CSI is part of it). */
-async function addChips(feed: SpanFeed, pieces: TextPiece[], a: number, b: number): Promise<void> {
-  const { spans, more } = await feed.take(a, b, MAX_CHIPS_PER_GAP);
-  let coveredTo = -1;
-  let shown = 0;
-  for (const s of spans) {
-    if (s.offset + s.length <= coveredTo) continue; // nested inside the previous chip
-    coveredTo = s.offset + s.length;
-    pieces.push({ t: 'chip', span: s });
-    shown++;
-  }
-  if (more > 0 && shown > 0) {
-    const lastChip = pieces[pieces.length - 1] as { t: 'chip'; span: SpanInfo };
-    pieces[pieces.length - 1] = { ...lastChip, more };
-  }
-}
-
 /**
- * Overwrite mode: chips for the spans removed in raw `[a, b)`, after a line's text (outermost
- * only, at most MAX_CHIPS_PER_GAP, then a count). Invalid UTF-8 is left out: its U+FFFD is in
- * the text already.
+ * Chips for the removed spans in raw `[a, b)` (outermost spans only; C0 inside a CSI is part of
+ * it), at most MAX_CHIPS_PER_GAP, the last one carrying how many more there are. `keep` leaves
+ * spans out (overwrite mode's trailing chips: none from before the line, no invalid UTF-8).
  */
-async function addTrailingChips(r: IndexReader, pieces: TextPiece[], a: number, b: number): Promise<void> {
-  const { spans, more } = await spansOverlapping(r, a, b, MAX_CHIPS_PER_GAP * 2);
+async function addChips(feed: SpanFeed, pieces: TextPiece[], a: number, b: number, keep?: (s: SpanInfo) => boolean): Promise<void> {
+  // With a filter, fetch more than will show, so that left-out spans do not crowd out chips.
+  const { spans, more } = await feed.take(a, b, keep ? MAX_CHIPS_PER_GAP * 2 : MAX_CHIPS_PER_GAP);
   let coveredTo = -1;
   let shown = 0;
   let hidden = more;
   for (const s of spans) {
-    if (s.offset < a || s.offset + s.length <= coveredTo || s.cls === SpanClass.InvalidUtf8) continue;
+    if (s.offset + s.length <= coveredTo || (keep && !keep(s))) continue; // nested inside the previous chip, or left out
     coveredTo = s.offset + s.length;
     if (shown < MAX_CHIPS_PER_GAP) {
       pieces.push({ t: 'chip', span: s });
@@ -463,6 +447,11 @@ async function addTrailingChips(r: IndexReader, pieces: TextPiece[], a: number, 
     const lastChip = pieces[pieces.length - 1] as { t: 'chip'; span: SpanInfo };
     pieces[pieces.length - 1] = { ...lastChip, more: hidden };
   }
+}
+
+/** Overwrite mode's chips after a line's text: its own spans, without invalid UTF-8 (its U+FFFD is in the text). */
+function trailingChip(a: number): (s: SpanInfo) => boolean {
+  return (s) => s.offset >= a && s.cls !== SpanClass.InvalidUtf8;
 }
 
 /** Where raw offset `raw` shows in the text: its line and piece. */
