@@ -603,7 +603,7 @@ export class Parser {
     const base = this.base;
     const view = this.view;
     // Four bytes at a time while all are printable ASCII (unaligned reads: runs start anywhere).
-    const last4 = buf.length === n && view.byteLength === n ? n - 4 : -1;
+    const last4 = buf === this.viewed ? n - 4 : -1;
     let run = i;
     while (i < n) {
       while (i <= last4 && !hasNonPlainByte(view.getUint32(i, true))) i += 4;
