@@ -327,21 +327,25 @@ export class Parser {
 
   /** The definition of behaviour: one unit at a time through the table (see {@link ParserOptions.stateMachineOnly}). */
   private reference(buf: Uint8Array, i: number, n: number): number {
-    const base = this.base;
-    while (i < n) {
-      if (buf[i] < 0x80) {
-        this.unit(-1, buf, i, 1, base + i);
-        i++;
-        continue;
-      }
-      const r = classifyMultibyte(buf, i, n);
-      const kind = r & 7;
-      if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
-      const len = r >> 3;
-      this.unit(kind, buf, i, len, base + i);
-      i += len;
-    }
+    while (i < n) i = this.nextUnit(buf, i, n);
     return i;
+  }
+
+  /**
+   * The unit at `buf[i]` (an ASCII byte or a multibyte unit) through {@link unit}; returns the
+   * index after it, or `n` when a character cut by the chunk's end was stashed.
+   */
+  private nextUnit(buf: Uint8Array, i: number, n: number): number {
+    if (buf[i] < 0x80) {
+      this.unit(-1, buf, i, 1, this.base + i);
+      return i + 1;
+    }
+    const r = classifyMultibyte(buf, i, n);
+    const kind = r & 7;
+    if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
+    const len = r >> 3;
+    this.unit(kind, buf, i, len, this.base + i);
+    return i + len;
   }
 
   /** Views the 4-byte-aligned middle of `chunk` as words (typed arrays need aligned offsets). */
@@ -441,17 +445,7 @@ export class Parser {
           continue;
         }
       }
-      if (b < 0x80) {
-        this.unit(-1, buf, i, 1, base + i);
-        i++;
-      } else {
-        const r = classifyMultibyte(buf, i, n);
-        const kind = r & 7;
-        if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
-        const len = r >> 3;
-        this.unit(kind, buf, i, len, base + i);
-        i += len;
-      }
+      i = this.nextUnit(buf, i, n);
     }
     return i;
   }
