@@ -1,5 +1,6 @@
 // Builds everything `npm start`, `npm test` and packaging need:
-//   dist/airlock.mjs (+ chunks)    the CLI, one ESM file per command (fast start)
+//   dist/airlock.mjs               the CLI's executable: dist/sanitize-main.mjs for `sanitize` (one file),
+//                                  else dist/cli.mjs (+ chunks, one ESM file per command: fast start)
 //   dist/renderer/                 the viewer (RENDERER's vite config), when renderer/vite.config.ts exists
 //   dist/app/main.cjs              Electron main (electron external)
 //   dist/app/preload-viewer.cjs    the viewer windows' preload (sandboxed: bundled, electron external)
@@ -17,19 +18,21 @@ const common = { bundle: true, legalComments: 'none', logLevel: 'warning', absWo
 
 // Chunk names carry content hashes: without this, every build would leave the old ones behind.
 rmSync(join(root, 'dist/chunks'), { recursive: true, force: true });
+rmSync(join(root, 'dist/airlock.mjs.map'), { force: true });
+const cli = { ...common, platform: 'node', format: 'esm', target: 'node20', sourcemap: 'linked', outExtension: { '.js': '.mjs' } };
 await build({
-  ...common,
-  entryPoints: { airlock: 'app/cli/main.ts' },
+  ...cli,
+  entryPoints: { cli: 'app/cli/main.ts' },
   outdir: 'dist',
-  platform: 'node',
-  format: 'esm',
   // One chunk per command (they are imported on demand), shared code in common chunks.
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  target: 'node20',
-  sourcemap: 'linked',
-  outExtension: { '.js': '.mjs' },
 });
+// `sanitize` alone in one file: a pipeline pays its start-up on every run, and each extra module
+// the split build loads costs about a millisecond (see app/cli/sanitize-main.ts).
+await build({ ...cli, entryPoints: { 'sanitize-main': 'app/cli/sanitize-main.ts' }, outdir: 'dist' });
+// The executable picks one of the two; it is not bundled, so its dynamic import stays a path.
+await build({ ...cli, bundle: false, sourcemap: false, entryPoints: { airlock: 'app/cli/airlock.ts' }, outdir: 'dist' });
 
 /**
  * app/main/artifact-link.ts exports `artifactFactory = null`; in the main bundle it becomes

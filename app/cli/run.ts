@@ -1,6 +1,7 @@
 import { COMMANDS } from './commands';
 import { terminalSafeLine } from '../node/terminal-safe';
-import { CliError, UsageError, writeOwnLines, type CliIo, type Command } from './command';
+import { writeOwnLines, type CliIo } from './command';
+import { runCommand } from './run-command';
 import { AIRLOCK_VERSION } from './version';
 
 const HELP = (): string =>
@@ -39,33 +40,5 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     writeOwnLines(io.stderr, `airlock: unknown command '${terminalSafeLine(name.slice(0, 60))}'; run 'airlock --help' for the list`, 'airlock:+ ');
     return 2;
   }
-  const command = await entry.load();
-  if (ownOptions(command, rest).some((a) => a === '--help' || a === '-h')) {
-    io.stdout.write(`${command.usage}\n`);
-    return 0;
-  }
-  try {
-    return await command.run(rest, io);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      // One line and a pointer: the whole usage page would bury the message.
-      writeOwnLines(io.stderr, `airlock ${command.name}: ${terminalSafeLine(err.message)} (see 'airlock ${command.name} --help')`, `airlock ${command.name}:+ `);
-      return 2;
-    }
-    if (err instanceof CliError) {
-      writeOwnLines(io.stderr, `airlock ${command.name}: ${terminalSafeLine(err.message)}`, `airlock ${command.name}:+ `);
-      return err.exitCode;
-    }
-    if ((err as NodeJS.ErrnoException).code === 'EPIPE') return 0;
-    const message = err instanceof Error ? err.message : String(err);
-    writeOwnLines(io.stderr, `airlock ${command.name}: ${terminalSafeLine(message)}`, `airlock ${command.name}:+ `);
-    return 1;
-  }
-}
-
-/** The arguments that are Airlock's own options: by default those before `--`. */
-function ownOptions(command: Command, args: readonly string[]): readonly string[] {
-  if (command.ownOptions) return command.ownOptions(args);
-  const end = args.indexOf('--');
-  return end < 0 ? args : args.slice(0, end);
+  return runCommand(await entry.load(), rest, io);
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
 import { chmod, link, lstat, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -32,6 +31,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   const mode = options.mode ?? PRIVATE_FILE_MODE;
   const dir = dirname(path);
   // A leading dot and a fixed suffix let directory scanners recognise and skip leftovers.
+  // node:crypto on first use: loading it is start-up time `sanitize` without --report never needs.
+  const { randomBytes } = await import('node:crypto');
   const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}${ATOMIC_TEMP_SUFFIX}`);
   const fh = await open(temp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, mode);
   let published = false;

@@ -91,7 +91,7 @@ export const inspectCommand: Command = {
         }
       : undefined;
     // The text is not used here: a reused output buffer spares a copy per page.
-    const sanitizer = new Sanitizer({ digest: sha256Digest(), onSpan, reuseOutputBuffer: true });
+    const sanitizer = new Sanitizer({ digest: await sha256Digest(), onSpan, reuseOutputBuffer: true });
     const out = new ByteOutput(new StdoutWriter(io));
     if (!json) {
       const header = [...own(`airlock inspect: ${terminalSafeLine(shown)}`, 'airlock inspect:')];

@@ -47,7 +47,7 @@ export const sanitizeCommand: Command = {
     const sanitizer = new Sanitizer({
       cr,
       limits: readLimitFlags(values),
-      digest: reportPath ? sha256Digest() : undefined,
+      digest: reportPath ? await sha256Digest() : undefined,
       reuseOutputBuffer: true,
     });
     const out = new StdoutWriter(io);
