@@ -3,3 +3,4 @@
 // commands load on demand. Both are built beside this file by scripts/build.mjs.
 const entry = process.argv[2] === 'sanitize' ? './sanitize-main.mjs' : './cli.mjs';
 await import(entry);
+export {};
