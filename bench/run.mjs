@@ -8,12 +8,13 @@
 //      BENCH_LIN_MAX_MB (16, quick 4)   BENCH_TIMEOUT_S (20)   BENCH_CAPTURE_MB (256, quick 32)
 //      BENCH_CAPTURE_RUNS (3)   BENCH_AIRLOCK (CLI path, default dist/airlock.mjs)   BENCH_KEEP_ENV=1
 //      BENCH_SHARED (checkout whose shared/ the indexing section bundles, default this one)
+//      BENCH_BASELINE (another CLI build, e.g. an older commit's dist/airlock.mjs: run beside airlock)
 // Exit code: 0 ok, 1 airlock missing/failed or leaked, 2 bad arguments.
 import { cpus, totalmem, loadavg } from 'node:os';
 import { statSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { INPUTS, ensureInput, ensureEmpty, CORPUS_DIR, MiB } from './corpus.mjs';
-import { RUNNERS, AIRLOCK, ROOT, DROPPED_ENV, runNode, median, probeAirlock } from './runners.mjs';
+import { RUNNERS, AIRLOCK, BASELINE, ROOT, DROPPED_ENV, runNode, median, probeAirlock } from './runners.mjs';
 import { scanLeaks, leakVerdict, leakSummary } from './leaks.mjs';
 import { runLinearity, growth, growthLimit } from './linearity.mjs';
 import { runCaptureSection } from './capture.mjs';
@@ -135,6 +136,7 @@ function throughputTable(results, runnerNames, key) {
   if (has('airlock') && has('util')) header.push('airlock/util');
   // The copy floor: a bare node stdin->stdout copy of the same bytes; 1.0 would be free sanitizing.
   if (has('airlock') && has('cat')) header.push('airlock time/copy');
+  if (has('airlock') && has('baseline')) header.push('airlock/baseline');
   const rows = [header];
   for (const [name, res] of Object.entries(results)) {
     const row = [name, fmtMiB(res.bytes)];
@@ -146,6 +148,7 @@ function throughputTable(results, runnerNames, key) {
     if (has('airlock') && has('strip-ansi')) row.push(ratio(a, res.runners['strip-ansi']?.[key]));
     if (has('airlock') && has('util')) row.push(ratio(a, res.runners.util?.[key]));
     if (has('airlock') && has('cat')) row.push(ratio(res.runners.cat?.[key], a));
+    if (has('airlock') && has('baseline')) row.push(ratio(a, res.runners.baseline?.[key]));
     rows.push(row);
   }
   return table(rows);
@@ -279,6 +282,7 @@ async function main() {
 
   console.log('Airlock bench');
   console.log(`node ${process.version} | ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length} | ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM`);
+  if (BASELINE) console.log(`baseline: ${BASELINE} (ratio airlock/baseline > 1 = airlock faster)`);
   console.log(`airlock: ${relative(ROOT, AIRLOCK)} | inputs ${CFG.mb} MiB each | runs ${CFG.runs} | linearity ${sizesMiB.join('/')} MiB x${CFG.linRuns}, timeout ${CFG.timeoutS} s | capture ${CFG.captureMb} MiB x${CFG.captureRuns}${CFG.quick ? ' | QUICK' : ''}`);
   // Other work on the box inflates absolute numbers; interleaving keeps the ratios fair-ish.
   const load = loadavg()[0];
@@ -299,7 +303,7 @@ async function main() {
 
   const json = { when: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, config: { ...CFG, sizesMiB, airlock: relative(ROOT, AIRLOCK) }, sections: args.sections };
   let failed = false;
-  const runnerNames = ['airlock', 'strip-ansi', 'util', 'cat'];
+  const runnerNames = ['airlock', 'strip-ansi', 'util', 'cat', ...(BASELINE ? ['baseline'] : [])];
 
   if (args.sections.includes('throughput') && args.inputs.length) {
     log('throughput + leaks...');
@@ -316,7 +320,7 @@ async function main() {
   }
   if (args.sections.includes('linearity')) {
     log('linearity...');
-    const lin = await runLinearity({ sizesMiB, runners: ['airlock', 'strip-ansi'], runs: CFG.linRuns, timeoutMs: CFG.timeoutS * 1000, log });
+    const lin = await runLinearity({ sizesMiB, runners: ['airlock', 'strip-ansi', ...(BASELINE ? ['baseline'] : [])], runs: CFG.linRuns, timeoutMs: CFG.timeoutS * 1000, log });
     printLinearity(lin, sizesMiB);
     json.linearity = lin;
   }

@@ -28,6 +28,11 @@ export const RUNNERS = {
   util: { label: 'util.stripVT', args: [join(HERE, 'peers/strip-vt.mjs')] },
   cat: { label: 'cat (floor)', args: [join(HERE, 'peers/cat.mjs')] },
 };
+// BENCH_BASELINE: another build of the CLI (e.g. an older commit's dist/airlock.mjs), run in the
+// same interleaved rounds as the product, so "no slower than before" is one run's ratio, not a
+// comparison of two runs taken minutes apart on a machine whose speed drifts.
+export const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : null;
+if (BASELINE) RUNNERS.baseline = { label: 'baseline', args: [BASELINE, 'sanitize'] };
 
 /**
  * Runs `node ...args` with `inputFile` as stdin.

@@ -35,6 +35,21 @@ function hasNonPlainByte(word: number): boolean {
 }
 
 /**
+ * Index of the first byte at or after `i` (stepping 4 at a time, so it stops at or before `last4 + 4`)
+ * whose word read unaligned from `view` holds a byte outside 0x20–0x7E.
+ *
+ * A leaf of its own, not a loop inside the callers, for the JIT: V8 optimizes a function after a
+ * budget that grows with its size, and the callers (ground, wholeString) are large and inline the
+ * whole span bookkeeping, so their compile jobs take tens of milliseconds. Inside them the loop ran
+ * unoptimized over every text run and string payload of the first megabytes; this small function
+ * is optimized within the first few thousand runs, and inlined again once a caller is.
+ */
+function skipPlainWords4(view: DataView, i: number, last4: number): number {
+  while (i <= last4 && !hasNonPlainByte(view.getUint32(i, true))) i += 4;
+  return i;
+}
+
+/**
  * True when all four bytes packed in `word` are CSI parameter bytes (0x30–0x3B). XOR maps exactly
  * those bytes to 0x00–0x0B; adding 0x74 then sets bit 7 of any other byte below 0x80, and a byte
  * at or above 0x80 has it already (a carry out of one only comes from a byte that tests true).
@@ -600,7 +615,7 @@ export class Parser {
     const last4 = buf === this.viewed ? n - 4 : -1;
     let run = i;
     while (i < n) {
-      while (i <= last4 && !hasNonPlainByte(view.getUint32(i, true))) i += 4;
+      i = skipPlainWords4(view, i, last4);
       if (i >= n) break;
       const b = buf[i];
       if (b < 0x80) {
@@ -707,7 +722,7 @@ export class Parser {
     if (buf === this.viewed) {
       const view = this.view;
       const last4 = n - 4;
-      while (j <= last4 && !hasNonPlainByte(view.getUint32(j, true))) j += 4;
+      j = skipPlainWords4(view, j, last4);
     }
     while (j < n && buf[j] >= 0x20 && buf[j] < 0x7f) j++;
     if (j >= n) return -1;
