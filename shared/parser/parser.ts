@@ -254,6 +254,8 @@ export class Parser {
   /** The current chunk seen as 32-bit words (from byte {@link wordBase}), for skipping clean text 4 bytes at a time. */
   private words: Uint32Array = new Uint32Array(0);
   private wordBase = 0;
+  /** {@link words}' length, as a plain field: read once per string payload, cheaper than a typed array's length. */
+  private wordCount = 0;
   /** The current chunk as a DataView: ground text runs start anywhere, so they are read 4 bytes at a time unaligned. */
   private view: DataView = EMPTY_VIEW;
   /** The chunk {@link view} shows (null between feeds): only reads of that array may use it. */
@@ -309,6 +311,7 @@ export class Parser {
     else this.scan(chunk, i, n);
     this.base += n;
     this.words = EMPTY_WORDS;
+    this.wordCount = 0;
     this.view = EMPTY_VIEW;
     this.viewed = null;
   }
@@ -369,6 +372,7 @@ export class Parser {
     const count = chunk.length > skip ? (chunk.length - skip) >>> 2 : 0;
     this.wordBase = skip;
     this.words = count > 0 ? new Uint32Array(chunk.buffer, chunk.byteOffset + skip, count) : EMPTY_WORDS;
+    this.wordCount = count;
     this.view = chunk.length >= 4 ? new DataView(chunk.buffer, chunk.byteOffset, chunk.length) : EMPTY_VIEW;
     this.viewed = chunk.length >= 4 ? chunk : null;
   }
@@ -843,7 +847,7 @@ export class Parser {
     const base = this.base;
     const bel = this.state === State.OscString ? 0x07 : -1;
     const wb = this.wordBase;
-    const swar = buf.length === n && this.words.length > 0;
+    const swar = buf === this.viewed && this.wordCount > 0;
     while (i < n) {
       if (swar && ((i - wb) & 3) === 0 && i >= wb) {
         i = this.skipPlainWords(i);

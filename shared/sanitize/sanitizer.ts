@@ -64,6 +64,8 @@ export class Sanitizer implements ParserSink {
   private readonly parser: Parser;
   private readonly report = new ReportBuilder();
   private readonly sgrCounts: Float64Array | null;
+  /** {@link SanitizerOptions.onSpan}, or null: one field load per span on the hot path. */
+  private readonly onSpan: ParserSink['span'] | null;
   private readonly limits: ParserLimits;
   private readonly mode: CrMode;
   private readonly line: LineBuffer | null;
@@ -104,6 +106,7 @@ export class Sanitizer implements ParserSink {
     this.limits = resolveLimits(options.limits);
     // Without onSpan, plain SGR spans only count: the parser counts them itself (see sgrCounts).
     this.sgrCounts = options.onSpan ? null : new Float64Array(4);
+    this.onSpan = options.onSpan ?? null;
     this.parser = new Parser(this, this.limits, { stateMachineOnly: options.stateMachineOnly === true, sgrCounts: this.sgrCounts ?? undefined });
     this.mode = options.cr ?? 'newline';
     this.line = this.mode === 'overwrite' ? new LineBuffer() : null;
@@ -217,7 +220,7 @@ export class Sanitizer implements ParserSink {
   /** @internal Parser callback: a removed span. */
   span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param = -1): void {
     this.report.add(cls, length, meaning, flags, code);
-    this.options.onSpan?.(cls, offset, length, meaning, flags, code);
+    if (this.onSpan !== null) this.onSpan(cls, offset, length, meaning, flags, code);
     // Most spans are SGR (the final byte alone rules them out) or strings and invisible code points
     // (only counted): the rest stays out of this hot path. A flag matters only when it is
     // Unterminated (withheld to the end) or, on a CSI, Malformed (no motion then).
