@@ -50,6 +50,15 @@ function skipPlainWords4(view: DataView, i: number, last4: number): number {
 }
 
 /**
+ * True when all four bytes packed in `word` are ASCII digits 0x30–0x39 (the same construction as
+ * {@link allParamBytes}, with 0x76 so that XORed bytes from 0x0A up set bit 7).
+ */
+function allDigitBytes(word: number): boolean {
+  const x = word ^ 0x30303030;
+  return (((x + 0x76767676) | x) & 0x80808080) === 0;
+}
+
+/**
  * True when all four bytes packed in `word` are CSI parameter bytes (0x30–0x3B). XOR maps exactly
  * those bytes to 0x00–0x0B; adding 0x74 then sets bit 7 of any other byte below 0x80, and a byte
  * at or above 0x80 has it already (a carry out of one only comes from a byte that tests true).
@@ -385,6 +394,17 @@ export class Parser {
       while (j <= last4 && allParamBytes(view.getUint32(j, true))) j += 4;
     }
     while (j < stop && buf[j] >= 0x30 && buf[j] <= 0x3b) j++;
+    return j;
+  }
+
+  /** Index of the first byte at or after `j` (and before `stop`) that is not an ASCII digit. */
+  private skipDigits(buf: Uint8Array, j: number, stop: number): number {
+    if (buf === this.viewed) {
+      const view = this.view;
+      const last4 = stop - 4;
+      while (j <= last4 && allDigitBytes(view.getUint32(j, true))) j += 4;
+    }
+    while (j < stop && buf[j] >= 0x30 && buf[j] <= 0x39) j++;
     return j;
   }
 
@@ -772,6 +792,12 @@ export class Parser {
         let value = -1;
         while (b >= 0x30 && b <= 0x39) {
           value = Math.min((value < 0 ? 0 : value * 10) + (b - 0x30), MAX_PARAM_VALUE);
+          if (value === MAX_PARAM_VALUE) {
+            // Saturated: more digits change nothing (oversized headers are long digit runs).
+            j = this.skipDigits(buf, j + 1, stop);
+            b = j < stop ? buf[j] : 0;
+            break;
+          }
           b = ++j < stop ? buf[j] : 0;
         }
         while (b >= 0x30 && b <= 0x3a) b = ++j < stop ? buf[j] : 0;
@@ -1136,6 +1162,27 @@ export class Parser {
     while (i < n && this.paramIndex < MAX_TRACKED_PARAMS) {
       const b = buf[i];
       if (b < 0x30 || b > 0x3b) return i;
+      if (b <= 0x39 && this.paramIndex >= 0 && !this.inSubParam) {
+        // The digits of a tracked parameter in one local loop: what param does for each of them
+        // (the saturating value, one header byte each), without a call and two field writes per
+        // byte. Long digit runs are what oversized headers are made of.
+        let value = this.params[this.paramIndex];
+        let j = i;
+        let c = b;
+        do {
+          value = Math.min((value < 0 ? 0 : value * 10) + (c - 0x30), MAX_PARAM_VALUE);
+          if (value === MAX_PARAM_VALUE) {
+            j = this.skipDigits(buf, j + 1, n);
+            break;
+          }
+          c = ++j < n ? buf[j] : 0;
+        } while (c >= 0x30 && c <= 0x39);
+        this.params[this.paramIndex] = value;
+        this.headerBytes += j - i;
+        if (this.headerBytes > this.limits.maxCsiParamBytes) this.seqFlags |= SpanFlag.Oversized;
+        i = j;
+        continue;
+      }
       this.param(b);
       i++;
     }

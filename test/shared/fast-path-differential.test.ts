@@ -79,11 +79,20 @@ const longCsi = fc.tuple(
   fc.constantFrom(...'mmmhJKHq'.split('')),
 ).map(([p, ps, i, f]) => bytes(`\x1b[${p}${ps.join(';')}${i}${f}`));
 
+/** Long digit runs (leading zeros, saturating values, oversized headers): skipped four bytes at a time once saturated. */
+const digitRun = fc.tuple(fc.constantFrom('', '0', '00000000'), fc.integer({ min: 1, max: 320 }), fc.constantFrom('9', '1', '5'))
+  .map(([zeros, n, d]) => zeros + d.repeat(n));
+const longDigits = fc.tuple(
+  fc.array(fc.oneof(digitRun, fc.nat({ max: 99 }).map(String), fc.constant('')), { minLength: 1, maxLength: 4 }),
+  fc.constantFrom('m', 'm', 'H', 'J', ':', ''),
+).map(([ps, f]) => bytes(`\x1b[${ps.join(';')}${f}`));
+
 const part = fc.oneof(
   { weight: 6, arbitrary: plainRun },
   { weight: 3, arbitrary: sgr },
   { weight: 2, arbitrary: plainCsi },
   { weight: 1, arbitrary: longCsi },
+  { weight: 2, arbitrary: longDigits },
   { weight: 2, arbitrary: fc.constant(bytes('\n')) },
   { weight: 1, arbitrary: fc.constant(bytes('\t')) },
   { weight: 4, arbitrary: fc.constantFrom(...HARD) },
