@@ -50,7 +50,9 @@ for (let r = 0; r < Number(runs); r++) {
   ms.push(Number(process.hrtime.bigint() - t) / 1e6);
   cpuMs.push((d.user + d.system) / 1000);
 }
-process.stdout.write(JSON.stringify({ ms, cpuMs, ...info, rssMiB: process.resourceUsage().maxRSS / 1024 }));
+// VmHWM, not resourceUsage().maxRSS: that survives exec and would report the bench parent's size.
+const hwm = /^VmHWM:\\s+(\\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+process.stdout.write(JSON.stringify({ ms, cpuMs, ...info, rssMiB: (hwm ? Number(hwm[1]) : process.resourceUsage().maxRSS) / 1024 }));
 `;
 
 /** Bundles `root`/shared/sanitize (default: this checkout) to `outfile`; resolves its path. */
