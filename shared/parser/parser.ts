@@ -166,6 +166,17 @@ class JoinerGate implements ParserSink {
   }
 }
 
+/**
+ * The C0 bytes that stop a string payload whatever the string (ESC, CAN, SUB; BEL ends an OSC only),
+ * looked up, not compared one by one: one lookup has type feedback once any C0 came by, while a
+ * chain of comparisons left the later ones without it, and V8 threw the optimized code away when
+ * the first CAN or SUB reached them.
+ */
+const STRING_STOP = new Uint8Array(0x20);
+STRING_STOP[0x1b] = 1;
+STRING_STOP[0x18] = 1;
+STRING_STOP[0x1a] = 1;
+
 /** A byte array whose value at index i is i, so single LF/TAB bytes can be printed by reference. */
 const ASCII = Uint8Array.from({ length: 128 }, (_, i) => i);
 
@@ -336,19 +347,13 @@ export class Parser {
         i = this.lockstep(chunk, i, n);
         continue;
       }
-      switch (this.state) {
-        case State.Ground:
-          i = this.ground(chunk, i, n);
-          break;
-        case State.OscString:
-        case State.DcsPassthrough:
-        case State.DcsIgnore:
-        case State.SosPmApcString:
-          i = this.payload(chunk, i, n);
-          break;
-        default:
-          i = this.sequence(chunk, i, n);
-      }
+      // Two range tests, not a switch over the states: a switch compares case by case, and the
+      // first string state this loop met after V8 optimized it (DCS ignore, say) would carry no
+      // type feedback and throw away the compiled loop with everything inlined into it.
+      const state = this.state;
+      if (state === State.Ground) i = this.ground(chunk, i, n);
+      else if (state >= State.DcsPassthrough) i = this.payload(chunk, i, n);
+      else i = this.sequence(chunk, i, n);
     }
   }
 
@@ -883,7 +888,7 @@ export class Parser {
       if (b >= 0x20 && b < 0x80) {
         i++;
       } else if (b < 0x20) {
-        if (b === 0x1b || b === 0x18 || b === 0x1a || b === bel) {
+        if (STRING_STOP[b] === 1 || b === bel) {
           this.step(b, buf, i, 1, base + i);
           return i + 1;
         }
