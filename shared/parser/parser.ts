@@ -1164,7 +1164,10 @@ export class Parser {
 
   /** Consumes a run of parameter bytes; once the tracked parameters are full it only counts. */
   private paramRun(buf: Uint8Array, i: number, n: number): number {
-    while (i < n && this.paramIndex < MAX_TRACKED_PARAMS) {
+    // The chunk's end returns from inside the loop: code after it runs only for headers past the
+    // tracked parameters, so a chunk that ends in a parameter needs no code without type feedback.
+    while (this.paramIndex < MAX_TRACKED_PARAMS) {
+      if (i >= n) return i;
       const b = buf[i];
       if (b < 0x30 || b > 0x3b) return i;
       if (b <= 0x39 && this.paramIndex >= 0 && !this.inSubParam) {
