@@ -5,15 +5,6 @@ import { writeAll } from './write';
 
 /** Bytes asked for per read: large reads keep per-chunk overhead negligible on big inputs. */
 const READ_SIZE = 1 << 20;
-/**
- * The first reads ask for less (64 KiB, then four times more each time up to {@link READ_SIZE}).
- * For the JIT: what the parser and sanitizer do once per chunk (a new chunk's views, a character
- * cut at its end, the run left open there) then runs while their code is still unoptimized, so V8
- * has type feedback for it when it optimizes; with 1 MiB from the start that code first ran after
- * optimization and threw the optimized code away again (a deoptimization and a fresh compile of
- * the largest functions, each time). Chunking never changes the output.
- */
-const FIRST_READ_SIZE = 1 << 16;
 
 /**
  * Yields stdin in chunks. With a real descriptor (`io.stdinFd`) it reads synchronously into one
@@ -27,12 +18,10 @@ export async function* readStdin(io: CliIo): AsyncGenerator<Uint8Array> {
     return;
   }
   const buf = new Uint8Array(READ_SIZE);
-  let size = FIRST_READ_SIZE;
   for (;;) {
     let n: number;
     try {
-      n = readSync(io.stdinFd, buf, 0, size, null);
-      size = Math.min(size * 4, READ_SIZE);
+      n = readSync(io.stdinFd, buf, 0, READ_SIZE, null);
     } catch (err) {
       if (isErrno(err, 'EOF')) return;
       if (!isErrno(err, 'EAGAIN')) throw err;

@@ -177,6 +177,10 @@ STRING_STOP[0x1b] = 1;
 STRING_STOP[0x18] = 1;
 STRING_STOP[0x1a] = 1;
 
+/** The first bytes of a stream are fed to the fast paths in pieces of {@link WARM_UP_PIECE} (see Parser.feed). */
+const WARM_UP_BYTES = 1 << 19;
+const WARM_UP_PIECE = 1 << 15;
+
 /** A byte array whose value at index i is i, so single LF/TAB bytes can be printed by reference. */
 const ASCII = Uint8Array.from({ length: 128 }, (_, i) => i);
 
@@ -321,6 +325,22 @@ export class Parser {
   /** Feeds the next chunk of the stream. The chunk may be reused by the caller after return. */
   feed(chunk: Uint8Array): void {
     if (this.ended) throw new Error('Parser.feed called after end()');
+    if (this.base < WARM_UP_BYTES && chunk.length > WARM_UP_PIECE) {
+      // For the JIT: what runs once per chunk (a new chunk's views, a character, sequence or text
+      // run cut at its end) then also runs while the code is still unoptimized, so V8 has type
+      // feedback for it when it optimizes. Fed whole, the first such path ran only after the
+      // first megabyte and threw the optimized code away (a deoptimization and a fresh compile of
+      // the largest functions each time). Where chunks are cut never changes a result.
+      const end = Math.min(chunk.length, WARM_UP_BYTES - this.base);
+      let k = 0;
+      for (; k < end; k += WARM_UP_PIECE) this.feedChunk(chunk.subarray(k, Math.min(k + WARM_UP_PIECE, chunk.length)));
+      if (k < chunk.length) this.feedChunk(chunk.subarray(k));
+      return;
+    }
+    this.feedChunk(chunk);
+  }
+
+  private feedChunk(chunk: Uint8Array): void {
     // One array class for every byte read here and in the sink (a Node Buffer is a subclass):
     // the element loads in the hot loops then see one map and stay monomorphic.
     if (chunk.constructor !== Uint8Array) chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
