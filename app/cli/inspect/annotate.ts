@@ -22,6 +22,18 @@ const enum Kind {
 const SLOTS = 4096;
 const KEY_FIELDS = 7;
 
+/** Fields per group in a row's shape (see {@link AnnotationWriter.write}). */
+const SHAPE_FIELDS = 9;
+/** Rows with more groups, offsets or bytes of lines than these are not remembered. */
+const SHAPE_GROUPS = 16;
+const SHAPE_OFFSETS = 64;
+const SHAPE_BYTES = 4096;
+/** Offsets from here on have more than 8 digits: a row's lines then cannot be copied. */
+const WIDE_OFFSET = 0x1_0000_0000;
+/** After this many rows in a row whose shape differs from the last one kept, the next SHAPE_PAUSE rows keep none. */
+const SHAPE_MISSES = 16;
+const SHAPE_PAUSE = 4096;
+
 /**
  * Writes the annotation lines of the spans a row took from the queue, as bytes. Lines, in order
  * of their first offsets:
@@ -63,6 +75,30 @@ export class AnnotationWriter {
   private readonly lengths = new Int32Array(SLOTS);
   /** The slot the last {@link template} call found or filled. */
   private slot = 0;
+  /**
+   * The shape of the last row with more than one line or a coalesced line: per group its start
+   * (from the first group's), last span's start, length, count, members, stride, class, flags and
+   * meaning, and where its lines are in the output (`shapeFrom..shapeTo` of a buffer in epoch
+   * `shapeEpoch`), with the position and value of each offset in them. A row of the same shape
+   * (BEL, BS, BEL, … every row alike) has the same lines but for its offsets, all moved by the
+   * same distance: they are copied and the offsets rewritten. Empty (`shapeGroups` 0) when unknown.
+   */
+  private readonly shape = new Float64Array(SHAPE_GROUPS * SHAPE_FIELDS);
+  private shapeGroups = 0;
+  private shapeBase = 0;
+  private shapeBuffer: ByteBuffer | undefined;
+  private shapeEpoch = -1;
+  private shapeFrom = 0;
+  private shapeTo = 0;
+  private readonly offsetAt = new Int32Array(SHAPE_OFFSETS);
+  private readonly offsetValue = new Float64Array(SHAPE_OFFSETS);
+  private offsets = 0;
+  private maxOffset = 0;
+  /** Rows in a row whose shape was not the last one kept; rows left that keep no shape. */
+  private shapeMisses = 0;
+  private shapePause = 0;
+  /** While lines are written for a shape: offsets written are recorded (relative to `recordFrom`), or -1. */
+  private recordFrom = -1;
 
   /**
    * @param from spans starting at or after this offset and before `to` are annotated (the range)
@@ -86,12 +122,98 @@ export class AnnotationWriter {
       this.single(queue, begin, out);
       return;
     }
+    if (this.shapeGroups > 0) {
+      if (this.sameShape(queue, begin, end, out)) {
+        this.copyShape(queue.start[begin], out);
+        this.shapeMisses = 0;
+        return;
+      }
+      // Rows that rarely repeat (colour codes in text) keep no shapes for a while: keeping costs.
+      if (++this.shapeMisses === SHAPE_MISSES) {
+        this.shapeMisses = 0;
+        this.shapePause = SHAPE_PAUSE;
+      }
+    }
+    const from = out.p;
+    let keep = m <= SHAPE_GROUPS;
+    if (this.shapePause > 0) {
+      this.shapePause--;
+      keep = false;
+    }
+    this.recordFrom = keep ? from : -1;
+    this.offsets = 0;
+    this.maxOffset = 0;
     this.base = begin;
     const buckets = this.assign(queue, begin, end);
     for (let b = 0; b < buckets; b++) {
       if (this.size[b] === 1) this.single(queue, this.first[b], out);
       else this.coalesced(queue, b, end, out);
     }
+    this.shapeGroups = 0;
+    if (this.recordFrom >= 0 && this.offsets <= SHAPE_OFFSETS && out.p - from <= SHAPE_BYTES) this.keepShape(queue, begin, end, out, from);
+    this.recordFrom = -1;
+  }
+
+  /** Whether groups `[begin, end)` have the shape of the last row kept, whose lines are still in `out`. */
+  private sameShape(queue: SpanQueue, begin: number, end: number, out: ByteBuffer): boolean {
+    if (end - begin !== this.shapeGroups || out !== this.shapeBuffer || out.epoch !== this.shapeEpoch) return false;
+    const { start, last, len, count, members, stride, cls, flags, meaning } = queue;
+    const shape = this.shape;
+    const s0 = start[begin];
+    if (this.maxOffset + (s0 - this.shapeBase) >= WIDE_OFFSET) return false;
+    for (let k = begin, o = 0; k < end; k++, o += SHAPE_FIELDS) {
+      const s = start[k];
+      if (shape[o] !== s - s0 || shape[o + 1] !== last[k] - s || shape[o + 2] !== len[k] || shape[o + 3] !== count[k] || shape[o + 4] !== members[k] ||
+          shape[o + 5] !== stride[k] || shape[o + 6] !== cls[k] || shape[o + 7] !== flags[k] || shape[o + 8] !== meaning[k]) return false;
+    }
+    return true;
+  }
+
+  /** Remembers the shape of groups `[begin, end)`, whose lines are `out[from..out.p)`. */
+  private keepShape(queue: SpanQueue, begin: number, end: number, out: ByteBuffer, from: number): void {
+    const { start, last, len, count, members, stride, cls, flags, meaning } = queue;
+    const shape = this.shape;
+    const s0 = start[begin];
+    for (let k = begin, o = 0; k < end; k++, o += SHAPE_FIELDS) {
+      const s = start[k];
+      shape[o] = s - s0;
+      shape[o + 1] = last[k] - s;
+      shape[o + 2] = len[k];
+      shape[o + 3] = count[k];
+      shape[o + 4] = members[k];
+      shape[o + 5] = stride[k];
+      shape[o + 6] = cls[k];
+      shape[o + 7] = flags[k];
+      shape[o + 8] = meaning[k];
+    }
+    this.shapeGroups = end - begin;
+    this.shapeBase = s0;
+    this.shapeBuffer = out;
+    this.shapeEpoch = out.epoch;
+    this.shapeFrom = from;
+    this.shapeTo = out.p;
+  }
+
+  /** The lines of the kept shape for a row whose first group starts at `s0`: copied, offsets moved. */
+  private copyShape(s0: number, out: ByteBuffer): void {
+    const n = this.shapeTo - this.shapeFrom;
+    out.reserve(n);
+    const p = out.p;
+    out.buf.copyWithin(p, this.shapeFrom, this.shapeTo);
+    const delta = s0 - this.shapeBase;
+    const view = out.view;
+    const { offsetAt, offsetValue } = this;
+    for (let j = 0; j < this.offsets; j++) {
+      const value = offsetValue[j] + delta;
+      offsetValue[j] = value;
+      writeHex8(view, p + offsetAt[j], value);
+    }
+    this.maxOffset += delta;
+    this.shapeBase = s0;
+    this.shapeFrom = p;
+    this.shapeTo = p + n;
+    this.shapeEpoch = out.epoch;
+    out.p = p + n;
   }
 
   /**
@@ -181,7 +303,16 @@ export class AnnotationWriter {
   }
 
   private hex(out: ByteBuffer, p: number, value: number): number {
-    if (value < 0x1_0000_0000) {
+    if (this.recordFrom >= 0) {
+      // Writing a row's lines for its shape: where each offset goes, and what it is.
+      const j = this.offsets++;
+      if (j < SHAPE_OFFSETS) {
+        this.offsetAt[j] = p - this.recordFrom;
+        this.offsetValue[j] = value;
+      }
+      if (value > this.maxOffset) this.maxOffset = value;
+    }
+    if (value < WIDE_OFFSET) {
       writeHex8(out.view, p, value);
       return p + 8;
     }

@@ -176,7 +176,7 @@ export class Dump {
       this.notes.write(this.queue, from, to, this.out);
       return;
     }
-    this.scratch.p = 0;
+    this.scratch.reset();
     this.notes.write(this.queue, from, to, this.scratch);
     if (this.scratch.p === 0) return;
     const text = this.scratch.buf.toString('utf8', 0, this.scratch.p - 1);
