@@ -74,12 +74,17 @@ export class SpanQueue {
 
   /**
    * Rows are `[rowOrigin + k * rowWidth, rowOrigin + (k + 1) * rowWidth)`: a series never crosses
-   * one. Without a row width (0) no series is formed: every group is a span or a run.
+   * one. Without a row width (0) no series is formed: every group is a span or a run. Spans that
+   * do not overlap `[keepFrom, keepTo)` (a dump's range) are not kept.
    */
-  constructor(private readonly rowOrigin = 0, private readonly rowWidth = 0) {}
+  constructor(private readonly rowOrigin = 0, private readonly rowWidth = 0, private readonly keepFrom = -Infinity, private readonly keepTo = Infinity) {}
 
-  /** Adds a completed span. */
-  add(cls: SpanClass, offset: number, length: number, meaningText: string, flags: number): void {
+  /**
+   * Adds a completed span, unless it lies outside `[keepFrom, keepTo)`. A function of its own
+   * (not a method), so it can be the sanitizer's span callback itself: one call per span.
+   */
+  readonly add = (cls: SpanClass, offset: number, length: number, meaningText: string, flags: number): void => {
+    if (offset >= this.keepTo || offset + length <= this.keepFrom) return;
     const r = meaningText.length & 15;
     const meaning = meaningText === this.recent[r] ? this.recentId[r] : this.intern(meaningText, r);
     if (this.latestEnd === offset && this.latestMeaning === meaning && this.latestCls === cls && this.latestFlags === flags) {
@@ -128,7 +133,7 @@ export class SpanQueue {
     this.open[slot] = this.latest;
     this.openKey[slot] = key;
     this.openRowEnd[slot] = this.rowOrigin + (Math.floor((offset - this.rowOrigin) / this.rowWidth) + 1) * this.rowWidth;
-  }
+  };
 
   /** Inserts a new group in start order and makes it the latest. */
   private insert(cls: SpanClass, offset: number, length: number, meaning: number, flags: number, count: number): void {
