@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AnnotationWriter } from '../../app/cli/inspect/annotate';
+import { ByteBuffer } from '../../app/cli/inspect/bytes-out';
+import { SpanQueue } from '../../app/cli/inspect/span-queue';
+import { SpanClass } from '../../shared/parser';
 import { runAirlock } from '../helpers/cli';
 
 let dir: string;
@@ -56,5 +60,27 @@ describe('inspect: repeated rows', () => {
     const [bulk, wide] = await bothWays(Buffer.concat(parts), 16);
     expect(bulk).toBe(wide);
     expect(bulk.split('\n').filter((l) => l.includes('8x BEL bell  (every 2 B to ')).length).toBeGreaterThan(4000);
+  });
+
+  it('copies no line whose offsets grow past 8 digits (offsets from 4 GiB on)', () => {
+    // BEL/BS rows from 64 bytes below 2^32 to 64 above: every row alike, but the copied lines'
+    // offsets would need a ninth digit. Each row's lines by one writer (copying) and by a fresh
+    // writer per row (never copying) must agree.
+    const origin = 2 ** 32 - 64;
+    const queue = new SpanQueue(origin, 16);
+    for (let at = origin; at < origin + 128; at++) queue.add(SpanClass.C0, at, 1, at & 1 ? 'BS backspace' : 'BEL bell', 0);
+    const copying = new AnnotationWriter(0, Infinity, false);
+    const out = new ByteBuffer(1 << 12);
+    const expected: string[] = [];
+    for (let rowEnd = origin + 16; rowEnd <= origin + 128; rowEnd += 16) {
+      const from = queue.head;
+      const to = queue.take(rowEnd);
+      copying.write(queue, from, to, out);
+      const fresh = new ByteBuffer(1 << 10);
+      new AnnotationWriter(0, Infinity, false).write(queue, from, to, fresh);
+      expected.push(fresh.buf.toString('utf8', 0, fresh.p));
+    }
+    expect(out.buf.toString('utf8', 0, out.p)).toBe(expected.join(''));
+    expect(expected.join('')).toContain('^ 100000000 c0                1 B each  8x BEL bell  (every 2 B to 10000000e)');
   });
 });

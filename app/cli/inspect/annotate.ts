@@ -48,11 +48,12 @@ const SHAPE_PAUSE = 4096;
  * anything keep lines of their own.
  *
  * Everything but the offsets repeats from line to line, so it is built once per kind of line (a
- * template of 32-bit words) and copied. Every piece of text is Airlock's own (offsets, counts, the
+ * template: the line with a place for its offset) and copied. Every piece of text is Airlock's own (offsets, counts, the
  * parser's meaning tables), so the lines are inert.
  */
 export class AnnotationWriter {
-  private readonly head: Int32Array;
+  /** `          ^ ` (the `^` coloured with --color). */
+  private readonly head: Uint8Array;
   private readonly headLength: number;
   /** The bucket (line) of each group being annotated, by its index from the first ({@link base}). */
   private bucketOf = new Int32Array(64);
@@ -69,9 +70,9 @@ export class AnnotationWriter {
   private prev = new Float64Array(16);
   private stride = new Float64Array(16);
   private even = new Uint8Array(16);
-  /** Templates: the key of each slot, its words and its length in bytes. */
+  /** Templates: the key of each slot, its line (head, 8 digits for the offset, text) and the text's length in bytes. */
   private readonly keys = new Float64Array(SLOTS * KEY_FIELDS).fill(-1);
-  private readonly words: Int32Array[] = new Array<Int32Array>(SLOTS);
+  private readonly lines: Uint8Array[] = new Array<Uint8Array>(SLOTS);
   private readonly lengths = new Int32Array(SLOTS);
   /** The slot the last {@link template} call found or filled. */
   private slot = 0;
@@ -105,9 +106,8 @@ export class AnnotationWriter {
    * @param color paint the `^` of each line with Airlock's own SGR
    */
   constructor(private readonly from: number, private readonly to: number, color: boolean) {
-    const head = Buffer.from(`${PAD}${color ? paintCell('^', 'note') : '^'} `, 'latin1');
-    this.head = toWords(head);
-    this.headLength = head.length;
+    this.head = Buffer.from(`${PAD}${color ? paintCell('^', 'note') : '^'} `, 'latin1');
+    this.headLength = this.head.length;
   }
 
   /** Writes the lines for queue groups `[begin, end)` (those in the range) into `out`. */
@@ -263,9 +263,7 @@ export class AnnotationWriter {
     this.template(queue, k, Kind.Single, queue.count[k], 0);
     const slot = this.slot;
     out.reserve(this.headLength + 32 + this.lengths[slot]);
-    let p = this.lead(queue.start[k], out);
-    p = copyWords(out.view, p, this.words[slot], this.lengths[slot]);
-    out.p = p;
+    out.p = this.line(slot, queue.start[k], out);
   }
 
   /** The line of bucket `b` (at least two equal single spans). */
@@ -276,8 +274,7 @@ export class AnnotationWriter {
     this.template(queue, k, every ? Kind.Every : Kind.At, size, every ? this.stride[b] : 0);
     const slot = this.slot;
     out.reserve(this.headLength + 64 + this.lengths[slot] + (every ? 0 : size * 24));
-    let p = this.lead(queue.start[k], out);
-    p = copyWords(out.view, p, this.words[slot], this.lengths[slot]);
+    let p = this.line(slot, queue.start[k], out);
     if (every) {
       p = this.hex(out, p, this.prev[b]);
     } else {
@@ -296,10 +293,25 @@ export class AnnotationWriter {
     out.p = p;
   }
 
-  /** `          ^ 00000036` (the start of every line); returns the new end. */
-  private lead(at: number, out: ByteBuffer): number {
-    const p = copyWords(out.view, out.p, this.head, this.headLength);
-    return this.hex(out, p, at);
+  /**
+   * `          ^ 00000036` (the start of every line, `at` its offset) and then the template of
+   * `slot`, at `out.p`: one copy of the line's bytes, then the offset written into it. Returns the
+   * new end.
+   */
+  private line(slot: number, at: number, out: ByteBuffer): number {
+    const line = this.lines[slot];
+    const p = out.p;
+    const h = this.headLength;
+    if (at < WIDE_OFFSET) {
+      out.buf.set(line, p);
+      this.hex(out, p + h, at);
+      return p + line.length;
+    }
+    // More than 8 digits: the offset is written between the head and the rest.
+    out.buf.set(line.subarray(0, h), p);
+    const q = this.hex(out, p + h, at);
+    out.buf.set(line.subarray(h + OFFSET_DIGITS), q);
+    return q + line.length - h - OFFSET_DIGITS;
   }
 
   private hex(out: ByteBuffer, p: number, value: number): number {
@@ -348,7 +360,10 @@ export class AnnotationWriter {
       : kind === Kind.Every ? `${lead} each  ${n}x ${what}  (every ${stride} B to `
       : `${lead} each  ${n}x ${what}  (at`;
     const bytes = Buffer.from(text, 'utf8');
-    this.words[slot] = toWords(bytes);
+    const line = new Uint8Array(this.head.length + OFFSET_DIGITS + bytes.length);
+    line.set(this.head);
+    line.set(bytes, this.head.length + OFFSET_DIGITS);
+    this.lines[slot] = line;
     this.lengths[slot] = bytes.length;
   }
 
@@ -367,20 +382,4 @@ export class AnnotationWriter {
     this.bLen = grow(this.bLen, new Float64Array(n));
     this.bMeaning = grow(this.bMeaning, new Float64Array(n));
   }
-}
-
-/** `bytes` as little-endian 32-bit words, the last one padded. */
-function toWords(bytes: Uint8Array): Int32Array {
-  const words = new Int32Array(Math.ceil(bytes.length / 4));
-  for (let k = 0; k < bytes.length; k++) words[k >> 2] |= bytes[k] << ((k & 3) * 8);
-  return words;
-}
-
-/**
- * Copies a template's words to `view` at `p` and returns `p + length`. The last word may write up
- * to 3 bytes past the end, which later writes overwrite: callers reserve room for them.
- */
-function copyWords(view: DataView, p: number, words: Int32Array, length: number): number {
-  for (let w = 0; w < words.length; w++) view.setInt32(p + 4 * w, words[w], true);
-  return p + length;
 }
