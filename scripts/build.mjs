@@ -1,5 +1,6 @@
 // Builds everything `npm start`, `npm test` and packaging need:
-//   dist/airlock.mjs               the CLI's executable: dist/sanitize-main.mjs for `sanitize` (one file),
+//   dist/airlock.mjs               the CLI's executable: dist/sanitize-main.mjs for `sanitize` and
+//                                  dist/inspect-main.mjs for `inspect` (one file each),
 //                                  else dist/cli.mjs (+ chunks, one ESM file per command: fast start)
 //   dist/renderer/                 the viewer (RENDERER's vite config), when renderer/vite.config.ts exists
 //   dist/app/main.cjs              Electron main (electron external)
@@ -31,6 +32,8 @@ await build({
 // `sanitize` alone in one file: a pipeline pays its start-up on every run, and each extra module
 // the split build loads costs about a millisecond (see app/cli/sanitize-main.ts).
 await build({ ...cli, entryPoints: { 'sanitize-main': 'app/cli/sanitize-main.ts' }, outdir: 'dist' });
+// `inspect` too: its dumps are compared with `sanitize` (see app/cli/inspect-main.ts).
+await build({ ...cli, entryPoints: { 'inspect-main': 'app/cli/inspect-main.ts' }, outdir: 'dist' });
 // The executable picks one of the two; it is not bundled, so its dynamic import stays a path.
 await build({ ...cli, bundle: false, sourcemap: false, entryPoints: { airlock: 'app/cli/airlock.ts' }, outdir: 'dist' });
 

@@ -26,29 +26,24 @@ const HEX_LO = Uint8Array.from({ length: 256 }, (_, b) => HEX_DIGIT[b & 15]);
 const HEX_PAIR = Uint16Array.from({ length: 256 }, (_, b) => HEX_HI[b] | (HEX_LO[b] << 8));
 
 /*
- * The 25 bytes of a group of 8 (`  hh hh hh hh hh hh hh hh`) as six words and a byte; each word
- * depends on one byte or two neighbours, so tables give it whole: W0 `  h0l0`, W1 ` h1l1 `,
- * W2 `h2l2 h3` (of b2 | b3 << 8), W3 `l3 h4l4` (of b3 | b4 << 8). 0.5 MB, built once.
+ * The 25 bytes of a group of 8 (`  hh hh hh hh hh hh hh hh`) as six words and a byte: W0 `  h0l0`
+ * and W1 ` h1l1 ` from tables of one byte, `h2l2 h3` and `l3 h4l4` from two bytes' digits. (Tables
+ * of two bytes, 0.5 MB, took 10 ms to build at every start and crowded the parser's out of the
+ * cache, for no measurable gain.)
  */
 const W0 = Int32Array.from({ length: 256 }, (_, b) => SPACE | (SPACE << 8) | (HEX_PAIR[b] << 16));
 const W1 = Int32Array.from({ length: 256 }, (_, b) => SPACE | (HEX_PAIR[b] << 8) | (SPACE << 24));
-const W2 = new Int32Array(0x10000);
-const W3 = new Int32Array(0x10000);
-for (let x = 0; x < 0x10000; x++) {
-  const a = x & 255;
-  const b = x >> 8;
-  W2[x] = HEX_PAIR[a] | (SPACE << 16) | (HEX_HI[b] << 24);
-  W3[x] = HEX_LO[a] | (SPACE << 8) | (HEX_PAIR[b] << 16);
-}
+/** `hh h` of two bytes: the first's pair, a space, the second's high digit. */
+const pairSpaceHi = (a: number, b: number): number => HEX_PAIR[a] | (SPACE << 16) | (HEX_HI[b] << 24);
 
 /** One hex group of 8 bytes (`x`, `y`: its two little-endian words) as `  hh hh hh hh hh hh hh hh`; returns the new end. */
 function hexWords(ov: DataView, p: number, x: number, y: number): number {
   ov.setInt32(p, W0[x & 255], true);
   ov.setInt32(p + 4, W1[(x >>> 8) & 255], true);
-  ov.setInt32(p + 8, W2[x >>> 16], true);
-  ov.setInt32(p + 12, W3[(x >>> 24) | ((y & 255) << 8)], true);
+  ov.setInt32(p + 8, pairSpaceHi((x >>> 16) & 255, x >>> 24), true);
+  ov.setInt32(p + 12, HEX_LO[x >>> 24] | (SPACE << 8) | (HEX_PAIR[y & 255] << 16), true);
   ov.setInt32(p + 16, W1[(y >>> 8) & 255], true);
-  ov.setInt32(p + 20, W2[y >>> 16], true);
+  ov.setInt32(p + 20, pairSpaceHi((y >>> 16) & 255, y >>> 24), true);
   ov.setUint8(p + 24, HEX_LO[y >>> 24]);
   return p + 25;
 }
@@ -175,6 +170,16 @@ export class HexRowWriter {
    * partial, `<e2?>`). Rows must be written in stream order, each starting where the last ended.
    */
   writeRow(out: Uint8Array, p: number, buf: Uint8Array, i: number, n: number, at: number, end: number, streamEnds: boolean): number {
+    return this.writeRows(out, p, buf, i, n, 1, at, end, streamEnds);
+  }
+
+  /**
+   * Writes `rows` consecutive rows of `n` bytes each, starting with `buf[i..i+n)` at stream offset
+   * `at`, as that many {@link writeRow} calls would; `out` must have room for `rows` times
+   * {@link maxRowBytes}. One call for a stretch of rows (those between two spans of a dump) spares
+   * the per-call work.
+   */
+  writeRows(out: Uint8Array, p: number, buf: Uint8Array, i: number, n: number, rows: number, at: number, end: number, streamEnds: boolean): number {
     if (out !== this.outBytes) {
       this.outBytes = out;
       this.outView = new DataView(out.buffer, out.byteOffset, out.byteLength);
@@ -185,76 +190,81 @@ export class HexRowWriter {
     }
     const ov = this.outView;
     const iv = this.inView;
-    if (at < 0x1_0000_0000 && this.offsetDigits === 8) {
-      writeHex8(ov, p, at);
-      p += 8;
-    } else {
-      p = writeAscii(out, p, at.toString(16).padStart(this.offsetDigits, '0'));
-    }
-    const width = this.width;
-    if (n === 16 && width === 16) {
-      // The default full row, unrolled: `  hh hh hh hh hh hh hh hh  hh …` from four words.
-      p = hexWords(ov, hexWords(ov, p, iv.getUint32(i, true), iv.getUint32(i + 4, true)), iv.getUint32(i + 8, true), iv.getUint32(i + 12, true));
-    } else {
-      p = this.writeHex(out, ov, iv, p, buf, i, n);
-    }
-    out[p] = SPACE;
-    out[p + 1] = SPACE;
-    out[p + 2] = BAR;
-    p += 3;
-    // The caret column.
-    const stop = i + n;
-    let q = i;
-    // Bytes still inside a sequence begun in an earlier row.
-    const carried = this.seqEnd - at;
-    if (carried > 0) {
-      const upto = q + (carried < n ? carried : n);
-      for (; q < upto; q++) p = this.writeRest(out, p, buf[q]);
-    }
-    while (q < stop) {
-      if (q + 4 <= stop) {
-        const x = iv.getInt32(q, true);
-        if ((x & 0x80808080) === 0) {
-          // Four ASCII bytes: copied as one word when all show as themselves (0x20–0x7E but
-          // \ ^ < |), else each as its one or two characters.
-          if (((x - 0x20202020) & ~x & 0x80808080) === 0 && ((x + 0x01010101) & 0x80808080) === 0 &&
-              !hasByte(x ^ 0x5c5c5c5c) && !hasByte(x ^ 0x5e5e5e5e) && !hasByte(x ^ 0x3c3c3c3c) && !hasByte(x ^ 0x7c7c7c7c)) {
-            ov.setInt32(p, x, true);
-            p += 4;
-          } else {
-            // Two bytes at a time: their caret text (up to 4 characters) as one word.
-            const lo = (x & 0x7f) | ((x >>> 1) & 0x3f80);
-            const hi = ((x >>> 16) & 0x7f) | ((x >>> 17) & 0x3f80);
-            ov.setInt32(p, CARET_TWO[lo], true);
-            p += CARET_TWO_LENGTH[lo];
-            ov.setInt32(p, CARET_TWO[hi], true);
-            p += CARET_TWO_LENGTH[hi];
+    // One row per turn (the loop, not a call per row: rows between spans come in long stretches).
+    for (let r = 0; r < rows; r++, i += n, at += n) {
+      if (at < 0x1_0000_0000 && this.offsetDigits === 8) {
+        writeHex8(ov, p, at);
+        p += 8;
+      } else {
+        p = writeAscii(out, p, at.toString(16).padStart(this.offsetDigits, '0'));
+      }
+      const width = this.width;
+      if (n === 16 && width === 16) {
+        // The default full row, unrolled: `  hh hh hh hh hh hh hh hh  hh …` from four words.
+        p = hexWords(ov, hexWords(ov, p, iv.getUint32(i, true), iv.getUint32(i + 4, true)), iv.getUint32(i + 8, true), iv.getUint32(i + 12, true));
+      } else {
+        p = this.writeHex(out, ov, iv, p, buf, i, n);
+      }
+      out[p] = SPACE;
+      out[p + 1] = SPACE;
+      out[p + 2] = BAR;
+      p += 3;
+      // The caret column.
+      const stop = i + n;
+      let q = i;
+      // Bytes still inside a sequence begun in an earlier row.
+      const carried = this.seqEnd - at;
+      if (carried > 0) {
+        const upto = q + (carried < n ? carried : n);
+        for (; q < upto; q++) p = this.writeRest(out, p, buf[q]);
+      }
+      while (q < stop) {
+        if (q + 4 <= stop) {
+          const x = iv.getInt32(q, true);
+          if ((x & 0x80808080) === 0) {
+            // Four ASCII bytes: copied as one word when all show as themselves (0x20–0x7E but
+            // \ ^ < |), else each as its one or two characters.
+            if (((x - 0x20202020) & ~x & 0x80808080) === 0 && ((x + 0x01010101) & 0x80808080) === 0 &&
+                !hasByte(x ^ 0x5c5c5c5c) && !hasByte(x ^ 0x5e5e5e5e) && !hasByte(x ^ 0x3c3c3c3c) && !hasByte(x ^ 0x7c7c7c7c)) {
+              ov.setInt32(p, x, true);
+              p += 4;
+            } else {
+              // Two bytes at a time: their caret text (up to 4 characters) as one word.
+              const lo = (x & 0x7f) | ((x >>> 1) & 0x3f80);
+              const hi = ((x >>> 16) & 0x7f) | ((x >>> 17) & 0x3f80);
+              ov.setInt32(p, CARET_TWO[lo], true);
+              p += CARET_TWO_LENGTH[lo];
+              ov.setInt32(p, CARET_TWO[hi], true);
+              p += CARET_TWO_LENGTH[hi];
+            }
+            q += 4;
+            continue;
           }
-          q += 4;
+        }
+        const b = buf[q];
+        if (b < 0x80) {
+          ov.setUint16(p, CARET_PAIR[b], true);
+          p += CARET_LENGTH[b];
+          q++;
           continue;
         }
+        p = this.writeLead(out, p, buf, q, at + (q - i), end, streamEnds);
+        // The rest of the sequence, as far as this row goes.
+        const seqStop = i + (this.seqEnd - at);
+        const upto = seqStop < stop ? seqStop : stop;
+        if (this.rest === Rest.Continuation) {
+          for (q++; q < upto; q++, p += 2) ov.setUint16(p, CONTINUATION_WORD, true);
+        } else {
+          for (q++; q < upto; q++) p = this.writeRest(out, p, buf[q]);
+        }
       }
-      const b = buf[q];
-      if (b < 0x80) {
-        ov.setUint16(p, CARET_PAIR[b], true);
-        p += CARET_LENGTH[b];
-        q++;
-        continue;
-      }
-      p = this.writeLead(out, p, buf, q, at + (q - i), end, streamEnds);
-      // The rest of the sequence, as far as this row goes.
-      const seqStop = i + (this.seqEnd - at);
-      const upto = seqStop < stop ? seqStop : stop;
-      if (this.rest === Rest.Continuation) {
-        for (q++; q < upto; q++, p += 2) ov.setUint16(p, CONTINUATION_WORD, true);
-      } else {
-        for (q++; q < upto; q++) p = this.writeRest(out, p, buf[q]);
-      }
+      out[p] = BAR;
+      out[p + 1] = LF;
+      p += 2;
     }
-    out[p] = BAR;
-    out[p + 1] = LF;
-    return p + 2;
+    return p;
   }
+
 
   /** The hex column of any row: ` hh` per byte, and a group of 8 starts with an extra space. */
   private writeHex(out: Uint8Array, ov: DataView, iv: DataView, p: number, buf: Uint8Array, i: number, n: number): number {

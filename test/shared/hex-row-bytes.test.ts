@@ -60,6 +60,26 @@ describe('HexRowWriter', () => {
     );
   });
 
+  it('writes stretches of full rows in one call exactly as row by row', () => {
+    fc.assert(
+      fc.property(stream, widths, fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 20 }), fc.boolean(), (bytes, width, stretches, streamEnds) => {
+        // Full rows in stretches of the given lengths (cycled), the short last row on its own.
+        const writer = new HexRowWriter(width);
+        const out = new Uint8Array(writer.maxRowBytes * (Math.ceil(bytes.length / width) + 1));
+        const full = Math.floor(bytes.length / width);
+        let p = 0;
+        for (let row = 0, k = 0; row < full; k++) {
+          const count = Math.min(stretches[k % stretches.length], full - row);
+          p = writer.writeRows(out, p, bytes, row * width, width, count, row * width, bytes.length, streamEnds);
+          row += count;
+        }
+        if (full * width < bytes.length) p = writer.writeRow(out, p, bytes, full * width, bytes.length - full * width, full * width, bytes.length, streamEnds);
+        expect(Buffer.from(out.subarray(0, p)).toString('utf8')).toBe(written(bytes, 0, width, bytes.length, streamEnds));
+      }),
+      { numRuns: 300, seed: 20261203 },
+    );
+  });
+
   it('needs the bytes before a start that is not the stream start', () => {
     expect(() => new HexRowWriter(16).begin(Uint8Array.of(1, 2, 3), 1, 10, 3, true)).toThrow(RangeError);
     expect(() => new HexRowWriter(0)).toThrow(RangeError);

@@ -1,4 +1,3 @@
-import type { SpanClass } from '../../../shared/parser';
 import { Sanitizer } from '../../../shared/sanitize';
 import { wrapLine } from '../../node/fit';
 import { sha256Digest } from '../../node/sha256';
@@ -83,13 +82,9 @@ export const inspectCommand: Command = {
     // Rows start at --offset: the queue keeps a row's evenly spaced equal spans as one group. Not
     // when colouring: a byte in two spans takes the colour of the first in start order, and
     // series would change that order.
-    const queue = new SpanQueue(offset, color ? 0 : width);
     // Only spans the dump can show are kept: none for a summary, those overlapping a range.
-    const onSpan = dump
-      ? (cls: SpanClass, off: number, len: number, meaning: string, f: number): void => {
-          if (off < windowEnd && off + len > offset) queue.add(cls, off, len, meaning, f);
-        }
-      : undefined;
+    const queue = new SpanQueue(offset, color ? 0 : width, offset, windowEnd);
+    const onSpan = dump ? queue.add : undefined;
     // The text is not used here: a reused output buffer spares a copy per page.
     const sanitizer = new Sanitizer({ digest: await sha256Digest(), onSpan, reuseOutputBuffer: true });
     const out = new ByteOutput(new StdoutWriter(io));

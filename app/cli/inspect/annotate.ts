@@ -22,6 +22,18 @@ const enum Kind {
 const SLOTS = 4096;
 const KEY_FIELDS = 7;
 
+/** Fields per group in a row's shape (see {@link AnnotationWriter.write}). */
+const SHAPE_FIELDS = 9;
+/** Rows with more groups, offsets or bytes of lines than these are not remembered. */
+const SHAPE_GROUPS = 16;
+const SHAPE_OFFSETS = 64;
+const SHAPE_BYTES = 4096;
+/** Offsets from here on have more than 8 digits: a row's lines then cannot be copied. */
+const WIDE_OFFSET = 0x1_0000_0000;
+/** After this many rows in a row whose shape differs from the last one kept, the next SHAPE_PAUSE rows keep none. */
+const SHAPE_MISSES = 16;
+const SHAPE_PAUSE = 4096;
+
 /**
  * Writes the annotation lines of the spans a row took from the queue, as bytes. Lines, in order
  * of their first offsets:
@@ -36,11 +48,12 @@ const KEY_FIELDS = 7;
  * anything keep lines of their own.
  *
  * Everything but the offsets repeats from line to line, so it is built once per kind of line (a
- * template of 32-bit words) and copied. Every piece of text is Airlock's own (offsets, counts, the
+ * template: the line with a place for its offset) and copied. Every piece of text is Airlock's own (offsets, counts, the
  * parser's meaning tables), so the lines are inert.
  */
 export class AnnotationWriter {
-  private readonly head: Int32Array;
+  /** `          ^ ` (the `^` coloured with --color). */
+  private readonly head: Uint8Array;
   private readonly headLength: number;
   /** The bucket (line) of each group being annotated, by its index from the first ({@link base}). */
   private bucketOf = new Int32Array(64);
@@ -57,21 +70,44 @@ export class AnnotationWriter {
   private prev = new Float64Array(16);
   private stride = new Float64Array(16);
   private even = new Uint8Array(16);
-  /** Templates: the key of each slot, its words and its length in bytes. */
+  /** Templates: the key of each slot, its line (head, 8 digits for the offset, text) and the text's length in bytes. */
   private readonly keys = new Float64Array(SLOTS * KEY_FIELDS).fill(-1);
-  private readonly words: Int32Array[] = new Array<Int32Array>(SLOTS);
+  private readonly lines: Uint8Array[] = new Array<Uint8Array>(SLOTS);
   private readonly lengths = new Int32Array(SLOTS);
   /** The slot the last {@link template} call found or filled. */
   private slot = 0;
+  /**
+   * The shape of the last row with more than one line or a coalesced line: per group its start
+   * (from the first group's), last span's start, length, count, members, stride, class, flags and
+   * meaning, and where its lines are in the output (`shapeFrom..shapeTo` of a buffer in epoch
+   * `shapeEpoch`), with the position and value of each offset in them. A row of the same shape
+   * (BEL, BS, BEL, … every row alike) has the same lines but for its offsets, all moved by the
+   * same distance: they are copied and the offsets rewritten. Empty (`shapeGroups` 0) when unknown.
+   */
+  private readonly shape = new Float64Array(SHAPE_GROUPS * SHAPE_FIELDS);
+  private shapeGroups = 0;
+  private shapeBase = 0;
+  private shapeBuffer: ByteBuffer | undefined;
+  private shapeEpoch = -1;
+  private shapeFrom = 0;
+  private shapeTo = 0;
+  private readonly offsetAt = new Int32Array(SHAPE_OFFSETS);
+  private readonly offsetValue = new Float64Array(SHAPE_OFFSETS);
+  private offsets = 0;
+  private maxOffset = 0;
+  /** Rows in a row whose shape was not the last one kept; rows left that keep no shape. */
+  private shapeMisses = 0;
+  private shapePause = 0;
+  /** While lines are written for a shape: offsets written are recorded (relative to `recordFrom`), or -1. */
+  private recordFrom = -1;
 
   /**
    * @param from spans starting at or after this offset and before `to` are annotated (the range)
    * @param color paint the `^` of each line with Airlock's own SGR
    */
   constructor(private readonly from: number, private readonly to: number, color: boolean) {
-    const head = Buffer.from(`${PAD}${color ? paintCell('^', 'note') : '^'} `, 'latin1');
-    this.head = toWords(head);
-    this.headLength = head.length;
+    this.head = Buffer.from(`${PAD}${color ? paintCell('^', 'note') : '^'} `, 'latin1');
+    this.headLength = this.head.length;
   }
 
   /** Writes the lines for queue groups `[begin, end)` (those in the range) into `out`. */
@@ -86,12 +122,98 @@ export class AnnotationWriter {
       this.single(queue, begin, out);
       return;
     }
+    if (this.shapeGroups > 0) {
+      if (this.sameShape(queue, begin, end, out)) {
+        this.copyShape(queue.start[begin], out);
+        this.shapeMisses = 0;
+        return;
+      }
+      // Rows that rarely repeat (colour codes in text) keep no shapes for a while: keeping costs.
+      if (++this.shapeMisses === SHAPE_MISSES) {
+        this.shapeMisses = 0;
+        this.shapePause = SHAPE_PAUSE;
+      }
+    }
+    const from = out.p;
+    let keep = m <= SHAPE_GROUPS;
+    if (this.shapePause > 0) {
+      this.shapePause--;
+      keep = false;
+    }
+    this.recordFrom = keep ? from : -1;
+    this.offsets = 0;
+    this.maxOffset = 0;
     this.base = begin;
     const buckets = this.assign(queue, begin, end);
     for (let b = 0; b < buckets; b++) {
       if (this.size[b] === 1) this.single(queue, this.first[b], out);
       else this.coalesced(queue, b, end, out);
     }
+    this.shapeGroups = 0;
+    if (this.recordFrom >= 0 && this.offsets <= SHAPE_OFFSETS && out.p - from <= SHAPE_BYTES) this.keepShape(queue, begin, end, out, from);
+    this.recordFrom = -1;
+  }
+
+  /** Whether groups `[begin, end)` have the shape of the last row kept, whose lines are still in `out`. */
+  private sameShape(queue: SpanQueue, begin: number, end: number, out: ByteBuffer): boolean {
+    if (end - begin !== this.shapeGroups || out !== this.shapeBuffer || out.epoch !== this.shapeEpoch) return false;
+    const { start, last, len, count, members, stride, cls, flags, meaning } = queue;
+    const shape = this.shape;
+    const s0 = start[begin];
+    if (this.maxOffset + (s0 - this.shapeBase) >= WIDE_OFFSET) return false;
+    for (let k = begin, o = 0; k < end; k++, o += SHAPE_FIELDS) {
+      const s = start[k];
+      if (shape[o] !== s - s0 || shape[o + 1] !== last[k] - s || shape[o + 2] !== len[k] || shape[o + 3] !== count[k] || shape[o + 4] !== members[k] ||
+          shape[o + 5] !== stride[k] || shape[o + 6] !== cls[k] || shape[o + 7] !== flags[k] || shape[o + 8] !== meaning[k]) return false;
+    }
+    return true;
+  }
+
+  /** Remembers the shape of groups `[begin, end)`, whose lines are `out[from..out.p)`. */
+  private keepShape(queue: SpanQueue, begin: number, end: number, out: ByteBuffer, from: number): void {
+    const { start, last, len, count, members, stride, cls, flags, meaning } = queue;
+    const shape = this.shape;
+    const s0 = start[begin];
+    for (let k = begin, o = 0; k < end; k++, o += SHAPE_FIELDS) {
+      const s = start[k];
+      shape[o] = s - s0;
+      shape[o + 1] = last[k] - s;
+      shape[o + 2] = len[k];
+      shape[o + 3] = count[k];
+      shape[o + 4] = members[k];
+      shape[o + 5] = stride[k];
+      shape[o + 6] = cls[k];
+      shape[o + 7] = flags[k];
+      shape[o + 8] = meaning[k];
+    }
+    this.shapeGroups = end - begin;
+    this.shapeBase = s0;
+    this.shapeBuffer = out;
+    this.shapeEpoch = out.epoch;
+    this.shapeFrom = from;
+    this.shapeTo = out.p;
+  }
+
+  /** The lines of the kept shape for a row whose first group starts at `s0`: copied, offsets moved. */
+  private copyShape(s0: number, out: ByteBuffer): void {
+    const n = this.shapeTo - this.shapeFrom;
+    out.reserve(n);
+    const p = out.p;
+    out.buf.copyWithin(p, this.shapeFrom, this.shapeTo);
+    const delta = s0 - this.shapeBase;
+    const view = out.view;
+    const { offsetAt, offsetValue } = this;
+    for (let j = 0; j < this.offsets; j++) {
+      const value = offsetValue[j] + delta;
+      offsetValue[j] = value;
+      writeHex8(view, p + offsetAt[j], value);
+    }
+    this.maxOffset += delta;
+    this.shapeBase = s0;
+    this.shapeFrom = p;
+    this.shapeTo = p + n;
+    this.shapeEpoch = out.epoch;
+    out.p = p + n;
   }
 
   /**
@@ -141,9 +263,7 @@ export class AnnotationWriter {
     this.template(queue, k, Kind.Single, queue.count[k], 0);
     const slot = this.slot;
     out.reserve(this.headLength + 32 + this.lengths[slot]);
-    let p = this.lead(queue.start[k], out);
-    p = copyWords(out.view, p, this.words[slot], this.lengths[slot]);
-    out.p = p;
+    out.p = this.line(slot, queue.start[k], out);
   }
 
   /** The line of bucket `b` (at least two equal single spans). */
@@ -154,8 +274,7 @@ export class AnnotationWriter {
     this.template(queue, k, every ? Kind.Every : Kind.At, size, every ? this.stride[b] : 0);
     const slot = this.slot;
     out.reserve(this.headLength + 64 + this.lengths[slot] + (every ? 0 : size * 24));
-    let p = this.lead(queue.start[k], out);
-    p = copyWords(out.view, p, this.words[slot], this.lengths[slot]);
+    let p = this.line(slot, queue.start[k], out);
     if (every) {
       p = this.hex(out, p, this.prev[b]);
     } else {
@@ -174,14 +293,38 @@ export class AnnotationWriter {
     out.p = p;
   }
 
-  /** `          ^ 00000036` (the start of every line); returns the new end. */
-  private lead(at: number, out: ByteBuffer): number {
-    const p = copyWords(out.view, out.p, this.head, this.headLength);
-    return this.hex(out, p, at);
+  /**
+   * `          ^ 00000036` (the start of every line, `at` its offset) and then the template of
+   * `slot`, at `out.p`: one copy of the line's bytes, then the offset written into it. Returns the
+   * new end.
+   */
+  private line(slot: number, at: number, out: ByteBuffer): number {
+    const line = this.lines[slot];
+    const p = out.p;
+    const h = this.headLength;
+    if (at < WIDE_OFFSET) {
+      out.buf.set(line, p);
+      this.hex(out, p + h, at);
+      return p + line.length;
+    }
+    // More than 8 digits: the offset is written between the head and the rest.
+    out.buf.set(line.subarray(0, h), p);
+    const q = this.hex(out, p + h, at);
+    out.buf.set(line.subarray(h + OFFSET_DIGITS), q);
+    return q + line.length - h - OFFSET_DIGITS;
   }
 
   private hex(out: ByteBuffer, p: number, value: number): number {
-    if (value < 0x1_0000_0000) {
+    if (this.recordFrom >= 0) {
+      // Writing a row's lines for its shape: where each offset goes, and what it is.
+      const j = this.offsets++;
+      if (j < SHAPE_OFFSETS) {
+        this.offsetAt[j] = p - this.recordFrom;
+        this.offsetValue[j] = value;
+      }
+      if (value > this.maxOffset) this.maxOffset = value;
+    }
+    if (value < WIDE_OFFSET) {
       writeHex8(out.view, p, value);
       return p + 8;
     }
@@ -217,7 +360,10 @@ export class AnnotationWriter {
       : kind === Kind.Every ? `${lead} each  ${n}x ${what}  (every ${stride} B to `
       : `${lead} each  ${n}x ${what}  (at`;
     const bytes = Buffer.from(text, 'utf8');
-    this.words[slot] = toWords(bytes);
+    const line = new Uint8Array(this.head.length + OFFSET_DIGITS + bytes.length);
+    line.set(this.head);
+    line.set(bytes, this.head.length + OFFSET_DIGITS);
+    this.lines[slot] = line;
     this.lengths[slot] = bytes.length;
   }
 
@@ -236,20 +382,4 @@ export class AnnotationWriter {
     this.bLen = grow(this.bLen, new Float64Array(n));
     this.bMeaning = grow(this.bMeaning, new Float64Array(n));
   }
-}
-
-/** `bytes` as little-endian 32-bit words, the last one padded. */
-function toWords(bytes: Uint8Array): Int32Array {
-  const words = new Int32Array(Math.ceil(bytes.length / 4));
-  for (let k = 0; k < bytes.length; k++) words[k >> 2] |= bytes[k] << ((k & 3) * 8);
-  return words;
-}
-
-/**
- * Copies a template's words to `view` at `p` and returns `p + length`. The last word may write up
- * to 3 bytes past the end, which later writes overwrite: callers reserve room for them.
- */
-function copyWords(view: DataView, p: number, words: Int32Array, length: number): number {
-  for (let w = 0; w < words.length; w++) view.setInt32(p + 4 * w, words[w], true);
-  return p + length;
 }

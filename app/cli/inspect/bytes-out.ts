@@ -9,6 +9,11 @@ export class ByteBuffer {
   /** A view of `buf` for 32-bit stores (`setInt32(p, word, true)`). */
   view: DataView;
   p = 0;
+  /**
+   * Bumped whenever bytes before `p` may be overwritten (the buffer is written out or reset):
+   * text at an earlier position is still there only while the epoch is the same.
+   */
+  epoch = 0;
 
   constructor(size: number) {
     this.buf = Buffer.allocUnsafe(size);
@@ -27,6 +32,12 @@ export class ByteBuffer {
   reserve(n: number): void {
     if (this.p + n <= this.buf.length) return;
     this.replace(Math.max(this.buf.length * 2, this.p + n));
+  }
+
+  /** Empties the buffer. */
+  reset(): void {
+    this.p = 0;
+    this.epoch++;
   }
 
   /** Appends a string as UTF-8. */
@@ -56,7 +67,7 @@ export class ByteOutput extends ByteBuffer {
     if (this.p === 0) return;
     const data = this.buf.subarray(0, this.p);
     await this.writer.write(data);
-    this.p = 0;
+    this.reset();
     if (!this.writer.synchronous) this.replace(this.buf.length);
   }
 }

@@ -144,6 +144,23 @@ export class Dump {
         this.started = true;
         rows.begin(hold, i, at, holdLen, final);
       }
+      const next = queue.head < queue.length ? queue.start[queue.head] : Infinity;
+      if (rowEnd - at === width && next >= rowEnd + width && rowEnd + width <= limit && rowEnd + width <= fed && rowEnd + width <= windowEnd) {
+        // A stretch of full rows before the next span's row: written in one call, as far as the
+        // output buffer has room (it is written out when full, as after any row).
+        let stop = Math.min(next, limit, fed, windowEnd);
+        if (out.p + rows.maxRowBytes * 2 > out.buf.length) out.reserve(rows.maxRowBytes * 2);
+        const room = Math.floor((out.buf.length - out.p) / rows.maxRowBytes);
+        stop = Math.min(stop, at + room * width);
+        const count = Math.floor((stop - at) / width);
+        out.p = rows.writeRows(out.buf, out.p, hold, i, width, count, at, holdLen, final);
+        at += count * width;
+        if (out.p >= flushAt) {
+          this.pos = at;
+          await out.flush();
+        }
+        continue;
+      }
       if (out.p + rows.maxRowBytes > out.buf.length) out.reserve(rows.maxRowBytes);
       out.p = rows.writeRow(out.buf, out.p, hold, i, rowEnd - at, at, holdLen, final);
       // The spans that start before the row's end, annotated under it.
@@ -176,7 +193,7 @@ export class Dump {
       this.notes.write(this.queue, from, to, this.out);
       return;
     }
-    this.scratch.p = 0;
+    this.scratch.reset();
     this.notes.write(this.queue, from, to, this.scratch);
     if (this.scratch.p === 0) return;
     const text = this.scratch.buf.toString('utf8', 0, this.scratch.p - 1);

@@ -56,31 +56,46 @@ export class SpanQueue {
   length = 0;
   /** The group the last span went to (a next adjacent equal span may extend it), or -1. */
   private latest = -1;
+  /** Of group {@link latest}, checked per span without reading the arrays: its end (-1 when there is none), meaning, class and flags. */
+  private latestEnd = -1;
+  private latestMeaning = -1;
+  private latestCls = -1;
+  private latestFlags = -1;
   /**
    * The latest group of a kind, a slot per meaning (by its number): the group, its kind and the
    * end of its row. Forgetting one only means a series ends early, which changes no output.
    */
   private readonly open = new Int32Array(OPEN).fill(-1);
-  private readonly openMeaning = new Float64Array(OPEN).fill(-1);
-  private readonly openKind = new Float64Array(OPEN);
-  private readonly openLen = new Float64Array(OPEN);
+  /** The kind of each open group as one number (see {@link seriesKey}); -1 for none. */
+  private readonly openKey = new Float64Array(OPEN).fill(-1);
   private readonly openRowEnd = new Float64Array(OPEN);
+  /** `start[length - 1]`: the last group's start (Infinity while there is none). */
+  private lastStart = Infinity;
 
   /**
    * Rows are `[rowOrigin + k * rowWidth, rowOrigin + (k + 1) * rowWidth)`: a series never crosses
-   * one. Without a row width (0) no series is formed: every group is a span or a run.
+   * one. Without a row width (0) no series is formed: every group is a span or a run. Spans that
+   * do not overlap `[keepFrom, keepTo)` (a dump's range) are not kept.
    */
-  constructor(private readonly rowOrigin = 0, private readonly rowWidth = 0) {}
+  constructor(private readonly rowOrigin = 0, private readonly rowWidth = 0, private readonly keepFrom = -Infinity, private readonly keepTo = Infinity) {}
 
-  /** Adds a completed span. */
-  add(cls: SpanClass, offset: number, length: number, meaningText: string, flags: number): void {
+  /**
+   * Adds a completed span, unless it lies outside `[keepFrom, keepTo)`. A function of its own
+   * (not a method), so it can be the sanitizer's span callback itself: one call per span.
+   */
+  readonly add = (cls: SpanClass, offset: number, length: number, meaningText: string, flags: number): void => {
+    if (offset >= this.keepTo || offset + length <= this.keepFrom) return;
     const r = meaningText.length & 15;
     const meaning = meaningText === this.recent[r] ? this.recentId[r] : this.intern(meaningText, r);
-    const latest = this.latest;
-    if (latest >= 0 && this.last[latest] + this.len[latest] === offset && this.meaning[latest] === meaning && this.cls[latest] === cls && this.flags[latest] === flags) {
+    if (this.latestEnd === offset && this.latestMeaning === meaning && this.latestCls === cls && this.latestFlags === flags) {
+      const latest = this.latest;
       if (this.members[latest] === 1) {
         this.len[latest] += length;
         this.count[latest]++;
+        this.latestEnd = offset + length;
+        // A run is no series: it is no longer the open group of its kind.
+        const slot = meaning & (OPEN - 1);
+        if (this.open[slot] === latest) this.openKey[slot] = -1;
         return;
       }
       // The series' last span and this one are a run: that span leaves the series.
@@ -97,29 +112,28 @@ export class SpanQueue {
     }
     // The latest group of this kind, if remembered (a slot per meaning, so BEL and BS in turn
     // keep theirs): extend it when this span is its next at its stride, in the same row.
-    const kind = cls + flags * 16;
+    const key = seriesKey(cls, flags, length, meaning);
     const slot = meaning & (OPEN - 1);
-    if (this.openMeaning[slot] === meaning && this.openKind[slot] === kind && this.openLen[slot] === length) {
+    if (key >= 0 && this.openKey[slot] === key) {
+      // (An open group is a single span or a series: one that became a run was closed above.)
       const g = this.open[slot];
-      if (g >= this.head && offset < this.openRowEnd[slot] && this.count[g] === 1 && offset > this.start[this.length - 1]) {
+      if (g >= this.head && offset < this.openRowEnd[slot] && offset > this.lastStart) {
         const gap = offset - this.last[g];
         const members = this.members[g];
         if (gap > 0 && (members === 1 || gap === this.stride[g])) {
           if (members === 1) this.stride[g] = gap;
           this.members[g] = members + 1;
           this.last[g] = offset;
-          this.latest = g;
+          this.setLatest(g, offset + length, meaning, cls, flags);
           return;
         }
       }
     }
     this.insert(cls, offset, length, meaning, flags, 1);
     this.open[slot] = this.latest;
-    this.openMeaning[slot] = meaning;
-    this.openKind[slot] = kind;
-    this.openLen[slot] = length;
+    this.openKey[slot] = key;
     this.openRowEnd[slot] = this.rowOrigin + (Math.floor((offset - this.rowOrigin) / this.rowWidth) + 1) * this.rowWidth;
-  }
+  };
 
   /** Inserts a new group in start order and makes it the latest. */
   private insert(cls: SpanClass, offset: number, length: number, meaning: number, flags: number, count: number): void {
@@ -138,7 +152,22 @@ export class SpanQueue {
     this.flags[k] = flags;
     this.meaning[k] = meaning;
     this.length++;
+    this.lastStart = start[this.length - 1];
+    this.setLatest(k, offset + length, meaning, cls, flags);
+  }
+
+  private setLatest(k: number, end: number, meaning: number, cls: number, flags: number): void {
     this.latest = k;
+    this.latestEnd = end;
+    this.latestMeaning = meaning;
+    this.latestCls = cls;
+    this.latestFlags = flags;
+  }
+
+  /** No group may be extended by the next span. */
+  private forgetLatest(): void {
+    this.latest = -1;
+    this.latestEnd = -1;
   }
 
   /**
@@ -152,7 +181,7 @@ export class SpanQueue {
     while (k < n && start[k] < offset) k++;
     this.head = k;
     // Every group starting before `offset` is gone now; never merge into one already handed out.
-    if (this.latest >= 0 && this.latest < k) this.latest = -1;
+    if (this.latest >= 0 && this.latest < k) this.forgetLatest();
     return k;
   }
 
@@ -222,7 +251,9 @@ export class SpanQueue {
     }
     this.head = 0;
     this.length = live;
-    if (this.latest >= 0) this.latest = this.latest >= head ? this.latest - head : -1;
+    if (live === 0) this.lastStart = Infinity;
+    if (this.latest >= head) this.latest -= head;
+    else this.forgetLatest();
     for (let j = 0; j < OPEN; j++) this.open[j] = this.open[j] >= head ? this.open[j] - head : -1;
   }
 
@@ -232,6 +263,15 @@ export class SpanQueue {
     if (this.latest >= k) this.latest++;
     for (let j = 0; j < OPEN; j++) if (this.open[j] >= k) this.open[j]++;
   }
+}
+
+/**
+ * A span's kind for extending a series (class, flags, length, meaning number) as one exact number,
+ * or -1 for a span too long to be in one (a series' spans share a row, so they are short).
+ */
+function seriesKey(cls: number, flags: number, length: number, meaning: number): number {
+  // cls < 16 and flags < 64 (SpanClass, SpanFlag), meaning < 2^21: below 2^53, so exact.
+  return length < 0x40_0000 && meaning < 0x20_0000 ? (length * 1024 + cls + flags * 16) * 0x20_0000 + meaning : -1;
 }
 
 /** Flag names for an annotation, e.g. `[unterminated, 8-bit]`; empty when no flag is set. */
