@@ -26,7 +26,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the built CLI and returns its peak RSS (MB) and wall time (ms). */
 function measure(args: string[], stdin: 'ignore' | number = 'ignore'): { mb: number; ms: number; status: number | null } {
-  const probe = `process.on('exit', () => process.stderr.write('maxrss ' + process.resourceUsage().maxRSS + '\\n'));
+  // VmHWM (Linux), not resourceUsage().maxRSS: that survives exec, so the child would report at
+  // least this test worker's own size from between fork and exec.
+  const probe = `import { readFileSync } from 'node:fs';
+process.on('exit', () => {
+  let kb = process.resourceUsage().maxRSS;
+  try { const m = /^VmHWM:\\s+(\\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8')); if (m) kb = Number(m[1]); } catch {}
+  process.stderr.write('maxrss ' + kb + '\\n');
+});
 await import(${JSON.stringify(pathToFileURL(CLI).href)});`;
   const t = performance.now();
   // A script file, not `node -e`: `node -e CODE inspect …` would start node's debugger.
