@@ -1362,6 +1362,43 @@ class SegmentMerger {
           let len = m.kind === SegmentKind.Replaced ? -m.rLen : m.rLen;
           let count = m.count;
           while (i < total) {
+            if (i < inFile && k >= piece.length) {
+              const bytes = r.next((inFile - i) * MAP_RECORD);
+              piece = new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length >> 3);
+              k = 0;
+            }
+            const n = i < inFile ? (piece.length - k) / 3 : 0;
+            if (n >= 2) {
+              // A run of records: the open one, then all of these but the last (text offsets
+              // shifted in place) are written; the last is open then.
+              let pr = prevR;
+              let mono = monotonic;
+              let h = has;
+              for (let j = k; j < piece.length; j += 3) {
+                if (h && piece[j + 1] < pr) mono = false;
+                h = true;
+                piece[j] += dText;
+                pr = piece[j + 1];
+              }
+              if (has) {
+                const at = out.reserve(MAP_RECORD) >> 3;
+                out.f64[at] = t;
+                out.f64[at + 1] = rs;
+                out.f64[at + 2] = len;
+                count++;
+              }
+              out.writeLarge(new Uint8Array(piece.buffer, piece.byteOffset + k * 8, (n - 1) * MAP_RECORD));
+              count += n - 1;
+              const last = piece.length - 3;
+              has = true;
+              t = piece[last];
+              rs = prevR = piece[last + 1];
+              len = piece[last + 2];
+              monotonic = mono;
+              i += n;
+              k = piece.length;
+              continue;
+            }
             next();
             if (has) {
               if (rec[1] < prevR) monotonic = false;
