@@ -281,4 +281,25 @@ describe('segmented index build in worker threads', () => {
     )).rejects.toBeInstanceOf(BuildCancelled);
     rmSync(outDir, { recursive: true, force: true });
   }, 120_000);
+
+  it('cancels and fails a placed build (two segments) after the later run switched', async () => {
+    for (const mode of ['cancel', 'fail'] as const) {
+      const outDir = join(root, `out-${seq++}`);
+      mkdirSync(outDir, { mode: 0o700 });
+      const cancel = new SharedArrayBuffer(4);
+      const flag = new Int32Array(cancel);
+      await expect(buildIndexParallel(
+        {
+          rawPath: raw, outDir, sha256: mode === 'fail' ? '0'.repeat(64) : sha, engine: engineFingerprint(), pageBytes: 4096, segments: 2,
+          sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } },
+          // Past segment 0's share: the later run has switched (or ends first: then the merge runs).
+          onProgress: (done) => {
+            if (mode === 'cancel' && done > bytes.length * 0.6) Atomics.store(flag, 0, 1);
+          },
+        },
+        { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, adaptive: false, firstShare: 0.05 },
+      )).rejects.toThrow(mode === 'cancel' ? BuildCancelled : /do not match their digest/);
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
