@@ -95,7 +95,7 @@ export interface ParallelOptions {
 }
 
 /** Share of the pages segment 0 takes in a placed build: it also hashes the rest and copies what the other wrote before it switched. */
-const PLACED_FIRST_SHARE = 0.4;
+const PLACED_FIRST_SHARE = 0.41;
 
 /** Runs one later segment (in its worker thread) and returns its outcome; `post` tells of a placed run's switch. */
 export function runSegmentInput(input: SegmentInput, post?: (m: SegmentMessage, transfer?: ArrayBuffer[]) => void): SegmentOutcome {
@@ -254,7 +254,12 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
         trace?.('the last run switched');
         const parts = copyEarly(o, run0, at, sw, starts, table);
         trace?.('copied what it wrote before');
-        if (hash) hashFile(o.rawPath, at, size, hash, run0Cancelled);
+        report();
+        // Progress goes on while this thread hashes (the other run's bytes).
+        if (hash) hashFile(o.rawPath, at, size, hash, () => {
+          report();
+          return run0Cancelled();
+        });
         trace?.('hashed the rest');
         const timer2 = setInterval(report, 50);
         let q: SegmentOutcome;
