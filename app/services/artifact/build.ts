@@ -15,6 +15,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, rmSync, writeFileS
 import { join } from 'node:path';
 import { Sanitizer, SegmentKind, type OffsetMap, type RemovalReport } from '../../../shared/sanitize';
 import { SpanClass, SpanFlag, SPAN_CLASS_COUNT } from '../../../shared/parser';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { ColumnWriter, type MemoryBudget } from './columns';
 import { trace } from './trace';
@@ -970,6 +971,22 @@ export function finishIndex(
   trace?.('merge starts');
   const report = merger.run();
   trace?.('merge done');
+  return finishMerged(o, first, report, merger.splices, digest, started);
+}
+
+/** finishIndex letting the event loop turn during the merge (in the index worker: buffers read through are freed then). */
+export async function finishIndexAsync(
+  o: BuildOptions, first: SegmentRun, outcomes: readonly (SegmentOutcome | undefined)[], starts: readonly number[], table: SnapshotTable | null,
+  digest: string | null, started: number,
+): Promise<BuildResult> {
+  const merger = new SegmentMerger(o, first, outcomes, starts, table);
+  trace?.('merge starts');
+  const report = await merger.runAsync();
+  trace?.('merge done');
+  return finishMerged(o, first, report, merger.splices, digest, started);
+}
+
+function finishMerged(o: BuildOptions, first: SegmentRun, report: RemovalReport, splices: readonly number[], digest: string | null, started: number): BuildResult {
   if (digest !== null && digest !== o.sha256) throw new Error('the raw bytes do not match their digest; not indexing them');
   first.writers['minimap.bin'].write(new Uint8Array(first.minimap.buffer));
 
@@ -981,7 +998,7 @@ export function finishIndex(
     sumParts.push(...sums);
   }
   trace?.('files closed');
-  return writeManifest(o, first, files, sumParts, report, digest, started, merger.splices);
+  return writeManifest(o, first, files, sumParts, report, digest, started, splices);
 }
 
 /** Writes sums.bin and the manifest of a build whose files are complete (counts as `first` holds them). */
@@ -1028,15 +1045,15 @@ function writeManifest(
  * shifts it, then closes segment 0's part of the placed files (their last block, unless whole, is
  * shared with the placed run: summed in finishPlaced). Returns those parts.
  */
-export function copyEarly(
+export async function copyEarly(
   o: BuildOptions, first: SegmentRun, at: number, sw: PlaceSwitch, starts: readonly number[], table: SnapshotTable,
-): Record<PlacedFile, { bytes: number; sums: number[] }> {
+): Promise<Record<PlacedFile, { bytes: number; sums: number[] }>> {
   const s = table.get(at / o.pageBytes);
   if (!s) throw new Error('index segments do not join (internal error)');
   const end: Snap = { ...s, spans: sw.spans, text: sw.text, lines: sw.lines, mapClosed: sw.mapClosed, cps: sw.cps, hasOpen: false };
   const q: SegmentOutcome = { index: 1, start: starts[1], stopAt: null, stop: end, report: null as unknown as RemovalReport, reports: {}, meanings: [...sw.meanings], kept: sw.kept };
   const merger = new SegmentMerger(o, first, [], starts, table);
-  merger.appendEarly(q, s);
+  await drainAsync(merger.appendEarly(q, s));
   const parts = {} as Record<PlacedFile, { bytes: number; sums: number[] }>;
   for (const name of PLACED_FILES) parts[name] = first.writers[name].close(true);
   return parts;
@@ -1129,17 +1146,30 @@ class ColumnSource {
   private pos: number;
   private buf: Uint8Array | null = null;
   private readonly keptBytes: number;
+  /** Kept buffers before `done` (they end at `doneBytes`) were read through and, with `release`, freed. */
+  private done = 0;
+  private doneBytes = 0;
 
-  constructor(private readonly kept: readonly Uint8Array[], private readonly path: string, from: number, private readonly bytes = 3 << 20) {
+  /**
+   * `release`: free each kept buffer once read through (the merge's: nothing else reads them), so
+   * that the pages it held are the next ones the page cache takes for the index files.
+   */
+  constructor(
+    private readonly kept: readonly Uint8Array[], private readonly path: string, from: number, private readonly bytes = 3 << 20,
+    private readonly release = false,
+  ) {
     this.pos = from;
     this.keptBytes = kept.reduce((n, c) => n + c.length, 0);
   }
 
   /** Next piece of at most `max` bytes (a view: of a kept buffer, or of this source's read buffer). */
   next(max: number): Uint8Array {
+    if (this.release) this.releaseBefore(this.pos);
     if (this.pos < this.keptBytes) {
-      let base = 0;
-      for (const c of this.kept) {
+      // From the first buffer not read through (those before it may be freed: length 0).
+      let base = this.doneBytes;
+      for (let i = this.done; i < this.kept.length; i++) {
+        const c = this.kept[i];
         if (this.pos < base + c.length) {
           const at = this.pos - base;
           const n = Math.min(max, c.length - at);
@@ -1165,6 +1195,51 @@ class ColumnSource {
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
+    if (this.release) this.releaseBefore(Infinity);
+  }
+
+  private releaseBefore(pos: number): void {
+    while (this.done < this.kept.length && this.doneBytes + this.kept[this.done].length <= pos) {
+      const c = this.kept[this.done++];
+      this.doneBytes += c.length;
+      freeBuffer(c.buffer as ArrayBuffer);
+    }
+  }
+}
+
+let freePort: MessagePort | null = null;
+
+/**
+ * Frees an ArrayBuffer's memory without waiting for a GC: it is transferred into a port whose
+ * other end is closed, and the message (and the memory) is dropped at the next turn of the event
+ * loop. On a VM whose host takes back free pages, pages freed a moment ago are the cheap ones to
+ * fill: copying kept output into the page cache is several times faster this way.
+ */
+function freeBuffer(b: ArrayBuffer): void {
+  if (b.byteLength === 0) return;
+  if (!freePort) {
+    const channel = new MessageChannel();
+    channel.port2.close();
+    freePort = channel.port1;
+    freePort.unref();
+  }
+  freePort.postMessage(null, [b]);
+}
+
+/** Runs a merge's steps to the end. */
+function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Runs a merge's steps, letting the event loop turn every few pieces (buffers freed are dropped then). */
+async function drainAsync<T>(steps: Generator<void, T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (n % 4 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
@@ -1200,6 +1275,14 @@ class SegmentMerger {
   }
 
   run(): RemovalReport {
+    return drain(this.steps());
+  }
+
+  runAsync(): Promise<RemovalReport> {
+    return drainAsync(this.steps());
+  }
+
+  private *steps(): Generator<void, RemovalReport> {
     const first = this.first;
     const starts = this.starts;
     // Pieces of the whole report: [report at the end of the piece, report where it began].
@@ -1213,7 +1296,7 @@ class SegmentMerger {
       const from = q?.reports[at];
       const s = this.table?.get(at / this.o.pageBytes);
       if (j === 0 || !q || !from || !s) throw new Error('index segments do not join (internal error)');
-      this.append(q, s);
+      yield* this.append(q, s);
       this.splices.push(at);
       pieces.push([q.report, from]);
       lastStart = q.start;
@@ -1232,13 +1315,13 @@ class SegmentMerger {
    * it is in q's kept buffers and files, the map segment open then is not) and closes the map
    * segment open after that (more follow: q's, placed).
    */
-  appendEarly(q: SegmentOutcome, s: Snap): void {
-    this.append(q, s, true);
+  *appendEarly(q: SegmentOutcome, s: Snap): Generator<void> {
+    yield* this.append(q, s, true);
     this.first.mapCol.finish();
   }
 
   /** Appends run q's output from boundary B, where `p` (the run before, ending at B) and `s` (q's snap at B) match. */
-  private append(q: SegmentOutcome, s: Snap, early = false): void {
+  private *append(q: SegmentOutcome, s: Snap, early = false): Generator<void> {
     const first = this.first;
     const dir = segmentDir(this.o.outDir, q.index);
     const end = q.stop;
@@ -1252,7 +1335,7 @@ class SegmentMerger {
       const remap = new Int32Array(q.meanings.length).fill(-1);
       const out = first.writers['spans.bin'];
       let left = (end.spans - s.spans) * SPAN_RECORD;
-      const r = new ColumnSource(q.kept['spans.bin'], join(dir, 'spans.bin'), s.spans * SPAN_RECORD, SPAN_RECORD << 17);
+      const r = new ColumnSource(q.kept['spans.bin'], join(dir, 'spans.bin'), s.spans * SPAN_RECORD, SPAN_RECORD << 17, true);
       const buckets = first.mini.buckets;
       const bucketBytes = first.mini.bucketBytes;
       const minimap = first.minimap;
@@ -1280,6 +1363,7 @@ class SegmentMerger {
             minimap[u8[i * SPAN_RECORD + 22] * buckets + ((offset / bucketBytes) | 0)]++;
           }
           out.writeLarge(piece);
+          yield;
         }
       } finally {
         r.close();
@@ -1291,13 +1375,13 @@ class SegmentMerger {
     trace?.('merged spans');
 
     // Text: as is.
-    copyRange(new ColumnSource(q.kept['text.bin'], join(dir, 'text.bin'), s.text, 4 << 20), end.text - s.text, first.writers['text.bin']);
+    yield* copyRange(new ColumnSource(q.kept['text.bin'], join(dir, 'text.bin'), s.text, 4 << 20, true), end.text - s.text, first.writers['text.bin']);
     first.textBytes += end.text - s.text;
     trace?.('merged text');
 
     // Lines: text offsets shifted.
     {
-      const r = new ColumnSource(q.kept['lines.bin'], join(dir, 'lines.bin'), s.lines * LINE_RECORD, LINE_RECORD << 17);
+      const r = new ColumnSource(q.kept['lines.bin'], join(dir, 'lines.bin'), s.lines * LINE_RECORD, LINE_RECORD << 17, true);
       let left = (end.lines - s.lines) * LINE_RECORD;
       try {
         while (left > 0) {
@@ -1308,6 +1392,7 @@ class SegmentMerger {
           for (let i = 0; i < n; i++) f64[i] += dText;
           first.writers['lines.bin'].writeLarge(piece);
           first.lineCol.count += n;
+          yield;
         }
       } finally {
         r.close();
@@ -1323,7 +1408,7 @@ class SegmentMerger {
       const inFile = end.mapClosed;
       const total = inFile + (!early && q.stopAt !== null && end.hasOpen ? 1 : 0);
       let i = s.mapClosed;
-      const r = new ColumnSource(q.kept['map.bin'], join(dir, 'map.bin'), i * MAP_RECORD, MAP_RECORD << 17);
+      const r = new ColumnSource(q.kept['map.bin'], join(dir, 'map.bin'), i * MAP_RECORD, MAP_RECORD << 17, true);
       const out = first.writers['map.bin'];
       let piece: Float64Array = new Float64Array(0);
       let k = 0;
@@ -1397,6 +1482,7 @@ class SegmentMerger {
               monotonic = mono;
               i += n;
               k = piece.length;
+              yield;
               continue;
             }
             next();
@@ -1431,7 +1517,7 @@ class SegmentMerger {
     {
       const count = end.cps - s.cps;
       const out = first.writers['checkpoints.bin'];
-      const r = new ColumnSource(q.kept['checkpoints.bin'], join(dir, 'checkpoints.bin'), s.cps * CHECKPOINT_RECORD, CHECKPOINT_RECORD << 12);
+      const r = new ColumnSource(q.kept['checkpoints.bin'], join(dir, 'checkpoints.bin'), s.cps * CHECKPOINT_RECORD, CHECKPOINT_RECORD << 12, true);
       let left = count * CHECKPOINT_RECORD;
       try {
         while (left > 0) {
@@ -1457,13 +1543,14 @@ class SegmentMerger {
   }
 }
 
-function copyRange(r: ColumnSource, bytes: number, out: ColumnWriter): void {
+function* copyRange(r: ColumnSource, bytes: number, out: ColumnWriter): Generator<void> {
   try {
     let left = bytes;
     while (left > 0) {
       const piece = r.next(left);
       left -= piece.length;
       out.writeLarge(piece);
+      yield;
     }
   } finally {
     r.close();

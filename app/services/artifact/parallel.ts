@@ -8,7 +8,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, constants as fsc } from 'nod
 import { cpus, totalmem } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import {
-  BuildCancelled, buildIndex, copyEarly, DEFAULT_MEMORY_BUDGET, finishIndex, finishPlaced, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable,
+  BuildCancelled, buildIndex, copyEarly, DEFAULT_MEMORY_BUDGET, finishIndexAsync, finishPlaced, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable,
   type BuildOptions, type BuildResult, type PlacePlan, type PlaceSwitch, type SegmentOutcome,
 } from './build';
 import { trace } from './trace';
@@ -252,7 +252,7 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
       }
       if (sw) {
         trace?.('the last run switched');
-        const parts = copyEarly(o, run0, at, sw, starts, table);
+        const parts = await copyEarly(o, run0, at, sw, starts, table);
         trace?.('copied what it wrote before');
         report();
         // Progress goes on while this thread hashes (the other run's bytes).
@@ -286,7 +286,7 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
     }
     trace?.(`segments and digest done: ${outcomes.slice(1).map((x) => x.stopAt).join(',')}`);
     if (Atomics.load(cancel, 0) !== 0) throw new BuildCancelled();
-    const result = finishIndex(o, run0, outcomes, starts, table, hash?.digest('hex') ?? null, started);
+    const result = await finishIndexAsync(o, run0, outcomes, starts, table, hash?.digest('hex') ?? null, started);
     trace?.(`merged: splices ${result.splices.join(',')}`);
     return result;
   } catch (err) {
