@@ -95,7 +95,7 @@ export interface ParallelOptions {
 }
 
 /** Share of the pages segment 0 takes in a placed build: it also hashes the rest and copies what the other wrote before it switched. */
-const PLACED_FIRST_SHARE = 0.44;
+const PLACED_FIRST_SHARE = 0.42;
 
 /** Runs one later segment (in its worker thread) and returns its outcome; `post` tells of a placed run's switch. */
 export function runSegmentInput(input: SegmentInput, post?: (m: SegmentMessage, transfer?: ArrayBuffer[]) => void): SegmentOutcome {
