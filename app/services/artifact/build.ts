@@ -15,9 +15,12 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, rmSync, writeFileS
 import { join } from 'node:path';
 import { Sanitizer, SegmentKind, type OffsetMap, type RemovalReport } from '../../../shared/sanitize';
 import { SpanClass, SpanFlag, SPAN_CLASS_COUNT } from '../../../shared/parser';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { crc32 } from 'node:zlib';
 import { ColumnWriter, type MemoryBudget } from './columns';
+import { trace } from './trace';
 import {
-  CHECKPOINT_FIELDS, CHECKPOINT_RECORD, FILE_ORDER, fineMinimap, INDEX_FORMAT, LINE_RECORD, MANIFEST, MAP_RECORD,
+  BLOCK_BYTES, blockCount, CHECKPOINT_FIELDS, CHECKPOINT_RECORD, FILE_ORDER, fineMinimap, INDEX_FORMAT, LINE_RECORD, MANIFEST, MAP_RECORD,
   MAX_LINE_BYTES, MAX_MEANINGS, SPAN_RECORD, SUMS, Term, type IndexFile, type IndexManifest, type IndexSanitizerOptions,
 } from './format';
 
@@ -69,6 +72,10 @@ class MapColumn {
   textEnd = 0;
   count = 0;
   monotonic = true;
+  /** The open segment does not start before the one closed before it (what `monotonic` checked last). */
+  lastPairOk = true;
+  /** Added to the text offsets written (a placed run's: see SegmentRun.place). */
+  tShift = 0;
   /** No span or stretch was reported since the last segment came (see Snap.neutral). */
   quiet = false;
 
@@ -91,7 +98,8 @@ class MapColumn {
   /** Closes the open segment (if any) and opens this one: what `add` does for a segment it cannot merge. */
   begin(textPos: number, rawPos: number, rawLen: number, kind: SegmentKind): void {
     if (this.has) {
-      if (rawPos < this.rStart) this.monotonic = false;
+      this.lastPairOk = rawPos >= this.rStart;
+      if (!this.lastPairOk) this.monotonic = false;
       this.push();
     }
     this.has = true;
@@ -119,7 +127,7 @@ class MapColumn {
   private push(): void {
     const at = this.out.reserve(MAP_RECORD) >> 3;
     const f = this.out.f64;
-    f[at] = this.tStart;
+    f[at] = this.tStart + this.tShift;
     f[at + 1] = this.rStart;
     f[at + 2] = this.kind === SegmentKind.Replaced ? -this.rLen : this.rLen;
     this.count++;
@@ -133,6 +141,8 @@ class LineColumn {
   pending = 0;
   seekCut = false;
   count = 0;
+  /** Added to the text offsets written (a placed run's). */
+  shift = 0;
 
   constructor(private readonly out: ColumnWriter, private readonly max: number) {}
 
@@ -190,7 +200,7 @@ class LineColumn {
   push(textOffset: number): void {
     // reserve first: a flush may put a new buffer (and views) in place.
     const at = this.out.reserve(LINE_RECORD) >> 3;
-    this.out.f64[at] = textOffset;
+    this.out.f64[at] = textOffset + this.shift;
     this.count++;
   }
 }
@@ -200,6 +210,8 @@ export interface BuildResult {
   readonly manifest: IndexManifest;
   /** Boundaries where a later segment's run took over (empty for one run, or when none could). */
   readonly splices: readonly number[];
+  /** The later run wrote its part of the files in place (a placed build, see parallel.ts). */
+  readonly placed?: boolean;
 }
 
 /**
@@ -344,11 +356,65 @@ export interface SegmentOutcome {
   readonly meanings: string[];
   /** The first bytes of each file, kept in memory (the file holds the rest). */
   readonly kept: Record<IndexFile, Uint8Array[]>;
+  /** Set when the run switched to writing the index files itself (a placed build). */
+  readonly placed?: PlacedOutput;
 }
 
 /** The buffers an outcome holds (to transfer, not copy, between threads). */
 export function keptBuffers(x: SegmentOutcome): ArrayBuffer[] {
-  return Object.values(x.kept).flatMap((chunks) => chunks.map((c) => c.buffer as ArrayBuffer));
+  const out = Object.values(x.kept).flatMap((chunks) => chunks.map((c) => c.buffer as ArrayBuffer));
+  if (x.placed) out.push(x.placed.minimap.buffer as ArrayBuffer);
+  return out;
+}
+
+/**
+ * Placed build (two segments, see the README's "Parallel build"): the files whose bytes the last
+ * run writes straight into the index files, at their final offsets, once segment 0 has stopped.
+ */
+export const PLACED_FILES = ['spans.bin', 'text.bin', 'map.bin', 'lines.bin', 'checkpoints.bin'] as const;
+type PlacedFile = (typeof PLACED_FILES)[number];
+
+/** What segment 0's run tells the last run when it stopped at `at` (one of the last run's boundaries): its counts there. */
+export interface PlacePlan {
+  readonly at: number;
+  readonly spans: number;
+  readonly text: number;
+  readonly lines: number;
+  readonly mapClosed: number;
+  readonly mapHas: boolean;
+  readonly cps: number;
+  readonly meanings: readonly string[];
+}
+
+/** Where the last run switched to the index files (its own counts then) and what it wrote before: segment 0's thread copies that. */
+export interface PlaceSwitch {
+  readonly spans: number;
+  readonly text: number;
+  readonly lines: number;
+  readonly mapClosed: number;
+  readonly cps: number;
+  /** Its meaning table then (the ids of the spans written before). */
+  readonly meanings: readonly string[];
+  readonly kept: Record<IndexFile, Uint8Array[]>;
+}
+
+/** What a placed run wrote into the index files, and what the manifest needs of it. */
+export interface PlacedOutput {
+  readonly files: Record<PlacedFile, { at: number; end: number; sums: number[] }>;
+  /** Minimap counts of the spans it wrote placed. */
+  readonly minimap: Uint32Array;
+  /** Span ends never decrease among the spans it wrote placed. */
+  readonly endsOrdered: boolean;
+  /** Map raw starts ascend from the segment open when it switched on. */
+  readonly monotonic: boolean;
+  /** The index's meaning table (segment 0's, then new ones in order of first appearance). */
+  readonly meanings: readonly string[];
+}
+
+/** How the last run of a placed build hears of the plan and tells of its switch (a message port in threads). */
+export interface Placer {
+  poll(): PlacePlan | null;
+  announce(sw: PlaceSwitch): void;
 }
 
 /** One Sanitizer run from a segment's start on: columns to its files, snaps of its own boundaries. */
@@ -361,6 +427,15 @@ export class SegmentRun {
   readonly lineCol: LineColumn;
   readonly mini: { buckets: number; bucketBytes: number };
   readonly minimap: Uint32Array;
+  /** Count span starts into `minimap` (segment 0; the last run once placed). */
+  private countMini: boolean;
+  /** Placed: local meaning id -> the index's, and the index's table. */
+  private remap: Int32Array | null = null;
+  private globalMeanings: string[] = [];
+  private globalIds = new Map<string, number>();
+  private plan: PlacePlan | null = null;
+  /** Placed: added to checkpoint fields [spans, text, map segments, lines]. */
+  private cpShift: number[] | null = null;
   readonly meaningIds = new Map<string, number>();
   readonly meanings: string[] = [];
   spans = 0;
@@ -382,6 +457,8 @@ export class SegmentRun {
     private readonly hash: ReturnType<typeof createHash> | null,
     /** How long to wait for the owner of a boundary to get there (0: it has been, or never will). */
     private readonly waitMs = 0,
+    /** The last run of a placed build: how it hears where its output goes. */
+    private placer: Placer | null = null,
   ) {
     const k = spec.index;
     this.start = spec.starts[k];
@@ -401,8 +478,9 @@ export class SegmentRun {
     this.mapCol = new MapColumn(this.writers['map.bin'], this.start);
     this.lineCol = new LineColumn(this.writers['lines.bin'], o.maxLineBytes ?? MAX_LINE_BYTES);
     this.mini = fineMinimap(this.size);
-    // The minimap of later segments is counted by the merge from their spans.
-    this.minimap = new Uint32Array(k === 0 ? SPAN_CLASS_COUNT * this.mini.buckets : 0);
+    // The minimap of later segments is counted by the merge from their spans (a placed run's by itself once placed).
+    this.minimap = new Uint32Array(k === 0 || placer ? SPAN_CLASS_COUNT * this.mini.buckets : 0);
+    this.countMini = k === 0;
     this.sanitizer = this.makeSanitizer();
   }
 
@@ -412,7 +490,6 @@ export class SegmentRun {
     const mapCol = this.mapCol;
     const mini = this.mini;
     const minimap = this.minimap;
-    const countMinimap = minimap.length > 0;
     const base = this.start;
     const meaningIds = this.meaningIds;
     const meanings = this.meanings;
@@ -438,6 +515,11 @@ export class SegmentRun {
           id = lastMeaningId = known;
           lastMeaning = meaning;
         }
+        const remap = this.remap;
+        if (remap !== null) {
+          const g = remap[id];
+          id = g >= 0 ? g : (remap[id] = this.globalId(meaning));
+        }
         const term = cls >= SpanClass.Esc && cls <= SpanClass.Sos ? this.terminator(cls, offset + length, flags, code) : Term.None;
         const at = spansOut.reserve(SPAN_RECORD);
         const f = at >> 3;
@@ -447,7 +529,7 @@ export class SegmentRun {
         spansOut.u16[(at + 20) >> 1] = id | (term << 12);
         spansOut.u8[at + 22] = cls;
         spansOut.u8[at + 23] = flags;
-        if (countMinimap) minimap[cls * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
+        if (this.countMini) minimap[cls * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
         if (offset + length < this.lastEnd) this.endsOrdered = false;
         else this.lastEnd = offset + length;
         this.spans++;
@@ -464,6 +546,79 @@ export class SegmentRun {
       ambiguous(offset, length, flags);
     };
     return sanitizer;
+  }
+
+  /** The index's id of `meaning` (placed: new ones after segment 0's, in order of first appearance). */
+  private globalId(meaning: string): number {
+    let g = this.globalIds.get(meaning);
+    if (g === undefined) {
+      if (this.globalMeanings.length >= MAX_MEANINGS) throw new Error('too many distinct span meanings for the index format');
+      g = this.globalMeanings.length;
+      this.globalMeanings.push(meaning);
+      this.globalIds.set(meaning, g);
+    }
+    return g;
+  }
+
+  /**
+   * Placed build: segment 0 stopped at plan.at, where this run took over. Once the map segment open
+   * there and one more are closed (their records are what segment 0 stitches and copies), this run
+   * hands what it wrote so far to segment 0's thread (which copies it on, shifted) and writes the
+   * rest itself straight into the index files at the offsets one run would have written them to:
+   * meaning ids, text offsets and counts shifted as the merge shifts them. Returns whether it did.
+   */
+  private tryPlace(plan: PlacePlan): boolean {
+    const s = this.table?.get(plan.at / this.o.pageBytes);
+    if (!s || !this.placer) throw new Error('index segments do not join (internal error)');
+    const h = s.hasOpen ? 1 : 0;
+    if (this.mapCol.count < s.mapClosed + h + 1) return false;
+    const dSeg = plan.mapClosed + (plan.mapHas ? 1 : 0) - s.mapClosed - h;
+    const shift: Record<PlacedFile, number> = {
+      'spans.bin': (plan.spans - s.spans) * SPAN_RECORD,
+      'text.bin': plan.text - s.text,
+      'map.bin': dSeg * MAP_RECORD,
+      'lines.bin': (plan.lines - s.lines) * LINE_RECORD,
+      'checkpoints.bin': (plan.cps - s.cps) * CHECKPOINT_RECORD,
+    };
+    const kept = {} as Record<IndexFile, Uint8Array[]>;
+    for (const name of FILE_ORDER) kept[name] = [];
+    for (const name of PLACED_FILES) kept[name] = this.writers[name].detach();
+    // The ids segment 0's thread gives the spans it copies (new meanings in order of first
+    // appearance from plan.at on), so that the spans written from here on go on from them.
+    this.globalMeanings = [...plan.meanings];
+    this.globalIds = new Map(plan.meanings.map((m, i) => [m, i]));
+    const remap = new Int32Array(MAX_MEANINGS + 1).fill(-1);
+    const r = new ColumnSource(kept['spans.bin'], join(this.spec.dir, 'spans.bin'), s.spans * SPAN_RECORD, SPAN_RECORD << 14);
+    try {
+      let left = (this.spans - s.spans) * SPAN_RECORD;
+      while (left > 0) {
+        const piece = r.next(left);
+        left -= piece.length;
+        const u16 = new Uint16Array(piece.buffer, piece.byteOffset, piece.length >> 1);
+        for (let w = 10; w < u16.length; w += 12) {
+          const local = u16[w] & 0xfff;
+          if (remap[local] < 0) remap[local] = this.globalId(this.meanings[local]);
+        }
+      }
+    } finally {
+      r.close();
+    }
+    for (const name of PLACED_FILES) this.writers[name].place(join(this.o.outDir, name), this.writers[name].bytes + shift[name]);
+    this.mapCol.tShift = shift['text.bin'];
+    this.lineCol.shift = shift['text.bin'];
+    this.cpShift = [plan.spans - s.spans, plan.text - s.text, dSeg, plan.lines - s.lines];
+    this.remap = remap;
+    this.countMini = true;
+    this.endsOrdered = true;
+    this.lastEnd = -Infinity;
+    // The pair (last record copied, segment open now) is this run's to check; pairs before it segment 0's.
+    this.mapCol.monotonic = this.mapCol.lastPairOk;
+    this.placer.announce({
+      spans: this.spans, text: this.textBytes, lines: this.lineCol.count, mapClosed: this.mapCol.count, cps: this.cps,
+      meanings: [...this.meanings], kept,
+    });
+    this.placer = null;
+    return true;
   }
 
   // The page being fed and the last bytes before it: terminators look one or two bytes around a span's end.
@@ -542,7 +697,16 @@ export class SegmentRun {
     const pendingCps: number[][] = [];
     const writeCheckpoint = (cp: number[]): void => {
       const at = checkOut.reserve(CHECKPOINT_RECORD) >> 3;
-      for (let f = 0; f < CHECKPOINT_FIELDS; f++) checkOut.f64[at + f] = cp[f];
+      const f = checkOut.f64;
+      for (let i = 0; i < CHECKPOINT_FIELDS; i++) f[at + i] = cp[i];
+      const d = this.cpShift;
+      if (d) {
+        f[at + 1] += d[0];
+        f[at + 3] += d[1];
+        f[at + 4] += d[2];
+        f[at + 5] += d[3];
+        f[at + 6] += d[0];
+      }
       this.cps++;
     };
     /**
@@ -586,8 +750,16 @@ export class SegmentRun {
     if (k > 0 && this.table) this.publish(pos);
     const page = new Uint8Array(pageBytes);
     let probe = FIRST_PROBE;
+    const tm = trace ? { read: 0, hash: 0, parse: 0, wait: 0 } : null;
+    let tq = 0;
+    trace?.(`segment ${k} run from ${pos}`);
     while (pos < size) {
       if (o.shouldCancel?.()) throw new BuildCancelled();
+      if (this.placer) {
+        this.plan ??= this.placer.poll();
+        if (this.plan && this.tryPlace(this.plan)) trace?.(`segment ${k} placed at ${pos}`);
+      }
+      if (tm) tq = performance.now();
       let n = 0;
       while (n < pageBytes && pos + n < size) {
         const got = readSync(fd, page, n, Math.min(pageBytes - n, size - pos - n), pos + n);
@@ -596,7 +768,9 @@ export class SegmentRun {
       }
       if (n === 0) throw new Error('the raw file ended early (changed while indexing?)');
       const view = n === pageBytes ? page : page.subarray(0, n);
+      if (tm) { const t = performance.now(); tm.read += t - tq; tq = t; }
       this.hash?.update(view);
+      if (tm) { const t = performance.now(); tm.hash += t - tq; tq = t; }
       this.chunk = view;
       this.chunkBase = pos;
       if (pendingCps.length === 0) {
@@ -614,6 +788,7 @@ export class SegmentRun {
           }
         }
       }
+      if (tm) { const t = performance.now(); tm.parse += t - tq; tq = t; }
       // Keep the last bytes of this page for terminators of spans that end in the next one.
       this.keepTail(view);
       pos += n;
@@ -627,8 +802,11 @@ export class SegmentRun {
           const owner = ownerOf(pos);
           if (owner > k) {
             const mine = this.snap(pos);
+            if (tm) tq = performance.now();
             const theirs = mine.neutral ? this.table.wait(pos / pageBytes, this.waitMs, () => o.shouldCancel?.() === true) : null;
+            if (tm) tm.wait += performance.now() - tq;
             if (theirs && matches(mine, theirs)) {
+              trace?.(`segment ${k} hands over at ${pos}: ${Object.entries(tm ?? {}).map(([a, b]) => `${a} ${Math.round(b)}`).join(', ')}`);
               this.stopAt = pos;
               this.stopSnap = mine;
               progress?.(pos);
@@ -647,6 +825,7 @@ export class SegmentRun {
       progress?.(pos);
     }
     emit(sanitizer.end());
+    trace?.(`segment ${k} ran to the end: ${Object.entries(tm ?? {}).map(([a, b]) => `${a} ${Math.round(b)}`).join(', ')}`);
     if (pendingCps.length > 0) resolveCheckpoints(size);
     mapCol.finish();
     // Whether the artifact shows a line at all is the merge's call when there are segments.
@@ -671,6 +850,13 @@ export class SegmentRun {
       reports: this.reports,
       meanings: this.meanings,
       kept: Object.fromEntries(FILE_ORDER.map((name) => [name, this.writers[name].kept])) as Record<IndexFile, Uint8Array[]>,
+      placed: this.remap === null ? undefined : {
+        files: Object.fromEntries(PLACED_FILES.map((name) => [name, this.writers[name].placedPart()])) as PlacedOutput['files'],
+        minimap: this.minimap,
+        endsOrdered: this.endsOrdered,
+        monotonic: this.mapCol.monotonic,
+        meanings: this.globalMeanings,
+      },
     };
   }
 
@@ -736,8 +922,10 @@ export function buildIndex(o: BuildOptions): BuildResult {
     const first = new SegmentRun(o, { index: 0, starts, dir: o.outDir }, table, hash);
     runs.push(first);
     first.run((pos) => o.onProgress?.(pos, first.spans));
+    trace?.('segment 0 done');
     // Segment 0 hashed what it read; the rest of the file is read for the digest alone.
     if (hash && first.stopAt !== null) hashFile(o.rawPath, first.stopAt, size, hash, o.shouldCancel);
+    trace?.('hashed');
     return finishIndex(o, first, outcomes, starts, table, hash?.digest('hex') ?? null, started);
   } finally {
     for (const r of runs) r.dispose();
@@ -753,11 +941,11 @@ function fstatSizeOf(path: string): number {
   }
 }
 
-/** Hashes bytes [from, size) of a file in 4 MiB reads (the digest check of a segmented build). */
+/** Hashes bytes [from, size) of a file in 256 KiB reads (they stay in the core's cache for the hash; the digest check of a segmented build). */
 export function hashFile(path: string, from: number, size: number, hash: ReturnType<typeof createHash>, shouldCancel?: () => boolean): void {
   const fd = openSync(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
   try {
-    const buf = new Uint8Array(4 << 20);
+    const buf = new Uint8Array(256 << 10);
     let pos = from;
     while (pos < size) {
       if (shouldCancel?.()) throw new BuildCancelled();
@@ -779,9 +967,26 @@ export function finishIndex(
   o: BuildOptions, first: SegmentRun, outcomes: readonly (SegmentOutcome | undefined)[], starts: readonly number[], table: SnapshotTable | null,
   digest: string | null, started: number,
 ): BuildResult {
-  const size = first.size;
   const merger = new SegmentMerger(o, first, outcomes, starts, table);
+  trace?.('merge starts');
   const report = merger.run();
+  trace?.('merge done');
+  return finishMerged(o, first, report, merger.splices, digest, started);
+}
+
+/** finishIndex letting the event loop turn during the merge (in the index worker: buffers read through are freed then). */
+export async function finishIndexAsync(
+  o: BuildOptions, first: SegmentRun, outcomes: readonly (SegmentOutcome | undefined)[], starts: readonly number[], table: SnapshotTable | null,
+  digest: string | null, started: number,
+): Promise<BuildResult> {
+  const merger = new SegmentMerger(o, first, outcomes, starts, table);
+  trace?.('merge starts');
+  const report = await merger.runAsync();
+  trace?.('merge done');
+  return finishMerged(o, first, report, merger.splices, digest, started);
+}
+
+function finishMerged(o: BuildOptions, first: SegmentRun, report: RemovalReport, splices: readonly number[], digest: string | null, started: number): BuildResult {
   if (digest !== null && digest !== o.sha256) throw new Error('the raw bytes do not match their digest; not indexing them');
   first.writers['minimap.bin'].write(new Uint8Array(first.minimap.buffer));
 
@@ -792,6 +997,16 @@ export function finishIndex(
     files[name] = bytes;
     sumParts.push(...sums);
   }
+  trace?.('files closed');
+  return writeManifest(o, first, files, sumParts, report, digest, started, splices);
+}
+
+/** Writes sums.bin and the manifest of a build whose files are complete (counts as `first` holds them). */
+function writeManifest(
+  o: BuildOptions, first: SegmentRun, files: Record<IndexFile, number>, sumParts: number[], report: RemovalReport, digest: string | null, started: number,
+  splices: readonly number[], placed = false,
+): BuildResult {
+  const size = first.size;
   const sumsBytes = new Uint8Array(Uint32Array.from(sumParts).buffer);
   writeFileSync(join(o.outDir, SUMS), sumsBytes, { mode: 0o600, flag: 'wx' });
   const manifest: IndexManifest = {
@@ -820,7 +1035,109 @@ export function finishIndex(
     createdAt: new Date().toISOString(),
   };
   writeFileSync(join(o.outDir, MANIFEST), JSON.stringify(manifest), { mode: 0o600, flag: 'wx' });
-  return { manifest, splices: merger.splices };
+  trace?.('manifest written');
+  return { manifest, splices, ...(placed ? { placed } : {}) };
+}
+
+/**
+ * Placed build, segment 0's side once the last run switched (PlaceSwitch): copies what that run
+ * wrote from the hand-over at `at` until its switch onto segment 0's files, shifted as the merge
+ * shifts it, then closes segment 0's part of the placed files (their last block, unless whole, is
+ * shared with the placed run: summed in finishPlaced). Returns those parts.
+ */
+export async function copyEarly(
+  o: BuildOptions, first: SegmentRun, at: number, sw: PlaceSwitch, starts: readonly number[], table: SnapshotTable,
+): Promise<Record<PlacedFile, { bytes: number; sums: number[] }>> {
+  const s = table.get(at / o.pageBytes);
+  if (!s) throw new Error('index segments do not join (internal error)');
+  const end: Snap = { ...s, spans: sw.spans, text: sw.text, lines: sw.lines, mapClosed: sw.mapClosed, cps: sw.cps, hasOpen: false };
+  const q: SegmentOutcome = { index: 1, start: starts[1], stopAt: null, stop: end, report: null as unknown as RemovalReport, reports: {}, meanings: [...sw.meanings], kept: sw.kept };
+  const merger = new SegmentMerger(o, first, [], starts, table);
+  await drainAsync(merger.appendEarly(q, s));
+  const parts = {} as Record<PlacedFile, { bytes: number; sums: number[] }>;
+  for (const name of PLACED_FILES) parts[name] = first.writers[name].close(true);
+  return parts;
+}
+
+/**
+ * Placed build: the last run `q` is done (it wrote its part of the placed files itself); adds its
+ * counts, minimap, meanings and report to segment 0's, sums the blocks the two parts share, and
+ * writes the manifest.
+ */
+export function finishPlaced(
+  o: BuildOptions, first: SegmentRun, parts: Record<PlacedFile, { bytes: number; sums: number[] }>, q: SegmentOutcome, sw: PlaceSwitch, at: number,
+  digest: string | null, started: number,
+): BuildResult {
+  const p = q.placed;
+  const from = q.reports[at];
+  if (!p || !from) throw new Error('index segments do not join (internal error)');
+  const end = q.stop;
+  first.spans += end.spans - sw.spans;
+  first.textBytes += end.text - sw.text;
+  first.lineCol.count += end.lines - sw.lines;
+  first.mapCol.count += end.mapClosed - sw.mapClosed;
+  first.cps += end.cps - sw.cps;
+  const spansPart = p.files['spans.bin'];
+  if (spansPart.end > spansPart.at) {
+    // The first span the placed run wrote, against the last one before it.
+    const rec = readAt(join(o.outDir, 'spans.bin'), spansPart.at, SPAN_RECORD);
+    const f64 = new Float64Array(rec.buffer, rec.byteOffset, 2);
+    if (f64[0] + f64[1] < first.lastEnd) first.endsOrdered = false;
+  }
+  first.endsOrdered &&= p.endsOrdered;
+  first.mapCol.monotonic &&= p.monotonic;
+  for (let i = 0; i < p.meanings.length; i++) {
+    if (i < first.meanings.length) {
+      if (first.meanings[i] !== p.meanings[i]) throw new Error('index segments do not join (internal error)');
+    } else first.meanings.push(p.meanings[i]);
+  }
+  for (let i = 0; i < first.minimap.length; i++) first.minimap[i] += p.minimap[i];
+  const report = combineReports([[first.outcome().report, null], [q.report, from]], q.start);
+  rmSync(segmentDir(o.outDir, 1), { recursive: true, force: true });
+  if (digest !== null && digest !== o.sha256) throw new Error('the raw bytes do not match their digest; not indexing them');
+  first.writers['minimap.bin'].write(new Uint8Array(first.minimap.buffer));
+  const files = {} as Record<IndexFile, number>;
+  const sumParts: number[] = [];
+  for (const name of FILE_ORDER) {
+    if (name === 'minimap.bin') {
+      const { bytes, sums } = first.writers[name].close();
+      files[name] = bytes;
+      sumParts.push(...sums);
+      continue;
+    }
+    const mine = parts[name];
+    const theirs = p.files[name];
+    if (mine.bytes !== theirs.at) throw new Error('index segments do not join (internal error)');
+    sumParts.push(...mine.sums);
+    if (theirs.at % BLOCK_BYTES !== 0) {
+      // The block both parts wrote into: read back (it is in the page cache).
+      const b = theirs.at - (theirs.at % BLOCK_BYTES);
+      sumParts.push(crc32(readAt(join(o.outDir, name), b, Math.min(BLOCK_BYTES, theirs.end - b))));
+    }
+    sumParts.push(...theirs.sums);
+    files[name] = theirs.end;
+  }
+  let blocks = 0;
+  for (const name of FILE_ORDER) blocks += blockCount(files[name]);
+  if (blocks !== sumParts.length) throw new Error('index block sums do not add up (internal error)');
+  trace?.('placed files closed');
+  return writeManifest(o, first, files, sumParts, report, digest, started, [at], true);
+}
+
+function readAt(path: string, at: number, n: number): Uint8Array {
+  const fd = openSync(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+  try {
+    const buf = new Uint8Array(n);
+    let got = 0;
+    while (got < n) {
+      const k = readSync(fd, buf, got, n - got, at + got);
+      if (k === 0) throw new Error('an index file ended early (internal error)');
+      got += k;
+    }
+    return buf;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads one file of a later segment front to back in large pieces: its kept buffers, then its file. */
@@ -829,17 +1146,30 @@ class ColumnSource {
   private pos: number;
   private buf: Uint8Array | null = null;
   private readonly keptBytes: number;
+  /** Kept buffers before `done` (they end at `doneBytes`) were read through and, with `release`, freed. */
+  private done = 0;
+  private doneBytes = 0;
 
-  constructor(private readonly kept: readonly Uint8Array[], private readonly path: string, from: number, private readonly bytes = 3 << 20) {
+  /**
+   * `release`: free each kept buffer once read through (the merge's: nothing else reads them), so
+   * that the pages it held are the next ones the page cache takes for the index files.
+   */
+  constructor(
+    private readonly kept: readonly Uint8Array[], private readonly path: string, from: number, private readonly bytes = 3 << 20,
+    private readonly release = false,
+  ) {
     this.pos = from;
     this.keptBytes = kept.reduce((n, c) => n + c.length, 0);
   }
 
   /** Next piece of at most `max` bytes (a view: of a kept buffer, or of this source's read buffer). */
   next(max: number): Uint8Array {
+    if (this.release) this.releaseBefore(this.pos);
     if (this.pos < this.keptBytes) {
-      let base = 0;
-      for (const c of this.kept) {
+      // From the first buffer not read through (those before it may be freed: length 0).
+      let base = this.doneBytes;
+      for (let i = this.done; i < this.kept.length; i++) {
+        const c = this.kept[i];
         if (this.pos < base + c.length) {
           const at = this.pos - base;
           const n = Math.min(max, c.length - at);
@@ -865,6 +1195,51 @@ class ColumnSource {
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
+    if (this.release) this.releaseBefore(Infinity);
+  }
+
+  private releaseBefore(pos: number): void {
+    while (this.done < this.kept.length && this.doneBytes + this.kept[this.done].length <= pos) {
+      const c = this.kept[this.done++];
+      this.doneBytes += c.length;
+      freeBuffer(c.buffer as ArrayBuffer);
+    }
+  }
+}
+
+let freePort: MessagePort | null = null;
+
+/**
+ * Frees an ArrayBuffer's memory without waiting for a GC: it is transferred into a port whose
+ * other end is closed, and the message (and the memory) is dropped at the next turn of the event
+ * loop. On a VM whose host takes back free pages, pages freed a moment ago are the cheap ones to
+ * fill: copying kept output into the page cache is several times faster this way.
+ */
+function freeBuffer(b: ArrayBuffer): void {
+  if (b.byteLength === 0) return;
+  if (!freePort) {
+    const channel = new MessageChannel();
+    channel.port2.close();
+    freePort = channel.port1;
+    freePort.unref();
+  }
+  freePort.postMessage(null, [b]);
+}
+
+/** Runs a merge's steps to the end. */
+function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Runs a merge's steps, letting the event loop turn every few pieces (buffers freed are dropped then). */
+async function drainAsync<T>(steps: Generator<void, T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (n % 4 === 0) await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
@@ -900,6 +1275,14 @@ class SegmentMerger {
   }
 
   run(): RemovalReport {
+    return drain(this.steps());
+  }
+
+  runAsync(): Promise<RemovalReport> {
+    return drainAsync(this.steps());
+  }
+
+  private *steps(): Generator<void, RemovalReport> {
     const first = this.first;
     const starts = this.starts;
     // Pieces of the whole report: [report at the end of the piece, report where it began].
@@ -913,7 +1296,7 @@ class SegmentMerger {
       const from = q?.reports[at];
       const s = this.table?.get(at / this.o.pageBytes);
       if (j === 0 || !q || !from || !s) throw new Error('index segments do not join (internal error)');
-      this.append(q, s);
+      yield* this.append(q, s);
       this.splices.push(at);
       pieces.push([q.report, from]);
       lastStart = q.start;
@@ -927,8 +1310,18 @@ class SegmentMerger {
     return combineReports(pieces, lastStart);
   }
 
+  /**
+   * Placed build: appends run q's output from boundary B up to where it switched (`q.stop`: all of
+   * it is in q's kept buffers and files, the map segment open then is not) and closes the map
+   * segment open after that (more follow: q's, placed).
+   */
+  *appendEarly(q: SegmentOutcome, s: Snap): Generator<void> {
+    yield* this.append(q, s, true);
+    this.first.mapCol.finish();
+  }
+
   /** Appends run q's output from boundary B, where `p` (the run before, ending at B) and `s` (q's snap at B) match. */
-  private append(q: SegmentOutcome, s: Snap): void {
+  private *append(q: SegmentOutcome, s: Snap, early = false): Generator<void> {
     const first = this.first;
     const dir = segmentDir(this.o.outDir, q.index);
     const end = q.stop;
@@ -937,13 +1330,12 @@ class SegmentMerger {
     const dLines = first.lineCol.count - s.lines;
     const dSeg = first.mapCol.segments - (s.mapClosed + (s.hasOpen ? 1 : 0));
 
-    const trace = process.env.AIRLOCK_INDEX_TRACE ? (() => { let t = performance.now(); return (what: string) => { const n = performance.now(); console.error(`[merge] ${what} ${Math.round(n - t)} ms`); t = n; }; })() : null;
     // Spans: meaning ids renumbered, minimap, end order.
     {
       const remap = new Int32Array(q.meanings.length).fill(-1);
       const out = first.writers['spans.bin'];
       let left = (end.spans - s.spans) * SPAN_RECORD;
-      const r = new ColumnSource(q.kept['spans.bin'], join(dir, 'spans.bin'), s.spans * SPAN_RECORD, SPAN_RECORD << 17);
+      const r = new ColumnSource(q.kept['spans.bin'], join(dir, 'spans.bin'), s.spans * SPAN_RECORD, SPAN_RECORD << 17, true);
       const buckets = first.mini.buckets;
       const bucketBytes = first.mini.bucketBytes;
       const minimap = first.minimap;
@@ -971,6 +1363,7 @@ class SegmentMerger {
             minimap[u8[i * SPAN_RECORD + 22] * buckets + ((offset / bucketBytes) | 0)]++;
           }
           out.writeLarge(piece);
+          yield;
         }
       } finally {
         r.close();
@@ -979,16 +1372,16 @@ class SegmentMerger {
       first.endsOrdered = ordered;
       first.spans += end.spans - s.spans;
     }
-    trace?.('spans');
+    trace?.('merged spans');
 
     // Text: as is.
-    copyRange(new ColumnSource(q.kept['text.bin'], join(dir, 'text.bin'), s.text, 4 << 20), end.text - s.text, first.writers['text.bin']);
+    yield* copyRange(new ColumnSource(q.kept['text.bin'], join(dir, 'text.bin'), s.text, 4 << 20, true), end.text - s.text, first.writers['text.bin']);
     first.textBytes += end.text - s.text;
-    trace?.('text');
+    trace?.('merged text');
 
     // Lines: text offsets shifted.
     {
-      const r = new ColumnSource(q.kept['lines.bin'], join(dir, 'lines.bin'), s.lines * LINE_RECORD, LINE_RECORD << 17);
+      const r = new ColumnSource(q.kept['lines.bin'], join(dir, 'lines.bin'), s.lines * LINE_RECORD, LINE_RECORD << 17, true);
       let left = (end.lines - s.lines) * LINE_RECORD;
       try {
         while (left > 0) {
@@ -999,12 +1392,13 @@ class SegmentMerger {
           for (let i = 0; i < n; i++) f64[i] += dText;
           first.writers['lines.bin'].writeLarge(piece);
           first.lineCol.count += n;
+          yield;
         }
       } finally {
         r.close();
       }
     }
-    trace?.('lines');
+    trace?.('merged lines');
 
     // Map: the segment open at B is stitched (both runs had it open and mergeable) or dropped
     // (q's came before B); then q's segments, text offsets shifted. The last stays open (the next
@@ -1012,9 +1406,9 @@ class SegmentMerger {
     {
       const m = first.mapCol;
       const inFile = end.mapClosed;
-      const total = inFile + (q.stopAt !== null && end.hasOpen ? 1 : 0);
+      const total = inFile + (!early && q.stopAt !== null && end.hasOpen ? 1 : 0);
       let i = s.mapClosed;
-      const r = new ColumnSource(q.kept['map.bin'], join(dir, 'map.bin'), i * MAP_RECORD, MAP_RECORD << 17);
+      const r = new ColumnSource(q.kept['map.bin'], join(dir, 'map.bin'), i * MAP_RECORD, MAP_RECORD << 17, true);
       const out = first.writers['map.bin'];
       let piece: Float64Array = new Float64Array(0);
       let k = 0;
@@ -1053,6 +1447,44 @@ class SegmentMerger {
           let len = m.kind === SegmentKind.Replaced ? -m.rLen : m.rLen;
           let count = m.count;
           while (i < total) {
+            if (i < inFile && k >= piece.length) {
+              const bytes = r.next((inFile - i) * MAP_RECORD);
+              piece = new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length >> 3);
+              k = 0;
+            }
+            const n = i < inFile ? (piece.length - k) / 3 : 0;
+            if (n >= 2) {
+              // A run of records: the open one, then all of these but the last (text offsets
+              // shifted in place) are written; the last is open then.
+              let pr = prevR;
+              let mono = monotonic;
+              let h = has;
+              for (let j = k; j < piece.length; j += 3) {
+                if (h && piece[j + 1] < pr) mono = false;
+                h = true;
+                piece[j] += dText;
+                pr = piece[j + 1];
+              }
+              if (has) {
+                const at = out.reserve(MAP_RECORD) >> 3;
+                out.f64[at] = t;
+                out.f64[at + 1] = rs;
+                out.f64[at + 2] = len;
+                count++;
+              }
+              out.writeLarge(new Uint8Array(piece.buffer, piece.byteOffset + k * 8, (n - 1) * MAP_RECORD));
+              count += n - 1;
+              const last = piece.length - 3;
+              has = true;
+              t = piece[last];
+              rs = prevR = piece[last + 1];
+              len = piece[last + 2];
+              monotonic = mono;
+              i += n;
+              k = piece.length;
+              yield;
+              continue;
+            }
             next();
             if (has) {
               if (rec[1] < prevR) monotonic = false;
@@ -1079,13 +1511,13 @@ class SegmentMerger {
         r.close();
       }
     }
-    trace?.('map');
+    trace?.('merged map');
 
     // Checkpoints: counts shifted.
     {
       const count = end.cps - s.cps;
       const out = first.writers['checkpoints.bin'];
-      const r = new ColumnSource(q.kept['checkpoints.bin'], join(dir, 'checkpoints.bin'), s.cps * CHECKPOINT_RECORD, CHECKPOINT_RECORD << 12);
+      const r = new ColumnSource(q.kept['checkpoints.bin'], join(dir, 'checkpoints.bin'), s.cps * CHECKPOINT_RECORD, CHECKPOINT_RECORD << 12, true);
       let left = count * CHECKPOINT_RECORD;
       try {
         while (left > 0) {
@@ -1111,13 +1543,14 @@ class SegmentMerger {
   }
 }
 
-function copyRange(r: ColumnSource, bytes: number, out: ColumnWriter): void {
+function* copyRange(r: ColumnSource, bytes: number, out: ColumnWriter): Generator<void> {
   try {
     let left = bytes;
     while (left > 0) {
       const piece = r.next(left);
       left -= piece.length;
       out.writeLarge(piece);
+      yield;
     }
   } finally {
     r.close();

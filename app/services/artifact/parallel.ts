@@ -6,11 +6,12 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, constants as fsc } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import {
-  BuildCancelled, buildIndex, DEFAULT_MEMORY_BUDGET, finishIndex, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable,
-  type BuildOptions, type BuildResult, type SegmentOutcome,
+  BuildCancelled, buildIndex, copyEarly, DEFAULT_MEMORY_BUDGET, finishIndexAsync, finishPlaced, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable,
+  type BuildOptions, type BuildResult, type PlacePlan, type PlaceSwitch, type SegmentOutcome,
 } from './build';
+import { trace } from './trace';
 
 /** Below this many bytes one run is faster than starting threads. */
 export const MIN_PARALLEL_BYTES = 16 << 20;
@@ -58,10 +59,13 @@ export interface SegmentInput {
   readonly abort: SharedArrayBuffer;
   /** @internal Tests: this run fails after its first page (a failing worker must leave nothing behind). */
   readonly failForTest?: boolean;
+  /** The last run of a placed build: the port its plan comes through (see PlacePlan). */
+  readonly placePort?: MessagePort;
 }
 
 export type SegmentMessage =
   | { readonly type: 'segment'; readonly outcome: SegmentOutcome }
+  | { readonly type: 'placed'; readonly switch: PlaceSwitch }
   | { readonly type: 'cancelled' }
   | { readonly type: 'error'; readonly message: string };
 
@@ -80,19 +84,35 @@ export interface ParallelOptions {
    * about 1.4 idle cores or more; with less it builds in one run.
    */
   readonly adaptive?: boolean;
+  /**
+   * With two segments, the later run writes into the index files itself once segment 0 has
+   * stopped (default true; see the README's "Parallel build"); false: it hands all its output to
+   * the merge.
+   */
+  readonly placed?: boolean;
   /** @internal Tests: the run of this segment fails. */
   readonly failSegmentForTest?: number;
 }
 
-/** Runs one later segment (in its worker thread) and returns its outcome. */
-export function runSegmentInput(input: SegmentInput): SegmentOutcome {
+/** Share of the pages segment 0 takes in a placed build: it also hashes the rest and copies what the other wrote before it switched. */
+const PLACED_FIRST_SHARE = 0.42;
+
+/** Runs one later segment (in its worker thread) and returns its outcome; `post` tells of a placed run's switch. */
+export function runSegmentInput(input: SegmentInput, post?: (m: SegmentMessage, transfer?: ArrayBuffer[]) => void): SegmentOutcome {
   const cancel = new Int32Array(input.cancel);
   const abort = new Int32Array(input.abort);
   const progress = new Float64Array(input.progress);
   const k = input.index;
   const o: BuildOptions = { ...input.options, shouldCancel: () => Atomics.load(cancel, 0) !== 0 || Atomics.load(abort, 0) !== 0 };
   const table = new SnapshotTable(input.pages, input.table);
-  const run = new SegmentRun(o, { index: k, starts: input.starts, dir: segmentDir(o.outDir, k) }, table, null, WAIT_MS);
+  const port = input.placePort;
+  const placer = port && post
+    ? {
+      poll: () => (receiveMessageOnPort(port)?.message as PlacePlan | undefined) ?? null,
+      announce: (sw: PlaceSwitch) => post({ type: 'placed', switch: sw }, Object.values(sw.kept).flatMap((c) => c.map((x) => x.buffer as ArrayBuffer))),
+    }
+    : null;
+  const run = new SegmentRun(o, { index: k, starts: input.starts, dir: segmentDir(o.outDir, k) }, table, null, WAIT_MS, placer);
   try {
     run.run((pos) => {
       if (input.failForTest) throw new Error('segment run failed (test)');
@@ -100,6 +120,7 @@ export function runSegmentInput(input: SegmentInput): SegmentOutcome {
       progress[2 * k + 1] = run.spans;
     });
     run.closeFiles();
+    trace?.(`segment ${k} files closed`);
     return run.outcome();
   } catch (err) {
     if (!(err instanceof BuildCancelled)) Atomics.store(abort, 0, 1);
@@ -123,9 +144,10 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
   if (n > 1 && p.adaptive !== false) {
     const idle = await idleCores(IDLE_PROBE_MS);
     n = idle < MIN_IDLE_CORES ? 1 : Math.min(n, Math.floor(idle + 0.6));
-    if (process.env.AIRLOCK_INDEX_TRACE) console.error(`[index] ${idle.toFixed(2)} idle cores: ${n} segment(s)`);
+    trace?.(`${idle.toFixed(2)} idle cores: ${n} segment(s)`);
   }
-  const starts = planSegments(size, o.pageBytes, n, p.firstShare ?? 0.96 / n);
+  const placed = n === 2 && p.placed !== false;
+  const starts = planSegments(size, o.pageBytes, n, p.firstShare ?? (placed ? PLACED_FIRST_SHARE : 0.96 / n));
   if (starts.length === 1) return buildIndex({ ...o, segments: 1 });
 
   const pages = Math.ceil(size / o.pageBytes);
@@ -141,8 +163,9 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
   const budget = p.memoryBudget ?? Math.min(DEFAULT_MEMORY_BUDGET, Math.floor(totalmem() / 8));
   const plain = { ...rest, memoryBudget: Math.floor(budget / (starts.length - 1)) };
   const failed: { error: Error | null } = { error: null };
-  const spawn = <T>(data: unknown, want: 'segment'): Promise<T> => {
-    const w = new Worker(p.script, { workerData: data, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+  let onPlaced: ((sw: PlaceSwitch) => void) | null = null;
+  const spawn = <T>(data: unknown, want: 'segment', transferList: MessagePort[] = []): Promise<T> => {
+    const w = new Worker(p.script, { workerData: data, transferList, resourceLimits: { maxOldGenerationSizeMb: 512 } });
     workers.push(w);
     return new Promise<T>((resolve, reject) => {
       let settled = false;
@@ -159,7 +182,8 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
         if (m.type === want) {
           settled = true;
           resolve(m.outcome as T);
-        } else if (m.type === 'cancelled') fail(new BuildCancelled());
+        } else if (m.type === 'placed') onPlaced?.(m.switch);
+        else if (m.type === 'cancelled') fail(new BuildCancelled());
         else if (m.type === 'error') fail(new Error(m.message));
       });
       w.on('error', (err) => fail(err));
@@ -169,14 +193,19 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
 
   const pending: Promise<SegmentOutcome>[] = [];
   let first: SegmentRun | null = null;
+  const channel = placed && starts.length === 2 ? new MessageChannel() : null;
+  // The placed run's switch, or its outcome if it ended first (then the merge copies all of it).
+  const switched = new Promise<PlaceSwitch | null>((resolve) => {
+    onPlaced = resolve;
+  });
   try {
     for (let k = 1; k < starts.length; k++) {
       mkdirSync(segmentDir(o.outDir, k), { mode: 0o700 });
       const input: SegmentInput = {
         options: plain, index: k, starts, table: table.buffers as SegmentInput['table'], pages, progress: progressBuf, cancel: p.cancel, abort: abortBuf,
-        failForTest: p.failSegmentForTest === k,
+        failForTest: p.failSegmentForTest === k, placePort: channel?.port2,
       };
-      pending.push(spawn<SegmentOutcome>({ airlockArtifactSegment: input }, 'segment'));
+      pending.push(spawn<SegmentOutcome>({ airlockArtifactSegment: input }, 'segment', channel ? [channel.port2] : []));
     }
     // Nothing is lost while this thread runs: a rejection is awaited below.
     for (const x of pending) x.catch(() => undefined);
@@ -197,7 +226,6 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
       { index: 0, starts, dir: o.outDir }, table, hash, WAIT_MS,
     );
     first = run0;
-    const trace = process.env.AIRLOCK_INDEX_TRACE ? (what: string) => console.error(`[index] ${Math.round(performance.now() - started)} ms ${what}`) : null;
     trace?.('segment 0 starts');
     // A BuildCancelled from here, when nobody cancelled, means another run failed: the catch below
     // reports that failure.
@@ -207,8 +235,48 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
       report();
     });
     // It hashed what it read; the rest of the file is read for the digest while the others run.
-    if (hash && run0.stopAt !== null) hashFile(o.rawPath, run0.stopAt, size, hash, run0Cancelled);
     trace?.(`segment 0 stopped at ${run0.stopAt}`);
+    const at = run0.stopAt;
+    if (channel && at !== null && run0.lineCol.count > 0) {
+      const plan: PlacePlan = {
+        at, spans: run0.spans, text: run0.textBytes, lines: run0.lineCol.count, mapClosed: run0.mapCol.count, mapHas: run0.mapCol.has, cps: run0.cps,
+        meanings: run0.meanings,
+      };
+      channel.port1.postMessage(plan);
+      const timer = setInterval(report, 50);
+      let sw: PlaceSwitch | null;
+      try {
+        sw = await Promise.race([switched, pending[0].then(() => null)]);
+      } finally {
+        clearInterval(timer);
+      }
+      if (sw) {
+        trace?.('the last run switched');
+        const parts = await copyEarly(o, run0, at, sw, starts, table);
+        trace?.('copied what it wrote before');
+        report();
+        // Progress goes on while this thread hashes (the other run's bytes).
+        if (hash) hashFile(o.rawPath, at, size, hash, () => {
+          report();
+          return run0Cancelled();
+        });
+        trace?.('hashed the rest');
+        const timer2 = setInterval(report, 50);
+        let q: SegmentOutcome;
+        try {
+          q = await pending[0];
+        } finally {
+          clearInterval(timer2);
+        }
+        trace?.('the last run is done');
+        if (Atomics.load(cancel, 0) !== 0) throw new BuildCancelled();
+        const result = finishPlaced(o, run0, parts, q, sw, at, hash?.digest('hex') ?? null, started);
+        trace?.('placed build done');
+        return result;
+      }
+    }
+    if (hash && run0.stopAt !== null) hashFile(o.rawPath, run0.stopAt, size, hash, run0Cancelled);
+    trace?.('hashed the rest');
     const timer = setInterval(report, 50);
     let outcomes: SegmentOutcome[];
     try {
@@ -218,7 +286,7 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
     }
     trace?.(`segments and digest done: ${outcomes.slice(1).map((x) => x.stopAt).join(',')}`);
     if (Atomics.load(cancel, 0) !== 0) throw new BuildCancelled();
-    const result = finishIndex(o, run0, outcomes, starts, table, hash?.digest('hex') ?? null, started);
+    const result = await finishIndexAsync(o, run0, outcomes, starts, table, hash?.digest('hex') ?? null, started);
     trace?.(`merged: splices ${result.splices.join(',')}`);
     return result;
   } catch (err) {
@@ -233,6 +301,7 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
     throw err;
   } finally {
     first?.dispose();
+    channel?.port1.close();
     await Promise.all(workers.map((w) => w.terminate()));
   }
 }

@@ -24,6 +24,7 @@ import * as q from './queries';
 import { IndexCorrupt, IndexReader } from './reader';
 import { searchRaw, searchText } from './search';
 import { resolveWorkerScript } from './worker-script';
+import { trace } from './trace';
 import type { WorkerInput, WorkerMessage } from './worker';
 
 export interface ArtifactServiceOptions {
@@ -196,6 +197,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
   }
 
   async function build(sha: string, job: Job): Promise<void> {
+    trace?.('service: build');
     const expect = { ...(await expectation(sha)), size: await rawSize(sha) };
     job.totalBytes = expect.size;
     await ensurePrivateDir(root);
@@ -214,10 +216,13 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
         job.state = 'cancelled';
         return;
       }
+      trace?.('service: worker done');
       await fsyncDir(tmp);
       await publish(tmp, dirOf(sha));
+      trace?.('service: published');
       const r = await IndexReader.open(dirOf(sha), expect);
       remember(sha, r);
+      trace?.('service: opened');
       job.state = 'done';
       job.bytesDone = expect.size;
     } finally {

@@ -4,6 +4,7 @@
 // for each later segment (`airlockArtifactSegment`).
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildIndex, BuildCancelled, keptBuffers, type BuildOptions, type BuildResult } from './build';
+import { trace } from './trace';
 import { buildIndexParallel, runSegmentInput, type SegmentInput, type SegmentMessage } from './parallel';
 
 export interface WorkerInput extends Omit<BuildOptions, 'onProgress' | 'shouldCancel'> {
@@ -42,6 +43,7 @@ export async function runWorkerBuild(input: WorkerInput, post: (m: WorkerMessage
       ? await buildIndexParallel(options, { script: input.script, cancel: input.cancel, minParallelBytes: input.minParallelBytes, adaptive: input.adaptive })
       : buildIndex({ ...options, segments: 1 });
     post({ type: 'done', manifest: result.manifest, splices: result.splices });
+    trace?.('build done');
   } catch (err) {
     if (err instanceof BuildCancelled) post({ type: 'cancelled' });
     else post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
@@ -51,9 +53,10 @@ export async function runWorkerBuild(input: WorkerInput, post: (m: WorkerMessage
 /** A later segment's run or the digest, for a segmented build's coordinator (parallel.ts). */
 function runPart(input: SegmentInput, post: (m: SegmentMessage, transfer?: ArrayBuffer[]) => void): void {
   try {
-    const outcome = runSegmentInput(input);
+    const outcome = runSegmentInput(input, post);
     // The kept buffers move to the coordinator's thread (no copy).
     post({ type: 'segment', outcome }, keptBuffers(outcome));
+    trace?.(`segment ${input.index} posted`);
   } catch (err) {
     if (err instanceof BuildCancelled) post({ type: 'cancelled' });
     else post({ type: 'error', message: err instanceof Error ? err.message : String(err) });

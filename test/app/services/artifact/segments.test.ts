@@ -219,6 +219,39 @@ describe('segmented index build in worker threads', () => {
     }
   }, 120_000);
 
+  it('writes the same files when the later run writes its part in place (placed build)', async () => {
+    // Segment 0 takes a small share so that it stops while the other still runs: that one then
+    // hands what it wrote so far over (kept in memory, or partly in files) and writes on in place.
+    let placed = 0;
+    const lines = Buffer.concat([repeat(enc('ab\r\x1b[31mx\x1b[0m\n'), 30_000), repeat(block, 200), repeat(enc('\n'), 100_000)]);
+    const lraw = join(root, 'threads-lines');
+    writeFileSync(lraw, lines);
+    const lsha = createHash('sha256').update(lines).digest('hex');
+    for (const [input, file, digest] of [[bytes, raw, sha], [lines, lraw, lsha]] as const) {
+      void input;
+      for (const cr of ['newline', 'overwrite'] as const) {
+        const one = build(file, digest, cr, 4096, 1);
+        for (const [firstShare, memoryBudget] of [[0.05, undefined], [0.2, 1 << 20], [0.5, 0]] as const) {
+          const outDir = join(root, `out-${seq++}`);
+          mkdirSync(outDir, { mode: 0o700 });
+          try {
+            const result = await buildIndexParallel(
+              { rawPath: file, outDir, sha256: digest, engine: engineFingerprint(), pageBytes: 4096, segments: 2, sanitizer: { cr, limits: { ...DEFAULT_LIMITS } } },
+              { script: await resolveWorkerScript(), cancel: new SharedArrayBuffer(4), minParallelBytes: 0, adaptive: false, firstShare, memoryBudget },
+            );
+            const files: Record<string, Buffer> = {};
+            for (const name of readdirSync(outDir)) files[name] = readFileSync(join(outDir, name));
+            expectSame(one, { files, result }, `${cr}, first share ${firstShare}, budget ${memoryBudget}${result.placed ? ', placed' : ''}`);
+            if (result.placed) placed++;
+          } finally {
+            rmSync(outDir, { recursive: true, force: true });
+          }
+        }
+      }
+    }
+    expect(placed).toBeGreaterThan(2);
+  }, 240_000);
+
   it('fails as a whole when one segment\'s run fails, and refuses bytes that are not their digest', async () => {
     await expect(threaded('newline', 3, { failSegmentForTest: 2 })).rejects.toThrow(/segment run failed/);
     await expect(threaded('newline', 3, { failSegmentForTest: 1 })).rejects.toThrow(/segment run failed/);
@@ -247,5 +280,26 @@ describe('segmented index build in worker threads', () => {
       { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, adaptive: false },
     )).rejects.toBeInstanceOf(BuildCancelled);
     rmSync(outDir, { recursive: true, force: true });
+  }, 120_000);
+
+  it('cancels and fails a placed build (two segments) after the later run switched', async () => {
+    for (const mode of ['cancel', 'fail'] as const) {
+      const outDir = join(root, `out-${seq++}`);
+      mkdirSync(outDir, { mode: 0o700 });
+      const cancel = new SharedArrayBuffer(4);
+      const flag = new Int32Array(cancel);
+      await expect(buildIndexParallel(
+        {
+          rawPath: raw, outDir, sha256: mode === 'fail' ? '0'.repeat(64) : sha, engine: engineFingerprint(), pageBytes: 4096, segments: 2,
+          sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } },
+          // Past segment 0's share: the later run has switched (or ends first: then the merge runs).
+          onProgress: (done) => {
+            if (mode === 'cancel' && done > bytes.length * 0.6) Atomics.store(flag, 0, 1);
+          },
+        },
+        { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, adaptive: false, firstShare: 0.05 },
+      )).rejects.toThrow(mode === 'cancel' ? BuildCancelled : /do not match their digest/);
+      rmSync(outDir, { recursive: true, force: true });
+    }
   }, 120_000);
 });
