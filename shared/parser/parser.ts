@@ -49,23 +49,20 @@ function skipPlainWords4(view: DataView, i: number, last4: number): number {
   return i;
 }
 
-/**
- * True when all four bytes packed in `word` are ASCII digits 0x30–0x39 (the same construction as
- * {@link allParamBytes}, with 0x76 so that XORed bytes from 0x0A up set bit 7).
- */
-function allDigitBytes(word: number): boolean {
-  const x = word ^ 0x30303030;
-  return (((x + 0x76767676) | x) & 0x80808080) === 0;
-}
+/** Bytes 0x30–0x3B: CSI parameter bytes (digits, `:` and `;`). */
+const PARAM_BYTES = 12;
+/** Bytes 0x30–0x39: digits. */
+const DIGIT_BYTES = 10;
 
 /**
- * True when all four bytes packed in `word` are CSI parameter bytes (0x30–0x3B). XOR maps exactly
- * those bytes to 0x00–0x0B; adding 0x74 then sets bit 7 of any other byte below 0x80, and a byte
- * at or above 0x80 has it already (a carry out of one only comes from a byte that tests true).
+ * True when all four bytes packed in `word` lie in 0x30 … 0x30 + `count` - 1 (`count` ≤ 16: see
+ * {@link PARAM_BYTES}, {@link DIGIT_BYTES}). XOR maps 0x30–0x3F to 0x00–0x0F; adding 0x80 - count
+ * then sets bit 7 of any byte from `count` up that was below 0x80, and a byte at or above 0x80 has
+ * it already (a carry out of one only comes from a byte that tests true).
  */
-function allParamBytes(word: number): boolean {
+function allBytesFrom30(word: number, count: number): boolean {
   const x = word ^ 0x30303030;
-  return (((x + 0x74747474) | x) & 0x80808080) === 0;
+  return (((x + (0x80 - count) * 0x01010101) | x) & 0x80808080) === 0;
 }
 
 /**
@@ -278,8 +275,6 @@ export class Parser {
   /** The current chunk seen as 32-bit words (from byte {@link wordBase}), for skipping clean text 4 bytes at a time. */
   private words: Uint32Array = new Uint32Array(0);
   private wordBase = 0;
-  /** {@link words}' length, as a plain field: read once per string payload, cheaper than a typed array's length. */
-  private wordCount = 0;
   /** The current chunk as a DataView: ground text runs start anywhere, so they are read 4 bytes at a time unaligned. */
   private view: DataView = EMPTY_VIEW;
   /** The chunk {@link view} shows (null between feeds): only reads of that array may use it. */
@@ -351,7 +346,6 @@ export class Parser {
     else this.scan(chunk, i, n);
     this.base += n;
     this.words = EMPTY_WORDS;
-    this.wordCount = 0;
     this.view = EMPTY_VIEW;
     this.viewed = null;
   }
@@ -406,30 +400,22 @@ export class Parser {
     const count = chunk.length > skip ? (chunk.length - skip) >>> 2 : 0;
     this.wordBase = skip;
     this.words = count > 0 ? new Uint32Array(chunk.buffer, chunk.byteOffset + skip, count) : EMPTY_WORDS;
-    this.wordCount = count;
     this.view = chunk.length >= 4 ? new DataView(chunk.buffer, chunk.byteOffset, chunk.length) : EMPTY_VIEW;
     this.viewed = chunk.length >= 4 ? chunk : null;
   }
 
-  /** Index of the first byte at or after `j` (and before `stop`) that is not a parameter byte 0x30–0x3B. */
-  private skipParamBytes(buf: Uint8Array, j: number, stop: number): number {
+  /**
+   * Index of the first byte at or after `j` (and before `stop`) outside 0x30 … 0x30 + `count` - 1
+   * ({@link PARAM_BYTES} or {@link DIGIT_BYTES}), four bytes at a time where it can.
+   */
+  private skipBytesFrom30(buf: Uint8Array, j: number, stop: number, count: number): number {
     if (buf === this.viewed) {
       const view = this.view;
       const last4 = stop - 4;
-      while (j <= last4 && allParamBytes(view.getUint32(j, true))) j += 4;
+      while (j <= last4 && allBytesFrom30(view.getUint32(j, true), count)) j += 4;
     }
-    while (j < stop && buf[j] >= 0x30 && buf[j] <= 0x3b) j++;
-    return j;
-  }
-
-  /** Index of the first byte at or after `j` (and before `stop`) that is not an ASCII digit. */
-  private skipDigits(buf: Uint8Array, j: number, stop: number): number {
-    if (buf === this.viewed) {
-      const view = this.view;
-      const last4 = stop - 4;
-      while (j <= last4 && allDigitBytes(view.getUint32(j, true))) j += 4;
-    }
-    while (j < stop && buf[j] >= 0x30 && buf[j] <= 0x39) j++;
+    const end = 0x30 + count;
+    while (j < stop && buf[j] >= 0x30 && buf[j] < end) j++;
     return j;
   }
 
@@ -767,12 +753,7 @@ export class Parser {
    * finish), so the span, its meaning, flags and limits are the state machine's.
    */
   private wholeString(buf: Uint8Array, i: number, n: number, intro: number): number {
-    let j = i + 2;
-    if (buf === this.viewed) {
-      const view = this.view;
-      const last4 = n - 4;
-      j = skipPlainWords4(view, j, last4);
-    }
+    let j = skipPlainWords4(this.view, i + 2, buf === this.viewed ? n - 4 : -1);
     while (j < n && buf[j] >= 0x20 && buf[j] < 0x7f) j++;
     if (j >= n) return -1;
     let end: number;
@@ -819,7 +800,7 @@ export class Parser {
           value = Math.min((value < 0 ? 0 : value * 10) + (b - 0x30), MAX_PARAM_VALUE);
           if (value === MAX_PARAM_VALUE) {
             // Saturated: more digits change nothing (oversized headers are long digit runs).
-            j = this.skipDigits(buf, j + 1, stop);
+            j = this.skipBytesFrom30(buf, j + 1, stop, DIGIT_BYTES);
             b = j < stop ? buf[j] : 0;
             break;
           }
@@ -835,7 +816,7 @@ export class Parser {
         b = ++j < stop ? buf[j] : 0;
         if (count === MAX_TRACKED_PARAMS) {
           // The rest is only skipped (untracked parameters carry no meaning), four bytes at a time.
-          j = this.skipParamBytes(buf, j, stop);
+          j = this.skipBytesFrom30(buf, j, stop, PARAM_BYTES);
           b = j < stop ? buf[j] : 0;
           break;
         }
@@ -898,7 +879,8 @@ export class Parser {
     const base = this.base;
     const bel = this.state === State.OscString ? 0x07 : -1;
     const wb = this.wordBase;
-    const swar = buf === this.viewed && this.wordCount > 0;
+    // The viewed chunk has words when it runs 4 bytes past their (alignment) start.
+    const swar = buf === this.viewed && n - wb >= 4;
     while (i < n) {
       if (swar && ((i - wb) & 3) === 0 && i >= wb) {
         i = this.skipPlainWords(i);
@@ -1200,7 +1182,7 @@ export class Parser {
         do {
           value = Math.min((value < 0 ? 0 : value * 10) + (c - 0x30), MAX_PARAM_VALUE);
           if (value === MAX_PARAM_VALUE) {
-            j = this.skipDigits(buf, j + 1, n);
+            j = this.skipBytesFrom30(buf, j + 1, n, DIGIT_BYTES);
             break;
           }
           c = ++j < n ? buf[j] : 0;
@@ -1215,7 +1197,7 @@ export class Parser {
       i++;
     }
     const start = i;
-    i = this.skipParamBytes(buf, i, n);
+    i = this.skipBytesFrom30(buf, i, n, PARAM_BYTES);
     this.headerBytes += i - start;
     if (this.headerBytes > this.limits.maxCsiParamBytes) this.seqFlags |= SpanFlag.Oversized;
     return i;
