@@ -49,6 +49,18 @@ export interface BuildOptions {
   readonly shouldCancel?: () => boolean;
 }
 
+/** The number of `meaning` in an index's meaning table (`meanings`, `ids`), appended when new. */
+function internMeaning(meaning: string, meanings: string[], ids: Map<string, number>): number {
+  let id = ids.get(meaning);
+  if (id === undefined) {
+    if (meanings.length >= MAX_MEANINGS) throw new Error('too many distinct span meanings for the index format');
+    id = meanings.length;
+    meanings.push(meaning);
+    ids.set(meaning, id);
+  }
+  return id;
+}
+
 export class BuildCancelled extends Error {
   constructor() {
     super('indexing cancelled');
@@ -505,14 +517,7 @@ export class SegmentRun {
         offset += base;
         let id = lastMeaningId;
         if (meaning !== lastMeaning) {
-          let known = meaningIds.get(meaning);
-          if (known === undefined) {
-            if (meanings.length >= MAX_MEANINGS) throw new Error('too many distinct span meanings for the index format');
-            known = meanings.length;
-            meanings.push(meaning);
-            meaningIds.set(meaning, known);
-          }
-          id = lastMeaningId = known;
+          id = lastMeaningId = internMeaning(meaning, meanings, meaningIds);
           lastMeaning = meaning;
         }
         const remap = this.remap;
@@ -550,14 +555,7 @@ export class SegmentRun {
 
   /** The index's id of `meaning` (placed: new ones after segment 0's, in order of first appearance). */
   private globalId(meaning: string): number {
-    let g = this.globalIds.get(meaning);
-    if (g === undefined) {
-      if (this.globalMeanings.length >= MAX_MEANINGS) throw new Error('too many distinct span meanings for the index format');
-      g = this.globalMeanings.length;
-      this.globalMeanings.push(meaning);
-      this.globalIds.set(meaning, g);
-    }
-    return g;
+    return internMeaning(meaning, this.globalMeanings, this.globalIds);
   }
 
   /**
@@ -1263,15 +1261,7 @@ class SegmentMerger {
 
   /** The id of `meaning` in the whole index (new ones in order of first appearance). */
   private meaningId(meaning: string): number {
-    const first = this.first;
-    let known = first.meaningIds.get(meaning);
-    if (known === undefined) {
-      if (first.meanings.length >= MAX_MEANINGS) throw new Error('too many distinct span meanings for the index format');
-      known = first.meanings.length;
-      first.meanings.push(meaning);
-      first.meaningIds.set(meaning, known);
-    }
-    return known;
+    return internMeaning(meaning, this.first.meanings, this.first.meaningIds);
   }
 
   run(): RemovalReport {
