@@ -70,10 +70,9 @@ export class AnnotationWriter {
   private prev = new Float64Array(16);
   private stride = new Float64Array(16);
   private even = new Uint8Array(16);
-  /** Templates: the key of each slot, its line (head, 8 digits for the offset, text) and the text's length in bytes. */
+  /** Templates: the key of each slot and its line (head, 8 digits for the offset, text). */
   private readonly keys = new Float64Array(SLOTS * KEY_FIELDS).fill(-1);
   private readonly lines: Uint8Array[] = new Array<Uint8Array>(SLOTS);
-  private readonly lengths = new Int32Array(SLOTS);
   /** The slot the last {@link template} call found or filled. */
   private slot = 0;
   /**
@@ -262,7 +261,7 @@ export class AnnotationWriter {
   private single(queue: SpanQueue, k: number, out: ByteBuffer): void {
     this.template(queue, k, Kind.Single, queue.count[k], 0);
     const slot = this.slot;
-    out.reserve(this.headLength + 32 + this.lengths[slot]);
+    out.reserve(this.lines[slot].length + 32);
     out.p = this.line(slot, queue.start[k], out);
   }
 
@@ -273,7 +272,7 @@ export class AnnotationWriter {
     const every = size > 2 && this.even[b] === 1;
     this.template(queue, k, every ? Kind.Every : Kind.At, size, every ? this.stride[b] : 0);
     const slot = this.slot;
-    out.reserve(this.headLength + 64 + this.lengths[slot] + (every ? 0 : size * 24));
+    out.reserve(this.lines[slot].length + 64 + (every ? 0 : size * 24));
     let p = this.line(slot, queue.start[k], out);
     if (every) {
       p = this.hex(out, p, this.prev[b]);
@@ -364,7 +363,6 @@ export class AnnotationWriter {
     line.set(this.head);
     line.set(bytes, this.head.length + OFFSET_DIGITS);
     this.lines[slot] = line;
-    this.lengths[slot] = bytes.length;
   }
 
   private growBuckets(): void {

@@ -148,27 +148,22 @@ export class Dump {
       if (rowEnd - at === width && next >= rowEnd + width && rowEnd + width <= limit && rowEnd + width <= fed && rowEnd + width <= windowEnd) {
         // A stretch of full rows before the next span's row: written in one call, as far as the
         // output buffer has room (it is written out when full, as after any row).
-        let stop = Math.min(next, limit, fed, windowEnd);
-        if (out.p + rows.maxRowBytes * 2 > out.buf.length) out.reserve(rows.maxRowBytes * 2);
+        out.reserve(rows.maxRowBytes * 2);
         const room = Math.floor((out.buf.length - out.p) / rows.maxRowBytes);
-        stop = Math.min(stop, at + room * width);
+        const stop = Math.min(next, limit, fed, windowEnd, at + room * width);
         const count = Math.floor((stop - at) / width);
         out.p = rows.writeRows(out.buf, out.p, hold, i, width, count, at, holdLen, final);
         at += count * width;
-        if (out.p >= flushAt) {
-          this.pos = at;
-          await out.flush();
+      } else {
+        out.reserve(rows.maxRowBytes);
+        out.p = rows.writeRow(out.buf, out.p, hold, i, rowEnd - at, at, holdLen, final);
+        // The spans that start before the row's end, annotated under it.
+        if (queue.head < queue.length && queue.start[queue.head] < rowEnd) {
+          const from = queue.head;
+          this.notes.write(queue, from, queue.take(rowEnd), out);
         }
-        continue;
+        at = rowEnd;
       }
-      if (out.p + rows.maxRowBytes > out.buf.length) out.reserve(rows.maxRowBytes);
-      out.p = rows.writeRow(out.buf, out.p, hold, i, rowEnd - at, at, holdLen, final);
-      // The spans that start before the row's end, annotated under it.
-      if (queue.head < queue.length && queue.start[queue.head] < rowEnd) {
-        const from = queue.head;
-        this.notes.write(queue, from, queue.take(rowEnd), out);
-      }
-      at = rowEnd;
       if (out.p >= flushAt) {
         this.pos = at;
         await out.flush();
