@@ -29,12 +29,11 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
 });
-// `sanitize` alone in one file: a pipeline pays its start-up on every run, and each extra module
-// the split build loads costs about a millisecond (see app/cli/sanitize-main.ts).
-await build({ ...cli, entryPoints: { 'sanitize-main': 'app/cli/sanitize-main.ts' }, outdir: 'dist' });
-// `inspect` too: its dumps are compared with `sanitize` (see app/cli/inspect-main.ts).
-await build({ ...cli, entryPoints: { 'inspect-main': 'app/cli/inspect-main.ts' }, outdir: 'dist' });
-// The executable picks one of the two; it is not bundled, so its dynamic import stays a path.
+// `sanitize` and `inspect`, each alone in one file (no splitting): a pipeline pays start-up on every
+// run, and each extra module the split build loads costs about a millisecond (see
+// app/cli/sanitize-main.ts, app/cli/inspect-main.ts).
+await build({ ...cli, entryPoints: { 'sanitize-main': 'app/cli/sanitize-main.ts', 'inspect-main': 'app/cli/inspect-main.ts' }, outdir: 'dist' });
+// The executable picks one of the three; it is not bundled, so its dynamic import stays a path.
 await build({ ...cli, bundle: false, sourcemap: false, entryPoints: { airlock: 'app/cli/airlock.ts' }, outdir: 'dist' });
 
 /**
