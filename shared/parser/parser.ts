@@ -875,7 +875,10 @@ export class Parser {
 
   /** String payloads (OSC, DCS, SOS, PM, APC): skip payload fast, stop at terminators. */
   private payload(buf: Uint8Array, i: number, n: number): number {
-    if (this.state === State.OscString && this.oscPhase !== OscPhase.Payload) i = this.oscHeader(buf, i, n);
+    // Called whenever the string is an OSC (it returns at once past the header): a call made only
+    // once a new OSC's header is read would have no type feedback in code optimized on a long
+    // payload, and V8 would throw that code away at the next OSC.
+    if (this.state === State.OscString) i = this.oscHeader(buf, i, n);
     const base = this.base;
     const bel = this.state === State.OscString ? 0x07 : -1;
     const wb = this.wordBase;
