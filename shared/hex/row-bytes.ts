@@ -1,5 +1,6 @@
 import { leadCellForCodePoint } from './codepoint';
 import { C1_CELLS } from './notation';
+import { createRowSimd, type RowSimd } from './row-simd';
 import { MAX_ROW_WIDTH } from './rows';
 import { SEQ_ILL_FORMED, SEQ_LENGTH_MASK, SEQ_TRUNCATED, SEQ_VALID, codePointAt, sequenceAt } from './utf8';
 
@@ -116,6 +117,18 @@ export class HexRowWriter {
   private outView: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   private inBytes: Uint8Array | undefined;
   private inView: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+  /** The SIMD writer for the default layout (16 bytes, 8 offset digits), created on first {@link allocate}. */
+  private simd: RowSimd | null = null;
+  /**
+   * The last input and output arrays seen, whether both are in the SIMD memory, and their offsets
+   * in it: an identity check per call (reading `buffer` and `byteOffset` of an array on
+   * WebAssembly memory each call cost more than the row).
+   */
+  private simdIn: Uint8Array | undefined;
+  private simdOut: Uint8Array | undefined;
+  private simdBoth = false;
+  private simdInAt = 0;
+  private simdOutAt = 0;
 
   /**
    * @param width bytes per full row (a short row is padded so its caret column lines up)
@@ -174,12 +187,59 @@ export class HexRowWriter {
   }
 
   /**
+   * A zeroed byte array of `size` for the caller's input or output. In the default layout (width
+   * 16, 8 offset digits) it lives in the memory of a WebAssembly SIMD row writer, and rows of ASCII
+   * bytes whose input and output are both such arrays are written there, without a copy in or out
+   * (~5x faster than the JavaScript rows); elsewhere, or once that memory is handed out, it is a
+   * plain array and rows are written in JavaScript. The text is the same either way.
+   */
+  allocate(size: number): Uint8Array {
+    if (this.simd === null && this.width === 16 && this.offsetDigits === 8) this.simd = createRowSimd(CARET_PAIR, CARET_LENGTH);
+    return this.simd?.allocate(size) ?? new Uint8Array(size);
+  }
+
+  /**
    * Writes `rows` consecutive rows of `n` bytes each, starting with `buf[i..i+n)` at stream offset
    * `at`, as that many {@link writeRow} calls would; `out` must have room for `rows` times
    * {@link maxRowBytes}. One call for a stretch of rows (those between two spans of a dump) spares
    * the per-call work.
    */
   writeRows(out: Uint8Array, p: number, buf: Uint8Array, i: number, n: number, rows: number, at: number, end: number, streamEnds: boolean): number {
+    const simd = this.simd;
+    if (simd === null || n !== 16) return this.scriptRows(out, p, buf, i, n, rows, at, end, streamEnds);
+    if (buf !== this.simdIn || out !== this.simdOut) {
+      this.simdIn = buf;
+      this.simdOut = out;
+      this.simdBoth = out.buffer === simd.buffer && buf.buffer === simd.buffer;
+      this.simdInAt = buf.byteOffset;
+      this.simdOutAt = out.byteOffset;
+    }
+    if (!this.simdBoth) return this.scriptRows(out, p, buf, i, n, rows, at, end, streamEnds);
+    const inAt = this.simdInAt;
+    const outAt = this.simdOutAt;
+    while (rows > 0) {
+      // SIMD for the ASCII rows outside any sequence begun earlier, with offsets below 2^32.
+      const fit = at + rows * 16 <= 0x1_0000_0000 ? rows : Math.floor((0x1_0000_0000 - at) / 16);
+      if (fit > 0 && this.seqEnd <= at) {
+        const r = simd.rows(inAt + i, fit, outAt + p, at);
+        const done = Math.floor(r / 0x1_0000_0000);
+        p = r - done * 0x1_0000_0000 - outAt;
+        i += done * 16;
+        at += done * 16;
+        rows -= done;
+        if (rows === 0) break;
+      }
+      // The row SIMD stopped at (a byte from 0x80 on, a carried sequence, a wide offset).
+      p = this.scriptRows(out, p, buf, i, n, 1, at, end, streamEnds);
+      i += n;
+      at += n;
+      rows--;
+    }
+    return p;
+  }
+
+  /** {@link writeRows} in JavaScript: any row, any layout. */
+  private scriptRows(out: Uint8Array, p: number, buf: Uint8Array, i: number, n: number, rows: number, at: number, end: number, streamEnds: boolean): number {
     if (out !== this.outBytes) {
       this.outBytes = out;
       this.outView = new DataView(out.buffer, out.byteOffset, out.byteLength);

@@ -28,6 +28,17 @@ export class ByteBuffer {
     this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 
+  /**
+   * Writes into `bytes` from now on (its first `p` bytes are copied over), e.g. memory a row writer
+   * writes rows into without a copy. The buffer is replaced as usual when more room is needed.
+   */
+  adopt(bytes: Uint8Array): void {
+    const next = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (this.p > 0) this.buf.copy(next, 0, 0, this.p);
+    this.buf = next;
+    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
+  }
+
   /** Makes room for `n` more bytes at `p`. */
   reserve(n: number): void {
     if (this.p + n <= this.buf.length) return;

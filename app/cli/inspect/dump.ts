@@ -17,6 +17,9 @@ export const OFFSET_DIGITS = 8;
  */
 const LAG = 32 * 1024;
 
+/** Bytes held at first: a read of 1 MiB (the CLI's) and the bytes not yet shown before it. */
+const HOLD_BYTES = (1 << 20) + 4 * LAG;
+
 /** Annotation lines cut to a terminal continue under the offset column. */
 const ANNOTATION_PAD = ' '.repeat(OFFSET_DIGITS + 2);
 
@@ -45,7 +48,7 @@ export interface DumpLayout {
  * the terminal's width.
  */
 export class Dump {
-  private hold = new Uint8Array(4 * LAG);
+  private hold: Uint8Array;
   /** Stream offset of `hold[0]`; `hold[0..holdLen)` are the bytes up to `fed`. */
   private holdAt = 0;
   private holdLen = 0;
@@ -66,6 +69,10 @@ export class Dump {
     this.rows = new HexRowWriter(layout.width, OFFSET_DIGITS);
     this.notes = new AnnotationWriter(layout.offset, layout.windowEnd, layout.color);
     this.fast = !layout.color && layout.columns === Infinity;
+    // The bytes held and, in the bulk case, the output live where the row writer can write rows
+    // without copying (its SIMD memory, in the default layout): room for a 1 MiB read and the lag.
+    this.hold = this.rows.allocate(HOLD_BYTES);
+    if (this.fast) out.adopt(this.rows.allocate(out.buf.length));
   }
 
   /** Keeps the next parsed bytes of the stream (the caller's array is not kept). */
@@ -76,7 +83,7 @@ export class Dump {
       const drop = keep - this.holdAt;
       const live = this.holdLen - drop;
       if (live + chunk.length > this.hold.length) {
-        const bigger = new Uint8Array(Math.max(this.hold.length * 2, live + chunk.length));
+        const bigger = this.rows.allocate(Math.max(this.hold.length * 2, live + chunk.length));
         bigger.set(this.hold.subarray(drop, this.holdLen));
         this.hold = bigger;
       } else {

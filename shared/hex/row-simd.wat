@@ -1,0 +1,98 @@
+;; Hex rows of ASCII bytes with WebAssembly SIMD: the default row of `airlock inspect` (16 bytes,
+;; 8 offset digits), byte for byte what HexRowWriter.writeRows writes for it:
+;;
+;;   OOOOOOOO  hh hh hh hh hh hh hh hh  hh hh hh hh hh hh hh hh  |caret text|\n
+;;
+;; Only rows whose 16 bytes are all below 0x80 are written here; `rows` stops before the first
+;; row that has a byte from 0x80 on (UTF-8, raw C1, invalid bytes: the JavaScript writer knows
+;; their notation). It returns where its output ends plus 2^32 times the rows it wrote, as one f64
+;; (exact below 2^53): a second export to read would cost a call or a slow global access.
+;;
+;; Memory (exported, laid out by row-wasm.ts): bytes 0..256 hold the caret text of each ASCII byte
+;; as two bytes (first, second), 256..384 its length (1 or 2); the caller's input and output live
+;; above CARET_END. Why WebAssembly: one row costs ~100 ns of DataView stores in JavaScript here,
+;; and a full dump writes a row per 16 input bytes; the SIMD row is a handful of shuffles, and
+;; it runs compiled from the first call (no JIT warm-up).
+(module
+  (memory (export "memory") 1)
+  ;; Writes up to `count` rows of 16 bytes from `in`, the first at stream offset `at` (the caller
+  ;; keeps `at + count * 16` at most 2^32), into `out`; returns `end + rows * 2^32`.
+  (func (export "rows") (param $in i32) (param $count i32) (param $out i32) (param $at i32) (result f64)
+    (local $r i32) (local $v v128) (local $hi v128) (local $lo v128) (local $d v128) (local $e v128)
+    (local $o v128) (local $q i32) (local $k i32) (local $b i32)
+    (block $stop
+      (loop $row
+        (br_if $stop (i32.ge_u (local.get $r) (local.get $count)))
+        (local.set $v (v128.load align=1 (local.get $in)))
+        ;; A byte from 0x80 on: the JavaScript writer takes this row.
+        (br_if $stop (i8x16.bitmask (local.get $v)))
+
+        ;; The offset: the 4 bytes of `at` most significant first, as 8 hex digits.
+        (local.set $o (i8x16.swizzle (i32x4.splat (local.get $at))
+          (v128.const i8x16 3 2 1 0 3 2 1 0 3 2 1 0 3 2 1 0)))
+        (local.set $hi (i8x16.swizzle (v128.const i8x16 48 49 50 51 52 53 54 55 56 57 97 98 99 100 101 102)
+          (i8x16.shr_u (local.get $o) (i32.const 4))))
+        (local.set $lo (i8x16.swizzle (v128.const i8x16 48 49 50 51 52 53 54 55 56 57 97 98 99 100 101 102)
+          (v128.and (local.get $o) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15))))
+        (v128.store64_lane align=1 0 (local.get $out)
+          (i8x16.shuffle 0 16 1 17 2 18 3 19 0 0 0 0 0 0 0 0 (local.get $hi) (local.get $lo)))
+
+        ;; The hex column: each byte's two digits, interleaved (d: bytes 0-7, e: bytes 8-15).
+        (local.set $hi (i8x16.swizzle (v128.const i8x16 48 49 50 51 52 53 54 55 56 57 97 98 99 100 101 102)
+          (i8x16.shr_u (local.get $v) (i32.const 4))))
+        (local.set $lo (i8x16.swizzle (v128.const i8x16 48 49 50 51 52 53 54 55 56 57 97 98 99 100 101 102)
+          (v128.and (local.get $v) (v128.const i8x16 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15 15))))
+        (local.set $d (i8x16.shuffle 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23 (local.get $hi) (local.get $lo)))
+        (local.set $e (i8x16.shuffle 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31 (local.get $hi) (local.get $lo)))
+        ;; out+8: `  h0l0 h1l1 h2l2 h3l3 h4l4` (lane 16 of the second operand is a space)
+        (v128.store offset=8 align=1 (local.get $out)
+          (i8x16.shuffle 16 16 0 1 16 2 3 16 4 5 16 6 7 16 8 9 (local.get $d) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
+        ;; out+24: ` h5l5 h6l6 h7l7  h8l8 h9l9`: digits from d and e, spaces put in by the mask
+        (v128.store offset=24 align=1 (local.get $out)
+          (v128.bitselect
+            (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32)
+            (i8x16.shuffle 0 10 11 0 12 13 0 14 15 0 0 16 17 0 18 19 (local.get $d) (local.get $e))
+            (v128.const i8x16 -1 0 0 -1 0 0 -1 0 0 -1 -1 0 0 -1 0 0)))
+        ;; out+40: ` h10l10 h11l11 h12l12 h13l13 h14l14 `
+        (v128.store offset=40 align=1 (local.get $out)
+          (i8x16.shuffle 16 4 5 16 6 7 16 8 9 16 10 11 16 12 13 16 (local.get $e) (v128.const i8x16 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
+        ;; out+56: `h15l15  |` (the 11 bytes after it are overwritten by the caret column)
+        (v128.store offset=56 align=1 (local.get $out)
+          (i8x16.shuffle 14 15 16 16 17 0 0 0 0 0 0 0 0 0 0 0 (local.get $e) (v128.const i8x16 32 124 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
+
+        ;; The caret column: 16 bytes that show as themselves (0x20-0x7E but \ ^ < |) are copied
+        ;; in one store; otherwise each byte's caret text (one or two bytes) from the table.
+        (local.set $q (i32.add (local.get $out) (i32.const 61)))
+        (if (i32.and
+              (i8x16.all_true (v128.and
+                (i8x16.gt_u (local.get $v) (v128.const i8x16 31 31 31 31 31 31 31 31 31 31 31 31 31 31 31 31))
+                (i8x16.lt_u (local.get $v) (v128.const i8x16 127 127 127 127 127 127 127 127 127 127 127 127 127 127 127 127))))
+              (i32.eqz (v128.any_true (v128.or
+                (v128.or
+                  (i8x16.eq (local.get $v) (v128.const i8x16 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92 92))
+                  (i8x16.eq (local.get $v) (v128.const i8x16 94 94 94 94 94 94 94 94 94 94 94 94 94 94 94 94)))
+                (v128.or
+                  (i8x16.eq (local.get $v) (v128.const i8x16 60 60 60 60 60 60 60 60 60 60 60 60 60 60 60 60))
+                  (i8x16.eq (local.get $v) (v128.const i8x16 124 124 124 124 124 124 124 124 124 124 124 124 124 124 124 124)))))))
+          (then
+            (v128.store align=1 (local.get $q) (local.get $v))
+            (local.set $q (i32.add (local.get $q) (i32.const 16))))
+          (else
+            (local.set $k (i32.const 0))
+            (loop $byte
+              (local.set $b (i32.load8_u (i32.add (local.get $in) (local.get $k))))
+              (i32.store16 align=1 (local.get $q) (i32.load16_u align=1 (i32.shl (local.get $b) (i32.const 1))))
+              (local.set $q (i32.add (local.get $q) (i32.load8_u offset=256 (local.get $b))))
+              (local.set $k (i32.add (local.get $k) (i32.const 1)))
+              (br_if $byte (i32.lt_u (local.get $k) (i32.const 16))))))
+        ;; `|` and LF
+        (i32.store16 align=1 (local.get $q) (i32.const 0x0a7c))
+        (local.set $out (i32.add (local.get $q) (i32.const 2)))
+
+        (local.set $in (i32.add (local.get $in) (i32.const 16)))
+        (local.set $at (i32.add (local.get $at) (i32.const 16)))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $row)))
+    (f64.add (f64.convert_i32_u (local.get $out))
+      (f64.mul (f64.convert_i32_u (local.get $r)) (f64.const 4294967296))))
+)

@@ -1,0 +1,83 @@
+// The WebAssembly SIMD rows (shared/hex/row-simd.wat) behind HexRowWriter write byte for byte what
+// the JavaScript rows write, for every input, start offset and way of cutting the rows; and the
+// module shipped in row-simd.generated.ts is what the .wat assembles to.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HexRowWriter } from '../../shared/hex/row-bytes';
+import { createRowSimd } from '../../shared/hex/row-simd';
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+
+// Weighted to what SIMD must get right (each caret class, the escaped \ ^ < |, DEL) and to
+// what must send a row back to JavaScript (bytes from 0x80 on, characters across a row edge).
+const ASCII_TRICKY = [0x00, 0x07, 0x08, 0x09, 0x0a, 0x1b, 0x1f, 0x20, 0x3c, 0x5c, 0x5e, 0x7c, 0x7e, 0x7f];
+const chunk = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 40 }).map((s) => Array.from(new TextEncoder().encode(s))) },
+  { weight: 2, arbitrary: fc.array(fc.constantFrom(...ASCII_TRICKY), { maxLength: 20 }) },
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 6 }).map((b) => Array.from(b)) },
+  { weight: 1, arbitrary: fc.constantFrom('€', '本', '🙂', '\u0085', '\u202e', 'é').map((s) => Array.from(new TextEncoder().encode(s))) },
+);
+const stream = fc.array(chunk, { maxLength: 30 }).map((parts) => Uint8Array.from(parts.flat()));
+
+/**
+ * Writes `bytes` (stream offset `base` for its first byte) as rows of 16 in stretches of the given
+ * lengths; with `simd`, input and output are in the writer's SIMD memory.
+ */
+function dump(bytes: Uint8Array, base: number, stretches: number[], streamEnds: boolean, simd: boolean): string {
+  const writer = new HexRowWriter(16);
+  const rows = Math.ceil(bytes.length / 16);
+  const size = writer.maxRowBytes * (rows + 1);
+  const input = simd ? writer.allocate(bytes.length + 16) : new Uint8Array(bytes.length + 16);
+  const out = simd ? writer.allocate(size) : new Uint8Array(size);
+  input.set(bytes);
+  let p = 0;
+  const full = Math.floor(bytes.length / 16);
+  for (let row = 0, k = 0; row < full; k++) {
+    const count = Math.min(stretches[k % stretches.length], full - row);
+    p = writer.writeRows(out, p, input, row * 16, 16, count, base + row * 16, bytes.length, streamEnds);
+    row += count;
+  }
+  if (full * 16 < bytes.length) p = writer.writeRow(out, p, input, full * 16, bytes.length - full * 16, base + full * 16, bytes.length, streamEnds);
+  return Buffer.from(out.subarray(0, p)).toString('latin1');
+}
+
+describe('SIMD hex rows', () => {
+  it('is available here (Node has WebAssembly SIMD), so the tests below compare two writers', () => {
+    expect(createRowSimd(new Uint16Array(128), new Uint8Array(128))).not.toBeNull();
+  });
+
+  it('writes the rows the JavaScript writer writes, in stretches or one by one, at any offset', () => {
+    const bases = fc.oneof(fc.constant(0), fc.nat(1 << 30).map((n) => n * 16), fc.constantFrom(0xffff_ff00, 0xffff_ffc0, 0xffff_fff0, 0x1_0000_0000 - 48));
+    fc.assert(
+      fc.property(stream, bases, fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }), fc.boolean(), (bytes, base, stretches, streamEnds) => {
+        expect(dump(bytes, base, stretches, streamEnds, true)).toBe(dump(bytes, base, stretches, streamEnds, false));
+      }),
+      { numRuns: 600, seed: 20261204 },
+    );
+  });
+
+  it('writes every ASCII byte value in every column of a row as the JavaScript writer does', () => {
+    for (let b = 0; b < 0x80; b++) {
+      for (const col of [0, 7, 8, 15]) {
+        const bytes = new Uint8Array(48).fill(0x41);
+        bytes[16 + col] = b;
+        expect(dump(bytes, 0x1230, [3], true, true)).toBe(dump(bytes, 0x1230, [3], true, false));
+      }
+    }
+  });
+
+  it('falls back to plain arrays once its memory is handed out (rows are then written in JavaScript)', () => {
+    const writer = new HexRowWriter(16);
+    const big = writer.allocate(7 << 20);
+    expect(big.buffer).not.toBeInstanceOf(SharedArrayBuffer);
+    const rest = writer.allocate(4 << 20);
+    expect(rest.buffer).not.toBe(big.buffer);
+    // Other layouts never use SIMD memory.
+    expect(new HexRowWriter(8).allocate(64).byteOffset).toBe(0);
+  });
+
+  it('ships the module that row-simd.wat assembles to', () => {
+    // Exits non-zero (and this throws) when row-simd.generated.ts is stale.
+    execFileSync(process.execPath, [resolve(__dirname, '../../scripts/build-wasm.mjs'), '--check'], { stdio: 'pipe' });
+  });
+});
