@@ -393,6 +393,8 @@ export class HexRowWriter {
       }
       const notation = this.cpNotation[c];
       if (notation !== '') return writeAscii(out, p, notation);
+      // Shown as itself: SIMD rows may copy it from now on (2- and 3-byte characters).
+      if (this.simd !== null && cp < 0x10000) this.simd.shown[cp >> 3] |= 1 << (cp & 7);
       // A character shown as itself: its text is exactly these bytes.
       for (let k = 0; k < length; k++) out[p++] = buf[q + k];
       return p;

@@ -19,16 +19,25 @@ interface WasmMemory {
 const PAGE = 1 << 16;
 /** Bytes 0..384 of the memory: caret text (2 bytes) and length of each ASCII byte. */
 const TABLES = 384;
-/** Where allocations start: after the tables, 64-byte aligned. */
-const ARENA_START = 1024;
+/** Bytes 1024..9216: a bit per BMP code point, set once it was shown as itself (see row-simd.wat). */
+const SHOWN_AT = 1024;
+const SHOWN_BYTES = 0x10000 / 8;
+/** Where allocations start: after the tables. */
+const ARENA_START = 16384;
 
 /** A SIMD row writer and the memory it reads and writes. */
 export interface RowSimd {
   /**
-   * The instance's memory once {@link allocate} reserved it (it never grows after that, so views
-   * stay valid), else null. A plain field: the WebAssembly.Memory `buffer` accessor is slow.
+   * The instance's memory (grown once, when created, so views stay valid). A plain field: the
+   * WebAssembly.Memory `buffer` accessor is slow.
    */
-  readonly buffer: ArrayBuffer | null;
+  readonly buffer: ArrayBuffer;
+  /**
+   * A bit per BMP code point (bit `cp & 7` of byte `cp >> 3`): set by the JavaScript writer once
+   * it showed the character as itself, so SIMD may copy it from then on. Never set for one it
+   * writes as notation.
+   */
+  readonly shown: Uint8Array;
   /**
    * Writes up to `count` rows of 16 ASCII bytes from memory offset `inAt` (stream offset `at`,
    * `at + count * 16 <= 2^32`) at `outAt`, stopping before a row with a byte from 0x80 on;
@@ -36,8 +45,8 @@ export interface RowSimd {
    */
   readonly rows: (inAt: number, count: number, outAt: number, at: number) => number;
   /**
-   * A zeroed byte array of `size` in the memory, or null once `ARENA_BYTES` are used up. Rows
-   * whose input and output are both in the memory are written by SIMD.
+   * A zeroed byte array of `size` in the memory, or null once {@link ARENA_BYTES} are used up.
+   * Rows whose input and output are both in the memory are written by SIMD.
    */
   allocate(size: number): Uint8Array | null;
 }
@@ -84,27 +93,23 @@ export function createRowSimd(caretPair: Uint16Array, caretLength: Uint8Array): 
   if (!compiled || !api) return null;
   const { exports } = new api.Instance(compiled, {});
   const memory = exports.memory as WasmMemory;
+  // Grown once, before any view is made: growing later would detach the views handed out.
+  memory.grow(Math.ceil((ARENA_START + ARENA_BYTES) / PAGE) - memory.buffer.byteLength / PAGE);
+  const buffer = memory.buffer;
+  const mem = new Uint8Array(buffer, 0, TABLES);
+  for (let b = 0; b < 0x80; b++) {
+    mem[2 * b] = caretPair[b] & 255;
+    mem[2 * b + 1] = caretPair[b] >> 8;
+    mem[256 + b] = caretLength[b];
+  }
   let next = ARENA_START;
-  const tables = (): void => {
-    const mem = new Uint8Array(memory.buffer, 0, TABLES);
-    for (let b = 0; b < 0x80; b++) {
-      mem[2 * b] = caretPair[b] & 255;
-      mem[2 * b + 1] = caretPair[b] >> 8;
-      mem[256 + b] = caretLength[b];
-    }
-  };
-  tables();
-  const simd = {
-    buffer: null as ArrayBuffer | null,
+  const simd: RowSimd = {
+    buffer,
+    shown: new Uint8Array(buffer, SHOWN_AT, SHOWN_BYTES),
     rows: exports.rows as RowSimd['rows'],
     allocate(size: number): Uint8Array | null {
-      if (simd.buffer === null) {
-        // Grown once, before any view is handed out: growing later would detach those views.
-        memory.grow(Math.ceil((ARENA_START + ARENA_BYTES) / PAGE) - memory.buffer.byteLength / PAGE);
-        simd.buffer = memory.buffer;
-      }
       if (next + size > ARENA_START + ARENA_BYTES) return null;
-      const view = new Uint8Array(simd.buffer, next, size);
+      const view = new Uint8Array(buffer, next, size);
       next += (size + 63) & ~63;
       return view;
     },

@@ -3,14 +3,17 @@
 ;;
 ;;   OOOOOOOO  hh hh hh hh hh hh hh hh  hh hh hh hh hh hh hh hh  |caret text|\n
 ;;
-;; Only rows whose 16 bytes are all below 0x80 are written here; `rows` stops before the first
-;; row that has a byte from 0x80 on (UTF-8, raw C1, invalid bytes: the JavaScript writer knows
-;; their notation). It returns where its output ends plus 2^32 times the rows it wrote, as one f64
-;; (exact below 2^53): a second export to read would cost a call or a slow global access.
+;; Written here: rows of ASCII bytes and of well-formed UTF-8 characters of 2 or 3 bytes that
+;; lie wholly in the row and that the JavaScript writer has already shown as themselves once (a
+;; bit per BMP code point it sets, SHOWN). `rows` stops before any other row (a character cut
+;; by the row edge or carried into it, 4-byte characters, characters shown as notation, invalid
+;; bytes, raw C1: the JavaScript writer knows their notation). It returns where its output ends
+;; plus 2^32 times the rows it wrote, as one f64 (exact below 2^53): a second export to read
+;; would cost a call or a slow global access.
 ;;
-;; Memory (exported, laid out by row-wasm.ts): bytes 0..256 hold the caret text of each ASCII byte
-;; as two bytes (first, second), 256..384 its length (1 or 2); the caller's input and output live
-;; above CARET_END. Why WebAssembly: one row costs ~100 ns of DataView stores in JavaScript here,
+;; Memory (exported, laid out by row-simd.ts): bytes 0..256 hold the caret text of each ASCII byte
+;; as two bytes (first, second), 256..384 its length (1 or 2), 1024..9216 the SHOWN bits (bit
+;; cp & 7 of byte 1024 + cp >> 3); the caller's input and output live above. Why WebAssembly: one row costs ~100 ns of DataView stores in JavaScript here,
 ;; and a full dump writes a row per 16 input bytes; the SIMD row is a handful of shuffles, and
 ;; it runs compiled from the first call (no JIT warm-up).
 (module
@@ -19,13 +22,14 @@
   ;; keeps `at + count * 16` at most 2^32), into `out`; returns `end + rows * 2^32`.
   (func (export "rows") (param $in i32) (param $count i32) (param $out i32) (param $at i32) (result f64)
     (local $r i32) (local $v v128) (local $hi v128) (local $lo v128) (local $d v128) (local $e v128)
-    (local $o v128) (local $q i32) (local $k i32) (local $b i32)
+    (local $o v128) (local $q i32) (local $k i32) (local $b i32) (local $c i32) (local $cp i32)
+    (local $len i32) (local $low i32) (local $high i32) (local $utf8 i32)
     (block $stop
       (loop $row
         (br_if $stop (i32.ge_u (local.get $r) (local.get $count)))
         (local.set $v (v128.load align=1 (local.get $in)))
-        ;; A byte from 0x80 on: the JavaScript writer takes this row.
-        (br_if $stop (i8x16.bitmask (local.get $v)))
+        ;; A byte from 0x80 on: the caret column is decoded byte by byte below.
+        (local.set $utf8 (i8x16.bitmask (local.get $v)))
 
         ;; The offset: the 4 bytes of `at` most significant first, as 8 hex digits.
         (local.set $o (i8x16.swizzle (i32x4.splat (local.get $at))
@@ -63,6 +67,60 @@
         ;; The caret column: 16 bytes that show as themselves (0x20-0x7E but \ ^ < |) are copied
         ;; in one store; otherwise each byte's caret text (one or two bytes) from the table.
         (local.set $q (i32.add (local.get $out) (i32.const 61)))
+        (if (local.get $utf8)
+          (then
+            (local.set $k (i32.const 0))
+            (loop $cell
+              (local.set $b (i32.load8_u (i32.add (local.get $in) (local.get $k))))
+              (if (i32.lt_u (local.get $b) (i32.const 0x80))
+                (then
+                  (i32.store16 align=1 (local.get $q) (i32.load16_u align=1 (i32.shl (local.get $b) (i32.const 1))))
+                  (local.set $q (i32.add (local.get $q) (i32.load8_u offset=256 (local.get $b))))
+                  (local.set $k (i32.add (local.get $k) (i32.const 1))))
+                (else
+                  ;; A lead byte of 2 (C2-DF) or 3 (E0-EF) bytes, else JavaScript; the second
+                  ;; byte's range per Unicode table 3-7 (E0: A0-BF, ED: 80-9F, others 80-BF).
+                  (br_if $stop (i32.lt_u (local.get $b) (i32.const 0xc2)))
+                  (br_if $stop (i32.ge_u (local.get $b) (i32.const 0xf0)))
+                  (local.set $low (i32.const 0x80))
+                  (local.set $high (i32.const 0xbf))
+                  (if (i32.lt_u (local.get $b) (i32.const 0xe0))
+                    (then
+                      (local.set $len (i32.const 2))
+                      (local.set $cp (i32.and (local.get $b) (i32.const 0x1f))))
+                    (else
+                      (local.set $len (i32.const 3))
+                      (local.set $cp (i32.and (local.get $b) (i32.const 0x0f)))
+                      (if (i32.eq (local.get $b) (i32.const 0xe0)) (then (local.set $low (i32.const 0xa0))))
+                      (if (i32.eq (local.get $b) (i32.const 0xed)) (then (local.set $high (i32.const 0x9f))))))
+                  ;; The whole character in this row.
+                  (br_if $stop (i32.gt_u (i32.add (local.get $k) (local.get $len)) (i32.const 16)))
+                  (local.set $c (i32.load8_u offset=1 (i32.add (local.get $in) (local.get $k))))
+                  (br_if $stop (i32.lt_u (local.get $c) (local.get $low)))
+                  (br_if $stop (i32.gt_u (local.get $c) (local.get $high)))
+                  (local.set $cp (i32.or (i32.shl (local.get $cp) (i32.const 6)) (i32.and (local.get $c) (i32.const 0x3f))))
+                  (i32.store8 (local.get $q) (local.get $b))
+                  (i32.store8 offset=1 (local.get $q) (local.get $c))
+                  (if (i32.eq (local.get $len) (i32.const 3))
+                    (then
+                      (local.set $c (i32.load8_u offset=2 (i32.add (local.get $in) (local.get $k))))
+                      (br_if $stop (i32.ne (i32.and (local.get $c) (i32.const 0xc0)) (i32.const 0x80)))
+                      (local.set $cp (i32.or (i32.shl (local.get $cp) (i32.const 6)) (i32.and (local.get $c) (i32.const 0x3f))))
+                      (i32.store8 offset=2 (local.get $q) (local.get $c))))
+                  ;; Shown as itself (JavaScript decided it once), else JavaScript writes the row.
+                  (br_if $stop (i32.eqz (i32.and (i32.const 1)
+                    (i32.shr_u (i32.load8_u offset=1024 (i32.shr_u (local.get $cp) (i32.const 3))) (i32.and (local.get $cp) (i32.const 7))))))
+                  ;; Its bytes, then `·` (C2 B7) for each continuation byte: one cell per byte.
+                  (local.set $q (i32.add (local.get $q) (local.get $len)))
+                  (i32.store16 align=1 (local.get $q) (i32.const 0xb7c2))
+                  (local.set $q (i32.add (local.get $q) (i32.const 2)))
+                  (if (i32.eq (local.get $len) (i32.const 3))
+                    (then
+                      (i32.store16 align=1 (local.get $q) (i32.const 0xb7c2))
+                      (local.set $q (i32.add (local.get $q) (i32.const 2)))))
+                  (local.set $k (i32.add (local.get $k) (local.get $len)))))
+              (br_if $cell (i32.lt_u (local.get $k) (i32.const 16))))))
+        (if (i32.eqz (local.get $utf8)) (then
         (if (i32.and
               (i8x16.all_true (v128.and
                 (i8x16.gt_u (local.get $v) (v128.const i8x16 31 31 31 31 31 31 31 31 31 31 31 31 31 31 31 31))
@@ -84,7 +142,7 @@
               (i32.store16 align=1 (local.get $q) (i32.load16_u align=1 (i32.shl (local.get $b) (i32.const 1))))
               (local.set $q (i32.add (local.get $q) (i32.load8_u offset=256 (local.get $b))))
               (local.set $k (i32.add (local.get $k) (i32.const 1)))
-              (br_if $byte (i32.lt_u (local.get $k) (i32.const 16))))))
+              (br_if $byte (i32.lt_u (local.get $k) (i32.const 16))))))))
         ;; `|` and LF
         (i32.store16 align=1 (local.get $q) (i32.const 0x0a7c))
         (local.set $out (i32.add (local.get $q) (i32.const 2)))

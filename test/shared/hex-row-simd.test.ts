@@ -15,7 +15,10 @@ const chunk = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 40 }).map((s) => Array.from(new TextEncoder().encode(s))) },
   { weight: 2, arbitrary: fc.array(fc.constantFrom(...ASCII_TRICKY), { maxLength: 20 }) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 6 }).map((b) => Array.from(b)) },
-  { weight: 1, arbitrary: fc.constantFrom('€', '本', '🙂', '\u0085', '\u202e', 'é').map((s) => Array.from(new TextEncoder().encode(s))) },
+  // 2- and 3-byte characters SIMD copies once shown; ones shown as notation (C1 as UTF-8, bidi,
+  // zero-width, combining, noncharacters); 4-byte ones; ill-formed ones (overlong, surrogate).
+  { weight: 2, arbitrary: fc.constantFrom('€', '本', 'é', 'ñ', '─', '✓', '→', 'Ж', '\u0085', '\u202e', '\u200b', '\u0301', '\ufeff', '\ufffe', '\u00a0', '🙂').map((s) => Array.from(new TextEncoder().encode(s))) },
+  { weight: 1, arbitrary: fc.constantFrom([0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xc2], [0xe2, 0x82], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x28, 0xa1]) },
 );
 const stream = fc.array(chunk, { maxLength: 30 }).map((parts) => Uint8Array.from(parts.flat()));
 
@@ -63,6 +66,17 @@ describe('SIMD hex rows', () => {
         bytes[16 + col] = b;
         expect(dump(bytes, 0x1230, [3], true, true)).toBe(dump(bytes, 0x1230, [3], true, false));
       }
+    }
+  });
+
+  it('writes rows of repeated 2- and 3-byte characters (after the first, copied by SIMD) as the JavaScript writer does', () => {
+    // A log line of box drawing, accents, CJK, a check mark, and a zero-width space (notation:
+    // never copied), shifted by 0..15 bytes so every character meets every column and row edge.
+    const line = new TextEncoder().encode('── résumé 本日 ✓ ok\u200b done ──\n');
+    for (let shift = 0; shift < 16; shift++) {
+      const bytes = new Uint8Array(shift + line.length * 40);
+      for (let k = 0; k < 40; k++) bytes.set(line, shift + k * line.length);
+      for (const stretches of [[1], [7], [64]]) expect(dump(bytes, 0x400, stretches, true, true)).toBe(dump(bytes, 0x400, stretches, true, false));
     }
   });
 
