@@ -8,11 +8,12 @@
 //      BENCH_LIN_MAX_MB (16, quick 4)   BENCH_TIMEOUT_S (20)   BENCH_CAPTURE_MB (256, quick 32)
 //      BENCH_CAPTURE_RUNS (3)   BENCH_AIRLOCK (CLI path, default dist/airlock.mjs)   BENCH_KEEP_ENV=1
 //      BENCH_SHARED (checkout whose shared/ the indexing section bundles, default this one)
-//      BENCH_BASELINE (another CLI build, e.g. an older commit's dist/airlock.mjs: run beside airlock)
+//      BENCH_BASELINE (another CLI build, e.g. an older commit's dist/airlock.mjs: run beside airlock;
+//        the indexing section also runs that checkout's shared/ Sanitizer in process, alternating)
 // Exit code: 0 ok, 1 airlock missing/failed or leaked, 2 bad arguments.
 import { cpus, totalmem, loadavg } from 'node:os';
 import { statSync, writeFileSync, existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { INPUTS, ensureInput, ensureEmpty, CORPUS_DIR, MiB } from './corpus.mjs';
 import { RUNNERS, AIRLOCK, BASELINE, ROOT, DROPPED_ENV, runNode, median, probeAirlock } from './runners.mjs';
 import { scanLeaks, leakVerdict, leakSummary } from './leaks.mjs';
@@ -200,6 +201,11 @@ function printLeaks(results, runnerNames) {
 // beside the same Sanitizer without them. Fresh process per measurement, median of the runs inside.
 async function indexingSection(inputs, log) {
   await bundleSanitizer();
+  // With BENCH_BASELINE=CHECKOUT/dist/airlock.mjs, that checkout's shared/ too: the sanitizer alone
+  // (no I/O, no start-up), old against new, in alternating fresh processes.
+  const baseRoot = BASELINE ? dirname(dirname(BASELINE)) : null;
+  const baseBundle = baseRoot && existsSync(join(baseRoot, 'shared/sanitize/index.ts'))
+    ? await bundleSanitizer(baseRoot, join(CORPUS_DIR, 'sanitize-bundle-baseline.mjs')) : null;
   const results = {};
   const runs = QUICK ? 3 : CFG.runs;
   for (const name of inputs) {
@@ -208,6 +214,17 @@ async function indexingSection(inputs, log) {
     const index = measureIndexing(file, bytes, 'index', runs);
     const plain = measureIndexing(file, bytes, 'plain', runs);
     results[name] = { bytes, index, plain };
+    if (baseBundle) {
+      // Three alternations of (new, old), each a fresh process of `runs` passes: the medians of all.
+      const mine = [plain.medianMs];
+      const theirs = [];
+      for (let k = 0; k < 3; k++) {
+        theirs.push(measureIndexing(file, bytes, 'plain', runs, baseBundle).medianMs);
+        if (k < 2) mine.push(measureIndexing(file, bytes, 'plain', runs).medianMs);
+      }
+      results[name].sanitizerMs = median(mine);
+      results[name].baselineMs = median(theirs);
+    }
     log(`  ${name}: index ${index.mbPerS?.toFixed(0) ?? 'ERR'} MB/s, no map/spans ${plain.mbPerS?.toFixed(0) ?? 'ERR'} MB/s`);
   }
   return results;
@@ -215,14 +232,17 @@ async function indexingSection(inputs, log) {
 
 function printIndexing(results) {
   console.log(`\nIndexing (in-process, 1 MiB chunks, median of ${QUICK ? 3 : CFG.runs}): MB/s (10^6 bytes) of input; target >= 200 MB/s with map + spans`);
-  const rows = [['input', 'size', 'map+spans MB/s', 'no map/spans MB/s', 'map+spans cost', 'spans', 'map segments', 'peak RSS MiB']];
+  const withBase = Object.values(results).some((r) => r.baselineMs !== undefined);
+  const rows = [['input', 'size', 'map+spans MB/s', 'no map/spans MB/s', 'map+spans cost', 'spans', 'map segments', 'peak RSS MiB', ...(withBase ? ['no map/spans: airlock/baseline'] : [])]];
   for (const [name, r] of Object.entries(results)) {
     const i = r.index;
     const p = r.plain;
     rows.push([name, fmtMiB(r.bytes), i.error ? 'ERR' : i.mbPerS.toFixed(0), p.error ? 'ERR' : p.mbPerS.toFixed(0),
-      i.error || p.error ? 'n/a' : `${i.medianMs >= p.medianMs ? '+' : ''}${((i.medianMs / p.medianMs - 1) * 100).toFixed(0)}%`, i.spans ?? 'n/a', i.segments ?? 'n/a', i.rssMiB?.toFixed(0) ?? 'n/a']);
+      i.error || p.error ? 'n/a' : `${i.medianMs >= p.medianMs ? '+' : ''}${((i.medianMs / p.medianMs - 1) * 100).toFixed(0)}%`, i.spans ?? 'n/a', i.segments ?? 'n/a', i.rssMiB?.toFixed(0) ?? 'n/a',
+      ...(withBase ? [r.baselineMs && r.sanitizerMs ? `${(r.baselineMs / r.sanitizerMs).toFixed(2)}x (${r.sanitizerMs.toFixed(0)} vs ${r.baselineMs.toFixed(0)} ms)` : 'n/a'] : [])]);
   }
   console.log(table(rows));
+  if (withBase) console.log('  (airlock/baseline: the sanitizer alone, warm, in alternating fresh processes; above 1 = faster than the baseline)');
   for (const [name, r] of Object.entries(results)) for (const k of ['index', 'plain']) if (r[k].error) console.log(`  ${name} / ${k}: ${r[k].error}`);
 }
 
