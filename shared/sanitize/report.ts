@@ -88,6 +88,10 @@ export class ReportBuilder {
   private lastMeaning = '';
   private lastClass = -1;
   private lastCounter = { n: 0 };
+  /** The counter before the last one: spans of two kinds in turn (BEL, BS, BEL, …) hit one of the two. */
+  private prevMeaning = '';
+  private prevClass = -1;
+  private prevCounter = { n: 0 };
   private unterminated = 0;
   private oversized = 0;
   private malformed = 0;
@@ -108,9 +112,17 @@ export class ReportBuilder {
     this.counts[cls]++;
     this.bytes[cls] += length;
     if (meaning !== this.lastMeaning || cls !== this.lastClass) {
-      const byMeaning = this.meanings[cls];
-      let counter = byMeaning.get(meaning);
-      if (counter === undefined) byMeaning.set(meaning, (counter = { n: 0 }));
+      // Two counters kept at hand, the map only for a third kind: swap the last two.
+      let counter = this.prevCounter;
+      if (meaning !== this.prevMeaning || cls !== this.prevClass) {
+        const byMeaning = this.meanings[cls];
+        const found = byMeaning.get(meaning);
+        if (found === undefined) byMeaning.set(meaning, (counter = { n: 0 }));
+        else counter = found;
+      }
+      this.prevMeaning = this.lastMeaning;
+      this.prevClass = this.lastClass;
+      this.prevCounter = this.lastCounter;
       this.lastMeaning = meaning;
       this.lastClass = cls;
       this.lastCounter = counter;
