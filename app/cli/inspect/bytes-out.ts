@@ -59,9 +59,10 @@ export class ByteBuffer {
 }
 
 /**
- * Output gathered into one buffer and written in large pieces: the buffer is reused while the
- * writer writes synchronously to a descriptor, and replaced when it hands data to a stream (which
- * may keep a reference until it is consumed).
+ * Output gathered into one buffer and written in large pieces. The buffer is reused: a stream
+ * (which may keep a reference until it is consumed) gets a copy, so the buffer stays where it was
+ * put (see {@link ByteBuffer.adopt}: the memory of the SIMD row writer). Only when a descriptor
+ * turns non-blocking in the middle of a write, and the stream took the rest, is it replaced.
  */
 export class ByteOutput extends ByteBuffer {
   constructor(private readonly writer: StdoutWriter, readonly flushAt = 1 << 20) {
@@ -77,8 +78,14 @@ export class ByteOutput extends ByteBuffer {
   async flush(): Promise<void> {
     if (this.p === 0) return;
     const data = this.buf.subarray(0, this.p);
-    await this.writer.write(data);
+    if (this.writer.synchronous) {
+      await this.writer.write(data);
+      // The descriptor turned non-blocking mid-write: the stream may hold the rest of `data`.
+      if (!this.writer.synchronous) this.replace(this.buf.length);
+    } else {
+      // A copy of at most ~1 MiB per flush: negligible beside writing that much text.
+      await this.writer.write(Buffer.from(data));
+    }
     this.reset();
-    if (!this.writer.synchronous) this.replace(this.buf.length);
   }
 }
