@@ -66,8 +66,12 @@ export class SpanQueue {
    * end of its row. Forgetting one only means a series ends early, which changes no output.
    */
   private readonly open = new Int32Array(OPEN).fill(-1);
-  /** The kind of each open group as one number (see {@link seriesKey}); -1 for none. */
-  private readonly openKey = new Float64Array(OPEN).fill(-1);
+  /**
+   * The kind of each open group, as two integers compared per span (cheaper than one float key):
+   * class, flags and meaning number (see {@link seriesKind}; -1 for none), and a span's length.
+   */
+  private readonly openKind = new Int32Array(OPEN).fill(-1);
+  private readonly openLength = new Float64Array(OPEN);
   private readonly openRowEnd = new Float64Array(OPEN);
   /** `start[length - 1]`: the last group's start (Infinity while there is none). */
   private lastStart = Infinity;
@@ -95,7 +99,7 @@ export class SpanQueue {
         this.latestEnd = offset + length;
         // A run is no series: it is no longer the open group of its kind.
         const slot = meaning & (OPEN - 1);
-        if (this.open[slot] === latest) this.openKey[slot] = -1;
+        if (this.open[slot] === latest) this.openKind[slot] = -1;
         return;
       }
       // The series' last span and this one are a run: that span leaves the series.
@@ -112,9 +116,9 @@ export class SpanQueue {
     }
     // The latest group of this kind, if remembered (a slot per meaning, so BEL and BS in turn
     // keep theirs): extend it when this span is its next at its stride, in the same row.
-    const key = seriesKey(cls, flags, length, meaning);
+    const kind = seriesKind(cls, flags, meaning);
     const slot = meaning & (OPEN - 1);
-    if (key >= 0 && this.openKey[slot] === key) {
+    if (this.openKind[slot] === kind && this.openLength[slot] === length) {
       // (An open group is a single span or a series: one that became a run was closed above.)
       const g = this.open[slot];
       if (g >= this.head && offset < this.openRowEnd[slot] && offset > this.lastStart) {
@@ -131,7 +135,8 @@ export class SpanQueue {
     }
     this.insert(cls, offset, length, meaning, flags, 1);
     this.open[slot] = this.latest;
-    this.openKey[slot] = key;
+    this.openKind[slot] = kind;
+    this.openLength[slot] = length;
     this.openRowEnd[slot] = this.rowOrigin + (Math.floor((offset - this.rowOrigin) / this.rowWidth) + 1) * this.rowWidth;
   };
 
@@ -266,12 +271,11 @@ export class SpanQueue {
 }
 
 /**
- * A span's kind for extending a series (class, flags, length, meaning number) as one exact number,
- * or -1 for a span too long to be in one (a series' spans share a row, so they are short).
+ * A span's class, flags and meaning number as one integer, for matching the open group of a
+ * series (cls < 16 and flags < 64 by SpanClass and SpanFlag; meaning numbers fit 21 bits).
  */
-function seriesKey(cls: number, flags: number, length: number, meaning: number): number {
-  // cls < 16 and flags < 64 (SpanClass, SpanFlag), meaning < 2^21: below 2^53, so exact.
-  return length < 0x40_0000 && meaning < 0x20_0000 ? (length * 1024 + cls + flags * 16) * 0x20_0000 + meaning : -1;
+function seriesKind(cls: number, flags: number, meaning: number): number {
+  return cls | (flags << 4) | (meaning << 10);
 }
 
 /** Flag names for an annotation, e.g. `[unterminated, 8-bit]`; empty when no flag is set. */
