@@ -90,6 +90,23 @@ describe('SIMD hex rows', () => {
     expect(new HexRowWriter(8).allocate(64).byteOffset).toBe(0);
   });
 
+  it('writes the same rows with plain arrays where WebAssembly is missing (an engine without it)', () => {
+    const saved = (globalThis as { WebAssembly?: unknown }).WebAssembly;
+    const bytes = new TextEncoder().encode('plain ok \x1b[31mred\x1b[0m résumé 本 \x07\x08 end\n'.repeat(20));
+    const withSimd = dump(bytes, 0x40, [5], true, true);
+    try {
+      (globalThis as { WebAssembly?: unknown }).WebAssembly = undefined;
+      const writer = new HexRowWriter(16);
+      const a = writer.allocate(64);
+      // Not in any WebAssembly memory: a plain array of its own.
+      expect(a.byteOffset).toBe(0);
+      expect(a.buffer.byteLength).toBe(64);
+      expect(dump(bytes, 0x40, [5], true, true)).toBe(withSimd);
+    } finally {
+      (globalThis as { WebAssembly?: unknown }).WebAssembly = saved;
+    }
+  });
+
   it('ships the module that row-simd.wat assembles to', () => {
     // Exits non-zero (and this throws) when row-simd.generated.ts is stale.
     execFileSync(process.execPath, [resolve(__dirname, '../../scripts/build-wasm.mjs'), '--check'], { stdio: 'pipe' });
