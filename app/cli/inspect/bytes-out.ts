@@ -20,17 +20,14 @@ export class ByteBuffer {
     this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
   }
 
-  /** Replaces the buffer (its first `p` bytes are copied over). */
+  /** Replaces the buffer with a new one of `size` (its first `p` bytes are copied over). */
   protected replace(size: number): void {
-    const next = Buffer.allocUnsafe(size);
-    if (this.p > 0) this.buf.copy(next, 0, 0, this.p);
-    this.buf = next;
-    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
+    this.adopt(Buffer.allocUnsafe(size));
   }
 
   /**
-   * Writes into `bytes` from now on (its first `p` bytes are copied over), e.g. memory a row writer
-   * writes rows into without a copy. The buffer is replaced as usual when more room is needed.
+   * Writes into `bytes` from now on (the first `p` bytes are copied over): a new buffer, or memory
+   * a row writer writes rows into without a copy. Replaced as usual when more room is needed.
    */
   adopt(bytes: Uint8Array): void {
     const next = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
