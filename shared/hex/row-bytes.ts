@@ -188,10 +188,11 @@ export class HexRowWriter {
 
   /**
    * A zeroed byte array of `size` for the caller's input or output. In the default layout (width
-   * 16, 8 offset digits) it lives in the memory of a WebAssembly SIMD row writer, and rows of ASCII
-   * bytes whose input and output are both such arrays are written there, without a copy in or out
-   * (~5x faster than the JavaScript rows); elsewhere, or once that memory is handed out, it is a
-   * plain array and rows are written in JavaScript. The text is the same either way.
+   * 16, 8 offset digits) it lives in the memory of a WebAssembly SIMD row writer, and rows whose
+   * input and output are both such arrays are written there, without a copy in or out (~5x
+   * faster than the JavaScript rows), all but those with bytes only JavaScript writes (see
+   * row-simd.wat); elsewhere, or once that memory is handed out, it is a plain array and rows are
+   * written in JavaScript. The text is the same either way.
    */
   allocate(size: number): Uint8Array {
     if (this.simd === null && this.width === 16 && this.offsetDigits === 8) this.simd = createRowSimd(CARET_PAIR, CARET_LENGTH);
@@ -218,7 +219,7 @@ export class HexRowWriter {
     const inAt = this.simdInAt;
     const outAt = this.simdOutAt;
     while (rows > 0) {
-      // SIMD for the ASCII rows outside any sequence begun earlier, with offsets below 2^32.
+      // SIMD for rows outside any sequence begun earlier, with offsets below 2^32.
       const fit = at + rows * 16 <= 0x1_0000_0000 ? rows : Math.floor((0x1_0000_0000 - at) / 16);
       if (fit > 0 && this.seqEnd <= at) {
         const r = simd.rows(inAt + i, fit, outAt + p, at);
@@ -229,7 +230,7 @@ export class HexRowWriter {
         rows -= done;
         if (rows === 0) break;
       }
-      // The row SIMD stopped at (a byte from 0x80 on, a carried sequence, a wide offset).
+      // The row SIMD stopped at (bytes it leaves to JavaScript, a carried sequence, a wide offset).
       p = this.scriptRows(out, p, buf, i, n, 1, at, end, streamEnds);
       i += n;
       at += n;

@@ -39,9 +39,10 @@ export interface RowSimd {
    */
   readonly shown: Uint8Array;
   /**
-   * Writes up to `count` rows of 16 ASCII bytes from memory offset `inAt` (stream offset `at`,
-   * `at + count * 16 <= 2^32`) at `outAt`, stopping before a row with a byte from 0x80 on;
-   * returns `end + rows * 2^32`: where what it wrote ends, and how many rows it wrote.
+   * Writes up to `count` rows of 16 bytes from memory offset `inAt` (stream offset `at`,
+   * `at + count * 16 <= 2^32`) at `outAt`, stopping before a row it leaves to JavaScript (see
+   * row-simd.wat: anything but ASCII and 2- or 3-byte characters in {@link shown}); returns
+   * `end + rows * 2^32`: where what it wrote ends, and how many rows it wrote.
    */
   readonly rows: (inAt: number, count: number, outAt: number, at: number) => number;
   /**
@@ -51,7 +52,7 @@ export interface RowSimd {
   allocate(size: number): Uint8Array | null;
 }
 
-/** Bytes the arena of an instance may hand out (reserved at its first allocation). */
+/** Bytes the arena of an instance may hand out (reserved when it is created). */
 export const ARENA_BYTES = 8 << 20;
 
 let compiled: object | null | undefined;

@@ -1,4 +1,4 @@
-;; Hex rows of ASCII bytes with WebAssembly SIMD: the default row of `airlock inspect` (16 bytes,
+;; Hex rows with WebAssembly SIMD: the default row of `airlock inspect` (16 bytes,
 ;; 8 offset digits), byte for byte what HexRowWriter.writeRows writes for it:
 ;;
 ;;   OOOOOOOO  hh hh hh hh hh hh hh hh  hh hh hh hh hh hh hh hh  |caret text|\n
@@ -13,9 +13,11 @@
 ;;
 ;; Memory (exported, laid out by row-simd.ts): bytes 0..256 hold the caret text of each ASCII byte
 ;; as two bytes (first, second), 256..384 its length (1 or 2), 1024..9216 the SHOWN bits (bit
-;; cp & 7 of byte 1024 + cp >> 3); the caller's input and output live above. Why WebAssembly: one row costs ~100 ns of DataView stores in JavaScript here,
-;; and a full dump writes a row per 16 input bytes; the SIMD row is a handful of shuffles, and
-;; it runs compiled from the first call (no JIT warm-up).
+;; cp & 7 of byte 1024 + cp >> 3); the caller's input and output live above.
+;;
+;; Why WebAssembly: one row costs ~100 ns of DataView stores in JavaScript here, and a full dump
+;; writes a row per 16 input bytes; the SIMD row is a handful of shuffles, and it runs compiled
+;; from the first call (no JIT warm-up).
 (module
   (memory (export "memory") 1)
   ;; Writes up to `count` rows of 16 bytes from `in`, the first at stream offset `at` (the caller
@@ -64,8 +66,12 @@
         (v128.store offset=56 align=1 (local.get $out)
           (i8x16.shuffle 14 15 16 16 17 0 0 0 0 0 0 0 0 0 0 0 (local.get $e) (v128.const i8x16 32 124 32 32 32 32 32 32 32 32 32 32 32 32 32 32)))
 
-        ;; The caret column: 16 bytes that show as themselves (0x20-0x7E but \ ^ < |) are copied
-        ;; in one store; otherwise each byte's caret text (one or two bytes) from the table.
+        ;; The caret column: a row with a byte from 0x80 on cell by cell (an ASCII byte's caret
+        ;; text from the table, a character's bytes and its dots); else 16 bytes that show as
+        ;; themselves (0x20-0x7E but \ ^ < |) in one store, or each byte's caret text from the
+        ;; table (the same as the first loop's ASCII cells, kept apart: this loop, without the
+        ;; character branch, is the one BEL/BS and colour rows run; one merged loop cost 10–35 %
+        ;; more a row).
         (local.set $q (i32.add (local.get $out) (i32.const 61)))
         (if (local.get $utf8)
           (then
