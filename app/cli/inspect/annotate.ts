@@ -18,6 +18,15 @@ const enum Kind {
   At = 2,
 }
 
+/**
+ * A span's length is written into its line's 6-column field, like the offset: the template is
+ * shared by every length that fits (hostile input has OSC and CSI spans of many lengths; with the
+ * length in the key, templates were rebuilt thousands of times per 16 MiB). Longer ones are in
+ * the template's text (and key).
+ */
+const LENGTH_COLUMNS = 6;
+const LENGTH_FIELD_MAX = 10 ** LENGTH_COLUMNS;
+
 /** Template slots (direct-mapped by a hash of the key); a miss only rebuilds one template. */
 const SLOTS = 4096;
 const KEY_FIELDS = 7;
@@ -73,6 +82,8 @@ export class AnnotationWriter {
   /** Templates: the key of each slot and its line (head, 8 digits for the offset, text). */
   private readonly keys = new Float64Array(SLOTS * KEY_FIELDS).fill(-1);
   private readonly lines: Uint8Array[] = new Array<Uint8Array>(SLOTS);
+  /** Per slot: where in its line the length field starts, or -1 when the length is in the text. */
+  private readonly lengthAt = new Int32Array(SLOTS).fill(-1);
   /** The slot the last {@link template} call found or filled. */
   private slot = 0;
   /**
@@ -262,7 +273,7 @@ export class AnnotationWriter {
     this.template(queue, k, Kind.Single, queue.count[k], 0);
     const slot = this.slot;
     out.reserve(this.lines[slot].length + 32);
-    out.p = this.line(slot, queue.start[k], out);
+    out.p = this.line(slot, queue.start[k], queue.len[k], out);
   }
 
   /** The line of bucket `b` (at least two equal single spans). */
@@ -273,7 +284,7 @@ export class AnnotationWriter {
     this.template(queue, k, every ? Kind.Every : Kind.At, size, every ? this.stride[b] : 0);
     const slot = this.slot;
     out.reserve(this.lines[slot].length + 64 + (every ? 0 : size * 24));
-    let p = this.line(slot, queue.start[k], out);
+    let p = this.line(slot, queue.start[k], queue.len[k], out);
     if (every) {
       p = this.hex(out, p, this.prev[b]);
     } else {
@@ -294,22 +305,25 @@ export class AnnotationWriter {
 
   /**
    * `          ^ 00000036` (the start of every line, `at` its offset) and then the template of
-   * `slot`, at `out.p`: one copy of the line's bytes, then the offset written into it. Returns the
-   * new end.
+   * `slot`, at `out.p`: one copy of the line's bytes, then the offset and the span length `len`
+   * written into it. Returns the new end.
    */
-  private line(slot: number, at: number, out: ByteBuffer): number {
+  private line(slot: number, at: number, len: number, out: ByteBuffer): number {
     const line = this.lines[slot];
     const p = out.p;
     const h = this.headLength;
+    const lengthAt = this.lengthAt[slot];
     if (at < WIDE_OFFSET) {
       out.buf.set(line, p);
       this.hex(out, p + h, at);
+      if (lengthAt >= 0) writeLengthField(out.buf, p + lengthAt, len);
       return p + line.length;
     }
     // More than 8 digits: the offset is written between the head and the rest.
     out.buf.set(line.subarray(0, h), p);
     const q = this.hex(out, p + h, at);
     out.buf.set(line.subarray(h + OFFSET_DIGITS), q);
+    if (lengthAt >= 0) writeLengthField(out.buf, q + lengthAt - h - OFFSET_DIGITS, len);
     return q + line.length - h - OFFSET_DIGITS;
   }
 
@@ -335,7 +349,8 @@ export class AnnotationWriter {
     const cls = queue.cls[k];
     const flags = queue.flags[k];
     const meaning = queue.meaning[k];
-    const len = queue.len[k];
+    // A length that fits the field is written per line, so it is no part of the key.
+    const len = queue.len[k] < LENGTH_FIELD_MAX ? -1 : queue.len[k];
     let h = Math.imul(kind + 1, 0x9e3779b1) ^ Math.imul(cls + 17, 0x85ebca6b) ^ Math.imul(flags + 1, 0xc2b2ae35);
     h ^= Math.imul(meaning + 1, 0x27d4eb2f) ^ Math.imul(len | 0, 0x165667b1) ^ Math.imul(n | 0, 0x61c88647) ^ Math.imul(stride | 0, 0x2545f491);
     h ^= h >>> 15;
@@ -353,7 +368,9 @@ export class AnnotationWriter {
     keys[o + 6] = stride;
     const label = flagLabel(flags);
     const what = `${queue.meanings[meaning]}${label ? ` ${label}` : ''}`;
-    const lead = ` ${className(cls as SpanClass).padEnd(12)} ${String(len).padStart(6)} B`;
+    const name = ` ${className(cls as SpanClass).padEnd(12)} `;
+    // The length field is filled per line (spaces here); a longer length is text.
+    const lead = `${name}${len < 0 ? ' '.repeat(LENGTH_COLUMNS) : String(len)} B`;
     const text =
       kind === Kind.Single ? `${lead}  ${n > 1 ? `${n}x ` : ''}${what}\n`
       : kind === Kind.Every ? `${lead} each  ${n}x ${what}  (every ${stride} B to `
@@ -363,6 +380,7 @@ export class AnnotationWriter {
     line.set(this.head);
     line.set(bytes, this.head.length + OFFSET_DIGITS);
     this.lines[slot] = line;
+    this.lengthAt[slot] = len < 0 ? this.head.length + OFFSET_DIGITS + name.length : -1;
   }
 
   private growBuckets(): void {
@@ -380,4 +398,16 @@ export class AnnotationWriter {
     this.bLen = grow(this.bLen, new Float64Array(n));
     this.bMeaning = grow(this.bMeaning, new Float64Array(n));
   }
+}
+
+/** Writes `len` (below 10^6) right-aligned in the 6-column length field at `p`. */
+function writeLengthField(out: Uint8Array, p: number, len: number): void {
+  let v = len;
+  let k = p + LENGTH_COLUMNS - 1;
+  do {
+    const q = (v / 10) | 0;
+    out[k--] = 0x30 + (v - q * 10);
+    v = q;
+  } while (v > 0);
+  while (k >= p) out[k--] = 0x20;
 }
