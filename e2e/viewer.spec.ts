@@ -159,7 +159,8 @@ test('open → authorize → navigate → search → bookmark → compare → co
   await goto.press('Enter');
   const lastRow = Math.floor((size - 1) / 16) * 16;
   await expect(page.locator(`[data-testid=hex-row][data-offset="${lastRow}"]`)).toBeVisible();
-  console.log(`jump to last byte: ${Date.now() - t1} ms`);
+  const jumpMs = await page.evaluate(() => performance.getEntriesByName('airlock:jump', 'measure').at(-1)?.duration ?? null);
+  console.log(`jump to last byte: ${Date.now() - t1} ms from fill to Playwright seeing the row, ${jumpMs === null ? '?' : Math.round(jumpMs)} ms in the page (Enter to drawn)`);
   await goto.fill('0x40');
   await goto.press('Enter');
   await expect(page.locator('.hx.cur')).toHaveAttribute('data-o', '64');

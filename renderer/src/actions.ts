@@ -261,8 +261,18 @@ function size(): number {
 }
 
 /**
- * Scrolls the hex view so `offset` shows (placed a third down when it has to move). Returns the
- * fetch of the rows it moved to (null when it did not move).
+ * Longest a far move keeps the rows on screen while the bytes of the rows it goes to are read.
+ * Drawing the new rows first as placeholders costs a render and a layout on the path of the
+ * bytes (the answer waits for the renderer's thread), and then a second render with them.
+ */
+const HOLD_ROWS_MS = 150;
+
+let moveSeq = 0;
+
+/**
+ * Scrolls the hex view so `offset` shows (placed a third down when it has to move). Under a grant,
+ * a move to rows whose bytes are not cached lands once they are (at most HOLD_ROWS_MS later), in
+ * one render. Returns the fetch of the rows' bytes (null when it did not move).
  */
 export function revealOffset(offset: number): Promise<unknown> | null {
   const total = rowCount(size(), ROW_BYTES);
@@ -270,22 +280,45 @@ export function revealOffset(offset: number): Promise<unknown> | null {
   const row = rowOf(offset, ROW_BYTES);
   if (row >= hexTop && row < hexTop + hexVisible) return null;
   const top = clamp(row - Math.floor(hexVisible / 3), 0, maxTop(total, hexVisible));
-  useView.setState({ hexTop: top });
-  return prefetchView(top, hexVisible);
+  const seq = ++moveSeq;
+  const bytes = prefetchView(top, hexVisible);
+  if (bytes === null || !bytes.pending) {
+    useView.setState({ hexTop: top });
+    return bytes?.done ?? null;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, HOLD_ROWS_MS);
+  });
+  void Promise.race([bytes.raw.catch(() => undefined), late]).then(() => {
+    clearTimeout(timer);
+    // A later move (or a scroll) decides where the view is.
+    if (seq === moveSeq) useView.setState({ hexTop: top });
+  });
+  return bytes.done;
+}
+
+/** A move of the view by other means (scrolling): a far move still waiting for its bytes no longer lands. */
+export function viewMoved(): void {
+  moveSeq++;
 }
 
 /**
- * Asks for the bytes and spans of the rows at `top` at once, before anything else the move
- * triggers (text linking), so main answers them first. The hex view's own effect finds them in flight.
+ * Asks for the bytes of the rows at `top`, before anything else the move triggers, and their
+ * spans once the bytes are in (colours follow the bytes; text linking waits for both, see
+ * linkAfter), so main answers the bytes first. The hex view's own effect finds them in flight.
+ * `raw`: the bytes are in; `done`: the spans too; `pending`: some of the bytes were not cached.
  */
-function prefetchView(top: number, visible: number): Promise<unknown> | null {
+function prefetchView(top: number, visible: number): { raw: Promise<unknown>; done: Promise<unknown>; pending: boolean } | null {
   const s = session();
   if (!s) return null;
   const from = Math.max(0, (top - 8) * ROW_BYTES);
   const length = Math.min((visible + 16) * ROW_BYTES, s.size - from);
   if (length <= 0) return null;
-  const raw = useGrants.getState().grant ? ensureRaw(from, length) : Promise.resolve();
-  return Promise.all([raw, s.spans.ensureRange(from, length)]);
+  const granted = useGrants.getState().grant !== null;
+  const pending = granted && sliceCached(s.pages, from, length) === null;
+  const raw = granted ? ensureRaw(from, length) : Promise.resolve();
+  return { raw, done: Promise.all([raw, raw.then(() => s.spans.ensureRange(from, length))]), pending };
 }
 
 let linkSeq = 0;

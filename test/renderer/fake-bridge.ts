@@ -342,6 +342,8 @@ export interface FakeControl {
   /** Ends every grant as if it expired. */
   expireAll(): void;
   decision: 'approve' | 'deny' | null;
+  /** readRaw answers this much later (a slow main), when set. */
+  rawDelayMs: number;
 }
 
 export type FakeBridge = AirlockBridge & { control: FakeControl };
@@ -369,7 +371,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   const bookmarks = new Map<string, Bookmark[]>();
   const audit: AuditView[] = [];
   const control: FakeControl = {
-    calls: [], copies: [], exports: [], rawReads: [], grants: new Map(), decision: null,
+    calls: [], copies: [], exports: [], rawReads: [], grants: new Map(), decision: null, rawDelayMs: 0,
     expireAll() {
       for (const [id, g] of control.grants) control.grants.set(id, { ...g, expiresAt: now() - 1 });
     },
@@ -544,6 +546,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       const m = model(g.ref);
       if (g.range && (offset < g.range[0] || offset + length > g.range[1])) throw new Error('[forbidden] outside the granted range');
       control.rawReads.push({ offset, length });
+      if (control.rawDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, control.rawDelayMs));
       return { offset, bytes: m.read(offset, length) };
     },
     async searchRaw(grantId, query): Promise<SearchHits> {

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest';
 import { bridge, setBridge } from '../../renderer/src/bridge';
 import {
-  copySelection, endGrant, exportCompare, exportHexDump, exportReport, moveCursor, revokeRaw, selectFromText, selectRange, tickGrant, walkSpan,
+  copySelection, endGrant, exportCompare, exportHexDump, exportReport, moveCursor, revokeRaw, selectFromText, selectRange, tickGrant, viewMoved, walkSpan,
 } from '../../renderer/src/actions';
 import { MAX_PAGES, PAGE_SIZE } from '../../renderer/src/lib/page-cache';
 import { session } from '../../renderer/src/session';
@@ -235,6 +235,57 @@ describe('copy and export', () => {
 });
 
 describe('scale: a 4 GiB artifact', () => {
+  it('lands a far jump once the bytes of its rows are in: no placeholder rows drawn first', async () => {
+    const fake = await startApp({ bigBytes: 4 * 2 ** 30 });
+    await openSample(2, 0);
+    const size = useArtifact.getState().artifact!.size;
+    await grantRaw();
+    // Every cell of the target row as it first appears in the DOM.
+    const first: string[] = [];
+    // And every row drawn on the way: none far from the target (the list lands on its rows in
+    // one commit, not first on the start of a re-based window and then, a scroll event later, there).
+    const drawn = new Set<number>();
+    const observer = new MutationObserver(() => {
+      const cell = document.querySelector(`.hx[data-o="${size - 1}"]`);
+      if (cell && first.length === 0) first.push(cell.textContent ?? '');
+      for (const row of document.querySelectorAll<HTMLElement>('[data-testid=hex-row]')) drawn.add(Number(row.dataset.offset));
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    fake.control.rawDelayMs = 60;
+    act(() => moveCursor(size - 1));
+    // Until the bytes come, the rows on screen stay (the old top), and the cursor has moved.
+    expect(useView.getState().hexTop).toBe(0);
+    expect(useSelection.getState().cursor).toBe(size - 1);
+    await waitFor(() => expect(document.querySelector(`.hx[data-o="${size - 1}"]`)?.textContent).toMatch(/^[0-9a-f]{2}$/));
+    observer.disconnect();
+    expect(first[0]).toMatch(/^[0-9a-f]{2}$/);
+    expect(useView.getState().hexTop).toBeGreaterThan(2 ** 28 - 100);
+    const far = [...drawn].filter((o) => o > 16 * 200 && o < size - 16 * 200);
+    expect(far, 'rows drawn far from both the old and the new position').toEqual([]);
+  });
+
+  it('lands a far jump after at most ~150 ms when the bytes are slow, and a scroll meanwhile wins', async () => {
+    const fake = await startApp({ bigBytes: 4 * 2 ** 30 });
+    await openSample(2, 0);
+    const size = useArtifact.getState().artifact!.size;
+    await grantRaw();
+    fake.control.rawDelayMs = 2000;
+    act(() => moveCursor(size - 1));
+    expect(useView.getState().hexTop).toBe(0);
+    // The view goes there before the bytes do (placeholders until they come).
+    await waitFor(() => expect(useView.getState().hexTop).toBeGreaterThan(2 ** 28 - 100), { timeout: 1000 });
+    expect(document.querySelector(`.hx[data-o="${size - 1}"]`)?.textContent).toBe('··');
+    // A jump still waiting for its bytes when the user scrolls does not pull the view back.
+    act(() => moveCursor(2 ** 31));
+    act(() => {
+      viewMoved();
+      useView.setState({ hexTop: 5 });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(useView.getState().hexTop).toBe(5);
+    fake.control.rawDelayMs = 0;
+  });
+
   it('jumps to the last byte, reads bounded pages, and keeps the cache bounded', async () => {
     const fake = await startApp({ bigBytes: 4 * 2 ** 30 });
     await openSample(2, 0);

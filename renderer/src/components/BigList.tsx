@@ -1,10 +1,13 @@
 // A list of any number of fixed-height rows. react-window renders ONE bounded window of rows
 // (WINDOW_ROWS) starting at `base`; when the visible rows near the window's edge, or the position
 // jumps outside it, the window is re-based. The position is a row number held by the caller.
-import { useCallback, useLayoutEffect, useRef, useState, type ReactElement, type CSSProperties, type KeyboardEvent, type HTMLAttributes } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactElement, type CSSProperties, type KeyboardEvent, type HTMLAttributes } from 'react';
 import { List, type ListImperativeAPI } from 'react-window';
-import { REBASE_MARGIN, WINDOW_ROWS, clamp, fitsWindow, maxTop, windowBaseFor, windowCount } from '../lib/scroll';
+import { WINDOW_ROWS, clamp, fitsWindow, maxTop, windowBaseFor, windowCount } from '../lib/scroll';
 import { Scrollbar } from './Scrollbar';
+
+/** How long after a jump lands the window is re-based around it (see onRowsRendered). */
+const EDGE_CHECK_MS = 100;
 
 export interface RowRenderProps<P> {
   /** Absolute row number. */
@@ -51,6 +54,11 @@ export function BigList<P extends object>(p: BigListProps<P>) {
   const count = windowCount(base, totalRows, windowRows);
   /** A position we set ourselves: row reports that disagree are stale until it lands (or times out). */
   const expect = useRef<{ index: number; until: number } | null>(null);
+  /** A jump landed by re-basing where the list is scrolled: its first rows are drawn before any re-base around them. */
+  const landing = useRef(false);
+  /** The rows last reported, for the re-base check a landing puts off. */
+  const lastVis = useRef<{ startIndex: number; stopIndex: number } | null>(null);
+  const [edgeCheck, setEdgeCheck] = useState(0);
 
   /** Puts window row `index` at the top by setting the scroll offset directly (no smooth scroll). */
   const place = (index: number, rows: number) => {
@@ -70,13 +78,17 @@ export function BigList<P extends object>(p: BigListProps<P>) {
       place(target - base, count);
       shown.current = target;
     } else {
-      // Prefer a base that puts the target where the list is already scrolled: the rows it
-      // renders right now become the target's rows, so the jump lands in this commit, not after
-      // a scroll event a frame later.
+      // A base that puts the target where the list is already scrolled: the rows it renders
+      // right now become the target's rows, so the jump lands in this commit, not after a
+      // scroll event a frame later (a render of the wrong rows first: 50 ms here on a far jump).
+      // The window may then start at the target or end early (near the end of the rows); if the
+      // list is near its edge, the next rows reported re-base it around the target as usual.
       const here = shown.current - base;
       const keep = target - here;
-      const comfy = here >= REBASE_MARGIN && here + visible <= windowRows - REBASE_MARGIN;
-      const next = comfy && keep >= 0 && keep + windowRows <= totalRows ? keep : windowBaseFor(target, totalRows, windowRows);
+      const kept = here >= 0 && here < count && keep >= 0;
+      const next = kept ? keep : windowBaseFor(target, totalRows, windowRows);
+      // The rows this lands on are drawn before the window is re-based around them.
+      landing.current = kept;
       if (next === base) {
         place(target - base, count);
         shown.current = target;
@@ -105,7 +117,15 @@ export function BigList<P extends object>(p: BigListProps<P>) {
     }
     const abs = base + vis.startIndex;
     shown.current = abs;
+    lastVis.current = vis;
     if (abs !== top) onTop(abs);
+    if (landing.current) {
+      // Re-basing now would replace the rows just landed on by others until a scroll event
+      // puts them back: they are painted first, and the window re-based a moment later.
+      landing.current = false;
+      setTimeout(() => setEdgeCheck((n) => n + 1), EDGE_CHECK_MS);
+      return;
+    }
     const nearLow = base > 0 && vis.startIndex < windowRows / 8;
     const nearHigh = base + count < totalRows && count - vis.stopIndex < windowRows / 8;
     if (nearLow || nearHigh) {
@@ -116,6 +136,12 @@ export function BigList<P extends object>(p: BigListProps<P>) {
       }
     }
   }, [base, top, onTop, count, totalRows, windowRows]);
+
+  // The re-base check a landing put off (see onRowsRendered).
+  useEffect(() => {
+    if (edgeCheck > 0 && lastVis.current && pending.current === null) onRowsRendered(lastVis.current);
+    // Only when the check is due (onRowsRendered is the current one: it is rebuilt each render).
+  }, [edgeCheck]);
 
   const onResize = useCallback((size: { height: number }) => {
     if (size.height > 0) setHeight(size.height);

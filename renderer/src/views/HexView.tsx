@@ -4,7 +4,7 @@ import { memo, useCallback, useEffect, useMemo, type CSSProperties, type Keyboar
 import type { SpanInfo } from '../../../shared/bridge/types';
 import type { Cell } from '../../../shared/hex/cell';
 import { formatHexRows, type HexRow } from '../../../shared/hex/rows';
-import { ROW_BYTES, copySelection, ensureRaw, moveCursor, requestRaw } from '../actions';
+import { ROW_BYTES, copySelection, ensureRaw, moveCursor, requestRaw, viewMoved } from '../actions';
 import { BigList, type RowRenderProps } from '../components/BigList';
 import { PAGE_SIZE, pageOf, type PageCache } from '../lib/page-cache';
 import { rowCount } from '../lib/scroll';
@@ -165,11 +165,14 @@ export function HexView() {
     if (!s || size === 0) return;
     const from = Math.max(0, (hexTop - 8) * ROW_BYTES);
     const length = (hexVisible + 16) * ROW_BYTES;
-    void s.spans.ensureRange(from, Math.min(length, size - from));
-    if (granted) void ensureRaw(from, Math.min(length, size - from));
+    const raw = granted ? ensureRaw(from, Math.min(length, size - from)) : Promise.resolve();
+    void raw.then(() => s.spans.ensureRange(from, Math.min(length, size - from)));
   }, [hexTop, hexVisible, size, granted, artifact?.ref]);
 
-  const onTop = useCallback((row: number) => useView.setState({ hexTop: row }), []);
+  const onTop = useCallback((row: number) => {
+    viewMoved();
+    useView.setState({ hexTop: row });
+  }, []);
   const onVisible = useCallback((rows: number) => useView.setState({ hexVisible: rows }), []);
 
   const onPointerDown = useCallback((e: PointerEvent<HTMLDivElement>) => {
