@@ -13,6 +13,7 @@ export interface CommandEntry {
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'sanitize', summary: 'raw bytes on stdin -> sanitized text on stdout (+ removal report)', load: async () => (await import('./sanitize')).sanitizeCommand },
   { name: 'inspect', summary: 'safe annotated hex/caret dump of a raw transcript + removal summary', load: async () => (await import('./inspect')).inspectCommand },
+  { name: 'screen', summary: 'what a terminal showed: printed text that was overwritten, erased, concealed or same-colour', load: async () => (await import('./screen')).screenCommand },
   { name: 'capture', summary: 'run a command over pipes; raw bytes to the vault, sanitized envelope out', load: async () => (await import('./capture')).captureCommand },
   { name: 'vault', summary: 'list, show, verify and prune captures in the restricted vault', load: async () => (await import('./vault')).vaultCommand },
   { name: 'mcp', summary: 'MCP server on stdio for coding agents: sandboxed capture, read_text, list_records', load: async () => (await import('./mcp')).mcpCommand },

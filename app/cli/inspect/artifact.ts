@@ -14,11 +14,12 @@ export interface ViewedRange {
 
 /**
  * Resolves what `inspect` reads: a file or `-` as given, or a vault artifact named by its
- * `restricted:sha256:` reference. Opening raw bytes from the vault is an access like any other:
+ * `restricted:sha256:` reference (for `inspect`, or the command and view named in `by`). Opening
+ * raw bytes from the vault is an access like any other:
  * a `raw.opened` entry (who, digest, range, view) is appended to the audit log first, and if the
  * log cannot take it nothing is opened.
  */
-export async function openArtifact(arg: string, range: ViewedRange, vaultFlag: string | undefined, io: CliIo): Promise<{ path: string; shown: string }> {
+export async function openArtifact(arg: string, range: ViewedRange, vaultFlag: string | undefined, io: CliIo, by = { via: 'airlock inspect', view: '' }): Promise<{ path: string; shown: string }> {
   if (!arg.startsWith('restricted:')) return { path: arg, shown: arg === '-' ? '(stdin)' : arg };
   try {
     const { sha256 } = parseRef(arg);
@@ -26,8 +27,8 @@ export async function openArtifact(arg: string, range: ViewedRange, vaultFlag: s
     if (!(await vault.hasRaw(sha256))) throw new CliError(`raw artifact ${arg} is not in vault ${terminalSafeLine(vault.root)} (pruned, or never stored there)`);
     await AuditLog.forVault(vault.root).append('raw.opened', {
       sha256,
-      via: 'airlock inspect',
-      view: range.dump ? 'hex-dump' : 'summary',
+      via: by.via,
+      view: by.view || (range.dump ? 'hex-dump' : 'summary'),
       offset: range.offset,
       length: range.length === Infinity ? 'all' : range.length,
     });
