@@ -286,6 +286,30 @@ test('demo vault: browse, open a capture, its streams and the merged view in col
   await expect(page.locator('[data-testid=stream-tab][data-stream=stdout]')).toHaveAttribute('aria-selected', 'true');
 });
 
+test('screen reconstruction: what a terminal showed of build.log, what it hid, and the bytes that hid it', async () => {
+  const { page } = app;
+  await page.getByRole('button', { name: 'Back to the vault' }).click();
+  const row = page.locator('[data-testid=artifact-row]').filter({ hasText: 'build.log' }).first();
+  await row.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('text-line').first()).toBeVisible();
+  await page.getByRole('tab', { name: 'Screen' }).click();
+  const panel = page.getByTestId('screen-panel');
+  await expect(panel.getByTestId('screen-finding').first()).toBeVisible();
+  await expect(panel.getByTestId('screen-finding')).toHaveCount(5);
+  await expect(panel.getByTestId('screen-finding').filter({ hasText: 'overwritten' }).first()).toContainText('fetch 12%');
+  await expect(panel.getByTestId('screen-finding').filter({ hasText: 'erased' }).first()).toContainText('ERROR');
+  await expect(panel.getByTestId('screen-finding').filter({ hasText: 'concealed' })).toHaveCount(1);
+  const last = (await panel.getByTestId('screen-last').textContent()) ?? '';
+  expect(last).not.toMatch(NOT_INERT);
+  expect(last).not.toContain('ERROR');
+  // A finding selects its bytes (keyboard: focus, Enter), linked to the text view as any selection.
+  await panel.getByRole('button', { name: /^erased at 0x/ }).first().focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('sel 5 B');
+  await shot(page, '13-screen');
+});
+
 test('one safe reading: withheld text, ambiguous stretches and text withheld to end', async () => {
   const { page } = app;
   // A raw 0x9C ends the OSC for an 8-bit terminal only (the instruction is withheld); a raw 0x9D

@@ -10,7 +10,7 @@ export const PROMPT_CHANNEL = 'airlock-prompt:call';
  */
 export const VIEWER_METHODS = [
   'getVaultInfo', 'listRecords', 'openFile', 'startIndex', 'getIndexStatus', 'cancelIndex', 'getReport', 'getSpans',
-  'findSpan', 'getMinimap', 'getTextLines', 'textPositionOf', 'searchText', 'getChunkLog', 'requestRawAccess', 'listGrants',
+  'findSpan', 'getMinimap', 'getTextLines', 'textPositionOf', 'searchText', 'getScreen', 'getChunkLog', 'requestRawAccess', 'listGrants',
   'revokeGrant', 'readRaw', 'searchRaw', 'listBookmarks', 'saveBookmark', 'deleteBookmark', 'copyText', 'exportText', 'listAudit',
 ] as const;
 export const PROMPT_METHODS = ['getPrompt', 'answerPrompt'] as const;

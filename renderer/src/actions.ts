@@ -11,6 +11,7 @@ import { closeSession, openSession, session } from './session';
 import { useArtifact } from './stores/artifact';
 import { useBookmarks } from './stores/bookmarks';
 import { initialGrants, useGrants } from './stores/grants';
+import { initialScreen, useScreen } from './stores/screen';
 import { initialSearch, useSearch, type SearchMode } from './stores/search';
 import { initialSelection, selectedRange, useSelection } from './stores/selection';
 import { notify, useView } from './stores/view';
@@ -67,6 +68,7 @@ export async function openArtifact(record: RecordSummary, artifact: ArtifactSumm
   useSelection.setState({ ...initialSelection }, true);
   useSearch.setState({ ...initialSearch }, true);
   useBookmarks.setState({ list: [], error: null });
+  useScreen.setState((s) => ({ ...initialScreen, cols: s.cols, rows: s.rows }), true);
   useGrants.setState(initialGrants(), true);
   useView.setState({ hexTop: 0, textTop: 0, mainTab: 'bytes', hoverOffset: null, notice: null });
   try {
@@ -469,6 +471,20 @@ export function gotoHit(direction: 1 | -1): void {
 }
 
 // ---------------------------------------------------------------- bookmarks
+
+/** Runs the screen engine in main on the open artifact, for a terminal of `cols` x `rows`. */
+export async function loadScreen(cols: number, rows: number): Promise<void> {
+  const ref = useArtifact.getState().artifact?.ref;
+  if (!ref) return;
+  const key = `${ref}:${cols}x${rows}`;
+  useScreen.setState({ cols, rows, phase: 'loading', error: null, key });
+  try {
+    const view = await bridge().getScreen(ref, { cols, rows });
+    if (useScreen.getState().key === key) useScreen.setState({ phase: 'ready', view });
+  } catch (e) {
+    if (useScreen.getState().key === key) useScreen.setState({ phase: 'error', view: null, error: errorText(e) });
+  }
+}
 
 export async function addBookmark(note: string): Promise<void> {
   const ref = useArtifact.getState().artifact?.ref;

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import type {
   ArtifactRef, AuditView, Bookmark, ChunkLogView, CopyKind, ExportKind, GrantInfo, IndexStatus, Minimap,
-  PromptView, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, SearchHits, SpanInfo, TextPage,
+  PromptView, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, ScreenView, SearchHits, SpanInfo, TextPage,
   TextPosition, VaultInfo,
 } from './types';
 
@@ -33,6 +33,10 @@ export const MAX_NOTE_CHARS = 2_000;
 export const MAX_EXPORT_CHARS = 32 << 20;
 /** Minimap resolution bounds. */
 export const MAX_MINIMAP_BUCKETS = 4_096;
+/** Largest artifact `getScreen` reconstructs (the engine holds it in memory; ~1 MB/s). */
+export const MAX_SCREEN_BYTES = 16 << 20;
+/** Most findings one `getScreen` answer lists. */
+export const MAX_SCREEN_FINDINGS = 5_000;
 
 const offset = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const length = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -61,6 +65,8 @@ export const BRIDGE_ARGS = {
   getTextLines: z.tuple([artifactRefSchema, offset, z.number().int().min(1).max(MAX_TEXT_LINES)]),
   textPositionOf: z.tuple([artifactRefSchema, offset]),
   searchText: z.tuple([artifactRefSchema, z.string().min(1).max(MAX_NOTE_CHARS), z.object({ caseSensitive: z.boolean().optional() }).strict()]),
+  /** The screen engine on the artifact, on a terminal of this size (`airlock screen`). */
+  getScreen: z.tuple([artifactRefSchema, z.object({ cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(1000) }).strict()]),
   getChunkLog: z.tuple([recordId]),
   requestRawAccess: z.tuple([artifactRefSchema, z.object({ range: range.optional(), reason: note.optional() }).strict()]),
   listGrants: z.tuple([]),
@@ -97,6 +103,8 @@ export interface AirlockBridge {
   getTextLines(ref: ArtifactRef, firstLine: number, count: number): Promise<TextPage>;
   textPositionOf(ref: ArtifactRef, rawOffset: number): Promise<TextPosition | null>;
   searchText(ref: ArtifactRef, query: string, options: { caseSensitive?: boolean }): Promise<SearchHits>;
+  /** What a terminal of that size showed at the end, and the printed text it hid (no raw bytes: offsets and inert text). */
+  getScreen(ref: ArtifactRef, size: { cols: number; rows: number }): Promise<ScreenView>;
   getChunkLog(recordId: string): Promise<ChunkLogView>;
   /** Opens main's prompt window; resolves once the human approved or denied (or it expired). */
   requestRawAccess(ref: ArtifactRef, options: { range?: [number, number]; reason?: string }): Promise<RawAccessOutcome>;

@@ -110,6 +110,36 @@ export interface Minimap {
   readonly counts: readonly (readonly number[])[];
 }
 
+/** Printed text a terminal did not show at the end (the screen engine's finding; see `airlock screen`). */
+export interface ScreenFindingView {
+  readonly kind: 'overwritten' | 'erased' | 'concealed' | 'same_colour';
+  /** Raw offset and length of the hidden characters' bytes. */
+  readonly offset: number;
+  readonly length: number;
+  /** The hidden text, inert (as the sanitizer keeps it). */
+  readonly text: string;
+  /** Where it was printed (1-based), when known. */
+  readonly line: number | null;
+  readonly column: number | null;
+  /** Raw offset of what hid it (the erasing control, or the character printed over it), when known. */
+  readonly by: number | null;
+}
+
+/** What a terminal of `cols` x `rows` showed at the end of an artifact, and what it hid. */
+export interface ScreenView {
+  readonly cols: number;
+  readonly rows: number;
+  readonly emulator: string;
+  readonly findings: readonly ScreenFindingView[];
+  /** Findings past this many are not listed (`counts` still counts every one). */
+  readonly truncated: boolean;
+  readonly counts: { readonly overwritten: number; readonly erased: number; readonly concealed: number; readonly same_colour: number; readonly printed: number; readonly scrolledOut: number };
+  /** The last screen as a person saw it (concealed and same-colour cells blank), inert. */
+  readonly screen: readonly string[];
+  readonly alternateScreen: boolean;
+  readonly layoutVerified: boolean;
+}
+
 /** A piece of a sanitized text line: kept text, or a chip for a removed span. */
 export type TextPiece =
   | {

@@ -3,7 +3,7 @@
 // GiB, whose bytes are computed instead of stored) and answers every bridge method the way main
 // does: sanitized text and span metadata freely, raw bytes only under a grant. Test-only code.
 import type { AirlockBridge } from '../../shared/bridge/contract';
-import { MAX_RAW_READ, MAX_SEARCH_HITS, MAX_SPANS_PER_CALL, MAX_TEXT_LINES } from '../../shared/bridge/contract';
+import { MAX_RAW_READ, MAX_SCREEN_BYTES, MAX_SEARCH_HITS, MAX_SPANS_PER_CALL, MAX_TEXT_LINES } from '../../shared/bridge/contract';
 import type {
   ArtifactSummary, AuditView, Bookmark, ChunkLogView, ChunkRowView, CopyKind, ExportKind, GrantInfo, IndexStatus,
   Minimap, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, SearchHits, SpanInfo, TextLine, TextPage,
@@ -14,6 +14,7 @@ import { Sanitizer } from '../../shared/sanitize/sanitizer';
 import { isInert } from '../../shared/sanitize/inert';
 import { captureChunks, hostileTranscript, periodicUnit } from './samples';
 import { sha256Hex } from './sha256';
+import { screenViewOf } from '../../app/services/screen/view';
 
 const dec = new TextDecoder();
 
@@ -507,6 +508,12 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     },
     async textPositionOf(ref, rawOffset) {
       return model(ref).textPositionOf(rawOffset);
+    },
+    async getScreen(ref, size) {
+      // The real screen engine over the model's bytes, as main runs it over the raw file.
+      const m = model(ref);
+      if (m.size > MAX_SCREEN_BYTES) throw new Error('[too-large] the screen engine takes at most 16 MiB');
+      return screenViewOf(m.read(0, m.size), size.cols, size.rows);
     },
     async searchText(ref, query, opts): Promise<SearchHits> {
       const t0 = now();

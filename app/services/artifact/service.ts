@@ -9,12 +9,13 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_LIMITS } from '../../../shared/parser';
 import type {
-  ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, SearchHits, SpanInfo, TextPage, TextPosition,
+  ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenView, SearchHits, SpanInfo, TextPage, TextPosition,
 } from '../../../shared/bridge/types';
 import { MAX_SPANS_PER_CALL } from '../../../shared/bridge/contract';
 import { ensurePrivateDir, fsyncDir, isErrno } from '../../node/fs-atomic';
 import { parseRef, type Vault } from '../../node/vault';
 import { BridgeError } from '../bridge/errors';
+import { screenView } from '../screen/view';
 import { BookmarkStore } from './bookmarks';
 import { BuildCancelled, buildIndex } from './build';
 import { chunkLogView } from './chunk-log';
@@ -66,6 +67,8 @@ interface Job {
 
 /** Open indexes kept at once (each holds 7 file handles and up to a few MB of cached blocks). */
 const MAX_OPEN = 4;
+/** Screen views kept (per artifact and terminal size). */
+const MAX_SCREENS = 4;
 
 export type ArtifactService = ReturnType<typeof createArtifactService>;
 
@@ -78,6 +81,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
   const jobs = new Map<string, Job>();
   const readers = new Map<string, IndexReader>();
   const bookmarks = new BookmarkStore(root);
+  const screens = new Map<string, Promise<ScreenView>>();
 
   const shaOf = (ref: ArtifactRef): string => {
     try {
@@ -385,6 +389,19 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     },
     getMinimap(ref: ArtifactRef, buckets: number): Promise<Minimap> {
       return query(ref, (r) => q.getMinimap(r, buckets));
+    },
+    /** The screen engine on the raw file (no index needed), kept for the last few sizes asked. */
+    async getScreen(ref: ArtifactRef, size: { cols: number; rows: number }): Promise<ScreenView> {
+      const sha = shaOf(ref);
+      const key = `${sha}:${size.cols}x${size.rows}`;
+      let view = screens.get(key);
+      if (view === undefined) {
+        view = rawSize(sha).then((n) => screenView(opts.rawPath(sha), n, size.cols, size.rows));
+        screens.set(key, view);
+        view.catch(() => screens.delete(key));
+        while (screens.size > MAX_SCREENS) screens.delete(screens.keys().next().value as string);
+      }
+      return view;
     },
     getTextLines(ref: ArtifactRef, firstLine: number, count: number): Promise<TextPage> {
       return query(ref, (r) => q.getTextLines(r, firstLine, count));

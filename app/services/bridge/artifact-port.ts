@@ -5,7 +5,7 @@ import type { ArtifactRef, ChunkLogView, SearchHits } from '../../../shared/brid
 /** The artifact methods the dispatcher delegates as they are (each takes the artifact's ref first). */
 export const ARTIFACT_METHODS = [
   'startIndex', 'getIndexStatus', 'cancelIndex', 'getSpans', 'findSpan', 'getMinimap', 'getTextLines',
-  'textPositionOf', 'searchText', 'listBookmarks', 'saveBookmark', 'deleteBookmark',
+  'textPositionOf', 'searchText', 'getScreen', 'listBookmarks', 'saveBookmark', 'deleteBookmark',
 ] as const;
 
 /**

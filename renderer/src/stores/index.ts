@@ -4,10 +4,12 @@ export { useSelection, initialSelection, selectedRange, type SelectionState } fr
 export { useGrants, initialGrants, type GrantState, type GrantPhase } from './grants';
 export { useSearch, initialSearch, type SearchState, type SearchMode } from './search';
 export { useBookmarks, initialBookmarks, type BookmarkState } from './bookmarks';
+export { useScreen, initialScreen, type ScreenState } from './screen';
 import { initialArtifact, useArtifact } from './artifact';
 import { initialBookmarks, useBookmarks } from './bookmarks';
 import { initialGrants, useGrants } from './grants';
 import { initialSearch, useSearch } from './search';
+import { initialScreen, useScreen } from './screen';
 import { initialSelection, useSelection } from './selection';
 import { initialView, useView } from './view';
 
@@ -19,4 +21,5 @@ export function resetStores(): void {
   useGrants.setState(initialGrants(), true);
   useSearch.setState({ ...initialSearch }, true);
   useBookmarks.setState({ ...initialBookmarks }, true);
+  useScreen.setState({ ...initialScreen }, true);
 }

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { cancelIndex, gotoHit, retryIndex } from '../actions';
 import { useArtifact, useView, type SideTab } from '../stores';
 import { BookmarksPanel } from './BookmarksPanel';
+import { ScreenPanel } from './ScreenPanel';
 import { CompareView } from './CompareView';
 import { GrantBanner } from './GrantBanner';
 import { HexView } from './HexView';
@@ -21,16 +22,18 @@ function SidePanel() {
     <button type="button" role="tab" id={`side-${t}`} aria-selected={sideTab === t} aria-controls={`side-panel-${t}`} className={sideTab === t ? 'on' : ''} onClick={() => useView.setState({ sideTab: t })}>{label}</button>
   );
   return (
-    <aside className="side" aria-label="Report, search and bookmarks">
+    <aside className="side" aria-label="Report, search, bookmarks and screen">
       <div className="side-tabs" role="tablist" aria-label="Side panel">
         {tab('report', 'Report')}
         {tab('search', 'Search')}
         {tab('bookmarks', 'Bookmarks')}
+        {tab('screen', 'Screen')}
       </div>
       <div className="side-body" role="tabpanel" id={`side-panel-${sideTab}`} aria-labelledby={`side-${sideTab}`}>
         {sideTab === 'report' && <ReportPanel />}
         {sideTab === 'search' && <SearchPanel />}
         {sideTab === 'bookmarks' && <BookmarksPanel />}
+        {sideTab === 'screen' && <ScreenPanel />}
       </div>
       <Inspector />
     </aside>

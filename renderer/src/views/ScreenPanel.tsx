@@ -1,0 +1,102 @@
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { ScreenFindingView } from '../../../shared/bridge/types';
+import { loadScreen, selectRange } from '../actions';
+import { hexOffset } from '../lib/spans';
+import { useArtifact, useScreen } from '../stores';
+
+const KIND_LABEL: Record<ScreenFindingView['kind'], string> = {
+  overwritten: 'overwritten',
+  erased: 'erased',
+  concealed: 'concealed',
+  same_colour: 'same colour',
+};
+
+const KIND_HELP: Record<ScreenFindingView['kind'], string> = {
+  overwritten: 'printed over by later text (CR or cursor moves)',
+  erased: 'removed by an erasing control',
+  concealed: 'still on screen, drawn invisible (SGR 8)',
+  same_colour: 'still on screen, foreground = background colour',
+};
+
+/**
+ * What a terminal showed at the end against what the bytes printed (main's screen engine, as
+ * `airlock screen`): counts, one row per hidden range (its bytes selected on Enter or click, what
+ * hid it one more click away), and the last screen as a person saw it. Text is inert (main made
+ * it so) and shows as plain text.
+ */
+export function ScreenPanel() {
+  const ref = useArtifact((a) => a.artifact?.ref ?? null);
+  const { cols, rows, phase, view, error } = useScreen();
+  const [size, setSize] = useState({ cols: String(cols), rows: String(rows) });
+  useEffect(() => {
+    if (ref && phase === 'idle') void loadScreen(cols, rows);
+  }, [ref, phase, cols, rows]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const c = Number(size.cols);
+    const r = Number(size.rows);
+    if (Number.isInteger(c) && c >= 2 && c <= 1000 && Number.isInteger(r) && r >= 1 && r <= 1000) void loadScreen(c, r);
+  };
+  // Up and Down move between findings (each is a button).
+  const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const items = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button.finding')];
+    const at = items.indexOf(document.activeElement as HTMLButtonElement);
+    const next = items[Math.max(0, Math.min(items.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))];
+    if (next) {
+      e.preventDefault();
+      next.focus();
+    }
+  };
+  const c = view?.counts;
+  return (
+    <section className="screen-panel" data-testid="screen-panel" aria-label="Screen reconstruction">
+      <form className="screen-size" onSubmit={submit}>
+        <label htmlFor="screen-cols">Terminal</label>
+        <input id="screen-cols" aria-label="Columns" inputMode="numeric" value={size.cols} onChange={(e) => setSize({ ...size, cols: e.target.value })} />
+        <span>×</span>
+        <input id="screen-rows" aria-label="Rows" inputMode="numeric" value={size.rows} onChange={(e) => setSize({ ...size, rows: e.target.value })} />
+        <button type="submit" className="primary">Reconstruct</button>
+      </form>
+      {phase === 'loading' && <p className="muted" role="status">Running the bytes through the emulator…</p>}
+      {phase === 'error' && <p className="error" role="alert">{error}</p>}
+      {view && c && phase === 'ready' && (
+        <>
+          <div className="report-totals screen-totals">
+            <div><strong data-testid="screen-hidden">{c.overwritten + c.erased + c.concealed + c.same_colour}</strong><span>hidden ranges</span></div>
+            <div><strong>{c.printed}</strong><span>characters printed</span></div>
+            <div><strong>{view.cols}×{view.rows}</strong><span>{view.emulator}</span></div>
+          </div>
+          <p className="screen-counts small">
+            <span className="sk k-overwritten">{c.overwritten} overwritten</span> · <span className="sk k-erased">{c.erased} erased</span> ·{' '}
+            <span className="sk k-concealed">{c.concealed} concealed</span> · <span className="sk k-same_colour">{c.same_colour} same colour</span>
+            {c.scrolledOut > 0 && <> · {c.scrolledOut} scrolled out of the scrollback (not hidden)</>}
+          </p>
+          {!view.layoutVerified && <p className="error" role="alert">The emulator laid the followed copy out differently: findings may be wrong.</p>}
+          {view.alternateScreen && <p className="notice small">The alternate screen was still active at the end: the normal screen is behind it.</p>}
+          <ul className="finding-list" aria-label="Hidden text" onKeyDown={onKeyDown}>
+            {view.findings.map((f) => (
+              <li key={`${f.offset}:${f.kind}`} data-testid="screen-finding">
+                <button type="button" className={`finding k-${f.kind}`} title={KIND_HELP[f.kind]}
+                  aria-label={`${KIND_LABEL[f.kind]} at 0x${hexOffset(f.offset)}, ${f.length} bytes: ${f.text}`}
+                  onClick={() => selectRange(f.offset, f.offset + f.length)}>
+                  <span className="fk">{KIND_LABEL[f.kind]}</span>
+                  <span className="mono fo">0x{hexOffset(f.offset)} +{f.length}</span>
+                  {f.line !== null && <span className="fl">L{f.line}:{f.column}</span>}
+                  <span className="ft mono">{f.text}</span>
+                </button>
+                {f.by !== null && (
+                  <button type="button" className="link mono by" aria-label={`What hid it: 0x${hexOffset(f.by)}`} onClick={() => selectRange(f.by!, f.by! + 1)}>by 0x{hexOffset(f.by)}</button>
+                )}
+              </li>
+            ))}
+            {view.findings.length === 0 && <li className="muted">Nothing printed was hidden: the last screen shows every character the bytes printed (or scrolled past).</li>}
+            {view.truncated && <li className="muted">More findings than listed; airlock screen --json lists them all.</li>}
+          </ul>
+          <h3 className="screen-head">Last screen, as seen</h3>
+          <pre className="screen-last mono" data-testid="screen-last" aria-label="Last screen" style={{ width: `${view.cols}ch` }}>{view.screen.join('\n')}</pre>
+        </>
+      )}
+    </section>
+  );
+}
