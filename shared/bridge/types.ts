@@ -138,6 +138,8 @@ export interface ScreenView {
   readonly screen: readonly string[];
   readonly alternateScreen: boolean;
   readonly layoutVerified: boolean;
+  /** Each erased finding names its control (false: past the engine's snapshot budget, some do not). */
+  readonly causesComplete: boolean;
 }
 
 /** A piece of a sanitized text line: kept text, or a chip for a removed span. */

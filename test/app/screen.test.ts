@@ -108,6 +108,22 @@ describe('screen engine: what was printed but not shown', () => {
     }), { numRuns: Number(process.env.SCREEN_RUNS ?? 300) });
   });
 
+  it('stays linear on input that erases a large screen over and over: snapshots keep to their budget, erasures are still found', () => {
+    const n = 50_000;
+    const input = enc(`secret${'\x1b[2J'.repeat(n)}\x1b[Hok`);
+    const r = reconstructScreen(input, { cols: 200, rows: 100 });
+    expect(r.snapshotCells).toBeLessThanOrEqual(2_000_000 + 32 * input.length);
+    expect(r.causesComplete).toBe(false);
+    expect(r.findings.map((f) => [f.kind, f.text])).toEqual([['erased', 'secret']]);
+    // Within the budget the cause is named.
+    const small = screen(`secret${'\x1b[2J'.repeat(10)}`);
+    expect(small.causesComplete).toBe(true);
+    expect(small.findings[0].by).toBe(6);
+    // Past it, text erased later is still found, without its cause.
+    const late = reconstructScreen(enc(`${'\x1b[2J'.repeat(n)}late\x1b[2J`), { cols: 200, rows: 100 });
+    expect(late.findings.map((f) => [f.kind, f.text, f.by])).toEqual([['erased', 'late', null]]);
+  });
+
   it('the layout check finds a copy that was fed differently (the line where cells first differ)', () => {
     const make = () => new xterm.Terminal({ cols: 10, rows: 3, allowProposedApi: true, logLevel: 'off' });
     const [a, b, c] = [make(), make(), make()];

@@ -64,8 +64,8 @@ export const screenCommand: Command = {
     }
     const report = reconstructScreen(bytes, { cols, rows });
     if (json) {
-      const { findings, counts, screen, alternateScreen, layoutVerified, divergedAtLine, emulator } = report;
-      io.stdout.write(`${terminalSafeJson({ source: shown, bytes: total, terminal: { cols, rows, emulator }, counts, findings, screen, alternateScreen, layoutVerified, divergedAtLine }, 2)}\n`);
+      const { findings, counts, screen, alternateScreen, layoutVerified, divergedAtLine, causesComplete, emulator } = report;
+      io.stdout.write(`${terminalSafeJson({ source: shown, bytes: total, terminal: { cols, rows, emulator }, counts, findings, screen, alternateScreen, layoutVerified, divergedAtLine, causesComplete }, 2)}\n`);
       return 0;
     }
     const own: string[] = [`airlock screen: ${terminalSafeLine(shown)} on a ${cols}x${rows} terminal (${report.emulator})`];
@@ -73,6 +73,7 @@ export const screenCommand: Command = {
     own.push(`printed ${c.printed} characters; hidden at the end: ${c.overwritten} overwritten, ${c.erased} erased, ${c.concealed} concealed, ${c.same_colour} same colour (ranges)`);
     if (c.scrolledOut > 0) own.push(`${c.scrolledOut} characters scrolled out of the scrollback (not counted as hidden)`);
     if (!report.layoutVerified) own.push(`warning: the emulator laid out the followed copy differently from line ${report.divergedAtLine}: findings after it may be wrong`);
+    if (!report.causesComplete) own.push('the input erases the screen more often than the snapshot budget allows: later erased text is listed without its cause');
     if (report.alternateScreen) own.push('the alternate screen was still active at the end: the normal screen is behind it');
     writeOwnLines(io.stdout, own, 'airlock screen: ');
     const columns = terminalColumns(io) ?? 80;

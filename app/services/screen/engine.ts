@@ -63,6 +63,15 @@ export interface ScreenReport {
    */
   readonly layoutVerified: boolean;
   readonly divergedAtLine: number | null;
+  /**
+   * Every erasing control was bracketed by snapshots, so each `erased` finding names its control
+   * (`by`). False when the snapshot budget ran out (input that erases a large screen over and
+   * over): later erasures are still found (a character gone from a cell no later one covers) but
+   * without their cause.
+   */
+  readonly causesComplete: boolean;
+  /** Screen cells the snapshots read: at most SNAPSHOT_CELLS_PER_BYTE per input byte (+ a fixed allowance). */
+  readonly snapshotCells: number;
 }
 
 export const SCREEN_DEFAULTS = { cols: 80, rows: 24, scrollback: 10_000 } as const;
@@ -75,6 +84,14 @@ const WIDE_TAG = 0x4e00;
 const SENTINEL = 0xffffff;
 const MAX_CHARS = SENTINEL * (1 << LOW_BITS);
 const utf8 = new TextEncoder();
+
+/**
+ * Snapshots are bounded by the input, so the engine stays linear whatever the bytes: an erasing
+ * control costs a screen (or a line) of cells, and 4 bytes of `ESC [ 2 J` on a 1000x1000
+ * terminal would otherwise cost a million cells each.
+ */
+const SNAPSHOT_CELLS_PER_BYTE = 32;
+const SNAPSHOT_CELLS_BASE = 2_000_000;
 
 /** Erasing controls: CSI finals that remove cells, modes that drop a screen, RIS and DECALN. */
 const ERASING_CSI = new Set(['J', 'K', 'X', 'P', 'M', 'L', 'S', 'T', '@']);
@@ -247,6 +264,9 @@ export function reconstructScreen(bytes: Uint8Array, options: ScreenOptions = {}
   const settled = (): boolean => ground() && (parser === undefined || parser.precedingJoinState === 0);
   const chars = new CharTable();
   const { ranges } = removedRanges(bytes);
+  const work = { cells: 0 };
+  const budget = SNAPSHOT_CELLS_BASE + SNAPSHOT_CELLS_PER_BYTE * bytes.length;
+  let causesComplete = true;
   const decoder = new TextDecoder('utf-8', { fatal: false });
 
   let tagColour = -1;
@@ -254,8 +274,18 @@ export function reconstructScreen(bytes: Uint8Array, options: ScreenOptions = {}
     if (to <= from) return;
     const piece = bytes.subarray(from, to);
     const sequence = startsSequence(bytes, from);
-    const reach = erasing(bytes, from, to);
-    const before = reach !== Reach.None ? tagsIn(b, reach) : null;
+    let reach = erasing(bytes, from, to);
+    if (reach !== Reach.None) {
+      const buf = b.buffer.active;
+      const lines = reach === Reach.Line ? 1 : reach === Reach.Screen ? rows + 2 * buf.baseY : b.buffer.normal.length + b.buffer.alternate.length;
+      // Both snapshots; a screen-wide one may also read what scrolled into the scrollback.
+      const cost = 2 * lines * cols;
+      if (work.cells + cost > budget) {
+        reach = Reach.None;
+        causesComplete = false;
+      }
+    }
+    const before = reach !== Reach.None ? tagsIn(b, reach, undefined, work) : null;
     const baseBefore = b.buffer.active.baseY;
     const trimmedBefore = trimmed;
     ai.writeSync(piece);
@@ -274,7 +304,7 @@ export function reconstructScreen(bytes: Uint8Array, options: ScreenOptions = {}
     }
     if (before !== null) {
       // After: where those tags can still be (a scroll moves screen lines into the scrollback).
-      const after = new Set(tagsIn(b, reach, Math.max(0, baseBefore - (trimmed - trimmedBefore))));
+      const after = new Set(tagsIn(b, reach, Math.max(0, baseBefore - (trimmed - trimmedBefore)), work));
       for (const i of before) if (!after.has(i) && chars.erasedBy[i] < 0) chars.erasedBy[i] = from;
     }
   };
@@ -398,10 +428,18 @@ export function reconstructScreen(bytes: Uint8Array, options: ScreenOptions = {}
       kinds[i] = 1;
       by[i] = chars.erasedBy[i];
     } else {
-      kinds[i] = 0;
+      // Gone without a bracketed control: printed over when a later character holds its cell;
+      // when nothing does, erased by something unbracketed (a line pushed out of a scroll
+      // region, or past the snapshot budget). Where it was is unknown: printed over (autowrap
+      // off rewrites the last column; the alternate screen is not followed by position).
       const at = chars.line[i] >= 0 ? (chars.line[i] - trimmed) * cols + chars.col[i] : -1;
       const j = at >= 0 && at < normal.length ? normal[at] : -1;
-      if (j > i) by[i] = chars.offset[j];
+      if (j > i) {
+        kinds[i] = 0;
+        by[i] = chars.offset[j];
+      } else {
+        kinds[i] = at >= 0 ? 1 : 0;
+      }
     }
   }
   const findings = merge(chars, kinds, by, KIND);
@@ -429,6 +467,8 @@ export function reconstructScreen(bytes: Uint8Array, options: ScreenOptions = {}
     alternateScreen: active.type === 'alternate',
     layoutVerified: divergedAtLine === null,
     divergedAtLine,
+    causesComplete,
+    snapshotCells: work.cells,
   };
 }
 
@@ -478,10 +518,11 @@ function locate(b: TerminalT, chars: CharTable, first: number, y0: number, x0: n
  * Tags in B's cursor line, active screen (from line `from` of the buffer, when given, to the
  * screen's end), or both buffers with the scrollback.
  */
-function tagsIn(b: TerminalT, reach: Reach, from?: number): number[] {
+function tagsIn(b: TerminalT, reach: Reach, from: number | undefined, work: { cells: number }): number[] {
   const out: number[] = [];
   const cell = b.buffer.active.getNullCell();
   const scan = (buf: TerminalT['buffer']['active'], from: number, to: number): void => {
+    work.cells += Math.max(0, to - from) * b.cols;
     for (let y = from; y < to; y++) {
       const line = buf.getLine(y);
       if (!line) continue;

@@ -38,5 +38,6 @@ export function screenViewOf(bytes: Uint8Array, cols: number, rows: number): Scr
     screen: r.screen.map(inert),
     alternateScreen: r.alternateScreen,
     layoutVerified: r.layoutVerified,
+    causesComplete: r.causesComplete,
   };
 }

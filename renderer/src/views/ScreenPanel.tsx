@@ -73,6 +73,7 @@ export function ScreenPanel() {
             {c.scrolledOut > 0 && <> · {c.scrolledOut} scrolled out of the scrollback (not hidden)</>}
           </p>
           {!view.layoutVerified && <p className="error" role="alert">The emulator laid the followed copy out differently: findings may be wrong.</p>}
+          {!view.causesComplete && <p className="notice small">The input erases the screen too often to bracket every erase: some erased text is listed without its cause.</p>}
           {view.alternateScreen && <p className="notice small">The alternate screen was still active at the end: the normal screen is behind it.</p>}
           <ul className="finding-list" aria-label="Hidden text" onKeyDown={onKeyDown}>
             {view.findings.map((f) => (
