@@ -11,6 +11,7 @@ import xterm from '@xterm/headless';
 import { firstDivergence, reconstructScreen, type ScreenFinding } from '../../app/services/screen/engine';
 import { hostileStream, TOKENS } from '../helpers/arbitraries';
 import { runAirlock } from '../helpers/cli';
+import { bytes } from '../helpers/record';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const screen = (s: string | Uint8Array, cols = 40, rows = 6) => reconstructScreen(typeof s === 'string' ? enc(s) : s, { cols, rows });
@@ -88,15 +89,7 @@ describe('screen engine: what was printed but not shown', () => {
       { weight: 3, arbitrary: hostileStream(40) },
       { weight: 2, arbitrary: fc.constantFrom(...['\r', '\x1b[2K', '\x1b[1D', '\x1b[5G', '\x1b[2J', '\x1b[H', '\x1b[3P', '\x1b[2@', '\x1b[4h', '\x1b[4l', '\x1b[?7l', '\x1b[?7h', '\x1b[2;3r', '\x1b[M', '\x1b[L', '\x1bc', '\x1b#8', '\x1b[8m', '\x1b[0m', '\x1b[30;40m', 'word ', '本', 'e\u0301', '\u{f0005}'].map(enc)) },
       { weight: 1, arbitrary: fc.constantFrom(...TOKENS) },
-    ), { maxLength: 30 }).map((parts) => {
-      const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-      let at = 0;
-      for (const p of parts) {
-        out.set(p, at);
-        at += p.length;
-      }
-      return out;
-    });
+    ), { maxLength: 30 }).map((parts) => bytes(...parts));
     fc.assert(fc.property(mixed, (input) => {
       const r = reconstructScreen(input, { cols: 12, rows: 4, scrollback: 20 });
       expect(r.layoutVerified, JSON.stringify(Buffer.from(input).toString('latin1'))).toBe(true);

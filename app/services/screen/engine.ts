@@ -15,28 +15,21 @@
 // elsewhere was printed over: `overwritten`.
 import xterm from '@xterm/headless';
 import type { SpanClass } from '../../../shared/parser';
+import type { ScreenFindingView } from '../../../shared/bridge/types';
 import { Sanitizer } from '../../../shared/sanitize';
 
 const { Terminal } = xterm;
 type TerminalT = InstanceType<typeof Terminal>;
 
 /** How a character that was printed is hidden at the end. */
-export type FindingKind = 'overwritten' | 'erased' | 'concealed' | 'same_colour';
+export type FindingKind = ScreenFindingView['kind'];
 
-/** A raw byte range of printed text a terminal did not show at the end. */
-export interface ScreenFinding {
-  readonly kind: FindingKind;
-  /** Raw offset and length of the hidden characters' bytes. */
-  readonly offset: number;
-  readonly length: number;
-  /** The hidden text (untrusted: escape it before it reaches a terminal). */
-  readonly text: string;
-  /** Where it was printed (1-based buffer line, scrollback included; 1-based column), if known. */
-  readonly line: number | null;
-  readonly column: number | null;
-  /** Raw offset of what hid it: the erasing control, or the character printed over it (when known). */
-  readonly by: number | null;
-}
+/**
+ * A raw byte range of printed text a terminal did not show at the end: the bridge's
+ * ScreenFindingView (there its text is made inert; here it is as printed, so escape it before it
+ * reaches a terminal).
+ */
+export type ScreenFinding = ScreenFindingView;
 
 export interface ScreenOptions {
   readonly cols?: number;
