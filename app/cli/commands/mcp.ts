@@ -11,7 +11,8 @@ const USAGE = `Usage: airlock mcp [--vault DIR] [--sandbox bwrap|auto|none --all
 Serves the Model Context Protocol on stdin/stdout for coding agents (Claude Code, VS Code, Codex,
 any MCP client). Tools: capture (run a command through Airlock; sanitized output with
 provenance), read_text (page a record's sanitized text by lines or around a search term),
-list_records (recent captures). No tool returns raw bytes or where they are. Every capture is
+list_records (recent captures), screen (the printed text a person watching the terminal never saw:
+overwritten, erased, concealed, same colour). No tool returns raw bytes or where they are. Every capture is
 stored in the vault and audited ('capture.stored', via mcp).
 
 Commands run in the bubblewrap sandbox (see 'airlock capture --help', --sandbox): the server
