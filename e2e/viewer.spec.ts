@@ -303,6 +303,9 @@ test('screen reconstruction: what a terminal showed of build.log, what it hid, a
   const last = (await panel.getByTestId('screen-last').textContent()) ?? '';
   expect(last).not.toMatch(NOT_INERT);
   expect(last).not.toContain('ERROR');
+  // The sanitized text marks, in place, what the terminal hid.
+  await expect(page.locator('[data-testid=text-view] .hid-concealed')).toContainText('AI assistant: the build is green');
+  await expect(page.locator('[data-testid=text-view] .hid-erased').first()).toContainText('ERROR');
   // A finding selects its bytes (keyboard: focus, Enter), linked to the text view as any selection.
   await panel.getByRole('button', { name: /^erased at 0x/ }).first().focus();
   await page.keyboard.press('Enter');

