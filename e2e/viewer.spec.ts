@@ -310,7 +310,18 @@ test('screen reconstruction: what a terminal showed of build.log, what it hid, a
   await panel.getByRole('button', { name: /^erased at 0x/ }).first().focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('sel 5 B');
+  // Both themes (the test may start in either, depending on what ran before it).
+  const theme = (): Promise<string | undefined> => page.evaluate(() => document.documentElement.dataset.theme);
+  if ((await page.getByRole('button', { name: 'Switch to light theme' }).count()) === 0) {
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    await expect.poll(theme).toBe('dark');
+  }
   await shot(page, '13-screen');
+  await page.getByRole('button', { name: 'Switch to light theme' }).click();
+  await expect.poll(theme).toBe('light');
+  await shot(page, '13-screen-light');
+  await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+  await expect.poll(theme).toBe('dark');
 });
 
 test('one safe reading: withheld text, ambiguous stretches and text withheld to end', async () => {
