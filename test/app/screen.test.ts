@@ -108,6 +108,13 @@ describe('screen engine: what was printed but not shown', () => {
     expect(r.snapshotCells).toBeLessThanOrEqual(2_000_000 + 32 * input.length);
     expect(r.causesComplete).toBe(false);
     expect(r.findings.map((f) => [f.kind, f.text])).toEqual([['erased', 'secret']]);
+    // A long log that fills the scrollback and clears its status line (ED: a screen-wide control)
+    // as it goes stays within it.
+    const log = Array.from({ length: 12_000 }, (_, i) => `line ${i}\n${i % 50 === 0 ? 'status\r\x1b[J' : ''}`).join('');
+    const long = reconstructScreen(enc(log), { cols: 80, rows: 24 });
+    expect(long.causesComplete).toBe(true);
+    expect(long.findings.length).toBe(240);
+    expect(long.findings.every((f) => f.kind === 'erased' && f.text === 'status' && f.by !== null)).toBe(true);
     // Within the budget the cause is named.
     const small = screen(`secret${'\x1b[2J'.repeat(10)}`);
     expect(small.causesComplete).toBe(true);

@@ -14,7 +14,6 @@
 // snapshots of B's tags, so what vanished there is `erased` (by that control); what vanished
 // elsewhere was printed over: `overwritten`.
 import xterm from '@xterm/headless';
-import type { SpanClass } from '../../../shared/parser';
 import type { ScreenFindingView } from '../../../shared/bridge/types';
 import { Sanitizer } from '../../../shared/sanitize';
 
@@ -169,28 +168,26 @@ function tagAt(cell: { getChars(): string; isFgRGB(): boolean; getFgColor(): num
   return high * (1 << LOW_BITS) + (cp - base);
 }
 
-/** Removed spans of the input (the Sanitizer's), merged into sorted, disjoint `[start, end)` ranges. */
-function removedRanges(bytes: Uint8Array): { ranges: Float64Array; classes: SpanClass[] } {
+/**
+ * Removed spans of the input (the Sanitizer's), merged into sorted, disjoint `[start, end)`
+ * ranges, as pairs: where the bytes are cut into the pieces both emulators are fed.
+ */
+function removedRanges(bytes: Uint8Array): Float64Array {
   const starts: number[] = [];
   const ends: number[] = [];
-  const cls: SpanClass[] = [];
-  const s = new Sanitizer({ reuseOutputBuffer: true, onSpan: (c, offset, length) => { starts.push(offset); ends.push(offset + length); cls.push(c); } });
+  const s = new Sanitizer({ reuseOutputBuffer: true, onSpan: (_cls, offset, length) => { starts.push(offset); ends.push(offset + length); } });
   s.write(bytes);
   s.end();
   const order = starts.map((_, k) => k).sort((a, b) => starts[a] - starts[b] || ends[b] - ends[a]);
   const out: number[] = [];
-  const classes: SpanClass[] = [];
   for (const k of order) {
     const last = out.length - 1;
     // Overlapping spans (a control executed inside a sequence) are one range; adjacent ones stay
     // apart, so an erasing control is fed, and bracketed, on its own.
     if (last > 0 && starts[k] < out[last]) out[last] = Math.max(out[last], ends[k]);
-    else {
-      out.push(starts[k], ends[k]);
-      classes.push(cls[k]);
-    }
+    else out.push(starts[k], ends[k]);
   }
-  return { ranges: Float64Array.from(out), classes };
+  return Float64Array.from(out);
 }
 
 /**
@@ -256,7 +253,7 @@ export function reconstructScreen(bytes: Uint8Array, options: ScreenOptions = {}
   // both (the same history), nothing changes.
   const settled = (): boolean => ground() && (parser === undefined || parser.precedingJoinState === 0);
   const chars = new CharTable();
-  const { ranges } = removedRanges(bytes);
+  const ranges = removedRanges(bytes);
   const work = { cells: 0 };
   const budget = SNAPSHOT_CELLS_BASE + SNAPSHOT_CELLS_PER_BYTE * bytes.length;
   let causesComplete = true;
@@ -269,10 +266,10 @@ export function reconstructScreen(bytes: Uint8Array, options: ScreenOptions = {}
     const sequence = startsSequence(bytes, from);
     let reach = erasing(bytes, from, to);
     if (reach !== Reach.None) {
-      const buf = b.buffer.active;
-      const lines = reach === Reach.Line ? 1 : reach === Reach.Screen ? rows + 2 * buf.baseY : b.buffer.normal.length + b.buffer.alternate.length;
-      // Both snapshots; a screen-wide one may also read what scrolled into the scrollback.
-      const cost = 2 * lines * cols;
+      // Both snapshots: a line, or the screen (after: also what the control scrolled into the
+      // scrollback, at most a screen), or both buffers whole.
+      const lines = reach === Reach.Line ? 2 : reach === Reach.Screen ? 3 * rows : 2 * (b.buffer.normal.length + b.buffer.alternate.length);
+      const cost = lines * cols;
       if (work.cells + cost > budget) {
         reach = Reach.None;
         causesComplete = false;
