@@ -264,8 +264,8 @@ function size(): number {
 
 /**
  * Longest a far move keeps the rows on screen while the bytes of the rows it goes to are read.
- * Drawing the new rows first as placeholders costs a render and a layout on the path of the
- * bytes (the answer waits for the renderer's thread), and then a second render with them.
+ * Drawing the new rows first with their bytes still unread ('··') costs a render and a layout on
+ * the path of the bytes (the answer waits for the renderer's thread), then a second render.
  */
 const HOLD_ROWS_MS = 150;
 
@@ -308,10 +308,11 @@ export function viewMoved(): void {
 /**
  * Asks for the bytes of the rows at `top`, before anything else the move triggers, and their
  * spans once the bytes are in (colours follow the bytes; text linking waits for both, see
- * linkAfter), so main answers the bytes first. The hex view's own effect finds them in flight.
+ * linkAfter), so main answers the bytes first. The hex view's effect asks the same for whatever
+ * rows it shows (pages in flight are shared, not asked twice).
  * `raw`: the bytes are in; `done`: the spans too; `pending`: some of the bytes were not cached.
  */
-function prefetchView(top: number, visible: number): { raw: Promise<unknown>; done: Promise<unknown>; pending: boolean } | null {
+export function prefetchView(top: number, visible: number): { raw: Promise<unknown>; done: Promise<unknown>; pending: boolean } | null {
   const s = session();
   if (!s) return null;
   const from = Math.max(0, (top - 8) * ROW_BYTES);
@@ -320,7 +321,7 @@ function prefetchView(top: number, visible: number): { raw: Promise<unknown>; do
   const granted = useGrants.getState().grant !== null;
   const pending = granted && sliceCached(s.pages, from, length) === null;
   const raw = granted ? ensureRaw(from, length) : Promise.resolve();
-  return { raw, done: Promise.all([raw, raw.then(() => s.spans.ensureRange(from, length))]), pending };
+  return { raw, done: raw.then(() => s.spans.ensureRange(from, length)), pending };
 }
 
 let linkSeq = 0;

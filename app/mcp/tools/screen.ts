@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { MAX_SCREEN_BYTES } from '../../../shared/bridge/contract';
-import { screenViewOf } from '../../services/screen/view';
+import { BridgeError } from '../../services/bridge/errors';
+import { screenView } from '../../services/screen/view';
 import { dataNotice, dataRows } from '../render';
 import { recordId, streamName } from '../schemas';
 import { defineTool, ToolError } from '../tool';
@@ -56,8 +56,10 @@ export const screenTool = defineTool({
     const path = ctx.vault.rawPath(ref.sha256);
     const size = await stat(path).then((s) => s.size, () => -1);
     if (size < 0) throw new ToolError(`the raw bytes of record ${record.id} ${stream} are not in the vault`);
-    if (size > MAX_SCREEN_BYTES) throw new ToolError(`record ${record.id} ${stream} is ${size} bytes; the screen engine takes at most ${MAX_SCREEN_BYTES}`);
-    const view = screenViewOf(await readFile(path), args.cols ?? 80, args.rows ?? 24);
+    // The viewer's screen view (its size bound, its inert text); a refusal is this tool's error.
+    const view = await screenView(path, size, args.cols ?? 80, args.rows ?? 24).catch((err: unknown) => {
+      throw err instanceof BridgeError ? new ToolError(`record ${record.id} ${stream}: ${err.message}`) : err;
+    });
     const { scrolledOut, ...counts } = view.counts;
     const structured = {
       record: record.id,

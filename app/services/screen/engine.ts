@@ -153,7 +153,7 @@ function sgrRgb(high: number): string {
   return `\x1b[38;2;${(high >>> 16) & 255};${(high >>> 8) & 255};${high & 255}m`;
 }
 
-const SENTINEL_SGR = new TextEncoder().encode(sgrRgb(SENTINEL));
+const SENTINEL_SGR = utf8.encode(sgrRgb(SENTINEL));
 
 /** The character number a cell of B shows, or -1. */
 function tagAt(cell: { getChars(): string; isFgRGB(): boolean; getFgColor(): number; getWidth(): number }): number {
@@ -535,8 +535,11 @@ function tagsIn(b: TerminalT, reach: Reach, from: number | undefined, work: { ce
   return out;
 }
 
-/** Whether a cell's text is drawn in its own background colour (both set explicitly, inverse applied). */
-function sameColour(cell: { isInverse(): number; isFgDefault(): boolean; isBgDefault(): boolean; getFgColorMode(): number; getBgColorMode(): number; getFgColor(): number; getBgColor(): number }): boolean {
+/**
+ * Whether a cell's text is drawn in its own background colour: both set explicitly and equal
+ * (inverse swaps the two, which keeps them equal).
+ */
+function sameColour(cell: { isFgDefault(): boolean; isBgDefault(): boolean; getFgColorMode(): number; getBgColorMode(): number; getFgColor(): number; getBgColor(): number }): boolean {
   if (cell.isFgDefault() || cell.isBgDefault()) return false;
   return cell.getFgColorMode() === cell.getBgColorMode() && cell.getFgColor() === cell.getBgColor();
 }

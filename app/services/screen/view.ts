@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { MAX_SCREEN_BYTES, MAX_SCREEN_FINDINGS } from '../../../shared/bridge/contract';
 import type { ScreenView } from '../../../shared/bridge/types';
-import { Sanitizer } from '../../../shared/sanitize';
+import { sanitize } from '../../../shared/sanitize';
 import { BridgeError } from '../bridge/errors';
 import { reconstructScreen } from './engine';
 
@@ -13,9 +13,7 @@ import { reconstructScreen } from './engine';
  * as characters; they are invisible on a real screen too.
  */
 function inert(text: string): string {
-  const s = new Sanitizer();
-  const decoder = new TextDecoder();
-  return decoder.decode(s.write(new TextEncoder().encode(text)), { stream: true }) + decoder.decode(s.end());
+  return new TextDecoder().decode(sanitize(new TextEncoder().encode(text)).text);
 }
 
 /** The screen view of the raw file at `path` (`size` bytes), on a terminal of `cols` x `rows`. */

@@ -4,7 +4,7 @@ import { memo, useCallback, useEffect, useMemo, type CSSProperties, type Keyboar
 import type { SpanInfo } from '../../../shared/bridge/types';
 import type { Cell } from '../../../shared/hex/cell';
 import { formatHexRows, type HexRow } from '../../../shared/hex/rows';
-import { ROW_BYTES, copySelection, ensureRaw, moveCursor, requestRaw, viewMoved } from '../actions';
+import { ROW_BYTES, copySelection, moveCursor, prefetchView, requestRaw, viewMoved } from '../actions';
 import { BigList, type RowRenderProps } from '../components/BigList';
 import { PAGE_SIZE, pageOf, type PageCache } from '../lib/page-cache';
 import { rowCount } from '../lib/scroll';
@@ -159,14 +159,9 @@ export function HexView() {
   const totalRows = rowCount(size, ROW_BYTES);
   const granted = grant !== null;
 
-  // Fetch what the visible window needs: raw pages (under a grant) and span blocks.
+  // Fetch what the visible window needs: raw pages (under a grant), then span blocks.
   useEffect(() => {
-    const s = session();
-    if (!s || size === 0) return;
-    const from = Math.max(0, (hexTop - 8) * ROW_BYTES);
-    const length = (hexVisible + 16) * ROW_BYTES;
-    const raw = granted ? ensureRaw(from, Math.min(length, size - from)) : Promise.resolve();
-    void raw.then(() => s.spans.ensureRange(from, Math.min(length, size - from)));
+    void prefetchView(hexTop, hexVisible)?.done;
   }, [hexTop, hexVisible, size, granted, artifact?.ref]);
 
   const onTop = useCallback((row: number) => {
