@@ -210,7 +210,7 @@ describe('RequestStore: concurrency and write failures', () => {
     const r = await env.store.create(ask(env.ref), 'cli');
     const failing = {
       list: () => env.audit.list(),
-      append: async (action: never, details: never, before?: (e: never) => Promise<void>) => {
+      append: async (_action: never, _details: never, before?: (e: never) => Promise<void>) => {
         await before?.({ seq: 99, hash: 'b'.repeat(64) } as never);
         throw Object.assign(new Error('ENOSPC while appending'), { code: 'ENOSPC' });
       },
