@@ -74,7 +74,7 @@ function showExtract(view: PromptView): void {
   text('range', `${what} of ${x.range ? `bytes ${x.range[0]}–${x.range[1]} (${formatBytes(x.range[1] - x.range[0])})` : 'the whole artifact'}`);
   text('requester', `${x.requester} (request ${x.id}) — “${x.reason}”`);
   text('lifetime-label', 'Request expires');
-  text('lifetime', `${x.expiresAt} (in ${Math.max(0, Math.round(view.expiresInMs / 60_000))} minutes); the decision and the extract's digest are audited`);
+  text('lifetime', `${x.expiresAt} (in ${view.expiresInMs >= 7_200_000 ? `${Math.round(view.expiresInMs / 3_600_000)} hours` : `${Math.max(0, Math.round(view.expiresInMs / 60_000))} minutes`}); the decision and the extract's digest are audited`);
   $<HTMLTextAreaElement>('reason').placeholder = 'Why may the requester have this extract? (recorded in the audit log)';
 }
 

@@ -2,17 +2,17 @@
 // keyboard list (↑/↓ choose, Enter moves to the detail, A approve, D deny) beside the detail.
 // Every string is main's escaped text, rendered as text (React never parses it as HTML).
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { loadRequests, openRequests, reviewRequest, useRequests } from '../stores';
+import { loadRequests, openRequests, reviewRequest, useRequests, useView } from '../stores';
 import { RequestDetail } from './RequestDetail';
 import { rangeLabel, relativeTime } from './request-format';
 
 export function RequestsView() {
   const { items, selected, loading, error, busy } = useRequests();
+  const theme = useView((v) => v.theme);
   const list = useRef<HTMLTableSectionElement | null>(null);
   useEffect(() => {
     if (items.length === 0 && !loading) void loadRequests();
     // Once, on open: the list is refreshed by the Refresh button and after each decision.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => {
     (list.current?.querySelector('tr[aria-selected=true]') as HTMLElement | null)?.focus();
@@ -41,6 +41,7 @@ export function RequestsView() {
         <div className="vault-actions">
           <button type="button" aria-label="Back to the vault" onClick={() => openRequests(false)}>‹ Vault</button>
           <button type="button" onClick={() => void loadRequests()}>Refresh</button>
+          <button type="button" className="theme" aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`} onClick={() => useView.setState({ theme: theme === 'dark' ? 'light' : 'dark' })}>{theme === 'dark' ? '☀' : '☾'}</button>
         </div>
       </header>
       {error && <p className="error" role="alert" data-testid="requests-error">{error}</p>}
@@ -64,10 +65,10 @@ export function RequestsView() {
               >
                 <td><span className={`state s-${r.state}`}>{r.state}</span></td>
                 <td className="mono">{r.kind}</td>
-                <td><span className="title">{r.title ?? '—'}</span> <span className="mono muted small">{r.artifact.slice(18, 26)}…</span></td>
+                <td><span className="title" title={r.title ?? undefined}>{r.title ?? '—'}</span> <span className="mono muted small">{r.artifact.slice(18, 26)}…</span></td>
                 <td className="mono small">{rangeLabel(r.range)}</td>
                 <td className="reason-cell" title={r.reason}>{r.reason}</td>
-                <td className="small muted">{relativeTime(r.createdAt)}{r.state === 'pending' && <><br />expires {relativeTime(r.expiresAt)}</>}</td>
+                <td className="small muted" title={r.state === 'pending' ? `expires ${r.expiresAt}` : undefined}>{relativeTime(r.createdAt)}{r.state === 'pending' && <> · expires {relativeTime(r.expiresAt)}</>}</td>
               </tr>
             ))}
           </tbody>
