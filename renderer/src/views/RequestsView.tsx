@@ -65,10 +65,10 @@ export function RequestsView() {
               >
                 <td><span className={`state s-${r.state}`}>{r.state}</span></td>
                 <td className="mono">{r.kind}</td>
-                <td><span className="title" title={r.title ?? undefined}>{r.title ?? '—'}</span> <span className="mono muted small">{r.artifact.slice(18, 26)}…</span></td>
+                <td title={r.artifact}><span className="title">{r.title ?? '—'}</span> <span className="mono muted small">{r.artifact.slice(18, 26)}</span></td>
                 <td className="mono small">{rangeLabel(r.range)}</td>
                 <td className="reason-cell" title={r.reason}>{r.reason}</td>
-                <td className="small muted" title={r.state === 'pending' ? `expires ${r.expiresAt}` : undefined}>{relativeTime(r.createdAt)}{r.state === 'pending' && <> · expires {relativeTime(r.expiresAt)}</>}</td>
+                <td className="small muted" title={r.state === 'pending' ? `expires ${r.expiresAt}` : undefined}>{relativeTime(r.createdAt)}{r.state === 'pending' && <><br />expires {relativeTime(r.expiresAt)}</>}</td>
               </tr>
             ))}
           </tbody>
