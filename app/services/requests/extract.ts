@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { formatHexRows, formatRowText } from '../../../shared/hex';
-import { sanitize } from '../../../shared/sanitize';
 import type { ExtractKind, ExtractView } from '../../../shared/bridge/types';
 import { canonicalJson } from '../../node/audit';
 import { terminalSafeLine } from '../../node/terminal-safe';
 import { hashFile } from '../../node/vault/hash-file';
 import { RequestError } from './errors';
+import { sanitizedRange } from './range-text';
 import { HIT_CONTEXT, MAX_EXTRACT_HITS, MAX_EXTRACT_TEXT } from './limits';
 
 /** What to extract from which raw file (the request's fields, already validated). */
@@ -50,16 +50,15 @@ export async function computeExtract(spec: ExtractSpec): Promise<ExtractView> {
     }
     case 'text': {
       const [a, b] = range ?? [0, spec.size];
-      const { text: utf8, report } = sanitize(await readRange(spec.path, a, b));
+      // The range as the whole stream reads it (never the range parsed alone: see range-text.ts).
+      const { text: utf8, removed } = await sanitizedRange(spec.path, a, b);
       const text = new TextDecoder().decode(utf8);
-      const classes: Record<string, number> = {};
-      for (const [name, c] of Object.entries(report.classes)) if (c.count > 0) classes[name] = c.count;
       return {
         kind: 'text',
         range: [a, b],
         text: cutText(text, MAX_EXTRACT_TEXT),
         textTruncated: text.length > MAX_EXTRACT_TEXT,
-        removed: { spans: report.removed_spans, bytes: report.removed_bytes, classes },
+        removed,
         search: spec.search === null ? null : findHits(text, spec.search),
       };
     }

@@ -71,6 +71,25 @@ describe('RequestStore: queue and decide', () => {
     expect(a.extract.search).toEqual({ term: 'abc123', total: 1, hits: [{ offset: 18, line: 2, context: 'build: FAIL\\x0atoken=abc123 ok\\x0afile exe.txt\\x0aend of log\\x0a' }] });
   });
 
+  it('text: a range that starts inside an OSC 52 payload reads as the whole stream does (no payload as text)', async () => {
+    env = await requestVault();
+    const inPayload = HOSTILE.indexOf('VjcmV0');
+    const r = await env.store.create(ask(env.ref, { kind: 'text', range: [inPayload, inPayload + 30], search: null }), 'mcp');
+    const a = await env.store.approve(r.id, { via: 'desktop' });
+    if (a.extract?.kind !== 'text') throw new Error('not a text extract');
+    // Parsed alone, the range would start in ground and hand out 'VjcmV0' as text.
+    expect(a.extract.text).not.toMatch(/VjcmV0|cmV0|V0/);
+    // The range ends inside the title's OSC: cut there, its payload is not text either.
+    expect(a.extract.text).toBe('token=abc123 ok\n');
+    // The clipboard OSC began before the range: the only span that starts in it is the title's.
+    expect(a.extract.removed.classes).toEqual({ osc: 1 });
+    const r2 = await env.store.create(ask(env.ref, { kind: 'text', range: [HOSTILE.indexOf('\x1b]0;'), HOSTILE.length], search: null }), 'mcp');
+    const b = await env.store.approve(r2.id, { via: 'desktop' });
+    if (b.extract?.kind !== 'text') throw new Error('not a text extract');
+    expect(b.extract.text).toBe('file exe.txt\nend of log\n');
+    expect(b.extract.removed.classes).toEqual({ osc: 1, invisible: 2 });
+  });
+
   it('deny reads nothing and records who denied and why', async () => {
     env = await requestVault();
     const r = await env.store.create(ask(env.ref), 'mcp');
