@@ -56,11 +56,9 @@ export class SpanQueue {
   length = 0;
   /** The group the last span went to (a next adjacent equal span may extend it), or -1. */
   private latest = -1;
-  /** Of group {@link latest}, checked per span without reading the arrays: its end (-1 when there is none), meaning, class and flags. */
+  /** Of group {@link latest}, checked per span without reading the arrays: its end (-1 when there is none) and {@link seriesKind}. */
   private latestEnd = -1;
-  private latestMeaning = -1;
-  private latestCls = -1;
-  private latestFlags = -1;
+  private latestKind = -1;
   /**
    * The latest group of a kind, a slot per meaning (by its number): the group, its kind and the
    * end of its row. Forgetting one only means a series ends early, which changes no output.
@@ -91,7 +89,9 @@ export class SpanQueue {
     if (offset >= this.keepTo || offset + length <= this.keepFrom) return;
     const r = meaningText.length & 15;
     const meaning = meaningText === this.recent[r] ? this.recentId[r] : this.intern(meaningText, r);
-    if (this.latestEnd === offset && this.latestMeaning === meaning && this.latestCls === cls && this.latestFlags === flags) {
+    // Class, flags and meaning as one integer: one comparison per group checked, not three.
+    const kind = seriesKind(cls, flags, meaning);
+    if (this.latestEnd === offset && this.latestKind === kind) {
       const latest = this.latest;
       if (this.members[latest] === 1) {
         this.len[latest] += length;
@@ -116,7 +116,6 @@ export class SpanQueue {
     }
     // The latest group of this kind, if remembered (a slot per meaning, so BEL and BS in turn
     // keep theirs): extend it when this span is its next at its stride, in the same row.
-    const kind = seriesKind(cls, flags, meaning);
     const slot = meaning & (OPEN - 1);
     if (this.openKind[slot] === kind && this.openLength[slot] === length) {
       // (An open group is a single span or a series: one that became a run was closed above.)
@@ -128,7 +127,7 @@ export class SpanQueue {
           if (members === 1) this.stride[g] = gap;
           this.members[g] = members + 1;
           this.last[g] = offset;
-          this.setLatest(g, offset + length, meaning, cls, flags);
+          this.setLatest(g, offset + length, kind);
           return;
         }
       }
@@ -158,15 +157,13 @@ export class SpanQueue {
     this.meaning[k] = meaning;
     this.length++;
     this.lastStart = start[this.length - 1];
-    this.setLatest(k, offset + length, meaning, cls, flags);
+    this.setLatest(k, offset + length, seriesKind(cls, flags, meaning));
   }
 
-  private setLatest(k: number, end: number, meaning: number, cls: number, flags: number): void {
+  private setLatest(k: number, end: number, kind: number): void {
     this.latest = k;
     this.latestEnd = end;
-    this.latestMeaning = meaning;
-    this.latestCls = cls;
-    this.latestFlags = flags;
+    this.latestKind = kind;
   }
 
   /** No group may be extended by the next span. */
