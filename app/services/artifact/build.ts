@@ -18,6 +18,7 @@ import { SpanClass, SpanFlag, SPAN_CLASS_COUNT } from '../../../shared/parser';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { ColumnWriter, type MemoryBudget } from './columns';
+import { MAX_REPLAY_PAGES, PageField, pageRecord } from './pages';
 import { trace } from './trace';
 import {
   BLOCK_BYTES, blockCount, CHECKPOINT_FIELDS, CHECKPOINT_RECORD, FILE_ORDER, fineMinimap, INDEX_FORMAT, LINE_RECORD, MANIFEST, MAP_RECORD,
@@ -47,6 +48,8 @@ export interface BuildOptions {
   readonly memoryBudget?: number;
   readonly onProgress?: (bytesDone: number, spans: number) => void;
   readonly shouldCancel?: () => boolean;
+  /** Build a lazy index (pages.ts, lazy-build.ts) instead of writing every column. */
+  readonly lazy?: boolean;
 }
 
 /** The number of `meaning` in an index's meaning table (`meanings`, `ids`), appended when new. */
@@ -351,7 +354,21 @@ export interface SegmentSpec {
   readonly starts: readonly number[];
   /** Directory of its files: the index directory for segment 0, a private one inside it for the others. */
   readonly dir: string;
+  /**
+   * `eager` (default) writes every column; `lazy` writes the page table instead of spans, text, map
+   * and lines (pages.ts); `replay` re-sanitizes pages of a lazy index into memory (replay.ts).
+   */
+  readonly mode?: RunMode;
+  /** Replay: the page record of the page it starts at, and the index's meaning table. */
+  readonly seed?: { readonly record: Float64Array; readonly meanings: readonly string[] };
+  /** Replay: stop at the first page boundary at or after this raw offset (else at the end of the file). */
+  readonly stopAfter?: number;
 }
+
+export type RunMode = 'eager' | 'lazy' | 'replay';
+
+/** What a replay's seed says the text so far ended with (Snap.textKind), as a byte for SanitizerOptions.precedingText. */
+const PRECEDING_TEXT = [0x61, LF, 0x20];
 
 /** What a segment's run hands to the merge (plain data: it crosses threads). */
 export interface SegmentOutcome {
@@ -480,7 +497,13 @@ export class SegmentRun {
       this.size = fstatSync(this.fd).size;
       this.end = k + 1 < spec.starts.length ? spec.starts[k + 1] : this.size;
       const budget: MemoryBudget | null = k === 0 ? null : { left: o.memoryBudget ?? DEFAULT_MEMORY_BUDGET };
-      for (const name of FILE_ORDER) writers[name] = new ColumnWriter(join(spec.dir, name), k === 0, budget);
+      const mode = spec.mode ?? 'eager';
+      for (const name of FILE_ORDER) {
+        const column = name !== 'minimap.bin' && name !== 'checkpoints.bin';
+        writers[name] = mode === 'replay' ? ColumnWriter.memory(column ? 'keep' : 'drop')
+          : mode === 'lazy' && column ? ColumnWriter.memory('drop')
+            : new ColumnWriter(join(spec.dir, name), k === 0, budget);
+      }
     } catch (err) {
       for (const w of Object.values(writers)) w?.abandon();
       closeSync(this.fd);
@@ -491,9 +514,56 @@ export class SegmentRun {
     this.lineCol = new LineColumn(this.writers['lines.bin'], o.maxLineBytes ?? MAX_LINE_BYTES);
     this.mini = fineMinimap(this.size);
     // The minimap of later segments is counted by the merge from their spans (a placed run's by itself once placed).
-    this.minimap = new Uint32Array(k === 0 || placer ? SPAN_CLASS_COUNT * this.mini.buckets : 0);
-    this.countMini = k === 0;
+    const replay = spec.mode === 'replay';
+    this.minimap = new Uint32Array((k === 0 && !replay) || placer ? SPAN_CLASS_COUNT * this.mini.buckets : 0);
+    this.countMini = k === 0 && !replay;
+    if (spec.seed) this.seed(spec.seed.record, spec.seed.meanings);
     this.sanitizer = this.makeSanitizer();
+  }
+
+  /** Lazy build: the page table, a record per page start (then one for the end: writeEndRecord). */
+  readonly pages: Float64Array[] = [];
+  /** Replay: each column's bytes written by the start of each page replayed (and by the end). */
+  readonly marks: number[][] = [];
+  /** Lazy build: the last page whose start could begin a replay. */
+  private lastNeutralPage = 0;
+
+  /**
+   * Replay: takes the state of the run that built the index at this run's start from the page
+   * record there (a quiet boundary at rest: Snap.neutral), so that from here on it writes exactly
+   * what that run wrote. Text offsets shift by the text before (the Sanitizer counts from 0).
+   */
+  private seed(rec: Float64Array, meanings: readonly string[]): void {
+    // Counts stay the run's own (the marks are what a replay reports); the map and line writers
+    // shift the text offsets they write.
+    const text = rec[PageField.Text];
+    const m = this.mapCol;
+    m.count = rec[PageField.MapClosed];
+    m.has = rec[PageField.HasOpen] === 1;
+    m.tStart = rec[PageField.OpenT] - text;
+    m.rStart = rec[PageField.OpenR];
+    const len = rec[PageField.OpenLen];
+    m.rLen = Math.abs(len);
+    m.kind = len < 0 ? SegmentKind.Replaced : SegmentKind.Verbatim;
+    m.textEnd = 0;
+    m.tShift = text;
+    m.quiet = true;
+    const l = this.lineCol;
+    l.count = rec[PageField.Lines];
+    l.shift = text;
+    const key = rec[PageField.LineKey];
+    // A line start waiting (key -1) is at the text's end; else the line began `key` bytes before it.
+    l.pending = key < 0 ? 0 : -1;
+    l.lineStart = key < 0 ? 0 : -key;
+    l.seekCut = rec[PageField.SeekCut] === 1;
+    this.globalMeanings = [...meanings];
+    this.globalIds = new Map(meanings.map((mm, i) => [mm, i]));
+    this.remap = new Int32Array(MAX_MEANINGS + 1).fill(-1);
+  }
+
+  /** Replay: meanings it met that the index's table does not hold (a sign the raw file changed). */
+  get unknownMeanings(): number {
+    return this.spec.seed ? this.globalMeanings.length - this.spec.seed.meanings.length : 0;
   }
 
   private makeSanitizer(): Sanitizer {
@@ -512,6 +582,7 @@ export class SegmentRun {
       limits: o.sanitizer.limits,
       mapOffsets: true,
       reuseOutputBuffer: true,
+      precedingText: this.spec.seed ? PRECEDING_TEXT[this.spec.seed.record[PageField.TextKind]] : 0,
       onSpan: (cls, offset, length, meaning, flags, code) => {
         mapCol.quiet = false;
         offset += base;
@@ -753,6 +824,14 @@ export class SegmentRun {
     trace?.(`segment ${k} run from ${pos}`);
     while (pos < size) {
       if (o.shouldCancel?.()) throw new BuildCancelled();
+      if (this.spec.mode === 'lazy') this.writePage(pos);
+      else if (this.spec.mode === 'replay') {
+        this.mark();
+        if (this.spec.stopAfter !== undefined && pos >= this.spec.stopAfter && pos > this.start) {
+          this.stopAt = pos;
+          return;
+        }
+      }
       if (this.placer) {
         this.plan ??= this.placer.poll();
         if (this.plan && this.tryPlace(this.plan)) trace?.(`segment ${k} placed at ${pos}`);
@@ -823,12 +902,39 @@ export class SegmentRun {
       progress?.(pos);
     }
     emit(sanitizer.end());
+    if (this.spec.mode === 'replay') {
+      mapCol.finish();
+      lineCol.finish(size > 0);
+      this.mark();
+      return;
+    }
     trace?.(`segment ${k} ran to the end: ${Object.entries(tm ?? {}).map(([a, b]) => `${a} ${Math.round(b)}`).join(', ')}`);
     if (pendingCps.length > 0) resolveCheckpoints(size);
     mapCol.finish();
     // Whether the artifact shows a line at all is the merge's call when there are segments.
     if (k === 0) lineCol.finish(size > 0);
     this.stopSnap = this.snap(size);
+  }
+
+  /** Replay: where each column stands (bytes written) at a page's start or at the end. */
+  private mark(): void {
+    const w = this.writers;
+    this.marks.push([w['spans.bin'].bytes, w['text.bin'].bytes, w['map.bin'].bytes, w['lines.bin'].bytes]);
+  }
+
+  /** Lazy build: the record of the page that starts at `pos` (see pages.ts). */
+  private writePage(pos: number): void {
+    const page = pos / this.o.pageBytes;
+    const s = this.snap(pos);
+    if (s.neutral) this.lastNeutralPage = page;
+    const restart = page - this.lastNeutralPage <= MAX_REPLAY_PAGES ? this.lastNeutralPage : -1;
+    this.pages.push(pageRecord(s, this.mapCol.count, restart, null));
+  }
+
+  /** Lazy build: the last record, the counts at the end of the file (after the run ended). */
+  writeEndRecord(): void {
+    const s = this.snap(this.size);
+    this.pages.push(pageRecord({ ...s, neutral: false }, this.mapCol.count, -1, null));
   }
 
   private publish(pos: number): void {

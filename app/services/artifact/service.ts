@@ -18,6 +18,7 @@ import { BridgeError } from '../bridge/errors';
 import { screenView } from '../screen/view';
 import { BookmarkStore } from './bookmarks';
 import { BuildCancelled, buildIndex } from './build';
+import { buildLazyIndex } from './lazy-build';
 import { chunkLogView } from './chunk-log';
 import { engineFingerprint } from './engine';
 import { DEFAULT_PAGE_BYTES, MAX_LINE_BYTES, type IndexManifest, type IndexSanitizerOptions } from './format';
@@ -48,9 +49,19 @@ export interface ArtifactServiceOptions {
   readonly minParallelBytes?: number;
   /** Cut into segments only when the machine has the idle cores for it (default true; see parallel.ts). */
   readonly adaptiveSegments?: boolean;
+  /**
+   * Build a lazy index (pages.ts): a page table instead of the spans, text, map and line columns,
+   * which are made again page by page on demand from the raw bytes. `auto` (default): for
+   * artifacts of LAZY_MIN_BYTES and more, where writing every column costs as much as the parse;
+   * smaller ones keep every column, so they still show after their raw bytes were pruned.
+   */
+  readonly lazyIndex?: boolean | 'auto';
   /** Sanitizer options of an artifact (default: from the record that holds it, else the defaults). */
   sanitizerFor?(sha256: string): Promise<IndexSanitizerOptions>;
 }
+
+/** Artifacts from this size on get a lazy index by default (ArtifactServiceOptions.lazyIndex). */
+export const LAZY_MIN_BYTES = 16 << 20;
 
 interface Job {
   state: IndexStatus['state'];
@@ -131,7 +142,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       if (err instanceof BridgeError && err.code === 'not-found') return null;
       throw err;
     });
-    return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes };
+    return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes, rawPath: opts.rawPath(sha) };
   }
 
   function remember(sha: string, r: IndexReader): void {
@@ -213,6 +224,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine, pageBytes, maxLineBytes,
       cancel: job.cancel.buffer as SharedArrayBuffer, segments: opts.inline ? (opts.segments ?? 1) : segments,
       minParallelBytes: opts.minParallelBytes, adaptive: opts.adaptiveSegments,
+      lazy: (opts.lazyIndex ?? 'auto') === 'auto' ? expect.size >= LAZY_MIN_BYTES : opts.lazyIndex === true,
     };
     try {
       const outcome = opts.inline ? await runInline(input, job) : await runWorker(input, job);
@@ -251,7 +263,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
 
   async function runInline(input: WorkerInput, job: Job): Promise<'done' | 'cancelled'> {
     try {
-      buildIndex({
+      (input.lazy ? buildLazyIndex : buildIndex)({
         ...input,
         shouldCancel: () => Atomics.load(job.cancel, 0) !== 0,
         onProgress: (bytesDone, spans) => {
