@@ -125,6 +125,8 @@ export interface IndexExpectation {
   readonly engine: string;
   readonly sanitizer: IndexSanitizerOptions;
   readonly pageBytes: number;
+  /** Page size of a lazy index (default pageBytes). */
+  readonly lazyPageBytes?: number;
   readonly maxLineBytes: number;
   /** The raw file, for a lazy index to replay its pages from (absent: a lazy index cannot be opened). */
   readonly rawPath?: string;
@@ -240,7 +242,7 @@ function checkManifest(m: IndexManifest, expect: IndexExpectation): void {
   if (m.sha256 !== expect.sha256) bad('for another artifact');
   if (expect.size !== null && m.size !== expect.size) bad('raw size differs');
   if (!Number.isSafeInteger(m.size) || m.size < 0) bad('bad raw size');
-  if (m.pageBytes !== expect.pageBytes) bad('page size differs');
+  if (m.pageBytes !== (m.lazy ? (expect.lazyPageBytes ?? expect.pageBytes) : expect.pageBytes)) bad('page size differs');
   if (m.maxLineBytes !== expect.maxLineBytes) bad('line width differs');
   if (JSON.stringify(m.sanitizer) !== JSON.stringify(expect.sanitizer)) bad('sanitizer options differ');
   if (typeof m.files !== 'object' || m.files === null) bad('no file table');

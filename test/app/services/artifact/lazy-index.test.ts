@@ -9,6 +9,8 @@ import type { ArtifactServiceOptions } from '../../../../app/services/artifact';
 import { FILE_ORDER, type IndexManifest } from '../../../../app/services/artifact/format';
 import { MAX_REPLAY_PAGES, PAGE_FIELDS, PageField } from '../../../../app/services/artifact/pages';
 import { hostileStream } from '../../../helpers/arbitraries';
+// @ts-expect-error plain ESM module without types
+import { hostileBlock } from '../../../../bench/viewer/hostile.mjs';
 import { fixture, indexed, readColumn } from './helpers';
 
 const OVERWRITE = { cr: 'overwrite' as const, limits: { maxCsiParamBytes: 256, maxStringBytes: 65536, maxEscIntermediates: 8 } };
@@ -70,7 +72,6 @@ describe('lazy index', () => {
   });
 
   it('replays most pages of the bench artifact', async () => {
-    const { hostileBlock } = await import('../../../../bench/viewer/hostile.mjs');
     const block = hostileBlock() as Uint8Array;
     const bytes = new Uint8Array(block.length * 200);
     for (let i = 0; i < 200; i++) bytes.set(block, i * block.length);
