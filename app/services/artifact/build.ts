@@ -18,7 +18,7 @@ import { SpanClass, SpanFlag, SPAN_CLASS_COUNT } from '../../../shared/parser';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { ColumnWriter, type MemoryBudget } from './columns';
-import { MAX_REPLAY_PAGES, PageField, pageRecord } from './pages';
+import { MAX_REPLAY_PAGES, PAGE_FIELDS, PageField, pageRecord } from './pages';
 import { trace } from './trace';
 import {
   BLOCK_BYTES, blockCount, CHECKPOINT_FIELDS, CHECKPOINT_RECORD, FILE_ORDER, fineMinimap, INDEX_FORMAT, LINE_RECORD, MANIFEST, MAP_RECORD,
@@ -93,6 +93,8 @@ class MapColumn {
   tShift = 0;
   /** No span or stretch was reported since the last segment came (see Snap.neutral). */
   quiet = false;
+  /** Raw start of the last segment that began before the one closed before it (`monotonic` from there on), or -1. */
+  brokenAt = -1;
 
   /** `rawBase`: raw offset of the run's first byte (its Sanitizer counts from 0). */
   constructor(private readonly out: ColumnWriter, private readonly rawBase = 0) {}
@@ -114,7 +116,10 @@ class MapColumn {
   begin(textPos: number, rawPos: number, rawLen: number, kind: SegmentKind): void {
     if (this.has) {
       this.lastPairOk = rawPos >= this.rStart;
-      if (!this.lastPairOk) this.monotonic = false;
+      if (!this.lastPairOk) {
+        this.monotonic = false;
+        this.brokenAt = rawPos;
+      }
       this.push();
     }
     this.has = true;
@@ -387,12 +392,27 @@ export interface SegmentOutcome {
   readonly kept: Record<IndexFile, Uint8Array[]>;
   /** Set when the run switched to writing the index files itself (a placed build). */
   readonly placed?: PlacedOutput;
+  /** A lazy build's run: what lazy-merge.ts splices. */
+  readonly lazy?: LazyRunOutput;
+}
+
+/** What a later run of a lazy build hands to the merge (plain data). */
+export interface LazyRunOutput {
+  /** Its page records (pages.ts), from its start on; the last is the end's when it ran to the end. */
+  readonly pages: Float64Array;
+  readonly minimap: Uint32Array;
+  /** Per page record: the minimap counts (SPAN_CLASS_COUNT) of the bucket the page starts in, as of its start. */
+  readonly miniAt: Uint32Array;
+  readonly lastSeen: Float64Array;
+  readonly endsBrokenAt: number;
+  readonly mapBrokenAt: number;
 }
 
 /** The buffers an outcome holds (to transfer, not copy, between threads). */
 export function keptBuffers(x: SegmentOutcome): ArrayBuffer[] {
   const out = Object.values(x.kept).flatMap((chunks) => chunks.map((c) => c.buffer as ArrayBuffer));
   if (x.placed) out.push(x.placed.minimap.buffer as ArrayBuffer);
+  if (x.lazy) out.push(x.lazy.pages.buffer as ArrayBuffer, x.lazy.minimap.buffer as ArrayBuffer, x.lazy.miniAt.buffer as ArrayBuffer, x.lazy.lastSeen.buffer as ArrayBuffer);
   return out;
 }
 
@@ -515,8 +535,9 @@ export class SegmentRun {
     this.mini = fineMinimap(this.size);
     // The minimap of later segments is counted by the merge from their spans (a placed run's by itself once placed).
     const replay = spec.mode === 'replay';
-    this.minimap = new Uint32Array((k === 0 && !replay) || placer ? SPAN_CLASS_COUNT * this.mini.buckets : 0);
-    this.countMini = k === 0 && !replay;
+    const lazy = spec.mode === 'lazy';
+    this.minimap = new Uint32Array((k === 0 && !replay) || lazy || placer ? SPAN_CLASS_COUNT * this.mini.buckets : 0);
+    this.countMini = (k === 0 && !replay) || lazy;
     if (spec.seed) this.seed(spec.seed.record, spec.seed.meanings);
     this.sanitizer = this.makeSanitizer();
   }
@@ -527,6 +548,12 @@ export class SegmentRun {
   readonly marks: number[][] = [];
   /** Lazy build: the last page whose start could begin a replay. */
   private lastNeutralPage = 0;
+  /** Lazy build: raw offset of the last span of each meaning (local ids): which occur past a hand-over. */
+  readonly lastSeen = new Float64Array(MAX_MEANINGS + 1).fill(-1);
+  /** Lazy build: where span ends last went back (endsOrdered from a hand-over on), or -1. */
+  endsBrokenAt = -1;
+  /** Lazy build: each page start's minimap counts of the bucket it falls in, a row of SPAN_CLASS_COUNT per page record. */
+  readonly miniAt: number[] = [];
 
   /**
    * Replay: takes the state of the run that built the index at this run's start from the page
@@ -577,6 +604,8 @@ export class SegmentRun {
     const meanings = this.meanings;
     let lastMeaning = '';
     let lastMeaningId = -1;
+    const lazyBuild = this.spec.mode === 'lazy';
+    const lastSeen = this.lastSeen;
     const sanitizer = new Sanitizer({
       cr: o.sanitizer.cr,
       limits: o.sanitizer.limits,
@@ -590,6 +619,17 @@ export class SegmentRun {
         if (meaning !== lastMeaning) {
           id = lastMeaningId = internMeaning(meaning, meanings, meaningIds);
           lastMeaning = meaning;
+        }
+        if (lazyBuild) {
+          // A lazy build stores no span: it counts them (minimap, order, which meanings occur where).
+          lastSeen[id] = offset;
+          minimap[cls * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
+          if (offset + length < this.lastEnd) {
+            this.endsOrdered = false;
+            this.endsBrokenAt = offset;
+          } else this.lastEnd = offset + length;
+          this.spans++;
+          return;
         }
         const remap = this.remap;
         if (remap !== null) {
@@ -790,9 +830,10 @@ export class SegmentRun {
       }
       pendingCps.length = 0;
     };
+    const storeText = this.spec.mode !== 'lazy';
     const emit = (text: Uint8Array): void => {
       if (text.length === 0) return;
-      textOut.write(text);
+      if (storeText) textOut.write(text);
       lineCol.scan(text);
       this.textBytes += text.length;
       this.lastText = text[text.length - 1];
@@ -914,6 +955,7 @@ export class SegmentRun {
     // Whether the artifact shows a line at all is the merge's call when there are segments.
     if (k === 0) lineCol.finish(size > 0);
     this.stopSnap = this.snap(size);
+    if (this.spec.mode === 'lazy') this.writeEndRecord();
   }
 
   /** Replay: where each column stands (bytes written) at a page's start or at the end. */
@@ -929,12 +971,15 @@ export class SegmentRun {
     if (s.neutral) this.lastNeutralPage = page;
     const restart = page - this.lastNeutralPage <= MAX_REPLAY_PAGES ? this.lastNeutralPage : -1;
     this.pages.push(pageRecord(s, this.mapCol.count, restart, null));
+    const bucket = Math.min(this.mini.buckets - 1, Math.floor(pos / this.mini.bucketBytes));
+    for (let c = 0; c < SPAN_CLASS_COUNT; c++) this.miniAt.push(this.minimap[c * this.mini.buckets + bucket]);
   }
 
   /** Lazy build: the last record, the counts at the end of the file (after the run ended). */
-  writeEndRecord(): void {
+  private writeEndRecord(): void {
     const s = this.snap(this.size);
-    this.pages.push(pageRecord({ ...s, neutral: false }, this.mapCol.count, -1, null));
+    // Counts only: no replay starts at the end, and every map segment is closed by then.
+    this.pages.push(pageRecord({ ...s, neutral: false, hasOpen: false, openT: 0, openR: 0, openLen: 0 }, this.mapCol.count, -1, null));
   }
 
   private publish(pos: number): void {
@@ -954,6 +999,10 @@ export class SegmentRun {
       reports: this.reports,
       meanings: this.meanings,
       kept: Object.fromEntries(FILE_ORDER.map((name) => [name, this.writers[name].kept])) as Record<IndexFile, Uint8Array[]>,
+      lazy: this.spec.mode !== 'lazy' ? undefined : {
+        pages: concatRecords(this.pages), minimap: this.minimap, miniAt: Uint32Array.from(this.miniAt), lastSeen: this.lastSeen,
+        endsBrokenAt: this.endsBrokenAt, mapBrokenAt: this.mapCol.brokenAt,
+      },
       placed: this.remap === null ? undefined : {
         files: Object.fromEntries(PLACED_FILES.map((name) => [name, this.writers[name].placedPart()])) as PlacedOutput['files'],
         minimap: this.minimap,
@@ -996,6 +1045,13 @@ export class SegmentRun {
     this.tailBase = this.chunkBase + view.length - (joined.length - from);
     this.tailLen = joined.length - from;
   }
+}
+
+/** Page records in one array. */
+export function concatRecords(records: readonly Float64Array[]): Float64Array {
+  const f = new Float64Array(records.length * PAGE_FIELDS);
+  records.forEach((r, i) => f.set(r, i * PAGE_FIELDS));
+  return f;
 }
 
 /** Directory of segment k's files inside the index directory being built. */

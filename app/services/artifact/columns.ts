@@ -271,6 +271,7 @@ export class ColumnWriter {
   close(openEnded = false): { bytes: number; sums: number[] } {
     this.flush(true);
     if (openEnded && this.flushed % BLOCK_BYTES !== 0) this.sums.pop();
+    if (this.memoryMode !== null) return { bytes: this.flushed, sums: this.sums };
     closeSync(this.fd);
     this.fd = -1;
     return { bytes: this.flushed, sums: this.sums };

@@ -40,10 +40,9 @@ export async function runWorkerBuild(input: WorkerInput, post: (m: WorkerMessage
         post({ type: 'progress', bytesDone, spans });
       },
     };
-    const result: BuildResult = input.lazy ? buildLazyIndex({ ...options, segments: 1 })
-      : (input.segments ?? 1) > 1 && input.script
-        ? await buildIndexParallel(options, { script: input.script, cancel: input.cancel, minParallelBytes: input.minParallelBytes, adaptive: input.adaptive })
-        : buildIndex({ ...options, segments: 1 });
+    const result: BuildResult = (input.segments ?? 1) > 1 && input.script
+      ? await buildIndexParallel(options, { script: input.script, cancel: input.cancel, minParallelBytes: input.minParallelBytes, adaptive: input.adaptive })
+      : (input.lazy ? buildLazyIndex : buildIndex)({ ...options, segments: 1 });
     post({ type: 'done', manifest: result.manifest, splices: result.splices });
     trace?.('build done');
   } catch (err) {

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ArtifactServiceOptions } from '../../../../app/services/artifact';
-import { FILE_ORDER, type IndexManifest } from '../../../../app/services/artifact/format';
+import { FILE_ORDER, SPAN_RECORD, type IndexManifest } from '../../../../app/services/artifact/format';
 import { MAX_REPLAY_PAGES, PAGE_FIELDS, PageField } from '../../../../app/services/artifact/pages';
 import { hostileStream } from '../../../helpers/arbitraries';
 // @ts-expect-error plain ESM module without types
@@ -27,6 +27,9 @@ async function both(bytes: Uint8Array, o: Partial<ArtifactServiceOptions>) {
     for (const name of COLUMNS) cols[name] = [await readColumn(eager, a, name), await readColumn(lazy, b, name)];
     const dir = join(lazy.vault.root, 'index', b.sha);
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IndexManifest;
+    const eagerManifest = JSON.parse(readFileSync(join(eager.vault.root, 'index', a.sha, 'manifest.json'), 'utf8')) as IndexManifest;
+    // Spans name their meaning by its id in the index's table: a lazy table is sorted, an eager one in order of appearance.
+    cols['spans.bin'] = [withMeanings(cols['spans.bin'][0], eagerManifest.meanings), withMeanings(cols['spans.bin'][1], manifest.meanings)];
     const table = new Float64Array(new Uint8Array(readFileSync(join(dir, 'pages.bin'))).buffer);
     const eagerDir = join(eager.vault.root, 'index', a.sha);
     const same = (name: string) => readFileSync(join(dir, name)).equals(readFileSync(join(eagerDir, name)));
@@ -35,6 +38,16 @@ async function both(bytes: Uint8Array, o: Partial<ArtifactServiceOptions>) {
     await eager.cleanup();
     await lazy.cleanup();
   }
+}
+
+/** Span records with the meaning id replaced by the meaning (JSON, one line per span). */
+function withMeanings(spans: Buffer, meanings: readonly string[]): Buffer {
+  const out: string[] = [];
+  for (let at = 0; at < spans.length; at += SPAN_RECORD) {
+    const idTerm = spans.readUInt16LE(at + 20);
+    out.push(JSON.stringify([spans.readDoubleLE(at), spans.readDoubleLE(at + 8), spans.readInt32LE(at + 16), meanings[idTerm & 0xfff], idTerm >> 12, spans[at + 22], spans[at + 23]]));
+  }
+  return Buffer.from(out.join('\n'));
 }
 
 function expectSame(r: Awaited<ReturnType<typeof both>>): void {
