@@ -368,9 +368,14 @@ export interface SegmentSpec {
   readonly seed?: { readonly record: Float64Array; readonly meanings: readonly string[] };
   /** Replay: stop at the first page boundary at or after this raw offset (else at the end of the file). */
   readonly stopAfter?: number;
+  /** Replay: keep the text only (a search reads it); spans, map and lines are counted, not kept. */
+  readonly textOnly?: boolean;
 }
 
 export type RunMode = 'eager' | 'lazy' | 'replay';
+
+/** Raw bytes between the boundaries where a later segment's run offers to take over (see publish). */
+const HAND_OVER_BYTES = 1 << 20;
 
 /** What a replay's seed says the text so far ended with (Snap.textKind), as a byte for SanitizerOptions.precedingText. */
 const PRECEDING_TEXT = [0x61, LF, 0x20];
@@ -520,7 +525,8 @@ export class SegmentRun {
       const mode = spec.mode ?? 'eager';
       for (const name of FILE_ORDER) {
         const column = name !== 'minimap.bin' && name !== 'checkpoints.bin';
-        writers[name] = mode === 'replay' ? ColumnWriter.memory(column ? 'keep' : 'drop')
+        const keep = column && (spec.textOnly !== true || name === 'text.bin');
+        writers[name] = mode === 'replay' ? ColumnWriter.memory(keep ? 'keep' : 'drop')
           : mode === 'lazy' && column ? ColumnWriter.memory('drop')
             : new ColumnWriter(join(spec.dir, name), k === 0, budget);
       }
@@ -605,6 +611,7 @@ export class SegmentRun {
     let lastMeaning = '';
     let lastMeaningId = -1;
     const lazyBuild = this.spec.mode === 'lazy';
+    const countOnly = this.spec.textOnly === true;
     const lastSeen = this.lastSeen;
     const sanitizer = new Sanitizer({
       cr: o.sanitizer.cr,
@@ -619,6 +626,12 @@ export class SegmentRun {
         if (meaning !== lastMeaning) {
           id = lastMeaningId = internMeaning(meaning, meanings, meaningIds);
           lastMeaning = meaning;
+        }
+        if (countOnly) {
+          // A text-only replay counts span bytes (its marks check them against the page table).
+          spansOut.reserve(SPAN_RECORD);
+          this.spans++;
+          return;
         }
         if (lazyBuild) {
           // A lazy build stores no span: it counts them (minimap, order, which meanings occur where).
@@ -984,8 +997,12 @@ export class SegmentRun {
 
   private publish(pos: number): void {
     const s = this.snap(pos);
-    if (s.neutral) this.reports[pos] = this.sanitizer.getReport();
-    this.table!.put(pos / this.o.pageBytes, s);
+    // A hand-over needs this run's report there; building one costs, so small pages (a lazy
+    // index's) offer a hand-over only every HAND_OVER_BYTES.
+    const page = pos / this.o.pageBytes;
+    if (s.neutral && page % Math.max(1, Math.round(HAND_OVER_BYTES / this.o.pageBytes)) === 0) this.reports[pos] = this.sanitizer.getReport();
+    else s.neutral = false;
+    this.table!.put(page, s);
   }
 
   /** The run's outcome (after run); closes its files unless it is segment 0 (the merge writes on into them). */

@@ -19,6 +19,8 @@ export interface ColumnFile {
 
 /** Pages kept replayed: a query and its neighbours (a text page, the spans of the hex rows on screen) hit them. */
 const CACHE_PAGES = 24;
+/** A text read over this many pages or more is a search's: its pages are replayed text-only. */
+const LONG_READ_PAGES = 8;
 
 const RECORD = [SPAN_RECORD, 1, MAP_RECORD, LINE_RECORD] as const;
 const FIELD = [PageField.Spans, PageField.Text, PageField.MapClosed, PageField.Lines] as const;
@@ -53,6 +55,18 @@ export class PageStore {
    * replayed in one run from the restart of its first page (a long read is one replay, not one a page).
    */
   async pages(from: number, to: number): Promise<PageColumns[]> {
+    return this.pagesOf(from, to, false);
+  }
+
+  /**
+   * The text of pages `from`..`to` for a long read (a search's): replayed text-only and not cached
+   * (the cache holds whole pages); cached and stored pages are used as they are.
+   */
+  async textPages(from: number, to: number): Promise<Uint8Array[]> {
+    return (await this.pagesOf(from, to, true)).map((p) => p.text);
+  }
+
+  private async pagesOf(from: number, to: number, textOnly: boolean): Promise<PageColumns[]> {
     const t = this.src.table;
     const out: PageColumns[] = [];
     let p = from;
@@ -75,7 +89,7 @@ export class PageStore {
       const restart = t.get(p, PageField.Restart);
       let replayed: PageColumns[];
       try {
-        replayed = replayPages(this.src, restart, end);
+        replayed = replayPages(this.src, restart, end, textOnly);
       } catch (err) {
         if (err instanceof ReplayMismatch) this.onCorrupt(err.message);
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
@@ -84,7 +98,7 @@ export class PageStore {
         throw err;
       }
       this.replays++;
-      replayed.forEach((page, i) => this.keep(restart + i, page));
+      if (!textOnly) replayed.forEach((page, i) => this.keep(restart + i, page));
       for (let q = p; q <= end; q++) out.push(replayed[q - restart]);
       p = end + 1;
     }
@@ -137,10 +151,12 @@ export class LazyColumn implements ColumnFile {
     const first = t.pageAt(FIELD[c], Math.floor(pos / rec));
     let last = first;
     while (last + 1 < t.pages && t.get(last + 1, FIELD[c]) * rec < end) last++;
-    const pages = await this.store.pages(first, last);
+    // A long read of text (a search's) replays text only; anything else whole pages, which stay cached.
+    const long = c === 1 && last - first >= LONG_READ_PAGES;
+    const pages = long ? await this.store.textPages(first, last) : (await this.store.pages(first, last)).map((page) => pageBytes(page, c));
     for (let p = first; p <= last; p++) {
       const start = t.get(p, FIELD[c]) * rec;
-      const bytes = pageBytes(pages[p - first], c);
+      const bytes = pages[p - first];
       const lo = Math.max(pos, start);
       const hi = Math.min(end, start + bytes.length);
       if (hi > lo) out.set(bytes.subarray(lo - start, hi - start), lo - pos);

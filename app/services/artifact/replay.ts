@@ -27,6 +27,8 @@ export interface ReplaySource {
   readonly table: PageTable;
 }
 
+const EMPTY = new Uint8Array(0);
+
 /** A replay wrote other than the index says: the raw file is not the one indexed, or the index is damaged. */
 export class ReplayMismatch extends Error {}
 
@@ -36,9 +38,10 @@ const FIELD = [PageField.Spans, PageField.Text, PageField.MapClosed, PageField.L
 
 /**
  * The columns of pages `from`..`to` (inclusive), replayed from the start of page `from`, which must
- * be a page a replay can start at (its record's Neutral, or page 0).
+ * be a page a replay can start at (its record's Neutral, or page 0). `textOnly`: only the text is
+ * kept (the other columns come back empty; their lengths are still checked).
  */
-export function replayPages(src: ReplaySource, from: number, to: number): PageColumns[] {
+export function replayPages(src: ReplaySource, from: number, to: number, textOnly = false): PageColumns[] {
   const t = src.table;
   if (from < 0 || to < from || to >= t.pages) throw new RangeError(`no pages ${from}..${to} (internal error)`);
   if (from > 0 && t.get(from, PageField.Neutral) !== 1) throw new RangeError(`page ${from} cannot start a replay (internal error)`);
@@ -48,7 +51,7 @@ export function replayPages(src: ReplaySource, from: number, to: number): PageCo
   };
   const record = t.f.subarray(from * PAGE_FIELDS, (from + 1) * PAGE_FIELDS);
   const run = new SegmentRun(options, {
-    index: 0, starts: [from * src.pageBytes], dir: '', mode: 'replay', seed: { record, meanings: src.meanings }, stopAfter: (to + 1) * src.pageBytes,
+    index: 0, starts: [from * src.pageBytes], dir: '', mode: 'replay', seed: { record, meanings: src.meanings }, stopAfter: (to + 1) * src.pageBytes, textOnly,
   }, null, null);
   try {
     run.run();
@@ -64,7 +67,7 @@ export function replayPages(src: ReplaySource, from: number, to: number): PageCo
         const hi = marks[i + 1][c];
         const want = (t.get(p + 1, FIELD[c]) - t.get(p, FIELD[c])) * RECORD[c];
         if (hi - lo !== want) throw new ReplayMismatch(`replayed page ${p} differs from the index (column ${c}: ${hi - lo} bytes, index ${want})`);
-        return writer.contents(lo, hi);
+        return textOnly && c !== 1 ? EMPTY : writer.contents(lo, hi);
       });
       out.push({ spans: cols[0], text: cols[1], map: cols[2], lines: cols[3] });
     }

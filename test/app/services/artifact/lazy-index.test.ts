@@ -115,6 +115,26 @@ describe('lazy index', () => {
     expect(pageStats(r.table).stored).toBeGreaterThan(250);
   });
 
+  it('searches the sanitized text of a lazy index as of an eager one (text-only replays, through removed bytes)', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `row ${i} \x1b[3${i % 8}mFA\x1b[0mIL \x1b]0;x\x07Straße ${i % 7 === 0 ? 'needle' : 'hay'}\r\n`);
+    const bytes = Buffer.from(lines.join(''), 'utf8');
+    const eager = await fixture({ pageBytes: 512, lazyIndex: false });
+    const lazy = await fixture({ pageBytes: 512, lazyIndex: true });
+    try {
+      const a = await indexed(eager, bytes);
+      const b = await indexed(lazy, bytes);
+      for (const [q, cs] of [['FAIL', true], ['fail', false], ['needle', true], ['STRAßE', false], ['row 2999', true]] as const) {
+        const want = await eager.service.searchText(a.ref, q, { caseSensitive: cs });
+        const got = await lazy.service.searchText(b.ref, q, { caseSensitive: cs });
+        expect({ ...got, elapsedMs: 0 }, q).toEqual({ ...want, elapsedMs: 0 });
+        expect(want.total, q).toBeGreaterThan(0);
+      }
+    } finally {
+      await eager.cleanup();
+      await lazy.cleanup();
+    }
+  });
+
   it('drops the index when the raw file changed under it, and says so', async () => {
     const f = await fixture({ pageBytes: 4096, lazyIndex: true });
     try {
