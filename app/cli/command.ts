@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { wrapLine } from '../node/fit';
+import type { Tty } from './tty';
 
 /** The process surroundings a command runs in; tests pass fakes. */
 export interface CliIo {
@@ -11,6 +12,11 @@ export interface CliIo {
   /** Descriptors behind stdin/stdout, when they are the process's own: enables fast synchronous I/O. */
   readonly stdinFd?: number;
   readonly stdoutFd?: number;
+  /**
+   * Opens the controlling terminal for a human's confirmation (`request approve`), or null when
+   * there is none; default: /dev/tty (tests pass a fake).
+   */
+  readonly openTty?: () => Promise<Tty | null>;
 }
 
 /** One `airlock` subcommand. `run` resolves to the process exit code. */

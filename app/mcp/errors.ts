@@ -3,6 +3,7 @@ import { AuditAppendError, AuditUnavailableError } from '../capture/stored-captu
 import { AuditDetailsError, AuditLogDamagedError } from '../node/audit';
 import { terminalSafeLine } from '../node/terminal-safe';
 import { VaultError } from '../node/vault';
+import { RequestError } from '../services/requests';
 import { ToolError } from './tool';
 
 /**
@@ -15,6 +16,7 @@ export function toolErrorMessage(tool: string, err: unknown): string {
 
 function describe(err: unknown): string {
   if (err instanceof ToolError || err instanceof AuditAppendError || err instanceof AuditUnavailableError) return err.message;
+  if (err instanceof RequestError) return `${err.message} (nothing was queued or released)`;
   if (err instanceof SpawnError) return spawnMessage(err);
   if (err instanceof SandboxError) return `${err.message} (nothing was run)`;
   if (err instanceof VaultError || err instanceof AuditLogDamagedError || err instanceof AuditDetailsError) return `vault: ${err.message}`;

@@ -47,6 +47,7 @@ function show(view: PromptView): void {
   text('requester', view.requester + (view.requestedReason ? ` — “${view.requestedReason}”` : ''));
   text('lifetime', `${Math.round(view.expiresInMs / 60_000)} minutes, for that window only; revocable; ends when the window closes`);
   text('confirm-label', `Type the first ${view.confirmDigits} hex digits of the digest`);
+  if (view.extract) showExtract(view);
   // The reviewer states their own reason (the requester's is shown above, not pre-filled).
   $('loading').hidden = true;
   $('details').hidden = false;
@@ -62,6 +63,21 @@ function show(view: PromptView): void {
   $('reason').focus();
 }
 
+/** A review-queue request: what the approval releases (an extract), to whom, until when. */
+function showExtract(view: PromptView): void {
+  const x = view.extract!;
+  document.title = 'Airlock — approve an extract';
+  text('title', 'Extract of raw bytes requested');
+  text('lede', 'An agent asks for a bounded extract of a restricted artifact. Approving computes it now from the raw file and releases it to the requester: hex notation, a digest, or sanitized text, never the bytes themselves. Approve only for a reason you can state.');
+  text('range-label', 'Extract');
+  const what = x.kind === 'hex-range' ? 'hex dump' : x.kind === 'digest' ? `sha256${x.expect ? ` compared with ${x.expect.slice(0, 16)}…` : ''}` : `sanitized text${x.search !== null ? `, searched for “${x.search}”` : ''}`;
+  text('range', `${what} of ${x.range ? `bytes ${x.range[0]}–${x.range[1]} (${formatBytes(x.range[1] - x.range[0])})` : 'the whole artifact'}`);
+  text('requester', `${x.requester} (request ${x.id}) — “${x.reason}”`);
+  text('lifetime-label', 'Request expires');
+  text('lifetime', `${x.expiresAt} (in ${view.expiresInMs >= 7_200_000 ? `${Math.round(view.expiresInMs / 3_600_000)} hours` : `${Math.max(0, Math.round(view.expiresInMs / 60_000))} minutes`}); the decision and the extract's digest are audited`);
+  $<HTMLTextAreaElement>('reason').placeholder = 'Why may the requester have this extract? (recorded in the audit log)';
+}
+
 async function answer(bridge: AirlockPromptBridge, decision: 'approve' | 'deny'): Promise<void> {
   const reason = $<HTMLTextAreaElement>('reason').value;
   const confirm = $<HTMLInputElement>('confirm').value;
@@ -72,7 +88,10 @@ async function answer(bridge: AirlockPromptBridge, decision: 'approve' | 'deny')
     $('answer').hidden = true;
     const done = $('done');
     done.hidden = false;
-    done.textContent = decision === 'approve' ? 'Approved. The grant is recorded in the audit log; this window closes.' : 'Denied. No raw byte was released; this window closes.';
+    const extract = document.title.includes('extract');
+    done.textContent = decision === 'approve'
+      ? extract ? 'Approved. The extract was computed and recorded in the audit log; this window closes.' : 'Approved. The grant is recorded in the audit log; this window closes.'
+      : 'Denied. No raw byte was released; this window closes.';
   } catch (err) {
     text('error', err instanceof Error ? err.message : String(err));
     $<HTMLButtonElement>('deny').disabled = false;

@@ -1,11 +1,13 @@
 import { useLayoutEffect } from 'react';
-import { useArtifact, useView } from './stores';
+import { useArtifact, useRequests, useView } from './stores';
+import { RequestsView } from './views/RequestsView';
 import { VaultBrowser } from './views/VaultBrowser';
 import { Workspace } from './views/Workspace';
 
 export function App() {
   const open = useArtifact((a) => a.artifact !== null);
   const theme = useView((v) => v.theme);
+  const requests = useRequests((r) => r.open);
   // <html> carries the theme: every view (and the body's own background) is under it and the
   // style sheet's [data-theme] blocks select it. A layout effect, so the attribute is set before
   // any passive effect reads the variables (the minimap draws its canvas from them).
@@ -14,7 +16,7 @@ export function App() {
   }, [theme]);
   return (
     <div className="app" onDragStart={(e) => e.preventDefault()}>
-      {open ? <Workspace /> : <VaultBrowser />}
+      {open ? <Workspace /> : requests ? <RequestsView /> : <VaultBrowser />}
     </div>
   );
 }

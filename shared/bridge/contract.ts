@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import type {
   ArtifactRef, AuditView, Bookmark, ChunkLogView, CopyKind, ExportKind, GrantInfo, IndexStatus, Minimap,
-  PromptView, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, ScreenView, SearchHits, SpanInfo, TextPage,
+  PromptView, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, RequestView, ScreenView, SearchHits, SpanInfo, TextPage,
   TextPosition, VaultInfo,
 } from './types';
 
@@ -45,6 +45,8 @@ export const artifactRefSchema = z.string().regex(/^restricted:sha256:[0-9a-f]{6
 const recordId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/).refine((s) => !s.includes('..'), 'not a record id');
 const grantId = z.string().regex(/^g-[0-9a-f]{32}$/, 'not a grant id');
 const bookmarkId = z.string().regex(/^b-[0-9a-f]{16}$/, 'not a bookmark id');
+/** A review-queue request id (`req-20261201T203000Z-1a2b3c4d`): also the file-name whitelist. */
+const requestId = z.string().regex(/^req-\d{8}T\d{6}Z-[0-9a-f]{8}$/, 'not a request id');
 const note = z.string().max(MAX_NOTE_CHARS);
 const range = z.tuple([offset, offset]).refine(([a, b]) => a < b, 'range start must be below its end');
 
@@ -80,6 +82,13 @@ export const BRIDGE_ARGS = {
   copyText: z.tuple([z.enum(['hex', 'caret', 'c-array', 'text', 'offset']), z.string().max(MAX_EXPORT_CHARS)]),
   exportText: z.tuple([z.enum(['hex-dump', 'report-json', 'report-md', 'compare-md', 'bookmarks-md']), z.string().max(120), z.string().max(MAX_EXPORT_CHARS)]),
   listAudit: z.tuple([z.number().int().min(1).max(10_000)]),
+  /** The review queue: every raw-access request of the vault (agents' bounded extracts). */
+  listRequests: z.tuple([]),
+  /**
+   * A reviewer's decision. `deny` is direct; `approve` only opens main's prompt window, and the
+   * human approves there (reason and digest digits): no renderer call can approve by itself.
+   */
+  reviewRequest: z.tuple([requestId, z.enum(['approve', 'deny']), note]),
 } as const;
 
 /** Every method name of `window.airlock`. */
@@ -120,6 +129,10 @@ export interface AirlockBridge {
   /** Main shows a save dialog and writes the (inert-checked) text atomically, mode 0600. */
   exportText(kind: ExportKind, suggestedName: string, text: string): Promise<{ saved: boolean; name: string | null }>;
   listAudit(limit: number): Promise<AuditView[]>;
+  /** Every queued request, pending first; strings escaped, extracts inert (hex notation, digest, sanitized text). */
+  listRequests(): Promise<RequestView[]>;
+  /** Deny at once, or open main's prompt to approve; resolves with the request as it then stands. */
+  reviewRequest(id: string, decision: 'approve' | 'deny', note: string): Promise<RequestView>;
 }
 
 /** Argument schemas of the prompt window's own bridge (`window.airlockPrompt`). */

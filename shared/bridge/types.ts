@@ -267,6 +267,74 @@ export interface PromptView {
   readonly expiresInMs: number;
   /** How many hex digits of the digest the human must type. */
   readonly confirmDigits: number;
+  /**
+   * Set when the prompt approves a queued extract request (the review queue) rather than a grant
+   * for this window: what the extract is and who asked. Absent for raw-access prompts.
+   */
+  readonly extract?: RequestView | null;
 }
 
 export type { RemovalReport };
+
+/** Kinds of bounded extract an agent can ask for (`airlock request --kind`). */
+export type ExtractKind = 'hex-range' | 'digest' | 'text';
+/** Where a raw-access request stands; `expired` is computed from `expiresAt` on read. */
+export type RequestState = 'pending' | 'approved' | 'denied' | 'expired';
+
+/** What an approved request returned: hex/offset text, a digest, or sanitized text. Never raw bytes. */
+export type ExtractView =
+  | {
+      readonly kind: 'hex-range';
+      readonly range: readonly [number, number];
+      /** Inert hex dump rows: `00000010  1b 5b 33 31 …  |^[[31m…|`. */
+      readonly rows: readonly string[];
+    }
+  | {
+      readonly kind: 'digest';
+      /** The range hashed, or null for the whole artifact. */
+      readonly range: readonly [number, number] | null;
+      readonly bytes: number;
+      readonly sha256: string;
+      /** The digest the requester expected, and whether it matched (null without one). */
+      readonly expect: string | null;
+      readonly match: boolean | null;
+    }
+  | {
+      readonly kind: 'text';
+      readonly range: readonly [number, number];
+      /** The range through the capture Sanitizer (inert text), cut at `MAX_EXTRACT_TEXT` characters. */
+      readonly text: string;
+      readonly textTruncated: boolean;
+      /** The removal report's counts: spans and bytes removed, by class (no payload). */
+      readonly removed: { readonly spans: number; readonly bytes: number; readonly classes: Readonly<Record<string, number>> };
+      /** Hits of the search term in the sanitized text (character offsets), bounded. */
+      readonly search: { readonly term: string; readonly total: number; readonly hits: ReadonlyArray<{ readonly offset: number; readonly line: number; readonly context: string }> } | null;
+    };
+
+/** One queued raw-access request as reviewers see it. Every string is display-safe (escaped). */
+export interface RequestView {
+  readonly id: string;
+  readonly artifact: ArtifactRef;
+  /** Size of the whole artifact (as the request was queued). */
+  readonly size: number;
+  readonly kind: ExtractKind;
+  /** `[start, end)`, or null (digest of the whole artifact, text of a small artifact). */
+  readonly range: readonly [number, number] | null;
+  readonly expect: string | null;
+  readonly search: string | null;
+  /** The requester's reason, escaped (controls, bidi and tags as visible escapes). */
+  readonly reason: string;
+  /** `user@host via mcp|cli`. */
+  readonly requester: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly state: RequestState;
+  readonly decidedAt: string | null;
+  /** `user@host via cli|desktop`. */
+  readonly decidedBy: string | null;
+  readonly note: string | null;
+  /** Once approved: what the action returned. */
+  readonly extract: ExtractView | null;
+  /** Title of the record holding the artifact, sanitized (null when no record names it). */
+  readonly title: string | null;
+}

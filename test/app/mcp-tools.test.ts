@@ -26,9 +26,9 @@ type Structured = Record<string, unknown> & { record: string; stdout: string; st
 const structured = (r: { structuredContent?: unknown }): Structured => r.structuredContent as Structured;
 
 describe('tools/list', () => {
-  it('serves capture, read_text, list_records and screen with input and output schemas', async () => {
+  it('serves capture, read_text, list_records, screen, request_raw and request_status with input and output schemas', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['capture', 'read_text', 'list_records', 'screen']);
+    expect(tools.map((t) => t.name)).toEqual(['capture', 'read_text', 'list_records', 'screen', 'request_raw', 'request_status']);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.outputSchema?.type).toBe('object');

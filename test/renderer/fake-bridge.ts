@@ -4,7 +4,7 @@
 // does: sanitized text and span metadata freely, raw bytes only under a grant. Test-only code.
 import type { AirlockBridge } from '../../shared/bridge/contract';
 import { MAX_RAW_READ, MAX_SCREEN_BYTES, MAX_SEARCH_HITS, MAX_SPANS_PER_CALL, MAX_TEXT_LINES } from '../../shared/bridge/contract';
-import type {
+import type { RequestView,
   ArtifactSummary, AuditView, Bookmark, ChunkLogView, ChunkRowView, CopyKind, ExportKind, GrantInfo, IndexStatus,
   Minimap, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, SearchHits, SpanInfo, TextLine, TextPage,
   TextPiece, TextPosition, VaultInfo,
@@ -345,6 +345,8 @@ export interface FakeControl {
   decision: 'approve' | 'deny' | null;
   /** readRaw answers this much later (a slow main), when set. */
   rawDelayMs: number;
+  /** The review queue `listRequests` serves; `reviewRequest` decides in place (approve: as `decision`, default approve). */
+  requests: RequestView[];
 }
 
 export type FakeBridge = AirlockBridge & { control: FakeControl };
@@ -372,7 +374,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   const bookmarks = new Map<string, Bookmark[]>();
   const audit: AuditView[] = [];
   const control: FakeControl = {
-    calls: [], copies: [], exports: [], rawReads: [], grants: new Map(), decision: null, rawDelayMs: 0,
+    calls: [], copies: [], exports: [], rawReads: [], grants: new Map(), decision: null, rawDelayMs: 0, requests: [],
     expireAll() {
       for (const [id, g] of control.grants) control.grants.set(id, { ...g, expiresAt: now() - 1 });
     },
@@ -584,6 +586,21 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     },
     async listAudit(limit) {
       return audit.slice(-limit);
+    },
+    async listRequests() {
+      return control.requests;
+    },
+    async reviewRequest(id, decision, note) {
+      const r = control.requests.find((x) => x.id === id);
+      if (!r) throw new Error(`[not-found] no request ${id} in this vault`);
+      if (r.state !== 'pending') throw new Error(`[bad-request] request ${id} is ${r.state}: only a pending request can be decided`);
+      // Approve stands for main's prompt: the human's answer there is `control.decision`.
+      const outcome = decision === 'deny' ? 'denied' : (control.decision ?? 'approve') === 'approve' ? 'approved' : 'denied';
+      const extract: RequestView['extract'] = outcome === 'approved' && r.range ? { kind: 'hex-range', range: r.range, rows: [`${r.range[0].toString(16).padStart(8, '0')}  1b 5d 35 32                                       |^[]52|`] } : null;
+      const updated: RequestView = { ...r, state: outcome, decidedAt: new Date(now()).toISOString(), decidedBy: 'reviewer@host via desktop', note: note || null, extract };
+      control.requests = control.requests.map((x) => (x.id === id ? updated : x));
+      log(outcome === 'approved' ? 'request.approved' : 'request.denied', { request: id });
+      return updated;
     },
   };
   const wrapped = {} as FakeBridge;

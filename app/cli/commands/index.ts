@@ -16,6 +16,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'screen', summary: 'what a terminal showed: printed text that was overwritten, erased, concealed or same-colour', load: async () => (await import('./screen')).screenCommand },
   { name: 'capture', summary: 'run a command over pipes; raw bytes to the vault, sanitized envelope out', load: async () => (await import('./capture')).captureCommand },
   { name: 'vault', summary: 'list, show, verify and prune captures in the restricted vault', load: async () => (await import('./vault')).vaultCommand },
+  { name: 'request', summary: 'ask for a bounded extract of a raw artifact; a human approves it at a terminal', load: async () => (await import('./request')).requestCommand },
   { name: 'mcp', summary: 'MCP server on stdio for coding agents: sandboxed capture, read_text, list_records, screen', load: async () => (await import('./mcp')).mcpCommand },
   { name: 'open', summary: 'start the desktop viewer on a transcript file or a restricted:sha256: ref', load: async () => (await import('./open')).openCommand },
   { name: 'audit', summary: 'verify or list the tamper-evident audit log', load: async () => (await import('./audit')).auditCommand },

@@ -16,6 +16,12 @@ export const AUDIT_ACTIONS = [
   'artifact.imported',
   'text.copied',
   'text.exported',
+  // The review queue (app/services/requests): an agent's request for a bounded extract, and the
+  // reviewer's decision with the digest and size of what it released.
+  'request.created',
+  'request.approved',
+  'request.denied',
+  'request.expired',
 ] as const;
 
 /** One audited action. */

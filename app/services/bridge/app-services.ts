@@ -3,6 +3,7 @@ import { Vault } from '../../node/vault';
 import { GrantStore } from '../grants/grants';
 import { importFile } from '../import/importer';
 import { PromptBroker, type PromptOpener } from '../prompt/prompts';
+import { RequestStore } from '../requests';
 import { VaultView } from '../vault-view/view';
 import type { ArtifactFactory, ArtifactPort } from './artifact-port';
 import { createDispatcher, type BridgeDispatcher, type DispatcherDeps, type WindowRegistry } from './dispatcher';
@@ -31,6 +32,7 @@ export interface AppServices {
   readonly view: VaultView;
   readonly grants: GrantStore;
   readonly prompts: PromptBroker;
+  readonly requests: RequestStore;
   readonly artifact: ArtifactPort | null;
   readonly dispatcher: BridgeDispatcher;
   /** A window main created went away: its grants end, its waiting request is withdrawn. */
@@ -45,6 +47,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
   const view = new VaultView(vault, { demo: o.demo, version: o.version });
   const grants = new GrantStore({ audit, ttlMs: o.grantTtlMs });
   const prompts = new PromptBroker({ grants, view, audit, opener: o.opener, timeoutMs: o.promptTimeoutMs });
+  const requests = new RequestStore(vault, audit);
   let artifact: ArtifactPort | null = null;
   if (o.artifactFactory) {
     try {
@@ -58,6 +61,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
     view,
     grants,
     prompts,
+    requests,
     audit,
     windows: o.windows,
     origins: o.origins,
@@ -77,6 +81,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
     view,
     grants,
     prompts,
+    requests,
     artifact,
     dispatcher,
     async windowClosed(windowId) {

@@ -7,6 +7,8 @@ import { BRIDGE_ARGS, MAX_RAW_READ, PROMPT_ARGS, type BridgeMethod, type BridgeW
 import type { AuditView, RecordSummary } from '../../../shared/bridge/types';
 import type { GrantStore } from '../grants/grants';
 import type { PromptBroker } from '../prompt/prompts';
+import type { RequestStore } from '../requests';
+import { reviewHandlers } from './review';
 import { readRawRange } from '../raw/read';
 import type { VaultView } from '../vault-view/view';
 import { ARTIFACT_METHODS, type ArtifactPort } from './artifact-port';
@@ -43,6 +45,8 @@ export interface DispatcherDeps {
   readonly view: VaultView;
   readonly grants: GrantStore;
   readonly prompts: PromptBroker;
+  /** The review queue (agents' requests for bounded extracts). */
+  readonly requests: RequestStore;
   readonly audit: AuditPort;
   readonly windows: WindowRegistry;
   /** Expected frame origins: the viewer's (`airlock://app`) and the prompt's (`airlock://prompt`). */
@@ -153,6 +157,7 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       await audit.append('text.exported', { kind, chars: text.length, name: auditText(name, 120) });
       return { saved: true, name: name.replace(/[^\x20-\x7e]/g, '?') };
     },
+    ...reviewHandlers({ requests: deps.requests, prompts, view }),
     listAudit: async (_w, [limit]) => {
       const lines = await audit.list();
       const out: AuditView[] = [];
@@ -245,6 +250,10 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
 function asBridgeError(err: unknown): BridgeError | null {
   if (err instanceof BridgeError) return err;
   const e = err as { name?: string; code?: string; message?: string };
+  if (e?.name === 'RequestError') {
+    const code = e.code === 'not-found' ? 'not-found' : e.code === 'too-large' ? 'too-large' : 'bad-request';
+    return new BridgeError(code, e.message ?? 'the review queue refused');
+  }
   if (e?.name === 'VaultError') {
     if (e.code === 'not-found') return new BridgeError('not-found', e.message ?? 'not found');
     if (e.code === 'bad-ref' || e.code === 'bad-id') return new BridgeError('bad-request', e.message ?? 'bad reference');

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AuditLog } from '../../node/audit';
 import { newRecordId, Vault, type CaptureRecord } from '../../node/vault';
+import { seedDemoRequests } from './demo-requests';
 import { importFile } from './importer';
 import { ingest, streamFields, type IngestEvent } from './ingest';
 
@@ -34,12 +35,17 @@ export async function buildDemoVault(dir: string, samplesDir: string, now: Date 
   const audit = AuditLog.forVault(vault.root);
   let t = now.getTime() - 60 * 60_000;
   const next = (): Date => new Date((t += 7 * 60_000));
-  await importCaptureSample(vault, audit, join(samplesDir, DEMO_CAPTURE_DIR), next());
+  const capture = await importCaptureSample(vault, audit, join(samplesDir, DEMO_CAPTURE_DIR), next());
+  let buildLog: { sha256: string; size: number; bytes: Uint8Array } | null = null;
   for (const name of DEMO_FILES) {
     const path = join(samplesDir, name);
     const timing = name.endsWith('.typescript') ? path.replace(/\.typescript$/, '.timing') : undefined;
-    await importFile(vault, audit, path, { timingPath: timing, now: next(), demo: true });
+    const { record } = await importFile(vault, audit, path, { timingPath: timing, now: next(), demo: true });
+    const raw = Object.values(record.raw)[0];
+    if (name === 'build.log' && raw) buildLog = { ...raw, bytes: await readFile(path) };
   }
+  // Two pending requests, as an agent would queue them, so the Requests view has work in it.
+  if (buildLog) await seedDemoRequests(vault, audit, buildLog, capture.raw.stdout ?? null, new Date(t));
   return vault;
 }
 

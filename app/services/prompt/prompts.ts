@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditDetails } from '../../node/audit';
 import { terminalSafeLine } from '../../node/terminal-safe';
-import type { ArtifactRef, PromptView, RawAccessOutcome } from '../../../shared/bridge/types';
+import type { ArtifactRef, PromptView, RawAccessOutcome, RequestView } from '../../../shared/bridge/types';
 import { auditText, BridgeError } from '../bridge/errors';
 import type { GrantStore } from '../grants/grants';
 import type { VaultView } from '../vault-view/view';
 
 /** How many hex digits of the digest the human types to approve. */
 export const CONFIRM_DIGITS = 8;
+/** The `why` of an extract review the human denied in the prompt (other ends: closed, timed out). */
+const HUMAN_DENIED = 'denied by the reviewer';
 /** A prompt nobody answers is denied after this long (5 minutes). */
 export const DEFAULT_PROMPT_TIMEOUT_MS = 5 * 60_000;
 
@@ -26,8 +28,19 @@ export interface PromptAudit {
   append(action: 'raw.requested' | 'raw.denied', details: AuditDetails): Promise<unknown>;
 }
 
+/** How an extract review in the prompt ended: approved or denied there, or closed without an answer. */
+export type ReviewOutcome = 'approved' | 'denied' | 'closed';
+
+/** What the prompt does with the human's answer to an extract review (the review queue's store). */
+export interface ReviewActions {
+  approve(reason: string): Promise<void>;
+  deny(reason: string): Promise<void>;
+}
+
 interface Pending {
   readonly id: string;
+  /** Set for a review-queue extract: the human's answer goes to the queue, not to the grants. */
+  readonly review: ReviewActions | null;
   readonly ref: ArtifactRef;
   readonly sha256: string;
   readonly size: number;
@@ -38,7 +51,7 @@ interface Pending {
   readonly deadline: number;
   promptWindow: number | null;
   timer: unknown;
-  settle(outcome: RawAccessOutcome): void;
+  settle(outcome: RawAccessOutcome | { readonly state: 'approved' }): void;
 }
 
 /**
@@ -91,6 +104,7 @@ export class PromptBroker {
     return new Promise<RawAccessOutcome>((resolve) => {
       const p: Pending = {
         id,
+        review: null,
         ref,
         sha256: artifact.sha256,
         size: artifact.size,
@@ -114,14 +128,66 @@ export class PromptBroker {
           clearTimeout(p.timer as NodeJS.Timeout);
           this.pending.delete(id);
           this.deps.opener.close(id);
-          resolve(outcome);
+          resolve(outcome as RawAccessOutcome);
         },
       };
-      p.timer = setTimeout(() => void this.deny(p, 'timeout', 'nobody answered the prompt in time'), this.timeoutMs);
-      (p.timer as NodeJS.Timeout).unref?.();
-      this.pending.set(id, p);
-      this.deps.opener.open(id, windowId).catch(() => void this.deny(p, 'prompt-failed', 'the prompt window could not be opened'));
+      this.open(p);
     });
+  }
+
+  /**
+   * Asks the human, in main's prompt window, to approve a queued extract request (the review
+   * queue). The renderer's "Approve" only gets here; the decision is the human's in the prompt
+   * (their reason and the digest digits), carried out through `actions`. Resolves 'closed' when the
+   * prompt went away unanswered: the request then simply stays pending.
+   */
+  async review(windowId: number, request: RequestView, actions: ReviewActions): Promise<ReviewOutcome> {
+    const loc = await this.deps.view.locate(request.artifact);
+    const { artifact, summary } = loc;
+    for (const p of this.pending.values()) {
+      if (p.windowId === windowId) throw new BridgeError('forbidden', 'this window already has a prompt waiting for an answer');
+      if (p.view.extract?.id === request.id) throw new BridgeError('forbidden', `request ${request.id} is already being reviewed in a prompt`);
+    }
+    const id = `r-${randomBytes(8).toString('hex')}`;
+    return new Promise<ReviewOutcome>((resolve) => {
+      const p: Pending = {
+        id,
+        review: actions,
+        ref: request.artifact,
+        sha256: artifact.sha256,
+        size: artifact.size,
+        windowId,
+        range: request.range,
+        requestedReason: request.reason,
+        deadline: this.now() + this.timeoutMs,
+        view: {
+          requestId: id,
+          artifact,
+          record: { id: summary.id, title: summary.title, cwd: summary.cwd, createdAt: summary.createdAt, source: summary.source },
+          range: request.range,
+          requestedReason: request.reason, // escaped by the queue's view already
+          requester: request.requester,
+          confirmDigits: CONFIRM_DIGITS,
+          extract: request,
+        },
+        promptWindow: null,
+        timer: null,
+        settle: (outcome) => {
+          clearTimeout(p.timer as NodeJS.Timeout);
+          this.pending.delete(id);
+          this.deps.opener.close(id);
+          resolve(outcome.state === 'approved' ? 'approved' : outcome.state === 'denied' && outcome.why === HUMAN_DENIED ? 'denied' : 'closed');
+        },
+      };
+      this.open(p);
+    });
+  }
+
+  private open(p: Pending): void {
+    p.timer = setTimeout(() => void this.deny(p, 'timeout', 'nobody answered the prompt in time'), this.timeoutMs);
+    (p.timer as NodeJS.Timeout).unref?.();
+    this.pending.set(p.id, p);
+    this.deps.opener.open(p.id, p.windowId).catch(() => void this.deny(p, 'prompt-failed', 'the prompt window could not be opened'));
   }
 
   /** Binds the prompt window main opened for `requestId`; only that window may read or answer it. */
@@ -133,7 +199,8 @@ export class PromptBroker {
   /** The request a prompt window shows. */
   getPrompt(promptWindowId: number): PromptView {
     const p = this.forPromptWindow(promptWindowId);
-    return { ...p.view, expiresInMs: this.deps.grants.lifetimeMs };
+    const expiresInMs = p.view.extract ? Math.max(0, Date.parse(p.view.extract.expiresAt) - this.now()) : this.deps.grants.lifetimeMs;
+    return { ...p.view, expiresInMs };
   }
 
   /** The human's answer from the prompt window. */
@@ -141,6 +208,11 @@ export class PromptBroker {
     const p = this.forPromptWindow(promptWindowId);
     const reason = answer.reason.trim();
     if (answer.decision === 'deny') {
+      if (p.review) {
+        await p.review.deny(reason);
+        p.settle({ state: 'denied', why: HUMAN_DENIED });
+        return { done: true };
+      }
       await this.deny(p, 'human', reason ? `the reviewer said “${reason}”` : 'the reviewer denied the request', reason);
       return { done: true };
     }
@@ -148,6 +220,11 @@ export class PromptBroker {
     const expected = p.sha256.slice(0, CONFIRM_DIGITS);
     if (answer.confirm.trim().toLowerCase() !== expected) {
       throw new BridgeError('bad-request', `type the first ${CONFIRM_DIGITS} hex digits of the digest to approve`);
+    }
+    if (p.review) {
+      await p.review.approve(reason);
+      p.settle({ state: 'approved' });
+      return { done: true };
     }
     const grant = await this.deps.grants.create({ ref: p.ref, sha256: p.sha256, size: p.size, windowId: p.windowId, range: p.range, reason, requestId: p.id });
     p.settle({ state: 'granted', grant });
@@ -177,6 +254,11 @@ export class PromptBroker {
   private async deny(p: Pending, by: string, why: string, reason = ''): Promise<void> {
     if (!this.pending.has(p.id)) return;
     this.pending.delete(p.id);
+    if (p.review) {
+      // An extract review that ends without the human's answer leaves the request pending: nothing to audit.
+      p.settle({ state: 'denied', why });
+      return;
+    }
     await this.deps.audit.append('raw.denied', {
       request: p.id,
       sha256: p.sha256,

@@ -5,10 +5,12 @@ export { useGrants, initialGrants, type GrantState, type GrantPhase } from './gr
 export { useSearch, initialSearch, type SearchState, type SearchMode } from './search';
 export { useBookmarks, initialBookmarks, type BookmarkState } from './bookmarks';
 export { useScreen, initialScreen, type ScreenState } from './screen';
+export { useRequests, initialRequests, loadRequests, reviewRequest, openRequests, type RequestsState } from './requests';
 import { initialArtifact, useArtifact } from './artifact';
 import { initialBookmarks, useBookmarks } from './bookmarks';
 import { initialGrants, useGrants } from './grants';
 import { initialSearch, useSearch } from './search';
+import { initialRequests, useRequests } from './requests';
 import { initialScreen, useScreen } from './screen';
 import { initialSelection, useSelection } from './selection';
 import { initialView, useView } from './view';
@@ -22,4 +24,5 @@ export function resetStores(): void {
   useSearch.setState({ ...initialSearch }, true);
   useBookmarks.setState({ ...initialBookmarks }, true);
   useScreen.setState({ ...initialScreen }, true);
+  useRequests.setState(initialRequests(), true);
 }

@@ -4,7 +4,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { ArtifactSummary, RecordSummary } from '../../../shared/bridge/types';
 import { loadVault, openArtifact, openFile } from '../actions';
 import { humanSize } from '../lib/spans';
-import { useArtifact } from '../stores';
+import { openRequests, useArtifact } from '../stores';
 
 function exitText(r: RecordSummary): { text: string; bad: boolean } {
   if (r.signal) return { text: `signal ${r.signal}`, bad: true };
@@ -56,6 +56,7 @@ export function VaultBrowser() {
           </p>
         </div>
         <div className="vault-actions">
+          <button type="button" onClick={() => openRequests(true)} title="Agents' requests for bounded extracts of raw bytes">Requests</button>
           <button type="button" onClick={() => void loadVault()}>Refresh</button>
           <button type="button" className="primary" onClick={() => void openFile()}>Open file…</button>
         </div>
