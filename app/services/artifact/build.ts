@@ -374,8 +374,8 @@ export interface SegmentSpec {
 
 export type RunMode = 'eager' | 'lazy' | 'replay';
 
-/** Raw bytes between the boundaries where a later segment's run offers to take over (see publish). */
-const HAND_OVER_BYTES = 1 << 20;
+/** Pages between the boundaries where a later run of a lazy build offers to take over (1 MiB of 128 KiB pages; see publish). */
+const LAZY_HAND_OVER_PAGES = 8;
 
 /** What a replay's seed says the text so far ended with (Snap.textKind), as a byte for SanitizerOptions.precedingText. */
 const PRECEDING_TEXT = [0x61, LF, 0x20];
@@ -997,10 +997,11 @@ export class SegmentRun {
 
   private publish(pos: number): void {
     const s = this.snap(pos);
-    // A hand-over needs this run's report there; building one costs, so small pages (a lazy
-    // index's) offer a hand-over only every HAND_OVER_BYTES.
+    // A hand-over needs this run's report there; building one costs, so a lazy build's small
+    // pages offer a hand-over only every LAZY_HAND_OVER_PAGES.
     const page = pos / this.o.pageBytes;
-    if (s.neutral && page % Math.max(1, Math.round(HAND_OVER_BYTES / this.o.pageBytes)) === 0) this.reports[pos] = this.sanitizer.getReport();
+    const every = this.spec.mode === 'lazy' ? LAZY_HAND_OVER_PAGES : 1;
+    if (s.neutral && page % every === 0) this.reports[pos] = this.sanitizer.getReport();
     else s.neutral = false;
     this.table!.put(page, s);
   }

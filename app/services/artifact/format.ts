@@ -32,6 +32,12 @@
 //                    `resume` at the start of the span straddling the boundary, which is not a
 //                    ground state where an ambiguous stretch began inside a sequence.)
 // - `sums.bin`       u32 CRC-32 per 64 KiB block of each file above, files in FILE_ORDER.
+//
+// A lazy index (manifest `lazy`, pages.ts) has no spans, text, map or lines file: `pages.bin`
+// (a record per page: column positions and the Sanitizer's state at its start) and `stored-*.bin`
+// (the columns of the pages no replay reaches) instead, then minimap and checkpoints as above, in
+// LAZY_FILE_ORDER; its meaning table is sorted. Pages are made again on demand (replay.ts) in the
+// byte layout above.
 
 /** Bump on any change to the layout above: older caches are rebuilt. */
 export const INDEX_FORMAT = 4;
