@@ -49,6 +49,15 @@ export interface SanitizerOptions {
    * faster for a caller that consumes each result before the next call (the CLI's stdout loop).
    */
   reuseOutputBuffer?: boolean;
+  /**
+   * Continue a stream another Sanitizer began: the last text byte it emitted (0: none). A viewer
+   * re-sanitizes one page of a large artifact from a checkpoint with this. The text, spans and
+   * offset map then equal the other Sanitizer's from that point on (offsets counted from this
+   * input's start), provided its parser was at rest there ({@link Sanitizer.parserAtRest}), no
+   * line break or space was pending (the last thing it did was to emit text) and, in overwrite
+   * mode, that text ended with LF. A line break or a space decided later depends on this byte.
+   */
+  precedingText?: number;
   /** @internal Tests only: run the parser's pure state machine (see the parser's `stateMachineOnly` option). */
   stateMachineOnly?: boolean;
 }
@@ -111,6 +120,12 @@ export class Sanitizer implements ParserSink {
     this.mode = options.cr ?? 'newline';
     this.line = this.mode === 'overwrite' ? new LineBuffer() : null;
     this.map = options.mapOffsets ? new OffsetMap() : null;
+    const before = options.precedingText ?? 0;
+    if (!Number.isInteger(before) || before < 0 || before > 0xff) throw new RangeError('precedingText must be a byte (0-255)');
+    // Overwrite mode keeps the current line's cells, which a byte cannot restore: only a line start continues.
+    if (this.line && before !== 0 && before !== LF) throw new RangeError('in overwrite mode precedingText must be 0 or LF');
+    this.lastOut = before;
+    this.atLineStart = before === 0 || before === LF;
   }
 
   /**

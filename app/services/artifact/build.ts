@@ -18,6 +18,7 @@ import { SpanClass, SpanFlag, SPAN_CLASS_COUNT } from '../../../shared/parser';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { ColumnWriter, type MemoryBudget } from './columns';
+import { MAX_REPLAY_PAGES, PAGE_FIELDS, PageField, pageRecord } from './pages';
 import { trace } from './trace';
 import {
   BLOCK_BYTES, blockCount, CHECKPOINT_FIELDS, CHECKPOINT_RECORD, FILE_ORDER, fineMinimap, INDEX_FORMAT, LINE_RECORD, MANIFEST, MAP_RECORD,
@@ -47,6 +48,8 @@ export interface BuildOptions {
   readonly memoryBudget?: number;
   readonly onProgress?: (bytesDone: number, spans: number) => void;
   readonly shouldCancel?: () => boolean;
+  /** Build a lazy index (pages.ts, lazy-build.ts) instead of writing every column. */
+  readonly lazy?: boolean;
 }
 
 /** The number of `meaning` in an index's meaning table (`meanings`, `ids`), appended when new. */
@@ -90,6 +93,8 @@ class MapColumn {
   tShift = 0;
   /** No span or stretch was reported since the last segment came (see Snap.neutral). */
   quiet = false;
+  /** Raw start of the last segment that began before the one closed before it (`monotonic` from there on), or -1. */
+  brokenAt = -1;
 
   /** `rawBase`: raw offset of the run's first byte (its Sanitizer counts from 0). */
   constructor(private readonly out: ColumnWriter, private readonly rawBase = 0) {}
@@ -111,7 +116,10 @@ class MapColumn {
   begin(textPos: number, rawPos: number, rawLen: number, kind: SegmentKind): void {
     if (this.has) {
       this.lastPairOk = rawPos >= this.rStart;
-      if (!this.lastPairOk) this.monotonic = false;
+      if (!this.lastPairOk) {
+        this.monotonic = false;
+        this.brokenAt = rawPos;
+      }
       this.push();
     }
     this.has = true;
@@ -351,7 +359,26 @@ export interface SegmentSpec {
   readonly starts: readonly number[];
   /** Directory of its files: the index directory for segment 0, a private one inside it for the others. */
   readonly dir: string;
+  /**
+   * `eager` (default) writes every column; `lazy` writes the page table instead of spans, text, map
+   * and lines (pages.ts); `replay` re-sanitizes pages of a lazy index into memory (replay.ts).
+   */
+  readonly mode?: RunMode;
+  /** Replay: the page record of the page it starts at, and the index's meaning table. */
+  readonly seed?: { readonly record: Float64Array; readonly meanings: readonly string[] };
+  /** Replay: stop at the first page boundary at or after this raw offset (else at the end of the file). */
+  readonly stopAfter?: number;
+  /** Replay: keep the text only (a search reads it); spans, map and lines are counted, not kept. */
+  readonly textOnly?: boolean;
 }
+
+export type RunMode = 'eager' | 'lazy' | 'replay';
+
+/** Pages between the boundaries where a later run of a lazy build offers to take over (1 MiB of 128 KiB pages; see publish). */
+const LAZY_HAND_OVER_PAGES = 8;
+
+/** What a replay's seed says the text so far ended with (Snap.textKind), as a byte for SanitizerOptions.precedingText. */
+const PRECEDING_TEXT = [0x61, LF, 0x20];
 
 /** What a segment's run hands to the merge (plain data: it crosses threads). */
 export interface SegmentOutcome {
@@ -370,12 +397,27 @@ export interface SegmentOutcome {
   readonly kept: Record<IndexFile, Uint8Array[]>;
   /** Set when the run switched to writing the index files itself (a placed build). */
   readonly placed?: PlacedOutput;
+  /** A lazy build's run: what lazy-merge.ts splices. */
+  readonly lazy?: LazyRunOutput;
+}
+
+/** What a later run of a lazy build hands to the merge (plain data). */
+export interface LazyRunOutput {
+  /** Its page records (pages.ts), from its start on; the last is the end's when it ran to the end. */
+  readonly pages: Float64Array;
+  readonly minimap: Uint32Array;
+  /** Per page record: the minimap counts (SPAN_CLASS_COUNT) of the bucket the page starts in, as of its start. */
+  readonly miniAt: Uint32Array;
+  readonly lastSeen: Float64Array;
+  readonly endsBrokenAt: number;
+  readonly mapBrokenAt: number;
 }
 
 /** The buffers an outcome holds (to transfer, not copy, between threads). */
 export function keptBuffers(x: SegmentOutcome): ArrayBuffer[] {
   const out = Object.values(x.kept).flatMap((chunks) => chunks.map((c) => c.buffer as ArrayBuffer));
   if (x.placed) out.push(x.placed.minimap.buffer as ArrayBuffer);
+  if (x.lazy) out.push(x.lazy.pages.buffer as ArrayBuffer, x.lazy.minimap.buffer as ArrayBuffer, x.lazy.miniAt.buffer as ArrayBuffer, x.lazy.lastSeen.buffer as ArrayBuffer);
   return out;
 }
 
@@ -480,7 +522,14 @@ export class SegmentRun {
       this.size = fstatSync(this.fd).size;
       this.end = k + 1 < spec.starts.length ? spec.starts[k + 1] : this.size;
       const budget: MemoryBudget | null = k === 0 ? null : { left: o.memoryBudget ?? DEFAULT_MEMORY_BUDGET };
-      for (const name of FILE_ORDER) writers[name] = new ColumnWriter(join(spec.dir, name), k === 0, budget);
+      const mode = spec.mode ?? 'eager';
+      for (const name of FILE_ORDER) {
+        const column = name !== 'minimap.bin' && name !== 'checkpoints.bin';
+        const keep = column && (spec.textOnly !== true || name === 'text.bin');
+        writers[name] = mode === 'replay' ? ColumnWriter.memory(keep ? 'keep' : 'drop')
+          : mode === 'lazy' && column ? ColumnWriter.memory('drop')
+            : new ColumnWriter(join(spec.dir, name), k === 0, budget);
+      }
     } catch (err) {
       for (const w of Object.values(writers)) w?.abandon();
       closeSync(this.fd);
@@ -491,9 +540,63 @@ export class SegmentRun {
     this.lineCol = new LineColumn(this.writers['lines.bin'], o.maxLineBytes ?? MAX_LINE_BYTES);
     this.mini = fineMinimap(this.size);
     // The minimap of later segments is counted by the merge from their spans (a placed run's by itself once placed).
-    this.minimap = new Uint32Array(k === 0 || placer ? SPAN_CLASS_COUNT * this.mini.buckets : 0);
-    this.countMini = k === 0;
+    const replay = spec.mode === 'replay';
+    const lazy = spec.mode === 'lazy';
+    this.minimap = new Uint32Array((k === 0 && !replay) || lazy || placer ? SPAN_CLASS_COUNT * this.mini.buckets : 0);
+    this.countMini = (k === 0 && !replay) || lazy;
+    if (spec.seed) this.seed(spec.seed.record, spec.seed.meanings);
     this.sanitizer = this.makeSanitizer();
+  }
+
+  /** Lazy build: the page table, a record per page start (then one for the end: writeEndRecord). */
+  readonly pages: Float64Array[] = [];
+  /** Replay: each column's bytes written by the start of each page replayed (and by the end). */
+  readonly marks: number[][] = [];
+  /** Lazy build: the last page whose start could begin a replay. */
+  private lastNeutralPage = 0;
+  /** Lazy build: raw offset of the last span of each meaning (local ids): which occur past a hand-over. */
+  readonly lastSeen = new Float64Array(MAX_MEANINGS + 1).fill(-1);
+  /** Lazy build: where span ends last went back (endsOrdered from a hand-over on), or -1. */
+  endsBrokenAt = -1;
+  /** Lazy build: each page start's minimap counts of the bucket it falls in, a row of SPAN_CLASS_COUNT per page record. */
+  readonly miniAt: number[] = [];
+
+  /**
+   * Replay: takes the state of the run that built the index at this run's start from the page
+   * record there (a quiet boundary at rest: Snap.neutral), so that from here on it writes exactly
+   * what that run wrote. Text offsets shift by the text before (the Sanitizer counts from 0).
+   */
+  private seed(rec: Float64Array, meanings: readonly string[]): void {
+    // Counts stay the run's own (the marks are what a replay reports); the map and line writers
+    // shift the text offsets they write.
+    const text = rec[PageField.Text];
+    const m = this.mapCol;
+    m.count = rec[PageField.MapClosed];
+    m.has = rec[PageField.HasOpen] === 1;
+    m.tStart = rec[PageField.OpenT] - text;
+    m.rStart = rec[PageField.OpenR];
+    const len = rec[PageField.OpenLen];
+    m.rLen = Math.abs(len);
+    m.kind = len < 0 ? SegmentKind.Replaced : SegmentKind.Verbatim;
+    m.textEnd = 0;
+    m.tShift = text;
+    m.quiet = true;
+    const l = this.lineCol;
+    l.count = rec[PageField.Lines];
+    l.shift = text;
+    const key = rec[PageField.LineKey];
+    // A line start waiting (key -1) is at the text's end; else the line began `key` bytes before it.
+    l.pending = key < 0 ? 0 : -1;
+    l.lineStart = key < 0 ? 0 : -key;
+    l.seekCut = rec[PageField.SeekCut] === 1;
+    this.globalMeanings = [...meanings];
+    this.globalIds = new Map(meanings.map((mm, i) => [mm, i]));
+    this.remap = new Int32Array(MAX_MEANINGS + 1).fill(-1);
+  }
+
+  /** Replay: meanings it met that the index's table does not hold (a sign the raw file changed). */
+  get unknownMeanings(): number {
+    return this.spec.seed ? this.globalMeanings.length - this.spec.seed.meanings.length : 0;
   }
 
   private makeSanitizer(): Sanitizer {
@@ -507,11 +610,15 @@ export class SegmentRun {
     const meanings = this.meanings;
     let lastMeaning = '';
     let lastMeaningId = -1;
+    const lazyBuild = this.spec.mode === 'lazy';
+    const countOnly = this.spec.textOnly === true;
+    const lastSeen = this.lastSeen;
     const sanitizer = new Sanitizer({
       cr: o.sanitizer.cr,
       limits: o.sanitizer.limits,
       mapOffsets: true,
       reuseOutputBuffer: true,
+      precedingText: this.spec.seed ? PRECEDING_TEXT[this.spec.seed.record[PageField.TextKind]] : 0,
       onSpan: (cls, offset, length, meaning, flags, code) => {
         mapCol.quiet = false;
         offset += base;
@@ -519,6 +626,23 @@ export class SegmentRun {
         if (meaning !== lastMeaning) {
           id = lastMeaningId = internMeaning(meaning, meanings, meaningIds);
           lastMeaning = meaning;
+        }
+        if (countOnly) {
+          // A text-only replay counts span bytes (its marks check them against the page table).
+          spansOut.reserve(SPAN_RECORD);
+          this.spans++;
+          return;
+        }
+        if (lazyBuild) {
+          // A lazy build stores no span: it counts them (minimap, order, which meanings occur where).
+          lastSeen[id] = offset;
+          minimap[cls * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
+          if (offset + length < this.lastEnd) {
+            this.endsOrdered = false;
+            this.endsBrokenAt = offset;
+          } else this.lastEnd = offset + length;
+          this.spans++;
+          return;
         }
         const remap = this.remap;
         if (remap !== null) {
@@ -719,9 +843,10 @@ export class SegmentRun {
       }
       pendingCps.length = 0;
     };
+    const storeText = this.spec.mode !== 'lazy';
     const emit = (text: Uint8Array): void => {
       if (text.length === 0) return;
-      textOut.write(text);
+      if (storeText) textOut.write(text);
       lineCol.scan(text);
       this.textBytes += text.length;
       this.lastText = text[text.length - 1];
@@ -753,6 +878,14 @@ export class SegmentRun {
     trace?.(`segment ${k} run from ${pos}`);
     while (pos < size) {
       if (o.shouldCancel?.()) throw new BuildCancelled();
+      if (this.spec.mode === 'lazy') this.writePage(pos);
+      else if (this.spec.mode === 'replay') {
+        this.mark();
+        if (this.spec.stopAfter !== undefined && pos >= this.spec.stopAfter && pos > this.start) {
+          this.stopAt = pos;
+          return;
+        }
+      }
       if (this.placer) {
         this.plan ??= this.placer.poll();
         if (this.plan && this.tryPlace(this.plan)) trace?.(`segment ${k} placed at ${pos}`);
@@ -823,18 +956,54 @@ export class SegmentRun {
       progress?.(pos);
     }
     emit(sanitizer.end());
+    if (this.spec.mode === 'replay') {
+      mapCol.finish();
+      lineCol.finish(size > 0);
+      this.mark();
+      return;
+    }
     trace?.(`segment ${k} ran to the end: ${Object.entries(tm ?? {}).map(([a, b]) => `${a} ${Math.round(b)}`).join(', ')}`);
     if (pendingCps.length > 0) resolveCheckpoints(size);
     mapCol.finish();
     // Whether the artifact shows a line at all is the merge's call when there are segments.
     if (k === 0) lineCol.finish(size > 0);
     this.stopSnap = this.snap(size);
+    if (this.spec.mode === 'lazy') this.writeEndRecord();
+  }
+
+  /** Replay: where each column stands (bytes written) at a page's start or at the end. */
+  private mark(): void {
+    const w = this.writers;
+    this.marks.push([w['spans.bin'].bytes, w['text.bin'].bytes, w['map.bin'].bytes, w['lines.bin'].bytes]);
+  }
+
+  /** Lazy build: the record of the page that starts at `pos` (see pages.ts). */
+  private writePage(pos: number): void {
+    const page = pos / this.o.pageBytes;
+    const s = this.snap(pos);
+    if (s.neutral) this.lastNeutralPage = page;
+    const restart = page - this.lastNeutralPage <= MAX_REPLAY_PAGES ? this.lastNeutralPage : -1;
+    this.pages.push(pageRecord(s, this.mapCol.count, restart, null));
+    const bucket = Math.min(this.mini.buckets - 1, Math.floor(pos / this.mini.bucketBytes));
+    for (let c = 0; c < SPAN_CLASS_COUNT; c++) this.miniAt.push(this.minimap[c * this.mini.buckets + bucket]);
+  }
+
+  /** Lazy build: the last record, the counts at the end of the file (after the run ended). */
+  private writeEndRecord(): void {
+    const s = this.snap(this.size);
+    // Counts only: no replay starts at the end, and every map segment is closed by then.
+    this.pages.push(pageRecord({ ...s, neutral: false, hasOpen: false, openT: 0, openR: 0, openLen: 0 }, this.mapCol.count, -1, null));
   }
 
   private publish(pos: number): void {
     const s = this.snap(pos);
-    if (s.neutral) this.reports[pos] = this.sanitizer.getReport();
-    this.table!.put(pos / this.o.pageBytes, s);
+    // A hand-over needs this run's report there; building one costs, so a lazy build's small
+    // pages offer a hand-over only every LAZY_HAND_OVER_PAGES.
+    const page = pos / this.o.pageBytes;
+    const every = this.spec.mode === 'lazy' ? LAZY_HAND_OVER_PAGES : 1;
+    if (s.neutral && page % every === 0) this.reports[pos] = this.sanitizer.getReport();
+    else s.neutral = false;
+    this.table!.put(page, s);
   }
 
   /** The run's outcome (after run); closes its files unless it is segment 0 (the merge writes on into them). */
@@ -848,6 +1017,10 @@ export class SegmentRun {
       reports: this.reports,
       meanings: this.meanings,
       kept: Object.fromEntries(FILE_ORDER.map((name) => [name, this.writers[name].kept])) as Record<IndexFile, Uint8Array[]>,
+      lazy: this.spec.mode !== 'lazy' ? undefined : {
+        pages: concatRecords(this.pages), minimap: this.minimap, miniAt: Uint32Array.from(this.miniAt), lastSeen: this.lastSeen,
+        endsBrokenAt: this.endsBrokenAt, mapBrokenAt: this.mapCol.brokenAt,
+      },
       placed: this.remap === null ? undefined : {
         files: Object.fromEntries(PLACED_FILES.map((name) => [name, this.writers[name].placedPart()])) as PlacedOutput['files'],
         minimap: this.minimap,
@@ -890,6 +1063,13 @@ export class SegmentRun {
     this.tailBase = this.chunkBase + view.length - (joined.length - from);
     this.tailLen = joined.length - from;
   }
+}
+
+/** Page records in one array. */
+export function concatRecords(records: readonly Float64Array[]): Float64Array {
+  const f = new Float64Array(records.length * PAGE_FIELDS);
+  records.forEach((r, i) => f.set(r, i * PAGE_FIELDS));
+  return f;
 }
 
 /** Directory of segment k's files inside the index directory being built. */

@@ -45,10 +45,45 @@ export class ColumnWriter {
   private filePos = -1;
   private placedAt = -1;
 
-  /** `sums`: keep the CRC-32 of each block (a later segment's files are merged, not served: none). */
-  constructor(readonly path: string, private withSums = true, private budget: MemoryBudget | null = null) {
+  /**
+   * `sums`: keep the CRC-32 of each block (a later segment's files are merged, not served: none).
+   * `path` null: a writer in memory only (see {@link ColumnWriter.memory}).
+   */
+  constructor(readonly path: string | null, private withSums = true, private budget: MemoryBudget | null = null) {
+    if (path === null) {
+      this.fd = -1;
+      return;
+    }
     this.fd = openSync(path, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_EXCL | fsc.O_NOFOLLOW, 0o600);
     fchmodSync(this.fd, 0o600);
+  }
+
+  /** What a memory writer does with a full buffer: `keep` it (`kept`), or `drop` it (only `bytes` counts). */
+  private memoryMode: 'keep' | 'drop' | null = null;
+
+  /**
+   * A writer without a file: a lazy index's build counts the bytes of columns it does not store
+   * (`drop`); a page replay keeps what it writes to serve it (`keep`, read with {@link contents}).
+   */
+  static memory(mode: 'keep' | 'drop'): ColumnWriter {
+    const w = new ColumnWriter(null, false);
+    w.memoryMode = mode;
+    return w;
+  }
+
+  /** A `keep` writer's bytes `[from, to)` of everything written, in one array. */
+  contents(from = 0, to = this.bytes): Uint8Array {
+    if (this.memoryMode !== 'keep') throw new Error('contents() of a writer that does not keep its bytes (internal error)');
+    const out = new Uint8Array(Math.max(0, to - from));
+    let at = 0;
+    const parts = [...this.kept, this.u8.subarray(0, this.len)];
+    for (const part of parts) {
+      const lo = Math.max(from, at);
+      const hi = Math.min(to, at + part.length);
+      if (hi > lo) out.set(part.subarray(lo - at, hi - at), lo - from);
+      at += part.length;
+    }
+    return out;
   }
 
   /**
@@ -154,6 +189,10 @@ export class ColumnWriter {
    * whose size does not divide BUFFER_BYTES, 56-byte checkpoints, flush before a full buffer).
    */
   private flush(final = false): void {
+    if (this.memoryMode !== null) {
+      this.flushMemory();
+      return;
+    }
     if (this.filePos >= 0) {
       this.flushPlaced(final);
       return;
@@ -188,6 +227,21 @@ export class ColumnWriter {
     this.len -= whole;
   }
 
+  /** flush() of a memory writer: the whole buffer is kept (a new one takes its place) or dropped. */
+  private flushMemory(): void {
+    if (this.memoryMode === 'keep' && this.len > 0) {
+      this.kept.push(new Uint8Array(this.buffer, 0, this.len));
+      this.buffer = new ArrayBuffer(BUFFER_BYTES);
+      this.u8 = new Uint8Array(this.buffer);
+      this.f64 = new Float64Array(this.buffer);
+      this.i32 = new Int32Array(this.buffer);
+      this.u16 = new Uint16Array(this.buffer);
+      this.u32 = new Uint32Array(this.buffer);
+    }
+    this.flushed += this.len;
+    this.len = 0;
+  }
+
   /** flush() of a placed writer: whole blocks of the final file (the first one maybe cut at `placedAt`). */
   private flushPlaced(final: boolean): void {
     const pos = this.filePos;
@@ -217,6 +271,7 @@ export class ColumnWriter {
   close(openEnded = false): { bytes: number; sums: number[] } {
     this.flush(true);
     if (openEnded && this.flushed % BLOCK_BYTES !== 0) this.sums.pop();
+    if (this.memoryMode !== null) return { bytes: this.flushed, sums: this.sums };
     closeSync(this.fd);
     this.fd = -1;
     return { bytes: this.flushed, sums: this.sums };

@@ -32,9 +32,15 @@
 //                    `resume` at the start of the span straddling the boundary, which is not a
 //                    ground state where an ambiguous stretch began inside a sequence.)
 // - `sums.bin`       u32 CRC-32 per 64 KiB block of each file above, files in FILE_ORDER.
+//
+// A lazy index (manifest `lazy`, pages.ts) has no spans, text, map or lines file: `pages.bin`
+// (a record per page: column positions and the Sanitizer's state at its start) and `stored-*.bin`
+// (the columns of the pages no replay reaches) instead, then minimap and checkpoints as above, in
+// LAZY_FILE_ORDER; its meaning table is sorted. Pages are made again on demand (replay.ts) in the
+// byte layout above.
 
 /** Bump on any change to the layout above: older caches are rebuilt. */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 
 export const SPAN_RECORD = 24;
 export const MAP_RECORD = 24;
@@ -56,6 +62,12 @@ export const MAX_MEANINGS = 4095;
 /** Data files, in the order their sums are stored. */
 export const FILE_ORDER = ['spans.bin', 'text.bin', 'map.bin', 'lines.bin', 'minimap.bin', 'checkpoints.bin'] as const;
 export type IndexFile = (typeof FILE_ORDER)[number];
+/**
+ * Files of a lazy index (manifest `lazy`), in the order their sums are stored: the page table,
+ * the stored pages' columns (pages.ts), then minimap and checkpoints as in FILE_ORDER.
+ */
+export const LAZY_FILE_ORDER = ['pages.bin', 'stored-spans.bin', 'stored-text.bin', 'stored-map.bin', 'stored-lines.bin', 'minimap.bin', 'checkpoints.bin'] as const;
+export type LazyIndexFile = (typeof LAZY_FILE_ORDER)[number];
 export const MANIFEST = 'manifest.json';
 export const SUMS = 'sums.bin';
 
@@ -94,7 +106,9 @@ export interface IndexManifest {
   readonly endsOrdered: boolean;
   readonly meanings: readonly string[];
   readonly report: unknown;
-  readonly files: Readonly<Record<IndexFile, number>>;
+  readonly files: Readonly<Partial<Record<IndexFile | LazyIndexFile, number>>>;
+  /** A lazy index (pages.ts): no spans, text, map or lines but stored pages; pages are re-sanitized on demand. */
+  readonly lazy?: { readonly replayPages: number };
   readonly sumsSha256: string;
   readonly builtMs: number;
   readonly createdAt: string;

@@ -4,13 +4,15 @@
 // files take the later runs' output, spliced (build.ts: finishIndex). Every run shares the snapshot
 // table, the cancel flag and an abort flag a failing run raises so that the others stop too.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, constants as fsc } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, rmSync, constants as fsc } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import {
   BuildCancelled, buildIndex, copyEarly, DEFAULT_MEMORY_BUDGET, finishIndexAsync, finishPlaced, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable,
   type BuildOptions, type BuildResult, type PlacePlan, type PlaceSwitch, type SegmentOutcome,
 } from './build';
+import { buildLazyIndex, finishLazy } from './lazy-build';
+import { mergeLazy } from './lazy-merge';
 import { trace } from './trace';
 
 /** Below this many bytes one run is faster than starting threads. */
@@ -112,7 +114,7 @@ export function runSegmentInput(input: SegmentInput, post?: (m: SegmentMessage, 
       announce: (sw: PlaceSwitch) => post({ type: 'placed', switch: sw }, Object.values(sw.kept).flatMap((c) => c.map((x) => x.buffer as ArrayBuffer))),
     }
     : null;
-  const run = new SegmentRun(o, { index: k, starts: input.starts, dir: segmentDir(o.outDir, k) }, table, null, WAIT_MS, placer);
+  const run = new SegmentRun(o, { index: k, starts: input.starts, dir: segmentDir(o.outDir, k), mode: o.lazy ? 'lazy' : 'eager' }, table, null, WAIT_MS, placer);
   try {
     run.run((pos) => {
       if (input.failForTest) throw new Error('segment run failed (test)');
@@ -146,9 +148,10 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
     n = idle < MIN_IDLE_CORES ? 1 : Math.min(n, Math.floor(idle + 0.6));
     trace?.(`${idle.toFixed(2)} idle cores: ${n} segment(s)`);
   }
-  const placed = n === 2 && p.placed !== false;
+  // A lazy build's merge copies no column: nothing for a placed run to save.
+  const placed = n === 2 && p.placed !== false && !o.lazy;
   const starts = planSegments(size, o.pageBytes, n, p.firstShare ?? (placed ? PLACED_FIRST_SHARE : 0.96 / n));
-  if (starts.length === 1) return buildIndex({ ...o, segments: 1 });
+  if (starts.length === 1) return (o.lazy ? buildLazyIndex : buildIndex)({ ...o, segments: 1 });
 
   const pages = Math.ceil(size / o.pageBytes);
   const table = new SnapshotTable(pages, undefined, true);
@@ -223,7 +226,7 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
     const run0Cancelled = () => Atomics.load(cancel, 0) !== 0 || Atomics.load(abort, 0) !== 0;
     const run0 = new SegmentRun(
       { ...o, shouldCancel: run0Cancelled },
-      { index: 0, starts, dir: o.outDir }, table, hash, WAIT_MS,
+      { index: 0, starts, dir: o.outDir, mode: o.lazy ? 'lazy' : 'eager' }, table, hash, WAIT_MS,
     );
     first = run0;
     trace?.('segment 0 starts');
@@ -286,6 +289,12 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
     }
     trace?.(`segments and digest done: ${outcomes.slice(1).map((x) => x.stopAt).join(',')}`);
     if (Atomics.load(cancel, 0) !== 0) throw new BuildCancelled();
+    if (o.lazy) {
+      const result = finishLazy(o, mergeLazy(run0, outcomes, starts, table, o.pageBytes), hash?.digest('hex') ?? null, started);
+      for (let k = 1; k < starts.length; k++) rmSync(segmentDir(o.outDir, k), { recursive: true, force: true });
+      trace?.('lazy segments merged');
+      return result;
+    }
     const result = await finishIndexAsync(o, run0, outcomes, starts, table, hash?.digest('hex') ?? null, started);
     trace?.(`merged: splices ${result.splices.join(',')}`);
     return result;

@@ -9,9 +9,11 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { SPAN_CLASS_COUNT } from '../../../shared/parser';
 import {
-  BLOCK_BYTES, blockCount, CHECKPOINT_RECORD, MAP_RECORD, SPAN_RECORD, FILE_ORDER, INDEX_FORMAT, MANIFEST, SUMS, type IndexFile, type IndexManifest,
-  type IndexSanitizerOptions,
+  BLOCK_BYTES, blockCount, CHECKPOINT_RECORD, MAP_RECORD, SPAN_RECORD, FILE_ORDER, INDEX_FORMAT, LAZY_FILE_ORDER, MANIFEST, SUMS, type IndexFile,
+  type IndexManifest, type IndexSanitizerOptions,
 } from './format';
+import { LazyColumn, PageStore, type ColumnFile } from './lazy-columns';
+import { PAGE_RECORD, PageTable } from './pages';
 
 /** The index is damaged (or not the one expected): rebuild it, never trust it. */
 export class IndexCorrupt extends Error {
@@ -123,7 +125,11 @@ export interface IndexExpectation {
   readonly engine: string;
   readonly sanitizer: IndexSanitizerOptions;
   readonly pageBytes: number;
+  /** Page size of a lazy index (default pageBytes). */
+  readonly lazyPageBytes?: number;
   readonly maxLineBytes: number;
+  /** The raw file, for a lazy index to replay its pages from (absent: a lazy index cannot be opened). */
+  readonly rawPath?: string;
 }
 
 /** An open, validated index. */
@@ -131,10 +137,14 @@ export class IndexReader {
   private constructor(
     readonly dir: string,
     readonly manifest: IndexManifest,
-    readonly files: Readonly<Record<IndexFile, BlockFile>>,
+    readonly files: Readonly<Record<IndexFile, ColumnFile>>,
     /** Checkpoints, read whole (48 bytes a MiB of raw). */
     readonly checkpoints: Float64Array,
     private readonly corrupt: { why: string | null },
+    /** The files open (a lazy index's columns are not files). */
+    private readonly handles: readonly BlockFile[],
+    /** A lazy index's pages (null: eager). */
+    readonly pages: PageStore | null = null,
   ) {}
 
   /** Set once a read found a bad block: the service drops and rebuilds the index. */
@@ -163,33 +173,62 @@ export class IndexReader {
     const onCorrupt = (why: string): void => {
       corrupt.why ??= why;
     };
-    const files = {} as Record<IndexFile, BlockFile>;
+    const lazy = manifest.lazy !== undefined;
+    const order: readonly string[] = lazy ? LAZY_FILE_ORDER : FILE_ORDER;
+    const opened: Record<string, BlockFile> = {};
     let sumAt = 0;
     try {
-      for (const name of FILE_ORDER) {
-        const size = manifest.files[name];
+      for (const name of order) {
+        const size = manifest.files[name as IndexFile] as number;
         const blocks = blockCount(size);
         if (sumAt + blocks > allSums.length) throw new IndexCorrupt('sums.bin is short');
         const fh = await open(join(dir, name), fsc.O_RDONLY | fsc.O_NOFOLLOW);
-        files[name] = new BlockFile(name, fh, size, allSums.subarray(sumAt, sumAt + blocks), onCorrupt);
+        opened[name] = new BlockFile(name, fh, size, allSums.subarray(sumAt, sumAt + blocks), onCorrupt);
         sumAt += blocks;
         const st = await fh.stat();
         if (st.size !== size) throw new IndexCorrupt(`${name} has ${st.size} bytes, the manifest says ${size}`);
       }
       if (sumAt !== allSums.length) throw new IndexCorrupt('sums.bin has extra entries');
-      const cp = files['checkpoints.bin'];
+      const cp = opened['checkpoints.bin'];
       const raw = await cp.read(0, cp.size);
       const checkpoints = new Float64Array(new Uint8Array(raw).buffer, 0, cp.size / 8);
       if (cp.size !== manifest.counts.checkpoints * CHECKPOINT_RECORD) throw new IndexCorrupt('checkpoint count mismatch');
-      return new IndexReader(dir, manifest, files, checkpoints, corrupt);
+      if (!lazy) return new IndexReader(dir, manifest, opened as Record<IndexFile, BlockFile>, checkpoints, corrupt, Object.values(opened));
+      if (expect.rawPath === undefined) throw new IndexCorrupt('a lazy index needs its raw bytes');
+      const pt = opened['pages.bin'];
+      const pagesRaw = await pt.read(0, pt.size);
+      const table = new PageTable(new Float64Array(new Uint8Array(pagesRaw).buffer, 0, pt.size / 8), manifest.pageBytes);
+      checkLazy(manifest, table);
+      const store = new PageStore({
+        rawPath: expect.rawPath, sha256: manifest.sha256, engine: manifest.engine, sanitizer: manifest.sanitizer, pageBytes: manifest.pageBytes,
+        maxLineBytes: manifest.maxLineBytes, meanings: manifest.meanings, table,
+      }, ['stored-spans.bin', 'stored-text.bin', 'stored-map.bin', 'stored-lines.bin'].map((n) => opened[n]), onCorrupt);
+      const files: Record<IndexFile, ColumnFile> = {
+        'spans.bin': new LazyColumn(store, 0), 'text.bin': new LazyColumn(store, 1), 'map.bin': new LazyColumn(store, 2), 'lines.bin': new LazyColumn(store, 3),
+        'minimap.bin': opened['minimap.bin'], 'checkpoints.bin': cp,
+      };
+      return new IndexReader(dir, manifest, files, checkpoints, corrupt, Object.values(opened), store);
     } catch (err) {
-      await Promise.all(Object.values(files).map((f) => f.close().catch(() => undefined)));
+      await Promise.all(Object.values(opened).map((f) => f.close().catch(() => undefined)));
       throw err;
     }
   }
 
   async close(): Promise<void> {
-    await Promise.all(Object.values(this.files).map((f) => f.close().catch(() => undefined)));
+    await Promise.all(this.handles.map((f) => f.close().catch(() => undefined)));
+  }
+}
+
+/** A lazy index's page table agrees with its manifest (counts at the end; restarts that exist). */
+function checkLazy(m: IndexManifest, t: PageTable): void {
+  const n = t.pages;
+  const end = [t.get(n, 0), t.get(n, 1), t.get(n, 2), t.get(n, 3)];
+  const c = m.counts;
+  if (end[0] !== c.spans || end[1] !== c.textBytes || end[2] !== c.segments || end[3] !== c.lines) throw new IndexCorrupt('page table counts differ from the manifest');
+  for (let p = 0; p < n; p++) {
+    const r = t.get(p, 4);
+    if (r >= 0 && (!Number.isSafeInteger(r) || r > p || p - r > (m.lazy?.replayPages ?? 0) || (r > 0 && t.get(r, 5) !== 1))) throw new IndexCorrupt(`page ${p} has a bad restart`);
+    for (let f = 0; f < 4; f++) if (t.get(p + 1, f) < t.get(p, f)) throw new IndexCorrupt(`page ${p} counts go back`);
   }
 }
 
@@ -203,18 +242,21 @@ function checkManifest(m: IndexManifest, expect: IndexExpectation): void {
   if (m.sha256 !== expect.sha256) bad('for another artifact');
   if (expect.size !== null && m.size !== expect.size) bad('raw size differs');
   if (!Number.isSafeInteger(m.size) || m.size < 0) bad('bad raw size');
-  if (m.pageBytes !== expect.pageBytes) bad('page size differs');
+  if (m.pageBytes !== (m.lazy ? (expect.lazyPageBytes ?? expect.pageBytes) : expect.pageBytes)) bad('page size differs');
   if (m.maxLineBytes !== expect.maxLineBytes) bad('line width differs');
   if (JSON.stringify(m.sanitizer) !== JSON.stringify(expect.sanitizer)) bad('sanitizer options differ');
   if (typeof m.files !== 'object' || m.files === null) bad('no file table');
-  for (const name of FILE_ORDER) {
+  const lazy = m.lazy !== undefined;
+  if (lazy && (typeof m.lazy !== 'object' || m.lazy === null || !Number.isSafeInteger(m.lazy.replayPages))) bad('bad lazy table');
+  for (const name of lazy ? LAZY_FILE_ORDER : FILE_ORDER) {
     const v = m.files[name];
-    if (!Number.isSafeInteger(v) || v < 0) bad(`no size for ${name}`);
+    if (v === undefined || !Number.isSafeInteger(v) || v < 0) bad(`no size for ${name}`);
   }
   const c = m.counts;
   if (!c || ![c.spans, c.textBytes, c.lines, c.segments, c.checkpoints].every((v) => Number.isSafeInteger(v) && v >= 0)) bad('bad counts');
-  if (m.files['spans.bin'] !== c.spans * SPAN_RECORD || m.files['map.bin'] !== c.segments * MAP_RECORD || m.files['lines.bin'] !== c.lines * 8
-    || m.files['text.bin'] !== c.textBytes) bad('file sizes do not match the counts');
+  if (!lazy && (m.files['spans.bin'] !== c.spans * SPAN_RECORD || m.files['map.bin'] !== c.segments * MAP_RECORD || m.files['lines.bin'] !== c.lines * 8
+    || m.files['text.bin'] !== c.textBytes)) bad('file sizes do not match the counts');
+  if (lazy && m.files['pages.bin'] !== (Math.ceil(m.size / m.pageBytes) + 1) * PAGE_RECORD) bad('page table size does not match the raw size');
   if (!Array.isArray(m.meanings) || !m.meanings.every((s) => typeof s === 'string')) bad('bad meaning table');
   if (!m.minimap || m.files['minimap.bin'] !== m.minimap.buckets * SPAN_CLASS_COUNT * 4) bad('bad minimap geometry');
 }

@@ -18,6 +18,7 @@ import { BridgeError } from '../bridge/errors';
 import { screenView } from '../screen/view';
 import { BookmarkStore } from './bookmarks';
 import { BuildCancelled, buildIndex } from './build';
+import { buildLazyIndex } from './lazy-build';
 import { chunkLogView } from './chunk-log';
 import { engineFingerprint } from './engine';
 import { DEFAULT_PAGE_BYTES, MAX_LINE_BYTES, type IndexManifest, type IndexSanitizerOptions } from './format';
@@ -48,9 +49,21 @@ export interface ArtifactServiceOptions {
   readonly minParallelBytes?: number;
   /** Cut into segments only when the machine has the idle cores for it (default true; see parallel.ts). */
   readonly adaptiveSegments?: boolean;
+  /**
+   * Build a lazy index (pages.ts): a page table instead of the spans, text, map and line columns,
+   * which are made again page by page on demand from the raw bytes. `auto` (default): for
+   * artifacts of LAZY_MIN_BYTES and more, where writing every column costs as much as the parse;
+   * smaller ones keep every column, so they still show after their raw bytes were pruned.
+   */
+  readonly lazyIndex?: boolean | 'auto';
   /** Sanitizer options of an artifact (default: from the record that holds it, else the defaults). */
   sanitizerFor?(sha256: string): Promise<IndexSanitizerOptions>;
 }
+
+/** Artifacts from this size on get a lazy index by default (ArtifactServiceOptions.lazyIndex). */
+export const LAZY_MIN_BYTES = 16 << 20;
+/** Raw bytes per page of a lazy index (a query replays at most 4 of them; cold, in main, ~50 ms). */
+export const LAZY_PAGE_BYTES = 128 << 10;
 
 interface Job {
   state: IndexStatus['state'];
@@ -76,6 +89,8 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
   const root = opts.vault.root;
   const indexRoot = join(root, 'index');
   const pageBytes = opts.pageBytes ?? DEFAULT_PAGE_BYTES;
+  // A lazy index replays a page (and up to MAX_REPLAY_PAGES before it) per query: smaller pages.
+  const lazyPageBytes = Math.min(pageBytes, LAZY_PAGE_BYTES);
   const maxLineBytes = opts.maxLineBytes ?? MAX_LINE_BYTES;
   const segments = Math.max(1, Math.floor(opts.segments ?? Math.min(4, availableParallelism())));
   const jobs = new Map<string, Job>();
@@ -131,7 +146,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       if (err instanceof BridgeError && err.code === 'not-found') return null;
       throw err;
     });
-    return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes };
+    return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, lazyPageBytes, maxLineBytes, rawPath: opts.rawPath(sha) };
   }
 
   function remember(sha: string, r: IndexReader): void {
@@ -209,10 +224,12 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     const tmp = join(indexRoot, `.build-${sha.slice(0, 16)}-${randomBytes(6).toString('hex')}`);
     await mkdir(tmp, { mode: 0o700 });
     await ensurePrivateDir(tmp);
+    const lazy = (opts.lazyIndex ?? 'auto') === 'auto' ? expect.size >= LAZY_MIN_BYTES : opts.lazyIndex === true;
     const input: WorkerInput = {
-      rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine, pageBytes, maxLineBytes,
+      rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine,
+      pageBytes: lazy ? lazyPageBytes : pageBytes, maxLineBytes,
       cancel: job.cancel.buffer as SharedArrayBuffer, segments: opts.inline ? (opts.segments ?? 1) : segments,
-      minParallelBytes: opts.minParallelBytes, adaptive: opts.adaptiveSegments,
+      minParallelBytes: opts.minParallelBytes, adaptive: opts.adaptiveSegments, lazy,
     };
     try {
       const outcome = opts.inline ? await runInline(input, job) : await runWorker(input, job);
@@ -251,7 +268,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
 
   async function runInline(input: WorkerInput, job: Job): Promise<'done' | 'cancelled'> {
     try {
-      buildIndex({
+      (input.lazy ? buildLazyIndex : buildIndex)({
         ...input,
         shouldCancel: () => Atomics.load(job.cancel, 0) !== 0,
         onProgress: (bytesDone, spans) => {

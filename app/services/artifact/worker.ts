@@ -4,6 +4,7 @@
 // for each later segment (`airlockArtifactSegment`).
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildIndex, BuildCancelled, keptBuffers, type BuildOptions, type BuildResult } from './build';
+import { buildLazyIndex } from './lazy-build';
 import { trace } from './trace';
 import { buildIndexParallel, runSegmentInput, type SegmentInput, type SegmentMessage } from './parallel';
 
@@ -41,7 +42,7 @@ export async function runWorkerBuild(input: WorkerInput, post: (m: WorkerMessage
     };
     const result: BuildResult = (input.segments ?? 1) > 1 && input.script
       ? await buildIndexParallel(options, { script: input.script, cancel: input.cancel, minParallelBytes: input.minParallelBytes, adaptive: input.adaptive })
-      : buildIndex({ ...options, segments: 1 });
+      : (input.lazy ? buildLazyIndex : buildIndex)({ ...options, segments: 1 });
     post({ type: 'done', manifest: result.manifest, splices: result.splices });
     trace?.('build done');
   } catch (err) {

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Vault } from '../../../../app/node/vault';
 import { createArtifactService, type ArtifactServiceOptions } from '../../../../app/services/artifact';
+import type { IndexFile, IndexManifest } from '../../../../app/services/artifact/format';
+import { IndexReader } from '../../../../app/services/artifact/reader';
 
 export interface Fixture {
   readonly dir: string;
@@ -42,4 +44,19 @@ export async function indexed(f: Fixture, bytes: Uint8Array): Promise<{ sha: str
   const st = await f.service.whenIndexed(a.ref);
   if (st.state !== 'done') throw new Error(`index ${st.state}: ${st.error}`);
   return a;
+}
+
+/** One column of an artifact's index (`spans.bin`, `text.bin`, …) as a query reads it: a file, or a lazy index's pages. */
+export async function readColumn(f: Fixture, a: { sha: string; path: string }, name: IndexFile): Promise<Buffer> {
+  const dir = join(f.vault.root, 'index', a.sha);
+  const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IndexManifest;
+  const r = await IndexReader.open(dir, {
+    sha256: m.sha256, size: m.size, engine: m.engine, sanitizer: m.sanitizer, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes, rawPath: a.path,
+  });
+  try {
+    const file = r.files[name];
+    return Buffer.from(await file.read(0, file.size));
+  } finally {
+    await r.close();
+  }
 }

@@ -8,7 +8,8 @@ import { Parser, NoopSink, type SpanClass } from '../../../../shared/parser';
 import { sanitize } from '../../../../shared/sanitize';
 import { hostileStream } from '../../../helpers/arbitraries';
 import { CHECKPOINT_FIELDS, MAP_RECORD } from '../../../../app/services/artifact/format';
-import { fixture, indexed, type Fixture } from './helpers';
+import type { ArtifactServiceOptions } from '../../../../app/services/artifact';
+import { fixture as baseFixture, indexed, readColumn, type Fixture } from './helpers';
 
 type Span = [number, number, number, string, number, number];
 
@@ -20,17 +21,18 @@ function direct(bytes: Uint8Array, cr: 'newline' | 'overwrite' = 'newline') {
 
 async function check(f: Fixture, bytes: Uint8Array, cr: 'newline' | 'overwrite' = 'newline'): Promise<void> {
   const want = direct(bytes, cr);
-  const { ref, sha } = await indexed(f, bytes);
+  const a = await indexed(f, bytes);
+  const { ref, sha } = a;
   const dir = join(f.vault.root, 'index', sha);
   // Text: byte for byte.
-  expect(Buffer.from(readFileSync(join(dir, 'text.bin')))).toEqual(Buffer.from(want.text));
+  expect(await readColumn(f, a, 'text.bin')).toEqual(Buffer.from(want.text));
   // Spans: all of them, in the parser's order (index), with meanings and codes.
   const got = await f.service.getSpans(ref, 0, Math.max(1, bytes.length));
   const byIndex = [...got].sort((a, b) => a.index - b.index);
   expect(byIndex.map((s) => [s.cls, s.offset, s.length, s.meaning, s.flags, s.code])).toEqual(want.spans);
   expect(got.map((s) => s.offset)).toEqual([...got.map((s) => s.offset)].sort((a, b) => a - b));
   // Map: every text byte maps to the same raw byte.
-  const map = readFileSync(join(dir, 'map.bin'));
+  const map = await readColumn(f, a, 'map.bin');
   const segs = map.length / MAP_RECORD;
   const starts: number[] = [];
   for (let i = 0; i < segs; i++) starts.push(map.readDoubleLE(i * MAP_RECORD));
@@ -67,7 +69,8 @@ async function check(f: Fixture, bytes: Uint8Array, cr: 'newline' | 'overwrite' 
   }
 }
 
-describe('span index equals a direct Sanitizer run', () => {
+describe.each([['lazy', true], ['eager', false]] as const)('span index (%s) equals a direct Sanitizer run', (_kind, lazyIndex) => {
+  const fixture = (o: Partial<ArtifactServiceOptions> = {}): Promise<Fixture> => baseFixture({ ...o, lazyIndex });
   let small: Fixture;
   beforeAll(async () => {
     small = await fixture({ pageBytes: 7 });

@@ -1,0 +1,178 @@
+// Builds a lazy index (pages.ts): one run of the real Sanitizer over the raw file that writes the
+// checkpoints, the minimap, the removal report and a page table instead of the spans, text, map
+// and line columns, which on this class of machine cost as much to write as the parse itself. Pages
+// a replay could not reach cheaply are then replayed once, in order, and stored.
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RemovalReport } from '../../../shared/sanitize';
+import {
+  BuildCancelled, concatRecords, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable, type BuildOptions, type BuildResult, type SegmentOutcome,
+} from './build';
+import { mergeLazy } from './lazy-merge';
+import { ColumnWriter } from './columns';
+import { CHECKPOINT_RECORD, INDEX_FORMAT, LAZY_FILE_ORDER, MANIFEST, MAX_LINE_BYTES, SUMS, type IndexManifest, type LazyIndexFile } from './format';
+import { MAX_REPLAY_PAGES, PAGE_FIELDS, PAGES_FILE, PageField, PageTable, STORED_FILES } from './pages';
+import { replayPages } from './replay';
+import { trace } from './trace';
+
+/**
+ * Builds a lazy index into `o.outDir`; throws BuildCancelled when `shouldCancel` said so. With
+ * `o.segments` > 1 the segments run in this thread one after the other, last first (tests of the
+ * merge; parallel.ts runs them in threads).
+ */
+export function buildLazyIndex(o: BuildOptions): BuildResult {
+  const started = performance.now();
+  const size = statSync(o.rawPath).size;
+  const starts = planSegments(size, o.pageBytes, o.segments ?? 1);
+  const table = starts.length > 1 ? new SnapshotTable(Math.ceil(size / o.pageBytes)) : null;
+  const runs: SegmentRun[] = [];
+  const outcomes: SegmentOutcome[] = [];
+  try {
+    for (let k = starts.length - 1; k >= 1; k--) {
+      const dir = segmentDir(o.outDir, k);
+      mkdirSync(dir, { mode: 0o700 });
+      const run = new SegmentRun(o, { index: k, starts, dir, mode: 'lazy' }, table, null);
+      runs.push(run);
+      run.run();
+      run.closeFiles();
+      outcomes[k] = run.outcome();
+    }
+    const hash = o.verifyDigest === false ? null : createHash('sha256');
+    const first = new SegmentRun(o, { index: 0, starts, dir: o.outDir, mode: 'lazy' }, table, hash);
+    runs.push(first);
+    first.run((pos) => o.onProgress?.(pos, first.spans));
+    if (hash && first.stopAt !== null) hashFile(o.rawPath, first.stopAt, size, hash, o.shouldCancel);
+    trace?.('lazy runs done');
+    const parts = table ? mergeLazy(first, outcomes, starts, table, o.pageBytes) : oneRun(first);
+    const result = finishLazy(o, parts, hash?.digest('hex') ?? null, started);
+    for (let k = 1; k < starts.length; k++) rmSync(segmentDir(o.outDir, k), { recursive: true, force: true });
+    return result;
+  } finally {
+    for (const r of runs) r.dispose();
+  }
+}
+
+/** What a lazy index's files and manifest are made of: one run's, or the runs of a segmented build spliced (lazy-merge.ts). */
+export interface LazyParts {
+  readonly size: number;
+  readonly mini: { buckets: number; bucketBytes: number };
+  readonly minimap: Uint32Array;
+  /** The page table, every page's record and the end's. */
+  readonly pages: Float64Array;
+  /** Segment 0's checkpoint writer, holding every checkpoint, and its (empty) minimap writer. */
+  readonly checkpoints: ColumnWriter;
+  readonly minimapWriter: ColumnWriter;
+  readonly counts: { spans: number; textBytes: number; lines: number; segments: number };
+  readonly monotonic: boolean;
+  readonly endsOrdered: boolean;
+  /** Every meaning a span of the artifact has. */
+  readonly meanings: readonly string[];
+  readonly report: RemovalReport;
+  /** Boundaries where a later segment's run took over. */
+  readonly splices?: readonly number[];
+}
+
+/** The parts of a lazy build that ran in one run (`run` has ended and written its end record). */
+export function oneRun(run: SegmentRun): LazyParts {
+  return {
+    size: run.size, mini: run.mini, minimap: run.minimap, pages: concatRecords(run.pages), checkpoints: run.writers['checkpoints.bin'],
+    minimapWriter: run.writers['minimap.bin'],
+    counts: { spans: run.spans, textBytes: run.textBytes, lines: run.lineCol.count, segments: run.mapCol.count },
+    monotonic: run.mapCol.monotonic, endsOrdered: run.endsOrdered, meanings: run.meanings, report: run.outcome().report,
+  };
+}
+
+/**
+ * Stores the pages no replay may serve, then writes the page table, minimap, checkpoints, sums and
+ * manifest. The meaning table is sorted (replays and stored pages number meanings by it), so a
+ * segmented build, whose runs met the meanings in other orders, writes the files one run writes.
+ */
+export function finishLazy(o: BuildOptions, parts: LazyParts, digest: string | null, started: number): BuildResult {
+  if (digest !== null && digest !== o.sha256) throw new Error('the raw bytes do not match their digest; not indexing them');
+  const meanings = [...parts.meanings].sort();
+  const table = new PageTable(parts.pages, o.pageBytes);
+  const stored = storePages(o, table, meanings);
+  const pagesOut = new ColumnWriter(join(o.outDir, PAGES_FILE));
+  pagesOut.write(new Uint8Array(table.f.buffer, table.f.byteOffset, table.f.byteLength));
+  const minimapOut = parts.minimapWriter;
+  minimapOut.write(new Uint8Array(parts.minimap.buffer, parts.minimap.byteOffset, parts.minimap.byteLength));
+  const writers: Record<LazyIndexFile, ColumnWriter> = {
+    'pages.bin': pagesOut,
+    'stored-spans.bin': stored[0], 'stored-text.bin': stored[1], 'stored-map.bin': stored[2], 'stored-lines.bin': stored[3],
+    'minimap.bin': minimapOut,
+    'checkpoints.bin': parts.checkpoints,
+  };
+  const files = {} as Record<LazyIndexFile, number>;
+  const sumParts: number[] = [];
+  for (const name of LAZY_FILE_ORDER) {
+    const { bytes, sums } = writers[name].close();
+    files[name] = bytes;
+    sumParts.push(...sums);
+  }
+  const sumsBytes = new Uint8Array(Uint32Array.from(sumParts).buffer);
+  writeFileSync(join(o.outDir, SUMS), sumsBytes, { mode: 0o600, flag: 'wx' });
+  const report = parts.report;
+  const manifest: IndexManifest = {
+    format: INDEX_FORMAT,
+    engine: o.engine,
+    sha256: o.sha256,
+    size: parts.size,
+    sanitizer: o.sanitizer,
+    pageBytes: o.pageBytes,
+    maxLineBytes: o.maxLineBytes ?? MAX_LINE_BYTES,
+    minimap: parts.mini,
+    counts: { ...parts.counts, checkpoints: files['checkpoints.bin'] / CHECKPOINT_RECORD },
+    monotonic: parts.monotonic,
+    endsOrdered: parts.endsOrdered,
+    meanings,
+    report: { ...report, sha256: digest !== null ? o.sha256 : report.sha256 },
+    files,
+    lazy: { replayPages: MAX_REPLAY_PAGES },
+    sumsSha256: createHash('sha256').update(sumsBytes).digest('hex'),
+    builtMs: Math.round(performance.now() - started),
+    createdAt: new Date().toISOString(),
+  };
+  writeFileSync(join(o.outDir, MANIFEST), JSON.stringify(manifest), { mode: 0o600, flag: 'wx' });
+  trace?.('lazy manifest written');
+  return { manifest, splices: parts.splices ?? [] };
+}
+
+/**
+ * Replays each stretch of pages marked stored (Restart -1) from the last page before it a replay can
+ * start at, once, and appends their columns to the stored files; the records get where. Stretches
+ * never share a replay (the page after a stretch is within reach of a later start), so this reads
+ * each page at most MAX_REPLAY_PAGES + 1 times in all: linear.
+ */
+function storePages(o: BuildOptions, table: PageTable, meanings: readonly string[]): ColumnWriter[] {
+  const out = STORED_FILES.map((name) => new ColumnWriter(join(o.outDir, name)));
+  const src = {
+    rawPath: o.rawPath, sha256: o.sha256, engine: o.engine, sanitizer: o.sanitizer, pageBytes: o.pageBytes,
+    maxLineBytes: o.maxLineBytes ?? MAX_LINE_BYTES, meanings, table,
+  };
+  const n = table.pages;
+  let p = 0;
+  while (p < n) {
+    if (table.get(p, PageField.Restart) >= 0) {
+      p++;
+      continue;
+    }
+    let end = p;
+    while (end + 1 < n && table.get(end + 1, PageField.Restart) < 0) end++;
+    let from = p;
+    while (from > 0 && table.get(from, PageField.Neutral) !== 1) from--;
+    if (o.shouldCancel?.()) throw new BuildCancelled();
+    const cols = replayPages(src, from, end);
+    for (let q = p; q <= end; q++) {
+      const page = cols[q - from];
+      const parts = [page.spans, page.text, page.map, page.lines];
+      for (let c = 0; c < 4; c++) {
+        table.f[q * PAGE_FIELDS + PageField.StoredSpans + c] = out[c].bytes;
+        out[c].write(parts[c]);
+      }
+    }
+    trace?.(`stored pages ${p}..${end} (replayed from ${from})`);
+    p = end + 1;
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+// The page table of a lazy index (`pages.bin`): one record per raw page plus one for the end. A
+// lazy index stores no spans, text, offset map or line starts; a page's share of those columns is
+// made again on demand by re-sanitizing it (replay.ts) from the start of the page named in its
+// record, seeded with what the record holds of the Sanitizer's state there. Pages a replay could
+// not reach cheaply (no quiet boundary at rest within MAX_REPLAY_PAGES before them) are stored.
+import type { Snap } from './build';
+
+/** f64 fields of a page record. */
+export const enum PageField {
+  /** Column positions at the page's start: spans reported, text bytes, map segments closed, line starts. */
+  Spans = 0,
+  Text = 1,
+  MapClosed = 2,
+  Lines = 3,
+  /** The page a replay of this one starts at (its first byte's page index), or -1: stored. */
+  Restart = 4,
+  /** 1 when a replay can start at this page's first byte (Snap.neutral). */
+  Neutral = 5,
+  /** The seed of a replay from here (Snap): what the text so far ended with, the line cutter, the open map segment. */
+  TextKind = 6,
+  LineKey = 7,
+  SeekCut = 8,
+  HasOpen = 9,
+  OpenT = 10,
+  OpenR = 11,
+  /** Signed like map.bin: negative for a Replaced segment. */
+  OpenLen = 12,
+  /** Stored pages: where the page's bytes of spans, text, map and lines begin in the stored files; else -1. */
+  StoredSpans = 13,
+  StoredText = 14,
+  StoredMap = 15,
+  StoredLines = 16,
+}
+
+export const PAGE_FIELDS = 17;
+/** The page table's file. */
+export const PAGES_FILE = 'pages.bin';
+export const PAGE_RECORD = PAGE_FIELDS * 8;
+
+/**
+ * Pages a replay may re-sanitize before the one it serves. A page further than this from the last
+ * quiet boundary at rest is stored instead, so serving any page costs at most this many + 1 pages.
+ */
+export const MAX_REPLAY_PAGES = 3;
+
+/** The stored columns of a lazy index: the bytes of stored pages only, in page order. */
+export const STORED_FILES = ['stored-spans.bin', 'stored-text.bin', 'stored-map.bin', 'stored-lines.bin'] as const;
+
+/** A page record from a run's state at the page's first byte. */
+export function pageRecord(s: Snap, mapClosed: number, restart: number, stored: readonly number[] | null): Float64Array {
+  const r = new Float64Array(PAGE_FIELDS);
+  r[PageField.Spans] = s.spans;
+  r[PageField.Text] = s.text;
+  r[PageField.MapClosed] = mapClosed;
+  r[PageField.Lines] = s.lines;
+  r[PageField.Restart] = restart;
+  r[PageField.Neutral] = s.neutral ? 1 : 0;
+  r[PageField.TextKind] = s.textKind;
+  r[PageField.LineKey] = s.lineKey;
+  r[PageField.SeekCut] = s.seekCut ? 1 : 0;
+  r[PageField.HasOpen] = s.hasOpen ? 1 : 0;
+  r[PageField.OpenT] = s.openT;
+  r[PageField.OpenR] = s.openR;
+  r[PageField.OpenLen] = s.openLen;
+  for (let i = 0; i < 4; i++) r[PageField.StoredSpans + i] = stored ? stored[i] : -1;
+  return r;
+}
+
+/** The page table, read whole (136 bytes a MiB of raw). */
+export class PageTable {
+  constructor(readonly f: Float64Array, readonly pageBytes: number) {
+    if (f.length % PAGE_FIELDS !== 0) throw new RangeError('torn page table');
+  }
+
+  /** Pages (records but the last, which holds the end's counts). */
+  get pages(): number {
+    return this.f.length / PAGE_FIELDS - 1;
+  }
+
+  get(page: number, field: PageField): number {
+    return this.f[page * PAGE_FIELDS + field];
+  }
+
+  /** The last page whose start has `field` at most `value` (columns grow page by page). */
+  pageAt(field: PageField, value: number): number {
+    let lo = 0;
+    let hi = this.pages - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.get(mid, field) <= value) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+}

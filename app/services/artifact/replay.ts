@@ -1,0 +1,78 @@
+// Re-sanitizes pages of a lazy index (pages.ts): a SegmentRun in `replay` mode starts at a page
+// whose first byte is a quiet boundary at rest, takes the building run's state there from the page
+// record, and writes into memory exactly the spans, text, map segments and line starts that run
+// wrote for the pages that follow. What it writes is checked against the page table's counts, so a
+// raw file that changed after indexing is caught, not served.
+import { SegmentRun, type BuildOptions } from './build';
+import { LINE_RECORD, MAP_RECORD, SPAN_RECORD, type IndexSanitizerOptions } from './format';
+import { PAGE_FIELDS, PageField, type PageTable } from './pages';
+
+/** The column bytes of one page, exactly as an eager index holds them. */
+export interface PageColumns {
+  readonly spans: Uint8Array;
+  readonly text: Uint8Array;
+  readonly map: Uint8Array;
+  readonly lines: Uint8Array;
+}
+
+/** What a replay needs of the index it serves. */
+export interface ReplaySource {
+  readonly rawPath: string;
+  readonly sha256: string;
+  readonly engine: string;
+  readonly sanitizer: IndexSanitizerOptions;
+  readonly pageBytes: number;
+  readonly maxLineBytes: number;
+  readonly meanings: readonly string[];
+  readonly table: PageTable;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** A replay wrote other than the index says: the raw file is not the one indexed, or the index is damaged. */
+export class ReplayMismatch extends Error {}
+
+/** Record sizes of the four columns, in PageColumns order. */
+const RECORD = [SPAN_RECORD, 1, MAP_RECORD, LINE_RECORD] as const;
+const FIELD = [PageField.Spans, PageField.Text, PageField.MapClosed, PageField.Lines] as const;
+
+/**
+ * The columns of pages `from`..`to` (inclusive), replayed from the start of page `from`, which must
+ * be a page a replay can start at (its record's Neutral, or page 0). `textOnly`: only the text is
+ * kept (the other columns come back empty; their lengths are still checked).
+ */
+export function replayPages(src: ReplaySource, from: number, to: number, textOnly = false): PageColumns[] {
+  const t = src.table;
+  if (from < 0 || to < from || to >= t.pages) throw new RangeError(`no pages ${from}..${to} (internal error)`);
+  if (from > 0 && t.get(from, PageField.Neutral) !== 1) throw new RangeError(`page ${from} cannot start a replay (internal error)`);
+  const options: BuildOptions = {
+    rawPath: src.rawPath, outDir: '', sha256: src.sha256, sanitizer: src.sanitizer, engine: src.engine, pageBytes: src.pageBytes,
+    maxLineBytes: src.maxLineBytes, verifyDigest: false,
+  };
+  const record = t.f.subarray(from * PAGE_FIELDS, (from + 1) * PAGE_FIELDS);
+  const run = new SegmentRun(options, {
+    index: 0, starts: [from * src.pageBytes], dir: '', mode: 'replay', seed: { record, meanings: src.meanings }, stopAfter: (to + 1) * src.pageBytes, textOnly,
+  }, null, null);
+  try {
+    run.run();
+    if (run.unknownMeanings > 0) throw new ReplayMismatch('a replayed page holds a meaning the index does not know');
+    const marks = run.marks;
+    if (marks.length !== to - from + 2) throw new ReplayMismatch(`replay of pages ${from}..${to} ended after ${marks.length - 1} pages`);
+    const w = [run.writers['spans.bin'], run.writers['text.bin'], run.writers['map.bin'], run.writers['lines.bin']];
+    const out: PageColumns[] = [];
+    for (let p = from; p <= to; p++) {
+      const i = p - from;
+      const cols = w.map((writer, c) => {
+        const lo = marks[i][c];
+        const hi = marks[i + 1][c];
+        const want = (t.get(p + 1, FIELD[c]) - t.get(p, FIELD[c])) * RECORD[c];
+        if (hi - lo !== want) throw new ReplayMismatch(`replayed page ${p} differs from the index (column ${c}: ${hi - lo} bytes, index ${want})`);
+        return textOnly && c !== 1 ? EMPTY : writer.contents(lo, hi);
+      });
+      out.push({ spans: cols[0], text: cols[1], map: cols[2], lines: cols[3] });
+    }
+    return out;
+  } finally {
+    run.dispose();
+  }
+}

@@ -1,0 +1,169 @@
+// A lazy index (pages.ts) serves, page by page, exactly the columns an eager index writes: spans,
+// text, offset map and line starts, byte for byte, whether a page is replayed from a quiet boundary
+// or stored; it stores only pages no replay reaches cheaply; a raw file that changed is caught.
+import fc from 'fast-check';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ArtifactServiceOptions } from '../../../../app/services/artifact';
+import { FILE_ORDER, SPAN_RECORD, type IndexManifest } from '../../../../app/services/artifact/format';
+import { MAX_REPLAY_PAGES, PAGE_FIELDS, PageField } from '../../../../app/services/artifact/pages';
+import { hostileStream } from '../../../helpers/arbitraries';
+// @ts-expect-error plain ESM module without types
+import { hostileBlock } from '../../../../bench/viewer/hostile.mjs';
+import { fixture, indexed, readColumn } from './helpers';
+
+const OVERWRITE = { cr: 'overwrite' as const, limits: { maxCsiParamBytes: 256, maxStringBytes: 65536, maxEscIntermediates: 8 } };
+const COLUMNS = ['spans.bin', 'text.bin', 'map.bin', 'lines.bin'] as const;
+
+/** Indexes `bytes` eagerly and lazily with the same options; returns both artifacts' columns and the lazy manifest. */
+async function both(bytes: Uint8Array, o: Partial<ArtifactServiceOptions>) {
+  const eager = await fixture({ ...o, lazyIndex: false });
+  const lazy = await fixture({ ...o, lazyIndex: true });
+  try {
+    const a = await indexed(eager, bytes);
+    const b = await indexed(lazy, bytes);
+    const cols: Record<string, [Buffer, Buffer]> = {};
+    for (const name of COLUMNS) cols[name] = [await readColumn(eager, a, name), await readColumn(lazy, b, name)];
+    const dir = join(lazy.vault.root, 'index', b.sha);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IndexManifest;
+    const eagerManifest = JSON.parse(readFileSync(join(eager.vault.root, 'index', a.sha, 'manifest.json'), 'utf8')) as IndexManifest;
+    // Spans name their meaning by its id in the index's table: a lazy table is sorted, an eager one in order of appearance.
+    cols['spans.bin'] = [withMeanings(cols['spans.bin'][0], eagerManifest.meanings), withMeanings(cols['spans.bin'][1], manifest.meanings)];
+    const table = new Float64Array(new Uint8Array(readFileSync(join(dir, 'pages.bin'))).buffer);
+    const eagerDir = join(eager.vault.root, 'index', a.sha);
+    const same = (name: string) => readFileSync(join(dir, name)).equals(readFileSync(join(eagerDir, name)));
+    return { cols, manifest, table, minimapSame: same('minimap.bin'), checkpointsSame: same('checkpoints.bin') };
+  } finally {
+    await eager.cleanup();
+    await lazy.cleanup();
+  }
+}
+
+/** Span records with the meaning id replaced by the meaning (JSON, one line per span). */
+function withMeanings(spans: Buffer, meanings: readonly string[]): Buffer {
+  const out: string[] = [];
+  for (let at = 0; at < spans.length; at += SPAN_RECORD) {
+    const idTerm = spans.readUInt16LE(at + 20);
+    out.push(JSON.stringify([spans.readDoubleLE(at), spans.readDoubleLE(at + 8), spans.readInt32LE(at + 16), meanings[idTerm & 0xfff], idTerm >> 12, spans[at + 22], spans[at + 23]]));
+  }
+  return Buffer.from(out.join('\n'));
+}
+
+function expectSame(r: Awaited<ReturnType<typeof both>>): void {
+  for (const name of COLUMNS) expect(r.cols[name][1].equals(r.cols[name][0]), name).toBe(true);
+  expect(r.minimapSame).toBe(true);
+  expect(r.checkpointsSame).toBe(true);
+  expect(r.manifest.lazy).toEqual({ replayPages: MAX_REPLAY_PAGES });
+  for (const name of FILE_ORDER.filter((n) => (COLUMNS as readonly string[]).includes(n))) expect(r.manifest.files[name]).toBeUndefined();
+}
+
+/** Pages of a lazy build that are stored, and the farthest a replay reaches back. */
+function pageStats(table: Float64Array): { pages: number; stored: number; reach: number } {
+  const pages = table.length / PAGE_FIELDS - 1;
+  let stored = 0;
+  let reach = 0;
+  for (let p = 0; p < pages; p++) {
+    const r = table[p * PAGE_FIELDS + PageField.Restart];
+    if (r < 0) stored++;
+    else reach = Math.max(reach, p - r);
+  }
+  return { pages, stored, reach };
+}
+
+describe('lazy index', () => {
+  it('serves the columns of an eager index byte for byte on random hostile streams at small pages (newline mode)', async () => {
+    await fc.assert(fc.asyncProperty(hostileStream(160), fc.integer({ min: 1, max: 48 }), async (bytes, pageBytes) => {
+      expectSame(await both(bytes, { pageBytes }));
+    }), { numRuns: 40 });
+  });
+
+  it('serves the columns of an eager index byte for byte in overwrite mode', async () => {
+    await fc.assert(fc.asyncProperty(hostileStream(120), fc.integer({ min: 1, max: 32 }), async (bytes, pageBytes) => {
+      expectSame(await both(bytes, { pageBytes, sanitizerFor: async () => OVERWRITE }));
+    }), { numRuns: 25 });
+  });
+
+  it('replays most pages of the bench artifact', async () => {
+    const block = hostileBlock() as Uint8Array;
+    const bytes = new Uint8Array(block.length * 200);
+    for (let i = 0; i < 200; i++) bytes.set(block, i * block.length);
+    const r = await both(bytes, { pageBytes: 4096 });
+    expectSame(r);
+    const s = pageStats(r.table);
+    expect(s.pages).toBe(Math.ceil(bytes.length / 4096));
+    expect(s.stored).toBeLessThan(s.pages / 10);
+    expect(s.reach).toBeLessThanOrEqual(MAX_REPLAY_PAGES);
+  });
+
+  it('stores the pages of a stretch that is never at rest, and serves them', async () => {
+    // An unterminated OSC is open across every boundary after the first few: no replay can start there.
+    const bytes = Buffer.concat([Buffer.from('head line\n\x1b]0;'), Buffer.alloc(4000, 0x78), Buffer.from('\x07tail\n\x1b[31mred\x1b[0m\n')]);
+    const r = await both(bytes, { pageBytes: 64 });
+    expectSame(r);
+    const s = pageStats(r.table);
+    expect(s.stored).toBeGreaterThan(50);
+    expect(s.reach).toBeLessThanOrEqual(MAX_REPLAY_PAGES);
+  });
+
+  it('stores pages where a line break or space is pending at every boundary', async () => {
+    // CSI C (a space pending) right before each 16-byte boundary: never quiet there.
+    const unit = Buffer.from('abcdefghijklm\x1b[C');
+    const bytes = Buffer.concat(Array.from({ length: 300 }, () => unit));
+    const r = await both(bytes, { pageBytes: 16 });
+    expectSame(r);
+    expect(pageStats(r.table).stored).toBeGreaterThan(250);
+  });
+
+  it('searches the sanitized text of a lazy index as of an eager one (text-only replays, through removed bytes)', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `row ${i} \x1b[3${i % 8}mFA\x1b[0mIL \x1b]0;x\x07Straße ${i % 7 === 0 ? 'needle' : 'hay'}\r\n`);
+    const bytes = Buffer.from(lines.join(''), 'utf8');
+    const eager = await fixture({ pageBytes: 512, lazyIndex: false });
+    const lazy = await fixture({ pageBytes: 512, lazyIndex: true });
+    try {
+      const a = await indexed(eager, bytes);
+      const b = await indexed(lazy, bytes);
+      for (const [q, cs] of [['FAIL', true], ['fail', false], ['needle', true], ['STRAßE', false], ['row 2999', true]] as const) {
+        const want = await eager.service.searchText(a.ref, q, { caseSensitive: cs });
+        const got = await lazy.service.searchText(b.ref, q, { caseSensitive: cs });
+        expect({ ...got, elapsedMs: 0 }, q).toEqual({ ...want, elapsedMs: 0 });
+        expect(want.total, q).toBeGreaterThan(0);
+      }
+    } finally {
+      await eager.cleanup();
+      await lazy.cleanup();
+    }
+  });
+
+  it('drops the index when the raw file changed under it, and says so', async () => {
+    const f = await fixture({ pageBytes: 4096, lazyIndex: true });
+    try {
+      // 117 pages: more than the replayed pages a service keeps, and more than a page of text reads.
+      const bytes = Buffer.from(Array.from({ length: 20000 }, (_, i) => `line ${i} \x1b[3${i % 8}mcolour\x1b[0m\n`).join(''));
+      const a = await indexed(f, bytes);
+      const page = await f.service.getTextLines(a.ref, 0, 3);
+      expect(page.lines.length).toBe(3);
+      // The same length, other controls: the replay's counts differ from the page table's.
+      writeFileSync(a.path, Buffer.from(bytes.toString('latin1').replace(/\x1b\[3(\d)m/g, 'XX$1XX'), 'latin1'));
+      await expect(f.service.getTextLines(a.ref, page.totalLines - 5, 5)).rejects.toThrow(/damaged|rebuilt/);
+    } finally {
+      await f.cleanup();
+    }
+  });
+
+  it('says the raw bytes were pruned when a page must be replayed without them', async () => {
+    const f = await fixture({ pageBytes: 256, lazyIndex: true });
+    try {
+      const a = await indexed(f, Buffer.from('one\ntwo\n'.repeat(500)));
+      const { rmSync } = await import('node:fs');
+      rmSync(a.path);
+      const { createArtifactService } = await import('../../../../app/services/artifact');
+      const svc = createArtifactService({ vault: f.vault, rawPath: () => a.path, inline: true, pageBytes: 256 });
+      expect((await svc.startIndex(a.ref)).cached).toBe(true);
+      await expect(svc.getTextLines(a.ref, 0, 5)).rejects.toThrow(/pruned/);
+      await svc.close();
+    } finally {
+      await f.cleanup();
+    }
+  });
+});
