@@ -368,11 +368,13 @@ export interface SegmentSpec {
   readonly seed?: { readonly record: Float64Array; readonly meanings: readonly string[] };
   /** Replay: stop at the first page boundary at or after this raw offset (else at the end of the file). */
   readonly stopAfter?: number;
-  /** Replay: keep the text only (a search reads it); spans, map and lines are counted, not kept. */
-  readonly textOnly?: boolean;
+  /** Replay: the columns it keeps (default all four); the others are counted, not kept (a search keeps text and map). */
+  readonly keep?: readonly ReplayColumn[];
 }
 
 export type RunMode = 'eager' | 'lazy' | 'replay';
+/** The four columns a replay can keep. */
+export type ReplayColumn = 'spans.bin' | 'text.bin' | 'map.bin' | 'lines.bin';
 
 /** Pages between the boundaries where a later run of a lazy build offers to take over (1 MiB of 128 KiB pages; see publish). */
 const LAZY_HAND_OVER_PAGES = 8;
@@ -525,7 +527,7 @@ export class SegmentRun {
       const mode = spec.mode ?? 'eager';
       for (const name of FILE_ORDER) {
         const column = name !== 'minimap.bin' && name !== 'checkpoints.bin';
-        const keep = column && (spec.textOnly !== true || name === 'text.bin');
+        const keep = column && (spec.keep === undefined || (spec.keep as readonly string[]).includes(name));
         writers[name] = mode === 'replay' ? ColumnWriter.memory(keep ? 'keep' : 'drop')
           : mode === 'lazy' && column ? ColumnWriter.memory('drop')
             : new ColumnWriter(join(spec.dir, name), k === 0, budget);
@@ -611,7 +613,7 @@ export class SegmentRun {
     let lastMeaning = '';
     let lastMeaningId = -1;
     const lazyBuild = this.spec.mode === 'lazy';
-    const countOnly = this.spec.textOnly === true;
+    const countOnly = this.spec.keep !== undefined && !this.spec.keep.includes('spans.bin');
     const lastSeen = this.lastSeen;
     const sanitizer = new Sanitizer({
       cr: o.sanitizer.cr,
@@ -628,7 +630,7 @@ export class SegmentRun {
           lastMeaning = meaning;
         }
         if (countOnly) {
-          // A text-only replay counts span bytes (its marks check them against the page table).
+          // A replay that keeps no spans counts their bytes (its marks check them against the page table).
           spansOut.reserve(SPAN_RECORD);
           this.spans++;
           return;

@@ -21,6 +21,7 @@ export interface ColumnFile {
 const CACHE_PAGES = 24;
 /** A text read over this many pages or more is a search's: its pages are replayed text-only. */
 const LONG_READ_PAGES = 8;
+const TEXT_ONLY = ['text.bin'] as const;
 
 const RECORD = [SPAN_RECORD, 1, MAP_RECORD, LINE_RECORD] as const;
 const FIELD = [PageField.Spans, PageField.Text, PageField.MapClosed, PageField.Lines] as const;
@@ -43,6 +44,13 @@ export class PageStore {
 
   get table(): PageTable {
     return this.src.table;
+  }
+
+  /** What a replay of these pages needs but the table (plain data, for a search's worker threads). */
+  get source(): Omit<ReplaySource, 'table'> {
+    const { table, ...rest } = this.src;
+    void table;
+    return rest;
   }
 
   /** Page `p`'s columns. */
@@ -89,7 +97,7 @@ export class PageStore {
       const restart = t.get(p, PageField.Restart);
       let replayed: PageColumns[];
       try {
-        replayed = replayPages(this.src, restart, end, textOnly);
+        replayed = replayPages(this.src, restart, end, textOnly ? TEXT_ONLY : undefined);
       } catch (err) {
         if (err instanceof ReplayMismatch) this.onCorrupt(err.message);
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') {

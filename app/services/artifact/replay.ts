@@ -3,7 +3,7 @@
 // record, and writes into memory exactly the spans, text, map segments and line starts that run
 // wrote for the pages that follow. What it writes is checked against the page table's counts, so a
 // raw file that changed after indexing is caught, not served.
-import { SegmentRun, type BuildOptions } from './build';
+import { SegmentRun, type BuildOptions, type ReplayColumn } from './build';
 import { LINE_RECORD, MAP_RECORD, SPAN_RECORD, type IndexSanitizerOptions } from './format';
 import { PAGE_FIELDS, PageField, type PageTable } from './pages';
 
@@ -28,6 +28,7 @@ export interface ReplaySource {
 }
 
 const EMPTY = new Uint8Array(0);
+const COLUMN_NAMES = ['spans.bin', 'text.bin', 'map.bin', 'lines.bin'] as const;
 
 /** A replay wrote other than the index says: the raw file is not the one indexed, or the index is damaged. */
 export class ReplayMismatch extends Error {}
@@ -38,10 +39,10 @@ const FIELD = [PageField.Spans, PageField.Text, PageField.MapClosed, PageField.L
 
 /**
  * The columns of pages `from`..`to` (inclusive), replayed from the start of page `from`, which must
- * be a page a replay can start at (its record's Neutral, or page 0). `textOnly`: only the text is
- * kept (the other columns come back empty; their lengths are still checked).
+ * be a page a replay can start at (its record's Neutral, or page 0). `keep`: the columns kept (the
+ * others come back empty; their lengths are still checked).
  */
-export function replayPages(src: ReplaySource, from: number, to: number, textOnly = false): PageColumns[] {
+export function replayPages(src: ReplaySource, from: number, to: number, keep?: readonly ReplayColumn[]): PageColumns[] {
   const t = src.table;
   if (from < 0 || to < from || to >= t.pages) throw new RangeError(`no pages ${from}..${to} (internal error)`);
   if (from > 0 && t.get(from, PageField.Neutral) !== 1) throw new RangeError(`page ${from} cannot start a replay (internal error)`);
@@ -51,7 +52,7 @@ export function replayPages(src: ReplaySource, from: number, to: number, textOnl
   };
   const record = t.f.subarray(from * PAGE_FIELDS, (from + 1) * PAGE_FIELDS);
   const run = new SegmentRun(options, {
-    index: 0, starts: [from * src.pageBytes], dir: '', mode: 'replay', seed: { record, meanings: src.meanings }, stopAfter: (to + 1) * src.pageBytes, textOnly,
+    index: 0, starts: [from * src.pageBytes], dir: '', mode: 'replay', seed: { record, meanings: src.meanings }, stopAfter: (to + 1) * src.pageBytes, keep,
   }, null, null);
   try {
     run.run();
@@ -67,7 +68,7 @@ export function replayPages(src: ReplaySource, from: number, to: number, textOnl
         const hi = marks[i + 1][c];
         const want = (t.get(p + 1, FIELD[c]) - t.get(p, FIELD[c])) * RECORD[c];
         if (hi - lo !== want) throw new ReplayMismatch(`replayed page ${p} differs from the index (column ${c}: ${hi - lo} bytes, index ${want})`);
-        return textOnly && c !== 1 ? EMPTY : writer.contents(lo, hi);
+        return keep && !keep.includes(COLUMN_NAMES[c]) ? EMPTY : writer.contents(lo, hi);
       });
       out.push({ spans: cols[0], text: cols[1], map: cols[2], lines: cols[3] });
     }

@@ -7,6 +7,7 @@ import { MAX_SEARCH_HITS } from '../../../shared/bridge/contract';
 import type { SearchHits } from '../../../shared/bridge/types';
 import { BridgeError } from '../bridge/errors';
 import { MapCursor } from './queries';
+import { searchTextLazy } from './lazy-search';
 import type { IndexReader } from './reader';
 
 export const SEARCH_CHUNK = 4 << 20;
@@ -185,7 +186,9 @@ function escapeRegex(s: string): string {
  * query (`ß` and `SS`; `hitLength` stays the query's length). Hits are the raw offsets of the
  * matched text's first bytes, ascending.
  */
-export async function searchText(r: IndexReader, query: string, caseSensitive: boolean): Promise<SearchHits> {
+export async function searchText(r: IndexReader, query: string, caseSensitive: boolean, workerScript: string | null = null): Promise<SearchHits> {
+  // A lazy index has its text only as replayed pages: re-sanitize, in parallel where it pays.
+  if (r.pages) return searchTextLazy(r, query, caseSensitive, workerScript);
   if (!caseSensitive && [...query].some((ch) => ch > '\x7f' && (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch))) {
     return searchTextUnicodeFold(r, query);
   }

@@ -427,7 +427,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       return query(ref, (r) => q.textPositionOf(r, rawOffset));
     },
     searchText(ref: ArtifactRef, text: string, options: { caseSensitive?: boolean }): Promise<SearchHits> {
-      return query(ref, (r) => searchText(r, text, options.caseSensitive ?? false));
+      return query(ref, async (r) => searchText(r, text, options.caseSensitive ?? false, r.pages && !opts.inline ? await resolveWorkerScript(opts.workerScript) : null));
     },
     async searchRaw(ref: ArtifactRef, range: readonly [number, number] | null, searchQuery: { mode: 'hex' | 'text'; pattern: string }): Promise<SearchHits> {
       const sha = shaOf(ref);

@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildIndex, BuildCancelled, keptBuffers, type BuildOptions, type BuildResult } from './build';
 import { buildLazyIndex } from './lazy-build';
+import { searchRange, type RangeSearch } from './lazy-search';
 import { trace } from './trace';
 import { buildIndexParallel, runSegmentInput, type SegmentInput, type SegmentMessage } from './parallel';
 
@@ -66,7 +67,14 @@ function runPart(input: SegmentInput, post: (m: SegmentMessage, transfer?: Array
 
 if (parentPort && workerData) {
   const port = parentPort;
-  const data = workerData as { airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput };
+  const data = workerData as { airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput; airlockTextSearch?: RangeSearch };
   if (data.airlockArtifactIndex) void runWorkerBuild(workerData as WorkerInput, (m) => port.postMessage(m));
   else if (data.airlockArtifactSegment) runPart(data.airlockArtifactSegment, (m, transfer) => port.postMessage(m, transfer));
+  else if (data.airlockTextSearch) {
+    try {
+      port.postMessage({ type: 'hits', result: searchRange(data.airlockTextSearch) });
+    } catch (err) {
+      port.postMessage({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+    }
+  }
 }

@@ -11,7 +11,15 @@ import { MAX_REPLAY_PAGES, PAGE_FIELDS, PageField } from '../../../../app/servic
 import { hostileStream } from '../../../helpers/arbitraries';
 // @ts-expect-error plain ESM module without types
 import { hostileBlock } from '../../../../bench/viewer/hostile.mjs';
-import { fixture, indexed, readColumn } from './helpers';
+import { searchTextLazy } from '../../../../app/services/artifact/lazy-search';
+import { IndexReader } from '../../../../app/services/artifact/reader';
+import { fixture, indexed, readColumn, type Fixture } from './helpers';
+
+async function openReader(f: Fixture, a: { sha: string; path: string }): Promise<IndexReader> {
+  const dir = join(f.vault.root, 'index', a.sha);
+  const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IndexManifest;
+  return IndexReader.open(dir, { sha256: m.sha256, size: m.size, engine: m.engine, sanitizer: m.sanitizer, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes, rawPath: a.path });
+}
 
 const OVERWRITE = { cr: 'overwrite' as const, limits: { maxCsiParamBytes: 256, maxStringBytes: 65536, maxEscIntermediates: 8 } };
 const COLUMNS = ['spans.bin', 'text.bin', 'map.bin', 'lines.bin'] as const;
@@ -123,15 +131,44 @@ describe('lazy index', () => {
     try {
       const a = await indexed(eager, bytes);
       const b = await indexed(lazy, bytes);
-      for (const [q, cs] of [['FAIL', true], ['fail', false], ['needle', true], ['STRAßE', false], ['row 2999', true]] as const) {
-        const want = await eager.service.searchText(a.ref, q, { caseSensitive: cs });
-        const got = await lazy.service.searchText(b.ref, q, { caseSensitive: cs });
-        expect({ ...got, elapsedMs: 0 }, q).toEqual({ ...want, elapsedMs: 0 });
-        expect(want.total, q).toBeGreaterThan(0);
+      const reader = await openReader(lazy, b);
+      try {
+        for (const [q, cs] of [['FAIL', true], ['fail', false], ['needle', true], ['STRAßE', false], ['row 2999', true], ['L S', false], ['\n', true]] as const) {
+          const want = await eager.service.searchText(a.ref, q, { caseSensitive: cs });
+          const got = await lazy.service.searchText(b.ref, q, { caseSensitive: cs });
+          expect({ ...got, elapsedMs: 0 }, q).toEqual({ ...want, elapsedMs: 0 });
+          expect(want.total, q).toBeGreaterThan(0);
+          // Cut into ranges (as worker threads search them): hits across range and piece edges once each.
+          for (const ranges of [2, 3, 7]) {
+            const cut = await searchTextLazy(reader, q, cs, null, ranges);
+            expect({ ...cut, elapsedMs: 0 }, `${q} in ${ranges} ranges`).toEqual({ ...want, elapsedMs: 0 });
+          }
+        }
+      } finally {
+        await reader.close();
       }
     } finally {
       await eager.cleanup();
       await lazy.cleanup();
+    }
+  });
+
+  it('searches in worker threads as it does inline', async () => {
+    const bytes = Buffer.from(Array.from({ length: 20000 }, (_, i) => `line ${i} \x1b[3${i % 8}mwarn\x1b[0ming ${i % 1000 === 0 ? 'RARE' : ''}\n`).join(''));
+    const inline = await fixture({ pageBytes: 4096, lazyIndex: true });
+    const threads = await fixture({ pageBytes: 4096, lazyIndex: true, inline: false });
+    try {
+      const a = await indexed(inline, bytes);
+      const b = await indexed(threads, bytes);
+      for (const q of ['warning', 'RARE', 'line 19999']) {
+        const want = await inline.service.searchText(a.ref, q, { caseSensitive: true });
+        const got = await threads.service.searchText(b.ref, q, { caseSensitive: true });
+        expect({ ...got, elapsedMs: 0 }, q).toEqual({ ...want, elapsedMs: 0 });
+      }
+      expect((await inline.service.searchText(a.ref, 'RARE', { caseSensitive: true })).total).toBe(20);
+    } finally {
+      await inline.cleanup();
+      await threads.cleanup();
     }
   });
 

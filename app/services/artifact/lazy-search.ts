@@ -1,0 +1,204 @@
+// Sanitized-text search over a lazy index (pages.ts): its text exists only as pages replayed from
+// the raw bytes, so the search re-sanitizes the artifact. The pages are cut into contiguous ranges,
+// one per worker thread (or run here one after the other, inline); each range is replayed keeping
+// text and map only, searched with an overlap so a hit across any edge is found exactly once, and
+// its hits are mapped to raw offsets from the same replay. The ranges' hits are joined in order.
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { MAX_SEARCH_HITS } from '../../../shared/bridge/contract';
+import type { SearchHits } from '../../../shared/bridge/types';
+import { PageField, PageTable } from './pages';
+import { replayPages, type ReplaySource } from './replay';
+import type { IndexReader } from './reader';
+import { foldAscii, unicodeFoldPattern } from './search';
+
+/** How a range's text is matched (plain data: it crosses to a worker thread). */
+export type TextMatch =
+  | { readonly kind: 'bytes'; readonly needle: Uint8Array; readonly fold: boolean }
+  | { readonly kind: 'regex'; readonly source: string; readonly flags: string; readonly maxBytes: number };
+
+/** One range's search (plain data). */
+export interface RangeSearch {
+  readonly src: Omit<ReplaySource, 'table'> & { readonly table: Float64Array };
+  /** Pages `from`..`to` (inclusive): hits that start in their text. */
+  readonly from: number;
+  readonly to: number;
+  readonly match: TextMatch;
+  /** Hits to map to raw offsets at most (the rest are counted). */
+  readonly maxHits: number;
+}
+
+export interface RangeHits {
+  /** Raw offsets of the first `maxHits` hits, ascending by text offset. */
+  readonly hits: number[];
+  readonly total: number;
+}
+
+/** Pages replayed at a time within a range: bounds memory (text and map of ~4 MiB of raw). */
+const PIECE_PAGES = 32;
+/** Below this many pages a search runs in this thread (starting threads costs more). */
+const MIN_WORKER_PAGES = 64;
+
+/** The matcher for `query` (the rules of search.ts: ASCII folding on bytes, Unicode variants by regex). */
+export function textMatch(query: string, caseSensitive: boolean): TextMatch {
+  if (!caseSensitive && [...query].some((ch) => ch > '\x7f' && (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch))) {
+    const { regex, maxBytes } = unicodeFoldPattern(query);
+    return { kind: 'regex', source: regex.source, flags: regex.flags, maxBytes };
+  }
+  const needle = Buffer.from(query, 'utf8');
+  const fold = !caseSensitive && /[A-Za-z]/.test(query);
+  if (fold) foldAscii(needle);
+  return { kind: 'bytes', needle, fold };
+}
+
+/** Bytes a hit can span (the overlap a range or piece edge needs is this minus one). */
+function span(m: TextMatch): number {
+  return m.kind === 'bytes' ? m.needle.length : m.maxBytes;
+}
+
+/** Match starts in `hay` that are below `limit`, in order (overlapping hits too, as search.ts finds them). */
+function find(m: TextMatch, hay: Buffer, limit: number, regex: RegExp | null): number[] {
+  const out: number[] = [];
+  if (m.kind === 'bytes') {
+    const h = m.fold ? Buffer.from(hay) : hay;
+    if (m.fold) foldAscii(h);
+    for (let i = h.indexOf(m.needle); i >= 0 && i < limit; i = h.indexOf(m.needle, i + 1)) out.push(i);
+    return out;
+  }
+  const s = hay.toString('latin1');
+  regex!.lastIndex = 0;
+  for (let r = regex!.exec(s); r !== null && r.index < limit; r = regex!.exec(s)) {
+    out.push(r.index);
+    regex!.lastIndex = r.index + 1;
+  }
+  return out;
+}
+
+/** Searches one range of pages (in a worker thread or here). */
+export function searchRange(task: RangeSearch): RangeHits {
+  const table = new PageTable(task.src.table, task.src.pageBytes);
+  const src: ReplaySource = { ...task.src, table };
+  const m = task.match;
+  const regex = m.kind === 'regex' ? new RegExp(m.source, m.flags) : null;
+  const overlap = span(m) - 1;
+  const textEnd = table.get(task.to + 1, PageField.Text);
+  const hits: number[] = [];
+  let total = 0;
+  // The text carried from the pieces before (the last `overlap` bytes), where it starts, and the map
+  // segments that cover it.
+  let carry: Buffer = Buffer.alloc(0);
+  let carryAt = table.get(task.from, PageField.Text);
+  let carryMap: Float64Array = new Float64Array(0);
+  for (let p = task.from; p < table.pages;) {
+    // A piece ends before a page a replay can reach (so the next piece can start there): a stretch
+    // of stored pages goes whole into one piece.
+    let last = Math.min(table.pages - 1, p + PIECE_PAGES - 1);
+    while (last + 1 < table.pages && table.get(last + 1, PageField.Restart) < 0) last++;
+    let start = table.get(p, PageField.Restart);
+    if (start < 0) for (start = p; start > 0 && table.get(start, PageField.Neutral) !== 1; ) start--;
+    const pages = replayPages(src, start, last, ['text.bin', 'map.bin']).slice(p - start);
+    p = last + 1;
+    const text = Buffer.concat([carry, ...pages.map((x) => x.text)]);
+    const mapParts = [carryMap, ...pages.map((x) => new Float64Array(x.map.buffer.slice(x.map.byteOffset, x.map.byteOffset + x.map.byteLength)))];
+    const map = concatF64(mapParts);
+    const open = openSegment(table, last + 1);
+    const pieceEnd = carryAt + text.length;
+    const final = pieceEnd - overlap >= textEnd || last === table.pages - 1;
+    // Hits must start in this range's text (before textEnd); those in the last `overlap` bytes of a
+    // piece that is not the last are the next piece's to find (its text begins with them).
+    const limit = Math.min(final ? text.length : text.length - overlap, textEnd - carryAt);
+    for (const i of find(m, text, limit, regex)) {
+      if (++total <= task.maxHits) hits.push(rawOf(map, open, carryAt + i));
+    }
+    if (final) break;
+    const keep = Math.min(overlap, text.length);
+    carry = text.subarray(text.length - keep);
+    carryAt = pieceEnd - keep;
+    carryMap = segmentsFrom(map, open, carryAt);
+  }
+  return { hits, total };
+}
+
+/** The map segment open at the start of page `p` (or at the end), as a record, or null. */
+function openSegment(t: PageTable, p: number): Float64Array | null {
+  if (p >= t.pages || t.get(p, PageField.HasOpen) !== 1) return null;
+  return Float64Array.of(t.get(p, PageField.OpenT), t.get(p, PageField.OpenR), t.get(p, PageField.OpenLen));
+}
+
+/** Raw offset of text byte `t` from map records (ascending text starts) and the segment still open after them. */
+function rawOf(map: Float64Array, open: Float64Array | null, t: number): number {
+  let lo = 0;
+  let hi = map.length / 3;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (map[mid * 3] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  let seg = lo > 0 ? map.subarray((lo - 1) * 3, lo * 3) : null;
+  if (open && open[0] <= t && (!seg || open[0] >= seg[0])) seg = open;
+  if (!seg) return -1;
+  return seg[2] > 0 ? seg[1] + (t - seg[0]) : seg[1];
+}
+
+/** The records that can cover text from `t` on: the last one starting at or before it, and all after. */
+function segmentsFrom(map: Float64Array, open: Float64Array | null, t: number): Float64Array {
+  let k = map.length / 3;
+  while (k > 0 && map[(k - 1) * 3] > t) k--;
+  const from = Math.max(0, k - 1) * 3;
+  const rest = map.subarray(from);
+  return open ? concatF64([rest, open]) : Float64Array.from(rest);
+}
+
+function concatF64(parts: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * Searches a lazy index's sanitized text: ranges of pages in parallel worker threads (`script`, the
+ * index worker bundle), or here one after the other (`script` null, or a small artifact).
+ * `ranges` (tests): cut into this many ranges whatever the machine.
+ */
+export async function searchTextLazy(r: IndexReader, query: string, caseSensitive: boolean, script: string | null, ranges?: number): Promise<SearchHits> {
+  const started = performance.now();
+  const store = r.pages!;
+  const table = store.table;
+  const match = textMatch(query, caseSensitive);
+  const hitLength = match.kind === 'bytes' ? match.needle.length : Buffer.byteLength(query, 'utf8');
+  const src = { ...store.source, table: table.f };
+  const n = ranges ?? (script && table.pages >= MIN_WORKER_PAGES ? Math.max(1, Math.min(4, availableParallelism())) : 1);
+  const cuts = Array.from({ length: n + 1 }, (_, k) => Math.floor((k * table.pages) / n));
+  const tasks: RangeSearch[] = [];
+  for (let k = 0; k < n; k++) if (cuts[k + 1] > cuts[k]) tasks.push({ src, from: cuts[k], to: cuts[k + 1] - 1, match, maxHits: MAX_SEARCH_HITS });
+  const results = n === 1 || !script ? tasks.map(searchRange) : await Promise.all(tasks.map((t) => inWorker(script, t)));
+  const hits: number[] = [];
+  let total = 0;
+  for (const x of results) {
+    total += x.total;
+    for (const h of x.hits) if (hits.length < MAX_SEARCH_HITS) hits.push(h);
+  }
+  return { hits, hitLength, total, complete: total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
+}
+
+function inWorker(script: string, task: RangeSearch): Promise<RangeHits> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(script, { workerData: { airlockTextSearch: task }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    let settled = false;
+    const done = (f: () => void): void => {
+      if (settled) return;
+      settled = true;
+      f();
+      void w.terminate();
+    };
+    w.on('message', (m: { type: 'hits'; result: RangeHits } | { type: 'error'; message: string }) => {
+      done(() => (m.type === 'hits' ? resolve(m.result) : reject(new Error(m.message))));
+    });
+    w.on('error', (err) => done(() => reject(err)));
+    w.on('exit', (code) => done(() => reject(new Error(`text search worker exited with code ${code}`))));
+  });
+}
