@@ -84,39 +84,56 @@ export function searchRange(task: RangeSearch): RangeHits {
   const textEnd = table.get(task.to + 1, PageField.Text);
   const hits: number[] = [];
   let total = 0;
-  // The text carried from the pieces before (the last `overlap` bytes), where it starts, and the map
-  // segments that cover it.
+  // The text carried from the piece before (its last `overlap` bytes) and where it starts.
   let carry: Buffer = Buffer.alloc(0);
   let carryAt = table.get(task.from, PageField.Text);
-  let carryMap: Float64Array = new Float64Array(0);
   for (let p = task.from; p < table.pages;) {
     // A piece ends before a page a replay can reach (so the next piece can start there): a stretch
     // of stored pages goes whole into one piece.
     let last = Math.min(table.pages - 1, p + PIECE_PAGES - 1);
     while (last + 1 < table.pages && table.get(last + 1, PageField.Restart) < 0) last++;
-    let start = table.get(p, PageField.Restart);
-    if (start < 0) for (start = p; start > 0 && table.get(start, PageField.Neutral) !== 1; ) start--;
-    const pages = replayPages(src, start, last, ['text.bin', 'map.bin']).slice(p - start);
-    p = last + 1;
+    const pages = replayPages(src, replayStart(table, p), last, TEXT_ONLY).slice(p - replayStart(table, p));
     const text = Buffer.concat([carry, ...pages.map((x) => x.text)]);
-    const mapParts = [carryMap, ...pages.map((x) => new Float64Array(x.map.buffer.slice(x.map.byteOffset, x.map.byteOffset + x.map.byteLength)))];
-    const map = concatF64(mapParts);
-    const open = openSegment(table, last + 1);
     const pieceEnd = carryAt + text.length;
     const final = pieceEnd - overlap >= textEnd || last === table.pages - 1;
     // Hits must start in this range's text (before textEnd); those in the last `overlap` bytes of a
     // piece that is not the last are the next piece's to find (its text begins with them).
     const limit = Math.min(final ? text.length : text.length - overlap, textEnd - carryAt);
-    for (const i of find(m, text, limit, regex)) {
-      if (++total <= task.maxHits) hits.push(rawOf(map, open, carryAt + i));
-    }
+    const found: number[] = [];
+    for (const i of find(m, text, limit, regex)) if (++total <= task.maxHits) found.push(carryAt + i);
+    // Most pieces hold no hit: the map is replayed only for the pages that do.
+    if (found.length > 0) hits.push(...mapToRaw(src, found));
+    p = last + 1;
     if (final) break;
     const keep = Math.min(overlap, text.length);
     carry = text.subarray(text.length - keep);
     carryAt = pieceEnd - keep;
-    carryMap = segmentsFrom(map, open, carryAt);
   }
   return { hits, total };
+}
+
+const TEXT_ONLY = ['text.bin'] as const;
+const MAP_ONLY = ['map.bin'] as const;
+
+/** The page a replay of page `p` starts at: its record's restart, or for a stored page the last page a replay can start at. */
+function replayStart(t: PageTable, p: number): number {
+  const r = t.get(p, PageField.Restart);
+  if (r >= 0) return r;
+  let q = p;
+  while (q > 0 && t.get(q, PageField.Neutral) !== 1) q--;
+  return q;
+}
+
+/** Raw offsets of text offsets `ts` (ascending): the map of the pages they fall in, replayed once. */
+function mapToRaw(src: ReplaySource, ts: readonly number[]): number[] {
+  const t = src.table;
+  const first = t.pageAt(PageField.Text, ts[0]);
+  const last = t.pageAt(PageField.Text, ts[ts.length - 1]);
+  const start = replayStart(t, first);
+  const pages = replayPages(src, start, last, MAP_ONLY).slice(first - start);
+  const map = concatF64(pages.map((x) => new Float64Array(x.map.buffer.slice(x.map.byteOffset, x.map.byteOffset + x.map.byteLength))));
+  const open = openSegment(t, last + 1);
+  return ts.map((x) => rawOf(map, open, x));
 }
 
 /** The map segment open at the start of page `p` (or at the end), as a record, or null. */
@@ -138,15 +155,6 @@ function rawOf(map: Float64Array, open: Float64Array | null, t: number): number 
   if (open && open[0] <= t && (!seg || open[0] >= seg[0])) seg = open;
   if (!seg) return -1;
   return seg[2] > 0 ? seg[1] + (t - seg[0]) : seg[1];
-}
-
-/** The records that can cover text from `t` on: the last one starting at or before it, and all after. */
-function segmentsFrom(map: Float64Array, open: Float64Array | null, t: number): Float64Array {
-  let k = map.length / 3;
-  while (k > 0 && map[(k - 1) * 3] > t) k--;
-  const from = Math.max(0, k - 1) * 3;
-  const rest = map.subarray(from);
-  return open ? concatF64([rest, open]) : Float64Array.from(rest);
 }
 
 function concatF64(parts: readonly Float64Array[]): Float64Array {
