@@ -96,6 +96,12 @@ export interface ParallelOptions {
   readonly failSegmentForTest?: number;
 }
 
+/**
+ * Segment 0's share of a lazy build, times the segments: it also hashes the rest of the file (SHA-256
+ * costs ~10% of a parse here), the others start a thread first (~0.15 s).
+ */
+const LAZY_FIRST_SHARE = 0.92;
+
 /** Share of the pages segment 0 takes in a placed build: it also hashes the rest and copies what the other wrote before it switched. */
 const PLACED_FIRST_SHARE = 0.42;
 
@@ -143,14 +149,15 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
     closeSync(fd);
   }
   let n = size < (p.minParallelBytes ?? MIN_PARALLEL_BYTES) ? 1 : o.segments ?? 1;
-  if (n > 1 && p.adaptive !== false) {
+  // A lazy build's segments cost little more CPU than one run (no column is merged): no probe.
+  if (n > 1 && p.adaptive !== false && !o.lazy) {
     const idle = await idleCores(IDLE_PROBE_MS);
     n = idle < MIN_IDLE_CORES ? 1 : Math.min(n, Math.floor(idle + 0.6));
     trace?.(`${idle.toFixed(2)} idle cores: ${n} segment(s)`);
   }
   // A lazy build's merge copies no column: nothing for a placed run to save.
   const placed = n === 2 && p.placed !== false && !o.lazy;
-  const starts = planSegments(size, o.pageBytes, n, p.firstShare ?? (placed ? PLACED_FIRST_SHARE : 0.96 / n));
+  const starts = planSegments(size, o.pageBytes, n, p.firstShare ?? (placed ? PLACED_FIRST_SHARE : o.lazy ? LAZY_FIRST_SHARE / n : 0.96 / n));
   if (starts.length === 1) return (o.lazy ? buildLazyIndex : buildIndex)({ ...o, segments: 1 });
 
   const pages = Math.ceil(size / o.pageBytes);
