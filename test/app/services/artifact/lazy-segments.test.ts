@@ -106,3 +106,27 @@ describe('segmented lazy build', () => {
     }), { numRuns: 40 });
   });
 });
+
+describe('segmented lazy build in worker threads', () => {
+  it('writes the files of one inline run', async () => {
+    const { fixture, indexed } = await import('./helpers');
+    const bytes = repeat(hostileBlock() as Uint8Array, 400);
+    const one = await fixture({ pageBytes: 1024, lazyIndex: true });
+    const threads = await fixture({ pageBytes: 1024, lazyIndex: true, inline: false, segments: 2, minParallelBytes: 1 });
+    try {
+      const a = await indexed(one, bytes);
+      const b = await indexed(threads, bytes);
+      for (const name of [...LAZY_FILE_ORDER, SUMS]) {
+        const x = readFileSync(join(one.vault.root, 'index', a.sha, name));
+        const y = readFileSync(join(threads.vault.root, 'index', b.sha, name));
+        expect(y.equals(x), name).toBe(true);
+      }
+      // Nothing of the segments' own files is left in the index directory.
+      expect(readdirSync(join(threads.vault.root, 'index', b.sha)).sort()).toEqual([...LAZY_FILE_ORDER, MANIFEST, SUMS].sort());
+      expect((await threads.service.getTextLines(b.ref, 100, 3)).lines).toEqual((await one.service.getTextLines(a.ref, 100, 3)).lines);
+    } finally {
+      await one.cleanup();
+      await threads.cleanup();
+    }
+  });
+});
