@@ -204,12 +204,7 @@ export class ColumnWriter {
         if (this.len > 0) this.kept.push(new Uint8Array(this.buffer, 0, this.len));
         this.flushed += this.len;
         this.len = 0;
-        this.buffer = new ArrayBuffer(BUFFER_BYTES);
-        this.u8 = new Uint8Array(this.buffer);
-        this.f64 = new Float64Array(this.buffer);
-        this.i32 = new Int32Array(this.buffer);
-        this.u16 = new Uint16Array(this.buffer);
-        this.u32 = new Uint32Array(this.buffer);
+        this.freshBuffer();
         return;
       }
       this.spilled = true;
@@ -227,16 +222,21 @@ export class ColumnWriter {
     this.len -= whole;
   }
 
+  /** A new buffer (and its views) in place of one handed over. */
+  private freshBuffer(): void {
+    this.buffer = new ArrayBuffer(BUFFER_BYTES);
+    this.u8 = new Uint8Array(this.buffer);
+    this.f64 = new Float64Array(this.buffer);
+    this.i32 = new Int32Array(this.buffer);
+    this.u16 = new Uint16Array(this.buffer);
+    this.u32 = new Uint32Array(this.buffer);
+  }
+
   /** flush() of a memory writer: the whole buffer is kept (a new one takes its place) or dropped. */
   private flushMemory(): void {
     if (this.memoryMode === 'keep' && this.len > 0) {
       this.kept.push(new Uint8Array(this.buffer, 0, this.len));
-      this.buffer = new ArrayBuffer(BUFFER_BYTES);
-      this.u8 = new Uint8Array(this.buffer);
-      this.f64 = new Float64Array(this.buffer);
-      this.i32 = new Int32Array(this.buffer);
-      this.u16 = new Uint16Array(this.buffer);
-      this.u32 = new Uint32Array(this.buffer);
+      this.freshBuffer();
     }
     this.flushed += this.len;
     this.len = 0;

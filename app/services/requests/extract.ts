@@ -7,6 +7,7 @@ import { canonicalJson } from '../../node/audit';
 import { terminalSafeLine } from '../../node/terminal-safe';
 import { hashFile } from '../../node/vault/hash-file';
 import { RequestError } from './errors';
+import { readRawRange } from '../raw/read';
 import { sanitizedRange } from './range-text';
 import { HIT_CONTEXT, MAX_EXTRACT_HITS, MAX_EXTRACT_TEXT } from './limits';
 
@@ -95,21 +96,11 @@ function cutText(text: string, max: number): string {
   return text.slice(0, end);
 }
 
+/** Raw bytes `[start, end)` (a hex-range extract: at most 64 KiB), through the viewer's reader. */
 async function readRange(path: string, start: number, end: number): Promise<Uint8Array> {
-  const fh = await open(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
-  try {
-    const buf = new Uint8Array(end - start);
-    let got = 0;
-    while (got < buf.length) {
-      const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    if (got !== buf.length) throw new RequestError('bad-request', `range [${start}, ${end}) is past the end of the raw file`);
-    return buf;
-  } finally {
-    await fh.close();
-  }
+  const bytes = await readRawRange(path, start, end);
+  if (bytes.length !== end - start) throw new RequestError('bad-request', `range [${start}, ${end}) is past the end of the raw file`);
+  return bytes;
 }
 
 async function hashRange(path: string, start: number, end: number): Promise<string> {
