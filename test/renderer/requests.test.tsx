@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setBridge } from '../../renderer/src/bridge';
+import { loadRequests } from '../../renderer/src/stores';
 import type { RequestView } from '../../shared/bridge/types';
 import { startApp } from './setup';
 
@@ -25,13 +26,20 @@ const queue = (): RequestView[] => [
 async function openQueue() {
   const fake = await startApp();
   fake.control.requests = queue();
-  fireEvent.click(screen.getByRole('button', { name: 'Requests' }));
+  fireEvent.click(await screen.findByRole('button', { name: /^Requests/ }));
   await screen.findByTestId('requests-view');
   await waitFor(() => expect(screen.getAllByTestId('request-row')).toHaveLength(3));
   return fake;
 }
 
 describe('Requests view', () => {
+  it('the vault browser\'s Requests button counts what is pending', async () => {
+    const fake = await startApp();
+    fake.control.requests = queue();
+    await loadRequests();
+    expect(await screen.findByRole('button', { name: 'Requests 2 pending' })).toBeTruthy();
+  });
+
   it('lists the queue densely with the reason as text, and shows the first request', async () => {
     await openQueue();
     const rows = screen.getAllByTestId('request-row');

@@ -4,7 +4,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { ArtifactSummary, RecordSummary } from '../../../shared/bridge/types';
 import { loadVault, openArtifact, openFile } from '../actions';
 import { humanSize } from '../lib/spans';
-import { openRequests, useArtifact } from '../stores';
+import { loadRequests, openRequests, useArtifact, useRequests } from '../stores';
 
 function exitText(r: RecordSummary): { text: string; bad: boolean } {
   if (r.signal) return { text: `signal ${r.signal}`, bad: true };
@@ -31,9 +31,14 @@ function RemovalSummaryCell({ a }: { a: ArtifactSummary }) {
 export function VaultBrowser() {
   const { vault, records, loading, error } = useArtifact();
   const first = useRef<HTMLTableRowElement | null>(null);
+  const pending = useRequests((s) => s.items.filter((r) => r.state === 'pending').length);
   useEffect(() => {
     if (!vault && !loading) void loadVault();
   }, [vault, loading]);
+  // The queue's pending count on the Requests button: what a reviewer has to decide.
+  useEffect(() => {
+    if (vault) void loadRequests();
+  }, [vault]);
   useEffect(() => {
     first.current?.focus();
   }, [records.length]);
@@ -56,7 +61,9 @@ export function VaultBrowser() {
           </p>
         </div>
         <div className="vault-actions">
-          <button type="button" onClick={() => openRequests(true)} title="Agents' requests for bounded extracts of raw bytes">Requests</button>
+          <button type="button" onClick={() => openRequests(true)} title="Agents' requests for bounded extracts of raw bytes" data-testid="requests-button">
+            Requests{pending > 0 && <span className="pending-count"> {pending} pending</span>}
+          </button>
           <button type="button" onClick={() => void loadVault()}>Refresh</button>
           <button type="button" className="primary" onClick={() => void openFile()}>Open file…</button>
         </div>
