@@ -410,7 +410,6 @@ export interface LazyRunOutput {
   readonly minimap: Uint32Array;
   /** Per page record: the minimap counts (SPAN_CLASS_COUNT) of the bucket the page starts in, as of its start. */
   readonly miniAt: Uint32Array;
-  readonly lastSeen: Float64Array;
   readonly endsBrokenAt: number;
   readonly mapBrokenAt: number;
 }
@@ -419,7 +418,7 @@ export interface LazyRunOutput {
 export function keptBuffers(x: SegmentOutcome): ArrayBuffer[] {
   const out = Object.values(x.kept).flatMap((chunks) => chunks.map((c) => c.buffer as ArrayBuffer));
   if (x.placed) out.push(x.placed.minimap.buffer as ArrayBuffer);
-  if (x.lazy) out.push(x.lazy.pages.buffer as ArrayBuffer, x.lazy.minimap.buffer as ArrayBuffer, x.lazy.miniAt.buffer as ArrayBuffer, x.lazy.lastSeen.buffer as ArrayBuffer);
+  if (x.lazy) out.push(x.lazy.pages.buffer as ArrayBuffer, x.lazy.minimap.buffer as ArrayBuffer, x.lazy.miniAt.buffer as ArrayBuffer);
   return out;
 }
 
@@ -556,8 +555,6 @@ export class SegmentRun {
   readonly marks: number[][] = [];
   /** Lazy build: the last page whose start could begin a replay. */
   private lastNeutralPage = 0;
-  /** Lazy build: raw offset of the last span of each meaning (local ids): which occur past a hand-over. */
-  readonly lastSeen = new Float64Array(MAX_MEANINGS + 1).fill(-1);
   /** Lazy build: where span ends last went back (endsOrdered from a hand-over on), or -1. */
   endsBrokenAt = -1;
   /** Lazy build: each page start's minimap counts of the bucket it falls in, a row of SPAN_CLASS_COUNT per page record. */
@@ -614,7 +611,6 @@ export class SegmentRun {
     let lastMeaningId = -1;
     const lazyBuild = this.spec.mode === 'lazy';
     const countOnly = this.spec.keep !== undefined && !this.spec.keep.includes('spans.bin');
-    const lastSeen = this.lastSeen;
     const sanitizer = new Sanitizer({
       cr: o.sanitizer.cr,
       limits: o.sanitizer.limits,
@@ -624,6 +620,17 @@ export class SegmentRun {
       onSpan: (cls, offset, length, meaning, flags, code) => {
         mapCol.quiet = false;
         offset += base;
+        if (lazyBuild) {
+          // A lazy build stores no span: it counts them (minimap, order). Which meanings occur is
+          // in the Sanitizer's report (lazy-build.ts meaningsOf).
+          minimap[cls * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
+          if (offset + length < this.lastEnd) {
+            this.endsOrdered = false;
+            this.endsBrokenAt = offset;
+          } else this.lastEnd = offset + length;
+          this.spans++;
+          return;
+        }
         let id = lastMeaningId;
         if (meaning !== lastMeaning) {
           id = lastMeaningId = internMeaning(meaning, meanings, meaningIds);
@@ -632,17 +639,6 @@ export class SegmentRun {
         if (countOnly) {
           // A replay that keeps no spans counts their bytes (its marks check them against the page table).
           spansOut.reserve(SPAN_RECORD);
-          this.spans++;
-          return;
-        }
-        if (lazyBuild) {
-          // A lazy build stores no span: it counts them (minimap, order, which meanings occur where).
-          lastSeen[id] = offset;
-          minimap[cls * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
-          if (offset + length < this.lastEnd) {
-            this.endsOrdered = false;
-            this.endsBrokenAt = offset;
-          } else this.lastEnd = offset + length;
           this.spans++;
           return;
         }
@@ -1020,7 +1016,7 @@ export class SegmentRun {
       meanings: this.meanings,
       kept: Object.fromEntries(FILE_ORDER.map((name) => [name, this.writers[name].kept])) as Record<IndexFile, Uint8Array[]>,
       lazy: this.spec.mode !== 'lazy' ? undefined : {
-        pages: concatRecords(this.pages), minimap: this.minimap, miniAt: Uint32Array.from(this.miniAt), lastSeen: this.lastSeen,
+        pages: concatRecords(this.pages), minimap: this.minimap, miniAt: Uint32Array.from(this.miniAt),
         endsBrokenAt: this.endsBrokenAt, mapBrokenAt: this.mapCol.brokenAt,
       },
       placed: this.remap === null ? undefined : {

@@ -5,13 +5,14 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SPAN_CLASS_NAMES } from '../../../shared/parser';
 import type { RemovalReport } from '../../../shared/sanitize';
 import {
   BuildCancelled, concatRecords, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable, type BuildOptions, type BuildResult, type SegmentOutcome,
 } from './build';
 import { mergeLazy } from './lazy-merge';
 import { ColumnWriter } from './columns';
-import { CHECKPOINT_RECORD, INDEX_FORMAT, LAZY_FILE_ORDER, MANIFEST, MAX_LINE_BYTES, SUMS, type IndexManifest, type LazyIndexFile } from './format';
+import { CHECKPOINT_RECORD, INDEX_FORMAT, LAZY_FILE_ORDER, MANIFEST, MAX_LINE_BYTES, MAX_MEANINGS, SUMS, type IndexManifest, type LazyIndexFile } from './format';
 import { MAX_REPLAY_PAGES, PAGE_FIELDS, PAGES_FILE, PageField, PageTable, STORED_FILES } from './pages';
 import { replayPages } from './replay';
 import { trace } from './trace';
@@ -66,8 +67,7 @@ export interface LazyParts {
   readonly counts: { spans: number; textBytes: number; lines: number; segments: number };
   readonly monotonic: boolean;
   readonly endsOrdered: boolean;
-  /** Every meaning a span of the artifact has. */
-  readonly meanings: readonly string[];
+  /** The removal report; its meanings are the meaning table's (meaningsOf). */
   readonly report: RemovalReport;
   /** Boundaries where a later segment's run took over. */
   readonly splices?: readonly number[];
@@ -79,7 +79,7 @@ export function oneRun(run: SegmentRun): LazyParts {
     size: run.size, mini: run.mini, minimap: run.minimap, pages: concatRecords(run.pages), checkpoints: run.writers['checkpoints.bin'],
     minimapWriter: run.writers['minimap.bin'],
     counts: { spans: run.spans, textBytes: run.textBytes, lines: run.lineCol.count, segments: run.mapCol.count },
-    monotonic: run.mapCol.monotonic, endsOrdered: run.endsOrdered, meanings: run.meanings, report: run.outcome().report,
+    monotonic: run.mapCol.monotonic, endsOrdered: run.endsOrdered, report: run.outcome().report,
   };
 }
 
@@ -90,7 +90,8 @@ export function oneRun(run: SegmentRun): LazyParts {
  */
 export function finishLazy(o: BuildOptions, parts: LazyParts, digest: string | null, started: number): BuildResult {
   if (digest !== null && digest !== o.sha256) throw new Error('the raw bytes do not match their digest; not indexing them');
-  const meanings = [...parts.meanings].sort();
+  const meanings = meaningsOf(parts.report);
+  if (meanings.length > MAX_MEANINGS) throw new Error(`more than ${MAX_MEANINGS} span meanings: not indexing`);
   const table = new PageTable(parts.pages, o.pageBytes);
   const stored = storePages(o, table, meanings);
   const pagesOut = new ColumnWriter(join(o.outDir, PAGES_FILE));
@@ -136,6 +137,21 @@ export function finishLazy(o: BuildOptions, parts: LazyParts, digest: string | n
   writeFileSync(join(o.outDir, MANIFEST), JSON.stringify(manifest), { mode: 0o600, flag: 'wx' });
   trace?.('lazy manifest written');
   return { manifest, splices: parts.splices ?? [] };
+}
+
+/**
+ * The meanings spans of the artifact have, sorted: the report counts every span under
+ * `class: meaning` (a lazy build does not intern them span by span: the report already did).
+ */
+export function meaningsOf(report: RemovalReport): string[] {
+  const out = new Set<string>();
+  for (const [key, n] of Object.entries(report.meanings)) {
+    if (n <= 0) continue;
+    const cls = SPAN_CLASS_NAMES.find((c) => key.startsWith(`${c}: `));
+    if (cls === undefined) throw new Error(`report meaning without a class: ${key} (internal error)`);
+    out.add(key.slice(cls.length + 2));
+  }
+  return [...out].sort();
 }
 
 /**

@@ -2,8 +2,8 @@
 // Each later run starts fresh at its segment and is taken from the boundary B where the run before
 // it handed over (both snaps neutral and matching: build.ts `matches`). From B on its output is one
 // run's shifted by known deltas, so the merge only shifts small things: page records, checkpoints,
-// the minimap row B falls in, the report and which meanings occur. No column is copied: a lazy
-// index has none.
+// the minimap row B falls in and the report (whose meanings are the index's meaning table). No
+// column is copied: a lazy index has none.
 import type { RemovalReport } from '../../../shared/sanitize';
 import { SPAN_CLASS_COUNT } from '../../../shared/parser';
 import { CHECKPOINT_FIELDS, combineReports, type SegmentOutcome, type SegmentRun, type Snap, type SnapshotTable } from './build';
@@ -21,7 +21,6 @@ export function mergeLazy(
   const records: Float64Array[] = [...first.pages];
   const checkpoints = first.writers['checkpoints.bin'];
   const reportPieces: [RemovalReport, RemovalReport | null][] = [[first.outcome().report, null]];
-  const meanings = new Set(first.meanings);
   let endsOrdered = first.endsOrdered;
   let monotonic = first.mapCol.monotonic;
   let prev: Snap = first.stopSnap!;
@@ -77,9 +76,6 @@ export function mergeLazy(
       minimap[base + bucket] += lz.minimap[base + bucket] - lz.miniAt[row + c];
       for (let b = bucket + 1; b < mini.buckets; b++) minimap[base + b] = lz.minimap[base + b];
     }
-    q.meanings.forEach((m, id) => {
-      if (lz.lastSeen[id] >= at!) meanings.add(m);
-    });
     if (lz.endsBrokenAt >= at) endsOrdered = false;
     if (lz.mapBrokenAt >= at) monotonic = false;
     const stop = q.stop;
@@ -94,7 +90,7 @@ export function mergeLazy(
   return {
     size: first.size, mini, minimap, pages: concat(records), checkpoints, minimapWriter: first.writers['minimap.bin'],
     counts: { spans: end[PageField.Spans], textBytes: end[PageField.Text], lines: end[PageField.Lines], segments: end[PageField.MapClosed] },
-    monotonic, endsOrdered, meanings: [...meanings], report: combineReports(reportPieces, last!.start), splices,
+    monotonic, endsOrdered, report: combineReports(reportPieces, last!.start), splices,
   };
 }
 
