@@ -18,7 +18,7 @@ import { SpanClass, SpanFlag, SPAN_CLASS_COUNT } from '../../../shared/parser';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
 import { ColumnWriter, type MemoryBudget } from './columns';
-import { MAX_REPLAY_PAGES, PAGE_FIELDS, PageField, pageRecord } from './pages';
+import { concatF64, MAX_REPLAY_PAGES, PageField, pageRecord } from './pages';
 import { trace } from './trace';
 import {
   BLOCK_BYTES, blockCount, CHECKPOINT_FIELDS, CHECKPOINT_RECORD, FILE_ORDER, fineMinimap, INDEX_FORMAT, LINE_RECORD, MANIFEST, MAP_RECORD,
@@ -849,12 +849,6 @@ export class SegmentRun {
       this.textBytes += text.length;
       this.lastText = text[text.length - 1];
     };
-    const ownerOf = (pos: number): number => {
-      let j = starts.length - 1;
-      while (j > 0 && starts[j] > pos) j--;
-      return j;
-    };
-
     let pos = this.start;
     if (pos > 0) {
       // The bytes before the segment, for terminators of spans that start right at it.
@@ -928,7 +922,7 @@ export class SegmentRun {
           if (k > 0 && this.table) this.publish(pos);
         } else if (this.table && pendingCps.length === 0) {
           // Past its own segment: hand over where the owner of this boundary was in the same state.
-          const owner = ownerOf(pos);
+          const owner = ownerOf(starts, pos);
           if (owner > k) {
             const mine = this.snap(pos);
             if (tm) tq = performance.now();
@@ -981,7 +975,7 @@ export class SegmentRun {
     const s = this.snap(pos);
     if (s.neutral) this.lastNeutralPage = page;
     const restart = page - this.lastNeutralPage <= MAX_REPLAY_PAGES ? this.lastNeutralPage : -1;
-    this.pages.push(pageRecord(s, this.mapCol.count, restart, null));
+    this.pages.push(pageRecord(s, this.mapCol.count, restart));
     const bucket = Math.min(this.mini.buckets - 1, Math.floor(pos / this.mini.bucketBytes));
     for (let c = 0; c < SPAN_CLASS_COUNT; c++) this.miniAt.push(this.minimap[c * this.mini.buckets + bucket]);
   }
@@ -990,7 +984,7 @@ export class SegmentRun {
   private writeEndRecord(): void {
     const s = this.snap(this.size);
     // Counts only: no replay starts at the end, and every map segment is closed by then.
-    this.pages.push(pageRecord({ ...s, neutral: false, hasOpen: false, openT: 0, openR: 0, openLen: 0 }, this.mapCol.count, -1, null));
+    this.pages.push(pageRecord({ ...s, neutral: false, hasOpen: false, openT: 0, openR: 0, openLen: 0 }, this.mapCol.count, -1));
   }
 
   private publish(pos: number): void {
@@ -1016,7 +1010,7 @@ export class SegmentRun {
       meanings: this.meanings,
       kept: Object.fromEntries(FILE_ORDER.map((name) => [name, this.writers[name].kept])) as Record<IndexFile, Uint8Array[]>,
       lazy: this.spec.mode !== 'lazy' ? undefined : {
-        pages: concatRecords(this.pages), minimap: this.minimap, miniAt: Uint32Array.from(this.miniAt),
+        pages: concatF64(this.pages), minimap: this.minimap, miniAt: Uint32Array.from(this.miniAt),
         endsBrokenAt: this.endsBrokenAt, mapBrokenAt: this.mapCol.brokenAt,
       },
       placed: this.remap === null ? undefined : {
@@ -1063,11 +1057,11 @@ export class SegmentRun {
   }
 }
 
-/** Page records in one array. */
-export function concatRecords(records: readonly Float64Array[]): Float64Array {
-  const f = new Float64Array(records.length * PAGE_FIELDS);
-  records.forEach((r, i) => f.set(r, i * PAGE_FIELDS));
-  return f;
+/** The segment that owns raw offset `pos` (the last whose start is at or below it). */
+export function ownerOf(starts: readonly number[], pos: number): number {
+  let j = starts.length - 1;
+  while (j > 0 && starts[j] > pos) j--;
+  return j;
 }
 
 /** Directory of segment k's files inside the index directory being built. */
@@ -1166,25 +1160,49 @@ function finishMerged(o: BuildOptions, first: SegmentRun, report: RemovalReport,
   if (digest !== null && digest !== o.sha256) throw new Error('the raw bytes do not match their digest; not indexing them');
   first.writers['minimap.bin'].write(new Uint8Array(first.minimap.buffer));
 
-  const files = {} as Record<IndexFile, number>;
+  const { files, sumParts } = closeWriters(FILE_ORDER, first.writers);
+  trace?.('files closed');
+  return { manifest: writeManifest(o, summaryOf(first, files), sumParts, report, digest, started), splices };
+}
+
+/** Closes `writers` in `order` (the order sums.bin keeps): each file's size, and the block sums end to end. */
+export function closeWriters<N extends string>(order: readonly N[], writers: Readonly<Record<N, ColumnWriter>>): { files: Record<N, number>; sumParts: number[] } {
+  const files = {} as Record<N, number>;
   const sumParts: number[] = [];
-  for (const name of FILE_ORDER) {
-    const { bytes, sums } = first.writers[name].close();
+  for (const name of order) {
+    const { bytes, sums } = writers[name].close();
     files[name] = bytes;
     sumParts.push(...sums);
   }
-  trace?.('files closed');
-  return writeManifest(o, first, files, sumParts, report, digest, started, splices);
+  return { files, sumParts };
 }
 
-/** Writes sums.bin and the manifest of a build whose files are complete (counts as `first` holds them). */
-function writeManifest(
-  o: BuildOptions, first: SegmentRun, files: Record<IndexFile, number>, sumParts: number[], report: RemovalReport, digest: string | null, started: number,
-  splices: readonly number[], placed = false,
-): BuildResult {
-  const size = first.size;
+/** What a manifest says of the index besides the build's own options, digests and times. */
+export interface IndexSummary {
+  readonly size: number;
+  readonly minimap: IndexManifest['minimap'];
+  readonly counts: Omit<IndexManifest['counts'], 'checkpoints'>;
+  readonly monotonic: boolean;
+  readonly endsOrdered: boolean;
+  readonly meanings: readonly string[];
+  readonly files: IndexManifest['files'];
+  readonly lazy?: IndexManifest['lazy'];
+}
+
+/** An eager build's summary, from the run whose writers hold every column (`files`: their sizes). */
+function summaryOf(first: SegmentRun, files: IndexManifest['files']): IndexSummary {
+  return {
+    size: first.size, minimap: first.mini,
+    counts: { spans: first.spans, textBytes: first.textBytes, lines: first.lineCol.count, segments: first.mapCol.count },
+    monotonic: first.mapCol.monotonic, endsOrdered: first.endsOrdered, meanings: first.meanings, files,
+  };
+}
+
+/** Writes sums.bin and the manifest of a build whose files are complete. */
+export function writeManifest(o: BuildOptions, summary: IndexSummary, sumParts: number[], report: RemovalReport, digest: string | null, started: number): IndexManifest {
   const sumsBytes = new Uint8Array(Uint32Array.from(sumParts).buffer);
   writeFileSync(join(o.outDir, SUMS), sumsBytes, { mode: 0o600, flag: 'wx' });
+  const { size, minimap, counts, monotonic, endsOrdered, meanings, files, lazy } = summary;
   const manifest: IndexManifest = {
     format: INDEX_FORMAT,
     engine: o.engine,
@@ -1193,26 +1211,21 @@ function writeManifest(
     sanitizer: o.sanitizer,
     pageBytes: o.pageBytes,
     maxLineBytes: o.maxLineBytes ?? MAX_LINE_BYTES,
-    minimap: first.mini,
-    counts: {
-      spans: first.spans,
-      textBytes: first.textBytes,
-      lines: first.lineCol.count,
-      segments: first.mapCol.count,
-      checkpoints: files['checkpoints.bin'] / CHECKPOINT_RECORD,
-    },
-    monotonic: first.mapCol.monotonic,
-    endsOrdered: first.endsOrdered,
-    meanings: first.meanings,
+    minimap,
+    counts: { ...counts, checkpoints: (files['checkpoints.bin'] ?? 0) / CHECKPOINT_RECORD },
+    monotonic,
+    endsOrdered,
+    meanings,
     report: { ...report, sha256: digest !== null ? o.sha256 : report.sha256 },
     files,
+    ...(lazy ? { lazy } : {}),
     sumsSha256: createHash('sha256').update(sumsBytes).digest('hex'),
     builtMs: Math.round(performance.now() - started),
     createdAt: new Date().toISOString(),
   };
   writeFileSync(join(o.outDir, MANIFEST), JSON.stringify(manifest), { mode: 0o600, flag: 'wx' });
   trace?.('manifest written');
-  return { manifest, splices, ...(placed ? { placed } : {}) };
+  return manifest;
 }
 
 /**
@@ -1297,7 +1310,7 @@ export function finishPlaced(
   for (const name of FILE_ORDER) blocks += blockCount(files[name]);
   if (blocks !== sumParts.length) throw new Error('index block sums do not add up (internal error)');
   trace?.('placed files closed');
-  return writeManifest(o, first, files, sumParts, report, digest, started, [at], true);
+  return { manifest: writeManifest(o, summaryOf(first, files), sumParts, report, digest, started), splices: [at], placed: true };
 }
 
 function readAt(path: string, at: number, n: number): Uint8Array {

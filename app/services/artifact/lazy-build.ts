@@ -3,17 +3,18 @@
 // and line columns, which on this class of machine cost as much to write as the parse itself. Pages
 // a replay could not reach cheaply are then replayed once, in order, and stored.
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SPAN_CLASS_NAMES } from '../../../shared/parser';
 import type { RemovalReport } from '../../../shared/sanitize';
 import {
-  BuildCancelled, concatRecords, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable, type BuildOptions, type BuildResult, type SegmentOutcome,
+  BuildCancelled, closeWriters, hashFile, planSegments, segmentDir, SegmentRun, SnapshotTable, writeManifest, type BuildOptions, type BuildResult,
+  type SegmentOutcome,
 } from './build';
 import { mergeLazy } from './lazy-merge';
 import { ColumnWriter } from './columns';
-import { CHECKPOINT_RECORD, INDEX_FORMAT, LAZY_FILE_ORDER, MANIFEST, MAX_LINE_BYTES, MAX_MEANINGS, SUMS, type IndexManifest, type LazyIndexFile } from './format';
-import { MAX_REPLAY_PAGES, PAGE_FIELDS, PAGES_FILE, PageField, PageTable, STORED_FILES } from './pages';
+import { LAZY_FILE_ORDER, MAX_LINE_BYTES, MAX_MEANINGS, type LazyIndexFile } from './format';
+import { concatF64, MAX_REPLAY_PAGES, PAGE_FIELDS, PAGES_FILE, PageField, PageTable, STORED_FILES } from './pages';
 import { replayPages } from './replay';
 import { trace } from './trace';
 
@@ -76,7 +77,7 @@ export interface LazyParts {
 /** The parts of a lazy build that ran in one run (`run` has ended and written its end record). */
 export function oneRun(run: SegmentRun): LazyParts {
   return {
-    size: run.size, mini: run.mini, minimap: run.minimap, pages: concatRecords(run.pages), checkpoints: run.writers['checkpoints.bin'],
+    size: run.size, mini: run.mini, minimap: run.minimap, pages: concatF64(run.pages), checkpoints: run.writers['checkpoints.bin'],
     minimapWriter: run.writers['minimap.bin'],
     counts: { spans: run.spans, textBytes: run.textBytes, lines: run.lineCol.count, segments: run.mapCol.count },
     monotonic: run.mapCol.monotonic, endsOrdered: run.endsOrdered, report: run.outcome().report,
@@ -104,38 +105,11 @@ export function finishLazy(o: BuildOptions, parts: LazyParts, digest: string | n
     'minimap.bin': minimapOut,
     'checkpoints.bin': parts.checkpoints,
   };
-  const files = {} as Record<LazyIndexFile, number>;
-  const sumParts: number[] = [];
-  for (const name of LAZY_FILE_ORDER) {
-    const { bytes, sums } = writers[name].close();
-    files[name] = bytes;
-    sumParts.push(...sums);
-  }
-  const sumsBytes = new Uint8Array(Uint32Array.from(sumParts).buffer);
-  writeFileSync(join(o.outDir, SUMS), sumsBytes, { mode: 0o600, flag: 'wx' });
-  const report = parts.report;
-  const manifest: IndexManifest = {
-    format: INDEX_FORMAT,
-    engine: o.engine,
-    sha256: o.sha256,
-    size: parts.size,
-    sanitizer: o.sanitizer,
-    pageBytes: o.pageBytes,
-    maxLineBytes: o.maxLineBytes ?? MAX_LINE_BYTES,
-    minimap: parts.mini,
-    counts: { ...parts.counts, checkpoints: files['checkpoints.bin'] / CHECKPOINT_RECORD },
-    monotonic: parts.monotonic,
-    endsOrdered: parts.endsOrdered,
-    meanings,
-    report: { ...report, sha256: digest !== null ? o.sha256 : report.sha256 },
-    files,
+  const { files, sumParts } = closeWriters(LAZY_FILE_ORDER, writers);
+  const manifest = writeManifest(o, {
+    size: parts.size, minimap: parts.mini, counts: parts.counts, monotonic: parts.monotonic, endsOrdered: parts.endsOrdered, meanings, files,
     lazy: { replayPages: MAX_REPLAY_PAGES },
-    sumsSha256: createHash('sha256').update(sumsBytes).digest('hex'),
-    builtMs: Math.round(performance.now() - started),
-    createdAt: new Date().toISOString(),
-  };
-  writeFileSync(join(o.outDir, MANIFEST), JSON.stringify(manifest), { mode: 0o600, flag: 'wx' });
-  trace?.('lazy manifest written');
+  }, sumParts, parts.report, digest, started);
   return { manifest, splices: parts.splices ?? [] };
 }
 
@@ -175,8 +149,7 @@ function storePages(o: BuildOptions, table: PageTable, meanings: readonly string
     }
     let end = p;
     while (end + 1 < n && table.get(end + 1, PageField.Restart) < 0) end++;
-    let from = p;
-    while (from > 0 && table.get(from, PageField.Neutral) !== 1) from--;
+    const from = table.replayStart(p);
     if (o.shouldCancel?.()) throw new BuildCancelled();
     const cols = replayPages(src, from, end);
     for (let q = p; q <= end; q++) {

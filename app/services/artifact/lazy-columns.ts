@@ -4,8 +4,7 @@
 // pages, or by replaying it (replay.ts) from the page its record names.
 import { BridgeError } from '../bridge/errors';
 import { IndexCorrupt, type BlockFile } from './reader';
-import { LINE_RECORD, MAP_RECORD, SPAN_RECORD } from './format';
-import { PageField, type PageTable } from './pages';
+import { COLUMN_FIELD, COLUMN_NAMES, COLUMN_RECORD, PageField, STORED_FIELD, type PageTable } from './pages';
 import { replayPages, ReplayMismatch, type PageColumns, type ReplaySource } from './replay';
 
 /** What a query reads a column through: a checked file (BlockFile) or a lazy column. */
@@ -23,10 +22,6 @@ const CACHE_PAGES = 24;
 const LONG_READ_PAGES = 8;
 const TEXT_ONLY = ['text.bin'] as const;
 
-const RECORD = [SPAN_RECORD, 1, MAP_RECORD, LINE_RECORD] as const;
-const FIELD = [PageField.Spans, PageField.Text, PageField.MapClosed, PageField.Lines] as const;
-const STORED = [PageField.StoredSpans, PageField.StoredText, PageField.StoredMap, PageField.StoredLines] as const;
-const NAMES = ['spans.bin', 'text.bin', 'map.bin', 'lines.bin'] as const;
 
 /** The pages of a lazy index, replayed or read from the stored files, with an LRU of recent ones. */
 export class PageStore {
@@ -117,8 +112,8 @@ export class PageStore {
     const t = this.src.table;
     this.storedReads++;
     const cols = await Promise.all(this.stored.map(async (f, c) => {
-      const want = (t.get(p + 1, FIELD[c]) - t.get(p, FIELD[c])) * RECORD[c];
-      const got = await f.read(t.get(p, STORED[c]), want);
+      const want = t.columnBytes(p, c);
+      const got = await f.read(t.get(p, STORED_FIELD[c]), want);
       if (got.length !== want) {
         const why = `stored page ${p} is cut short in ${f.name}`;
         this.onCorrupt(why);
@@ -145,8 +140,8 @@ export class LazyColumn implements ColumnFile {
 
   constructor(private readonly store: PageStore, private readonly column: 0 | 1 | 2 | 3) {
     const t = store.table;
-    this.name = NAMES[column];
-    this.size = t.get(t.pages, FIELD[column]) * RECORD[column];
+    this.name = COLUMN_NAMES[column];
+    this.size = t.columnStart(t.pages, column);
   }
 
   async read(pos: number, len: number): Promise<Buffer> {
@@ -154,16 +149,16 @@ export class LazyColumn implements ColumnFile {
     if (pos >= end) return Buffer.alloc(0);
     const t = this.store.table;
     const c = this.column;
-    const rec = RECORD[c];
+    const rec = COLUMN_RECORD[c];
     const out = Buffer.allocUnsafe(end - pos);
-    const first = t.pageAt(FIELD[c], Math.floor(pos / rec));
+    const first = t.pageAt(COLUMN_FIELD[c], Math.floor(pos / rec));
     let last = first;
-    while (last + 1 < t.pages && t.get(last + 1, FIELD[c]) * rec < end) last++;
+    while (last + 1 < t.pages && t.columnStart(last + 1, c) < end) last++;
     // A long read of text (a search's) replays text only; anything else whole pages, which stay cached.
     const long = c === 1 && last - first >= LONG_READ_PAGES;
     const pages = long ? await this.store.textPages(first, last) : (await this.store.pages(first, last)).map((page) => pageBytes(page, c));
     for (let p = first; p <= last; p++) {
-      const start = t.get(p, FIELD[c]) * rec;
+      const start = t.columnStart(p, c);
       const bytes = pages[p - first];
       const lo = Math.max(pos, start);
       const hi = Math.min(end, start + bytes.length);

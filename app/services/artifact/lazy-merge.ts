@@ -6,10 +6,10 @@
 // column is copied: a lazy index has none.
 import type { RemovalReport } from '../../../shared/sanitize';
 import { SPAN_CLASS_COUNT } from '../../../shared/parser';
-import { CHECKPOINT_FIELDS, combineReports, type SegmentOutcome, type SegmentRun, type Snap, type SnapshotTable } from './build';
+import { CHECKPOINT_FIELDS, combineReports, ownerOf, type SegmentOutcome, type SegmentRun, type Snap, type SnapshotTable } from './build';
 import { CHECKPOINT_RECORD } from './format';
 import { oneRun, type LazyParts } from './lazy-build';
-import { PAGE_FIELDS, PageField } from './pages';
+import { concatF64, PAGE_FIELDS, PageField } from './pages';
 
 /** Segment 0's run (stopped at its hand-over, or at the end) and the later runs' outcomes: the parts one run would have. */
 export function mergeLazy(
@@ -88,7 +88,7 @@ export function mergeLazy(
   // The end's record holds counts only (as one run writes it).
   end[PageField.HasOpen] = end[PageField.OpenT] = end[PageField.OpenR] = end[PageField.OpenLen] = 0;
   return {
-    size: first.size, mini, minimap, pages: concat(records), checkpoints, minimapWriter: first.writers['minimap.bin'],
+    size: first.size, mini, minimap, pages: concatF64(records), checkpoints, minimapWriter: first.writers['minimap.bin'],
     counts: { spans: end[PageField.Spans], textBytes: end[PageField.Text], lines: end[PageField.Lines], segments: end[PageField.MapClosed] },
     monotonic, endsOrdered, report: combineReports(reportPieces, last!.start), splices,
   };
@@ -112,16 +112,4 @@ function realOpen(
     return { hasOpen: prev.hasOpen, openT: prev.openT, openR: prev.openR, openLen: prev.openLen < 0 ? prev.openLen - grown : prev.openLen + grown };
   }
   return { hasOpen, openT: openT + dText, openR, openLen };
-}
-
-function ownerOf(starts: readonly number[], pos: number): number {
-  let j = starts.length - 1;
-  while (j > 0 && starts[j] > pos) j--;
-  return j;
-}
-
-function concat(records: readonly Float64Array[]): Float64Array {
-  const f = new Float64Array(records.length * PAGE_FIELDS);
-  records.forEach((r, i) => f.set(r, i * PAGE_FIELDS));
-  return f;
 }

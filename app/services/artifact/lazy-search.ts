@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { MAX_SEARCH_HITS } from '../../../shared/bridge/contract';
 import type { SearchHits } from '../../../shared/bridge/types';
-import { PageField, PageTable } from './pages';
+import { concatF64, PageField, PageTable } from './pages';
 import { replayPages, type ReplaySource } from './replay';
 import type { IndexReader } from './reader';
 import { foldAscii, unicodeFoldPattern } from './search';
@@ -92,7 +92,7 @@ export function searchRange(task: RangeSearch): RangeHits {
     // of stored pages goes whole into one piece.
     let last = Math.min(table.pages - 1, p + PIECE_PAGES - 1);
     while (last + 1 < table.pages && table.get(last + 1, PageField.Restart) < 0) last++;
-    const pages = replayPages(src, replayStart(table, p), last, TEXT_ONLY).slice(p - replayStart(table, p));
+    const pages = replayPages(src, table.replayStart(p), last, TEXT_ONLY).slice(p - table.replayStart(p));
     const text = Buffer.concat([carry, ...pages.map((x) => x.text)]);
     const pieceEnd = carryAt + text.length;
     const final = pieceEnd - overlap >= textEnd || last === table.pages - 1;
@@ -115,21 +115,12 @@ export function searchRange(task: RangeSearch): RangeHits {
 const TEXT_ONLY = ['text.bin'] as const;
 const MAP_ONLY = ['map.bin'] as const;
 
-/** The page a replay of page `p` starts at: its record's restart, or for a stored page the last page a replay can start at. */
-function replayStart(t: PageTable, p: number): number {
-  const r = t.get(p, PageField.Restart);
-  if (r >= 0) return r;
-  let q = p;
-  while (q > 0 && t.get(q, PageField.Neutral) !== 1) q--;
-  return q;
-}
-
 /** Raw offsets of text offsets `ts` (ascending): the map of the pages they fall in, replayed once. */
 function mapToRaw(src: ReplaySource, ts: readonly number[]): number[] {
   const t = src.table;
   const first = t.pageAt(PageField.Text, ts[0]);
   const last = t.pageAt(PageField.Text, ts[ts.length - 1]);
-  const start = replayStart(t, first);
+  const start = t.replayStart(first);
   const pages = replayPages(src, start, last, MAP_ONLY).slice(first - start);
   const map = concatF64(pages.map((x) => new Float64Array(x.map.buffer.slice(x.map.byteOffset, x.map.byteOffset + x.map.byteLength))));
   const open = openSegment(t, last + 1);
@@ -155,16 +146,6 @@ function rawOf(map: Float64Array, open: Float64Array | null, t: number): number 
   if (open && open[0] <= t && (!seg || open[0] >= seg[0])) seg = open;
   if (!seg) return -1;
   return seg[2] > 0 ? seg[1] + (t - seg[0]) : seg[1];
-}
-
-function concatF64(parts: readonly Float64Array[]): Float64Array {
-  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /**

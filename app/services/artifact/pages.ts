@@ -4,6 +4,7 @@
 // record, seeded with what the record holds of the Sanitizer's state there. Pages a replay could
 // not reach cheaply (no quiet boundary at rest within MAX_REPLAY_PAGES before them) are stored.
 import type { Snap } from './build';
+import { LINE_RECORD, MAP_RECORD, SPAN_RECORD } from './format';
 
 /** f64 fields of a page record. */
 export const enum PageField {
@@ -46,8 +47,14 @@ export const MAX_REPLAY_PAGES = 3;
 /** The stored columns of a lazy index: the bytes of stored pages only, in page order. */
 export const STORED_FILES = ['stored-spans.bin', 'stored-text.bin', 'stored-map.bin', 'stored-lines.bin'] as const;
 
-/** A page record from a run's state at the page's first byte. */
-export function pageRecord(s: Snap, mapClosed: number, restart: number, stored: readonly number[] | null): Float64Array {
+/** The four columns a page holds, in PageColumns order: file name, record size, page-table field, where a stored page's bytes begin. */
+export const COLUMN_NAMES = ['spans.bin', 'text.bin', 'map.bin', 'lines.bin'] as const;
+export const COLUMN_RECORD = [SPAN_RECORD, 1, MAP_RECORD, LINE_RECORD] as const;
+export const COLUMN_FIELD = [PageField.Spans, PageField.Text, PageField.MapClosed, PageField.Lines] as const;
+export const STORED_FIELD = [PageField.StoredSpans, PageField.StoredText, PageField.StoredMap, PageField.StoredLines] as const;
+
+/** A page record from a run's state at the page's first byte (not stored: lazy-build.ts stores pages after the run). */
+export function pageRecord(s: Snap, mapClosed: number, restart: number): Float64Array {
   const r = new Float64Array(PAGE_FIELDS);
   r[PageField.Spans] = s.spans;
   r[PageField.Text] = s.text;
@@ -62,7 +69,7 @@ export function pageRecord(s: Snap, mapClosed: number, restart: number, stored: 
   r[PageField.OpenT] = s.openT;
   r[PageField.OpenR] = s.openR;
   r[PageField.OpenLen] = s.openLen;
-  for (let i = 0; i < 4; i++) r[PageField.StoredSpans + i] = stored ? stored[i] : -1;
+  for (const f of STORED_FIELD) r[f] = -1;
   return r;
 }
 
@@ -81,6 +88,25 @@ export class PageTable {
     return this.f[page * PAGE_FIELDS + field];
   }
 
+  /** Where column `c` (PageColumns order) stands at the start of page `p`, in bytes. */
+  columnStart(p: number, c: number): number {
+    return this.get(p, COLUMN_FIELD[c]) * COLUMN_RECORD[c];
+  }
+
+  /** Bytes of column `c` that page `p` holds. */
+  columnBytes(p: number, c: number): number {
+    return this.columnStart(p + 1, c) - this.columnStart(p, c);
+  }
+
+  /** The page a replay of page `p` starts at: its record's restart, or for a stored page the last page a replay can start at. */
+  replayStart(p: number): number {
+    const r = this.get(p, PageField.Restart);
+    if (r >= 0) return r;
+    let q = p;
+    while (q > 0 && this.get(q, PageField.Neutral) !== 1) q--;
+    return q;
+  }
+
   /** The last page whose start has `field` at most `value` (columns grow page by page). */
   pageAt(field: PageField, value: number): number {
     let lo = 0;
@@ -92,4 +118,15 @@ export class PageTable {
     }
     return lo;
   }
+}
+
+/** Float64 arrays (page records, map records) end to end in one. */
+export function concatF64(parts: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

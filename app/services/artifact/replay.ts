@@ -4,8 +4,8 @@
 // wrote for the pages that follow. What it writes is checked against the page table's counts, so a
 // raw file that changed after indexing is caught, not served.
 import { SegmentRun, type BuildOptions, type ReplayColumn } from './build';
-import { LINE_RECORD, MAP_RECORD, SPAN_RECORD, type IndexSanitizerOptions } from './format';
-import { PAGE_FIELDS, PageField, type PageTable } from './pages';
+import type { IndexSanitizerOptions } from './format';
+import { COLUMN_NAMES, PAGE_FIELDS, PageField, type PageTable } from './pages';
 
 /** The column bytes of one page, exactly as an eager index holds them. */
 export interface PageColumns {
@@ -28,14 +28,10 @@ export interface ReplaySource {
 }
 
 const EMPTY = new Uint8Array(0);
-const COLUMN_NAMES = ['spans.bin', 'text.bin', 'map.bin', 'lines.bin'] as const;
 
 /** A replay wrote other than the index says: the raw file is not the one indexed, or the index is damaged. */
 export class ReplayMismatch extends Error {}
 
-/** Record sizes of the four columns, in PageColumns order. */
-const RECORD = [SPAN_RECORD, 1, MAP_RECORD, LINE_RECORD] as const;
-const FIELD = [PageField.Spans, PageField.Text, PageField.MapClosed, PageField.Lines] as const;
 
 /**
  * The columns of pages `from`..`to` (inclusive), replayed from the start of page `from`, which must
@@ -66,7 +62,7 @@ export function replayPages(src: ReplaySource, from: number, to: number, keep?: 
       const cols = w.map((writer, c) => {
         const lo = marks[i][c];
         const hi = marks[i + 1][c];
-        const want = (t.get(p + 1, FIELD[c]) - t.get(p, FIELD[c])) * RECORD[c];
+        const want = t.columnBytes(p, c);
         if (hi - lo !== want) throw new ReplayMismatch(`replayed page ${p} differs from the index (column ${c}: ${hi - lo} bytes, index ${want})`);
         return keep && !keep.includes(COLUMN_NAMES[c]) ? EMPTY : writer.contents(lo, hi);
       });
