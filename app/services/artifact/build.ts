@@ -527,9 +527,12 @@ export class SegmentRun {
       for (const name of FILE_ORDER) {
         const column = name !== 'minimap.bin' && name !== 'checkpoints.bin';
         const keep = column && (spec.keep === undefined || (spec.keep as readonly string[]).includes(name));
+        // A later run of a lazy build hands its few checkpoints to the merge in memory, all of them
+        // (no budget that could spill them to a file the merge does not read); its minimap is an array.
         writers[name] = mode === 'replay' ? ColumnWriter.memory(keep ? 'keep' : 'drop')
           : mode === 'lazy' && column ? ColumnWriter.memory('drop')
-            : new ColumnWriter(join(spec.dir, name), k === 0, budget);
+            : mode === 'lazy' && k > 0 ? ColumnWriter.memory(name === 'checkpoints.bin' ? 'keep' : 'drop')
+              : new ColumnWriter(join(spec.dir, name), k === 0, budget);
       }
     } catch (err) {
       for (const w of Object.values(writers)) w?.abandon();
@@ -540,7 +543,8 @@ export class SegmentRun {
     this.mapCol = new MapColumn(this.writers['map.bin'], this.start);
     this.lineCol = new LineColumn(this.writers['lines.bin'], o.maxLineBytes ?? MAX_LINE_BYTES);
     this.mini = fineMinimap(this.size);
-    // The minimap of later segments is counted by the merge from their spans (a placed run's by itself once placed).
+    // The minimap of an eager build's later segments is counted by the merge from their spans (a
+    // placed run's by itself once placed); every run of a lazy build counts its own.
     const replay = spec.mode === 'replay';
     const lazy = spec.mode === 'lazy';
     this.minimap = new Uint32Array((k === 0 && !replay) || lazy || placer ? SPAN_CLASS_COUNT * this.mini.buckets : 0);

@@ -130,3 +130,22 @@ describe('segmented lazy build in worker threads', () => {
     }
   });
 });
+
+describe('segmented lazy build, memory', () => {
+  it('hands every checkpoint of a later run to the merge, whatever the memory budget', () => {
+    const bytes = repeat(hostileBlock() as Uint8Array, 200);
+    const sha = createHash('sha256').update(bytes).digest('hex');
+    const raw = join(root, `raw-${seq++}`);
+    writeFileSync(raw, bytes);
+    const one = build(raw, sha, 'newline', 256, 1);
+    const outDir = join(root, `out-${seq++}`);
+    mkdirSync(outDir, { mode: 0o700 });
+    // A budget of nothing: an eager later run would spill its columns to files.
+    buildLazyIndex({
+      rawPath: raw, outDir, sha256: sha, engine: engineFingerprint(), pageBytes: 256, segments: 3, lazy: true, memoryBudget: 0,
+      sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } },
+    });
+    expect(readFileSync(join(outDir, 'checkpoints.bin')).equals(one.files['checkpoints.bin'])).toBe(true);
+    expect(readdirSync(outDir).sort()).toEqual(Object.keys(one.files).sort());
+  });
+});
