@@ -62,7 +62,7 @@ export function VaultBrowser() {
         </div>
         <div className="vault-actions">
           <button type="button" onClick={() => openRequests(true)} title="Agents' requests for bounded extracts of raw bytes" data-testid="requests-button">
-            Requests{pending > 0 && <span className="pending-count"> {pending} pending</span>}
+            Requests{pending > 0 && <>{' '}<span className="pending-count">{pending} pending</span></>}
           </button>
           <button type="button" onClick={() => void loadVault()}>Refresh</button>
           <button type="button" className="primary" onClick={() => void openFile()}>Open file…</button>
