@@ -10,12 +10,7 @@ import type { SearchHits } from '../../../shared/bridge/types';
 import { concatF64, PageField, PageTable } from './pages';
 import { replayPages, type ReplaySource } from './replay';
 import type { IndexReader } from './reader';
-import { foldAscii, unicodeFoldPattern } from './search';
-
-/** How a range's text is matched (plain data: it crosses to a worker thread). */
-export type TextMatch =
-  | { readonly kind: 'bytes'; readonly needle: Uint8Array; readonly fold: boolean }
-  | { readonly kind: 'regex'; readonly source: string; readonly flags: string; readonly maxBytes: number };
+import { foldAscii, hitLengthOf, matchSpan, matchStarts, textMatch, type TextMatch } from './search';
 
 /** One range's search (plain data). */
 export interface RangeSearch {
@@ -39,48 +34,13 @@ const PIECE_PAGES = 32;
 /** Below this many pages a search runs in this thread (starting threads costs more). */
 const MIN_WORKER_PAGES = 64;
 
-/** The matcher for `query` (the rules of search.ts: ASCII folding on bytes, Unicode variants by regex). */
-export function textMatch(query: string, caseSensitive: boolean): TextMatch {
-  if (!caseSensitive && [...query].some((ch) => ch > '\x7f' && (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch))) {
-    const { regex, maxBytes } = unicodeFoldPattern(query);
-    return { kind: 'regex', source: regex.source, flags: regex.flags, maxBytes };
-  }
-  const needle = Buffer.from(query, 'utf8');
-  const fold = !caseSensitive && /[A-Za-z]/.test(query);
-  if (fold) foldAscii(needle);
-  return { kind: 'bytes', needle, fold };
-}
-
-/** Bytes a hit can span (the overlap a range or piece edge needs is this minus one). */
-function span(m: TextMatch): number {
-  return m.kind === 'bytes' ? m.needle.length : m.maxBytes;
-}
-
-/** Match starts in `hay` that are below `limit`, in order (overlapping hits too, as search.ts finds them). */
-function find(m: TextMatch, hay: Buffer, limit: number, regex: RegExp | null): number[] {
-  const out: number[] = [];
-  if (m.kind === 'bytes') {
-    const h = m.fold ? Buffer.from(hay) : hay;
-    if (m.fold) foldAscii(h);
-    for (let i = h.indexOf(m.needle); i >= 0 && i < limit; i = h.indexOf(m.needle, i + 1)) out.push(i);
-    return out;
-  }
-  const s = hay.toString('latin1');
-  regex!.lastIndex = 0;
-  for (let r = regex!.exec(s); r !== null && r.index < limit; r = regex!.exec(s)) {
-    out.push(r.index);
-    regex!.lastIndex = r.index + 1;
-  }
-  return out;
-}
-
 /** Searches one range of pages (in a worker thread or here). */
 export function searchRange(task: RangeSearch): RangeHits {
   const table = new PageTable(task.src.table, task.src.pageBytes);
   const src: ReplaySource = { ...task.src, table };
   const m = task.match;
   const regex = m.kind === 'regex' ? new RegExp(m.source, m.flags) : null;
-  const overlap = span(m) - 1;
+  const overlap = matchSpan(m) - 1;
   const textEnd = table.get(task.to + 1, PageField.Text);
   const hits: number[] = [];
   let total = 0;
@@ -92,15 +52,18 @@ export function searchRange(task: RangeSearch): RangeHits {
     // of stored pages goes whole into one piece.
     let last = Math.min(table.pages - 1, p + PIECE_PAGES - 1);
     while (last + 1 < table.pages && table.get(last + 1, PageField.Restart) < 0) last++;
-    const pages = replayPages(src, table.replayStart(p), last, TEXT_ONLY).slice(p - table.replayStart(p));
+    const start = table.replayStart(p);
+    const pages = replayPages(src, start, last, TEXT_ONLY).slice(p - start);
+    // A fresh copy: folded in place for a folding match (the carry, folded before, folds the same).
     const text = Buffer.concat([carry, ...pages.map((x) => x.text)]);
+    if (m.kind === 'bytes' && m.fold) foldAscii(text);
     const pieceEnd = carryAt + text.length;
     const final = pieceEnd - overlap >= textEnd || last === table.pages - 1;
     // Hits must start in this range's text (before textEnd); those in the last `overlap` bytes of a
     // piece that is not the last are the next piece's to find (its text begins with them).
     const limit = Math.min(final ? text.length : text.length - overlap, textEnd - carryAt);
     const found: number[] = [];
-    for (const i of find(m, text, limit, regex)) if (++total <= task.maxHits) found.push(carryAt + i);
+    for (const i of matchStarts(m, text, limit, regex)) if (++total <= task.maxHits) found.push(carryAt + i);
     // Most pieces hold no hit: the map is replayed only for the pages that do.
     if (found.length > 0) hits.push(...mapToRaw(src, found));
     p = last + 1;
@@ -158,7 +121,7 @@ export async function searchTextLazy(r: IndexReader, query: string, caseSensitiv
   const store = r.pages!;
   const table = store.table;
   const match = textMatch(query, caseSensitive);
-  const hitLength = match.kind === 'bytes' ? match.needle.length : Buffer.byteLength(query, 'utf8');
+  const hitLength = hitLengthOf(match, query);
   const src = { ...store.source, table: table.f };
   const n = ranges ?? (script && table.pages >= MIN_WORKER_PAGES ? Math.max(1, Math.min(4, availableParallelism())) : 1);
   const cuts = Array.from({ length: n + 1 }, (_, k) => Math.floor((k * table.pages) / n));

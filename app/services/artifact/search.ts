@@ -179,69 +179,91 @@ function escapeRegex(s: string): string {
   return s.replace(/[\\^$.*+?()[\]{}|/-]/g, (c) => `\\${c}`);
 }
 
+/** How sanitized text is matched (plain data: a lazy index's search sends it to worker threads). */
+export type TextMatch =
+  | { readonly kind: 'bytes'; readonly needle: Uint8Array; readonly fold: boolean }
+  | { readonly kind: 'regex'; readonly source: string; readonly flags: string; readonly maxBytes: number };
+
 /**
- * Sanitized-text search. Case-insensitive matching folds ASCII letters on bytes (fast: both sides
- * folded, then a byte search); a query with other cased letters matches their Unicode case
+ * The matcher for `query`. Case-insensitive matching folds ASCII letters on bytes (fast: both
+ * sides folded, then a byte search); a query with other cased letters matches their Unicode case
  * variants through {@link unicodeFoldPattern}, where a hit may be longer or shorter than the
- * query (`ß` and `SS`; `hitLength` stays the query's length). Hits are the raw offsets of the
- * matched text's first bytes, ascending.
+ * query (`ß` and `SS`; `hitLength` stays the query's length).
+ */
+export function textMatch(query: string, caseSensitive: boolean): TextMatch {
+  if (!caseSensitive && [...query].some((ch) => ch > '\x7f' && (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch))) {
+    const { regex, maxBytes } = unicodeFoldPattern(query);
+    return { kind: 'regex', source: regex.source, flags: regex.flags, maxBytes };
+  }
+  // Folding: ASCII letters only, on both sides, so a byte search of the folded needle in the
+  // folded text finds exactly the case-insensitive matches (UTF-8 lead/continuation bytes are
+  // >= 0x80 and never change).
+  const needle = Buffer.from(query, 'utf8');
+  const fold = !caseSensitive && /[A-Za-z]/.test(query);
+  if (fold) foldAscii(needle);
+  return { kind: 'bytes', needle, fold };
+}
+
+/** Bytes a hit can span: a chunk edge needs this minus one bytes of overlap. */
+export function matchSpan(m: TextMatch): number {
+  return m.kind === 'bytes' ? m.needle.length : m.maxBytes;
+}
+
+/** The byte length a hit is reported with (the query's). */
+export function hitLengthOf(m: TextMatch, query: string): number {
+  return m.kind === 'bytes' ? m.needle.length : Buffer.byteLength(query, 'utf8');
+}
+
+/**
+ * Match starts in `hay` below `limit`, in order, overlapping ones too (a search resumes one past
+ * each start). `hay` must be folded already for a folding byte match; `regex` is the compiled
+ * `m` for a regex match.
+ */
+export function matchStarts(m: TextMatch, hay: Buffer, limit: number, regex: RegExp | null): number[] {
+  const out: number[] = [];
+  if (m.kind === 'bytes') {
+    for (let i = hay.indexOf(m.needle); i >= 0 && i < limit; i = hay.indexOf(m.needle, i + 1)) out.push(i);
+    return out;
+  }
+  const s = hay.toString('latin1');
+  regex!.lastIndex = 0;
+  for (let r = regex!.exec(s); r !== null && r.index < limit; r = regex!.exec(s)) {
+    out.push(r.index);
+    regex!.lastIndex = r.index + 1;
+  }
+  return out;
+}
+
+/**
+ * Sanitized-text search (see {@link textMatch}). Hits are the raw offsets of the matched text's
+ * first bytes, ascending. A lazy index has its text only as replayed pages: it re-sanitizes, in
+ * parallel where it pays (lazy-search.ts).
  */
 export async function searchText(r: IndexReader, query: string, caseSensitive: boolean, workerScript: string | null = null): Promise<SearchHits> {
-  // A lazy index has its text only as replayed pages: re-sanitize, in parallel where it pays.
   if (r.pages) return searchTextLazy(r, query, caseSensitive, workerScript);
-  if (!caseSensitive && [...query].some((ch) => ch > '\x7f' && (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch))) {
-    return searchTextUnicodeFold(r, query);
-  }
   const started = performance.now();
-  const q = Buffer.from(query, 'utf8');
-  const fold = !caseSensitive && /[A-Za-z]/.test(query);
+  const m = textMatch(query, caseSensitive);
+  const regex = m.kind === 'regex' ? new RegExp(m.source, m.flags) : null;
+  const fold = m.kind === 'bytes' && m.fold;
+  const overlap = matchSpan(m) - 1;
   const text = r.files['text.bin'];
   const cursor = new MapCursor(r);
   const hits: number[] = [];
   let total = 0;
-  const len = q.length;
-  // Folding: ASCII letters only, on both sides, so a byte search of the folded needle in the
-  // folded chunk finds exactly the case-insensitive matches (UTF-8 lead/continuation bytes are
-  // >= 0x80 and never change).
-  const needle = Buffer.from(q);
-  if (fold) foldAscii(needle);
-  const scratch = fold ? Buffer.alloc(SEARCH_CHUNK + len) : null;
-  for (let pos = 0; pos + len <= text.size; pos += SEARCH_CHUNK) {
-    let hay = await text.read(pos, Math.min(SEARCH_CHUNK + len - 1, text.size - pos));
+  const scratch = fold ? Buffer.alloc(SEARCH_CHUNK + overlap) : null;
+  for (let pos = 0; pos < text.size; pos += SEARCH_CHUNK) {
+    let hay = await text.read(pos, Math.min(SEARCH_CHUNK + overlap, text.size - pos));
     if (scratch) {
       // Never fold in place: small reads are views of the verified block cache.
       hay.copy(scratch);
       hay = scratch.subarray(0, hay.length);
       foldAscii(hay);
     }
-    const limit = Math.min(SEARCH_CHUNK, hay.length - len + 1);
     const found: number[] = [];
-    for (let i = hay.indexOf(needle); i >= 0 && i < limit; i = hay.indexOf(needle, i + 1)) if (++total <= MAX_SEARCH_HITS) found.push(pos + i);
+    for (const i of matchStarts(m, hay, Math.min(SEARCH_CHUNK, hay.length), regex)) if (++total <= MAX_SEARCH_HITS) found.push(pos + i);
     for (const t of found) hits.push(await cursor.rawOf(t));
   }
-  return { hits, hitLength: len, total, complete: total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
-}
-
-async function searchTextUnicodeFold(r: IndexReader, query: string): Promise<SearchHits> {
-  const started = performance.now();
-  const { regex, maxBytes } = unicodeFoldPattern(query);
-  const text = r.files['text.bin'];
-  const cursor = new MapCursor(r);
-  const hits: number[] = [];
-  let total = 0;
-  for (let pos = 0; pos < text.size; pos += SEARCH_CHUNK) {
-    const hay = (await text.read(pos, Math.min(SEARCH_CHUNK + maxBytes - 1, text.size - pos))).toString('latin1');
-    const limit = Math.min(SEARCH_CHUNK, hay.length);
-    const found: number[] = [];
-    regex.lastIndex = 0;
-    // Overlapping hits, as the byte search finds them: resume one past each match start.
-    for (let m = regex.exec(hay); m !== null && m.index < limit; m = regex.exec(hay)) {
-      if (++total <= MAX_SEARCH_HITS) found.push(pos + m.index);
-      regex.lastIndex = m.index + 1;
-    }
-    for (const t of found) hits.push(await cursor.rawOf(t));
-  }
-  return { hits, hitLength: Buffer.byteLength(query, 'utf8'), total, complete: total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
+  return { hits, hitLength: hitLengthOf(m, query), total, complete: total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
 }
 
 /** Raw search over `[range[0], range[1])` (or the whole file) of the raw file at `path`. */
