@@ -1,7 +1,7 @@
 import type { ExtractView } from '../../../shared/bridge/types';
 import { gutterRows } from '../../node/gutter';
 import { terminalSafeLine } from '../../node/terminal-safe';
-import type { StoredRequest } from '../../services/requests';
+import { statusFields, type StoredRequest } from '../../services/requests';
 
 /** `0x10:0x20 (16 bytes)`, or `the whole artifact`. */
 export function rangeText(range: readonly [number, number] | null): string {
@@ -12,14 +12,7 @@ export function rangeText(range: readonly [number, number] | null): string {
 /** What `request status --json` prints: id and state, and once approved the extract. */
 export function statusJson(r: StoredRequest): Record<string, unknown> {
   return {
-    id: r.id,
-    state: r.state,
-    kind: r.kind,
-    artifact: r.artifact,
-    range: r.range,
-    created_at: r.created_at,
-    expires_at: r.expires_at,
-    decided_at: r.decision?.at ?? null,
+    ...statusFields(r),
     note: r.decision?.note ?? null,
     ...(r.state === 'approved' && r.extract ? { extract: r.extract, extract_sha256: r.extract_sha256 } : {}),
   };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ExtractView } from '../../../shared/bridge/types';
-import { REQUEST_ID } from '../../services/requests';
+import { REQUEST_ID, statusFields } from '../../services/requests';
 import { dataNotice, dataRows, field } from '../render';
 import { defineTool } from '../tool';
 import { requestStore } from './request-store';
@@ -49,14 +49,7 @@ export const requestStatusTool = defineTool({
     const r = await store.get(args.id);
     await store.assertReleasable(r);
     const structured = {
-      id: r.id,
-      state: r.state,
-      kind: r.kind,
-      artifact: r.artifact,
-      range: r.range,
-      created_at: r.created_at,
-      expires_at: r.expires_at,
-      decided_at: r.decision?.at ?? null,
+      ...statusFields(r),
       note: r.decision?.note ? field(r.decision.note) : null,
       ...(r.state === 'approved' && r.extract ? { extract: r.extract } : {}),
     };

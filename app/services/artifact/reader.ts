@@ -13,7 +13,7 @@ import {
   type IndexManifest, type IndexSanitizerOptions,
 } from './format';
 import { LazyColumn, PageStore, type ColumnFile } from './lazy-columns';
-import { PAGE_RECORD, PageTable } from './pages';
+import { COLUMN_FIELD, PAGE_RECORD, PageField, PageTable, STORED_FILES } from './pages';
 
 /** The index is damaged (or not the one expected): rebuild it, never trust it. */
 export class IndexCorrupt extends Error {
@@ -202,7 +202,7 @@ export class IndexReader {
       const store = new PageStore({
         rawPath: expect.rawPath, sha256: manifest.sha256, engine: manifest.engine, sanitizer: manifest.sanitizer, pageBytes: manifest.pageBytes,
         maxLineBytes: manifest.maxLineBytes, meanings: manifest.meanings, table,
-      }, ['stored-spans.bin', 'stored-text.bin', 'stored-map.bin', 'stored-lines.bin'].map((n) => opened[n]), onCorrupt);
+      }, STORED_FILES.map((n) => opened[n]), onCorrupt);
       const files: Record<IndexFile, ColumnFile> = {
         'spans.bin': new LazyColumn(store, 0), 'text.bin': new LazyColumn(store, 1), 'map.bin': new LazyColumn(store, 2), 'lines.bin': new LazyColumn(store, 3),
         'minimap.bin': opened['minimap.bin'], 'checkpoints.bin': cp,
@@ -222,13 +222,13 @@ export class IndexReader {
 /** A lazy index's page table agrees with its manifest (counts at the end; restarts that exist). */
 function checkLazy(m: IndexManifest, t: PageTable): void {
   const n = t.pages;
-  const end = [t.get(n, 0), t.get(n, 1), t.get(n, 2), t.get(n, 3)];
+  const end = COLUMN_FIELD.map((f) => t.get(n, f));
   const c = m.counts;
   if (end[0] !== c.spans || end[1] !== c.textBytes || end[2] !== c.segments || end[3] !== c.lines) throw new IndexCorrupt('page table counts differ from the manifest');
   for (let p = 0; p < n; p++) {
-    const r = t.get(p, 4);
-    if (r >= 0 && (!Number.isSafeInteger(r) || r > p || p - r > (m.lazy?.replayPages ?? 0) || (r > 0 && t.get(r, 5) !== 1))) throw new IndexCorrupt(`page ${p} has a bad restart`);
-    for (let f = 0; f < 4; f++) if (t.get(p + 1, f) < t.get(p, f)) throw new IndexCorrupt(`page ${p} counts go back`);
+    const r = t.get(p, PageField.Restart);
+    if (r >= 0 && (!Number.isSafeInteger(r) || r > p || p - r > (m.lazy?.replayPages ?? 0) || (r > 0 && t.get(r, PageField.Neutral) !== 1))) throw new IndexCorrupt(`page ${p} has a bad restart`);
+    for (const f of COLUMN_FIELD) if (t.get(p + 1, f) < t.get(p, f)) throw new IndexCorrupt(`page ${p} counts go back`);
   }
 }
 

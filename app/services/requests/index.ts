@@ -4,6 +4,6 @@ export { RequestError, type RequestErrorCode } from './errors';
 export { REQUEST_ID, isRequestId, assertRequestId, newRequestId } from './id';
 export { DEFAULT_REQUEST_TTL_MS, MAX_HEX_RANGE, MAX_TEXT_RANGE, MAX_EXTRACT_TEXT, MAX_EXTRACT_HITS, MAX_PENDING, MAX_REASON, MAX_SEARCH_TERM } from './limits';
 export { storedRequestSchema, type StoredRequest, type RequestActor } from './record';
-export { requestView } from './view';
+export { requestView, statusFields } from './view';
 export { extractDigest } from './extract';
 export type { NewRequest } from './validate';

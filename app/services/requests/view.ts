@@ -28,3 +28,20 @@ export function requestView(r: StoredRequest, title: string | null = null): Requ
     title,
   };
 }
+
+/**
+ * What a requester is told of a request's state, in the order `request status --json` and the MCP
+ * `request_status` tool both give it; each adds the note (framed its own way) and the extract.
+ */
+export function statusFields(r: StoredRequest) {
+  return {
+    id: r.id,
+    state: r.state,
+    kind: r.kind,
+    artifact: r.artifact,
+    range: r.range,
+    created_at: r.created_at,
+    expires_at: r.expires_at,
+    decided_at: r.decision?.at ?? null,
+  };
+}
