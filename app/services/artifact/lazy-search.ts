@@ -5,7 +5,7 @@
 // its hits are mapped to raw offsets from the same replay. The ranges' hits are joined in order.
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { MAX_SEARCH_HITS } from '../../../shared/bridge/contract';
+import { MAX_SEARCH_HITS } from '../../../shared/bridge/limits';
 import type { SearchHits } from '../../../shared/bridge/types';
 import { concatF64, PageField, PageTable } from './pages';
 import { replayPages, type ReplaySource } from './replay';

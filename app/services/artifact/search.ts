@@ -3,7 +3,7 @@
 // the pattern length minus one, so a hit across a chunk edge is found exactly once.
 import { constants as fsc } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { MAX_SEARCH_HITS } from '../../../shared/bridge/contract';
+import { MAX_SEARCH_HITS } from '../../../shared/bridge/limits';
 import type { SearchHits } from '../../../shared/bridge/types';
 import { BridgeError } from '../bridge/errors';
 import { MapCursor } from './queries';
