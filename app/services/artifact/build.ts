@@ -380,7 +380,7 @@ export type ReplayColumn = 'spans.bin' | 'text.bin' | 'map.bin' | 'lines.bin';
 const LAZY_HAND_OVER_PAGES = 8;
 
 /** What a replay's seed says the text so far ended with (Snap.textKind), as a byte for SanitizerOptions.precedingText. */
-const PRECEDING_TEXT = [0x61, LF, 0x20];
+export const PRECEDING_TEXT = [0x61, LF, 0x20];
 
 /** What a segment's run hands to the merge (plain data: it crosses threads). */
 export interface SegmentOutcome {

@@ -1,14 +1,15 @@
 // Sanitized-text search over a lazy index (pages.ts): its text exists only as pages replayed from
 // the raw bytes, so the search re-sanitizes the artifact. The pages are cut into contiguous ranges,
-// one per worker thread (or run here one after the other, inline); each range is replayed keeping
-// text and map only, searched with an overlap so a hit across any edge is found exactly once, and
-// its hits are mapped to raw offsets from the same replay. The ranges' hits are joined in order.
+// one per worker thread (or run here one after the other, inline); each range's text is replayed by
+// a bare Sanitizer (replay.ts replayText, its length checked page by page) and searched with an
+// overlap, so a hit across any edge is found exactly once; only the pages a hit falls in are
+// replayed in full, for the map that gives the hit's raw offset. The ranges' hits are joined in order.
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { MAX_SEARCH_HITS } from '../../../shared/bridge/limits';
 import type { SearchHits } from '../../../shared/bridge/types';
 import { concatF64, PageField, PageTable } from './pages';
-import { replayPages, type ReplaySource } from './replay';
+import { replayPages, replayText, type ReplaySource } from './replay';
 import type { IndexReader } from './reader';
 import { foldAscii, hitLengthOf, matchSpan, matchStarts, textMatch, type TextMatch } from './search';
 
@@ -53,9 +54,9 @@ export function searchRange(task: RangeSearch): RangeHits {
     let last = Math.min(table.pages - 1, p + PIECE_PAGES - 1);
     while (last + 1 < table.pages && table.get(last + 1, PageField.Restart) < 0) last++;
     const start = table.replayStart(p);
-    const pages = replayPages(src, start, last, TEXT_ONLY).slice(p - start);
+    const pages = (replayText(src, start, last) ?? replayPages(src, start, last, TEXT_ONLY).map((x) => x.text)).slice(p - start);
     // A fresh copy: folded in place for a folding match (the carry, folded before, folds the same).
-    const text = Buffer.concat([carry, ...pages.map((x) => x.text)]);
+    const text = Buffer.concat([carry, ...pages]);
     if (m.kind === 'bytes' && m.fold) foldAscii(text);
     const pieceEnd = carryAt + text.length;
     const final = pieceEnd - overlap >= textEnd || last === table.pages - 1;

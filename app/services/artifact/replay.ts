@@ -3,7 +3,9 @@
 // record, and writes into memory exactly the spans, text, map segments and line starts that run
 // wrote for the pages that follow. What it writes is checked against the page table's counts, so a
 // raw file that changed after indexing is caught, not served.
-import { SegmentRun, type BuildOptions, type ReplayColumn } from './build';
+import { closeSync, constants as fsc, openSync, readSync } from 'node:fs';
+import { Sanitizer } from '../../../shared/sanitize';
+import { PRECEDING_TEXT, SegmentRun, type BuildOptions, type ReplayColumn } from './build';
 import type { IndexSanitizerOptions } from './format';
 import { COLUMN_NAMES, PAGE_FIELDS, PageField, type PageTable } from './pages';
 
@@ -71,5 +73,52 @@ export function replayPages(src: ReplaySource, from: number, to: number, keep?: 
     return out;
   } finally {
     run.dispose();
+  }
+}
+
+/**
+ * The sanitized text of pages `from`..`to` (inclusive), one array per page, replayed from the
+ * start of page `from` (a page a replay can start at, as for {@link replayPages}) by a bare
+ * Sanitizer: no offset map, no line cutter, no span callback (plain SGR is only counted), so it runs
+ * at the Sanitizer's own speed, ~1.25x a full replay, for the text search that re-sanitizes a whole
+ * artifact. The text is the same (none of those change it); its length at every page end is
+ * checked against the page table. Returns null where it differs (the index's run fed a page in
+ * pieces and emitted otherwise at the page's end): the caller then replays in full, which checks
+ * every column and tells a changed raw file from that.
+ */
+export function replayText(src: ReplaySource, from: number, to: number): Uint8Array[] | null {
+  const t = src.table;
+  if (from < 0 || to < from || to >= t.pages) throw new RangeError(`no pages ${from}..${to} (internal error)`);
+  if (from > 0 && t.get(from, PageField.Neutral) !== 1) throw new RangeError(`page ${from} cannot start a replay (internal error)`);
+  const sanitizer = new Sanitizer({
+    cr: src.sanitizer.cr, limits: src.sanitizer.limits, reuseOutputBuffer: true, precedingText: PRECEDING_TEXT[t.get(from, PageField.TextKind)],
+  });
+  const fd = openSync(src.rawPath, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+  try {
+    const page = new Uint8Array(src.pageBytes);
+    const out: Uint8Array[] = [];
+    let textAt = t.get(from, PageField.Text);
+    for (let p = from; p <= to; p++) {
+      const pos = p * src.pageBytes;
+      const want = t.get(p + 1, PageField.Text) - textAt;
+      let n = 0;
+      // The last page is shorter; its record's successor is the end record.
+      while (n < page.length) {
+        const got = readSync(fd, page, n, page.length - n, pos + n);
+        if (got === 0) break;
+        n += got;
+      }
+      let text = sanitizer.write(n === page.length ? page : page.subarray(0, n)).slice();
+      if (p === t.pages - 1) {
+        const rest = sanitizer.end();
+        if (rest.length > 0) text = Buffer.concat([text, rest]);
+      }
+      if (text.length !== want) return null;
+      out.push(text);
+      textAt += want;
+    }
+    return out;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -12,6 +12,7 @@ import { hostileStream } from '../../../helpers/arbitraries';
 // @ts-expect-error plain ESM module without types
 import { hostileBlock } from '../../../../bench/viewer/hostile.mjs';
 import { searchTextLazy } from '../../../../app/services/artifact/lazy-search';
+import { replayPages, replayText, type ReplaySource } from '../../../../app/services/artifact/replay';
 import { IndexReader } from '../../../../app/services/artifact/reader';
 import { fixture, indexed, readColumn, type Fixture } from './helpers';
 
@@ -151,6 +152,58 @@ describe('lazy index', () => {
       await eager.cleanup();
       await lazy.cleanup();
     }
+  });
+
+  it('replays text with a bare Sanitizer exactly as a full replay does, from every page a replay starts at', async () => {
+    /** Pages where replayText gave up (null) over all runs: the fallback, which must stay rare. */
+    let fellBack = 0;
+    let tried = 0;
+    const check = async (bytes: Uint8Array, o: Partial<ArtifactServiceOptions>): Promise<void> => {
+      const f = await fixture({ ...o, lazyIndex: true });
+      try {
+        const a = await indexed(f, bytes);
+        const reader = await openReader(f, a);
+        try {
+          const store = reader.pages!;
+          const src: ReplaySource = { ...store.source, table: store.table };
+          const t = store.table;
+          for (let p = 0; p < t.pages; p++) {
+            if (p > 0 && t.get(p, PageField.Neutral) !== 1) continue;
+            const to = Math.min(t.pages - 1, p + 5);
+            const want = replayPages(src, p, to, ['text.bin']).map((x) => Buffer.from(x.text));
+            const got = replayText(src, p, to);
+            tried++;
+            if (got === null) fellBack++;
+            else expect(got.map((x) => Buffer.from(x)), `pages ${p}..${to}`).toEqual(want);
+          }
+        } finally {
+          await reader.close();
+        }
+      } finally {
+        await f.cleanup();
+      }
+    };
+    await fc.assert(fc.asyncProperty(hostileStream(160), fc.integer({ min: 1, max: 48 }), async (bytes, pageBytes) => {
+      await check(bytes, { pageBytes });
+    }), { numRuns: 25 });
+    await fc.assert(fc.asyncProperty(hostileStream(120), fc.integer({ min: 1, max: 32 }), async (bytes, pageBytes) => {
+      await check(bytes, { pageBytes, sanitizerFor: async () => OVERWRITE });
+    }), { numRuns: 15 });
+    const block = hostileBlock() as Uint8Array;
+    const bench = new Uint8Array(block.length * 100);
+    for (let i = 0; i < 100; i++) bench.set(block, i * block.length);
+    const before = fellBack;
+    await check(bench, { pageBytes: 4096 });
+    // Replays that start after text, after a space and at a line start, each followed by a control
+    // that leaves a space or a break pending (kept or dropped by what the text before it was).
+    // Every piece is one 8-byte page, so each control opens a page whose start a replay begins at.
+    const seams = Buffer.from(['word wor', '\x1b[Cxyz', 'ends...\n', '\x1b[Cabc', 'abc def ', '\x1bEline', 'ends...\n', '\x1b[1;5H'].map((x) => x.padEnd(8, '.')).join('').repeat(40));
+    await check(seams, { pageBytes: 8 });
+    await check(seams, { pageBytes: 8, sanitizerFor: async () => OVERWRITE });
+    // The bench artifact's pages and the seams all take the fast path.
+    expect(fellBack).toBe(before);
+    expect(tried).toBeGreaterThan(50);
+    expect(fellBack).toBeLessThan(tried / 10);
   });
 
   it('searches in worker threads as it does inline', async () => {
