@@ -107,6 +107,11 @@ export class ReportBuilder {
     move_to_newline: 0, move_to_space: 0, move_dropped: 0, move_applied: 0, erase_applied: 0, cells_withheld: 0,
   };
 
+  /** Spans recorded so far by class, into `into[cls]`. */
+  classCounts(into: Float64Array): void {
+    into.set(this.counts);
+  }
+
   /** Records one removed span. */
   add(cls: SpanClass, length: number, meaning: string, flags: number, code: number): void {
     this.counts[cls]++;

@@ -73,8 +73,12 @@ export class Sanitizer implements ParserSink {
   private readonly parser: Parser;
   private readonly report = new ReportBuilder();
   private readonly sgrCounts: Float64Array | null;
-  /** {@link SanitizerOptions.onSpan}, or null: one field load per span on the hot path. */
-  private readonly onSpan: ParserSink['span'] | null;
+  /** {@link SanitizerOptions.onSpan} (or {@link listenSpans}'), or null: one field load per span on the hot path. */
+  private onSpan: ParserSink['span'] | null;
+  /** Spans that came through {@link span} (every span but the plain SGR the parser counts itself). */
+  private spansSeen = 0;
+  /** Plain SGR the parser counted that {@link getReport} has moved into the report. */
+  private sgrFolded = 0;
   private readonly limits: ParserLimits;
   private readonly mode: CrMode;
   private readonly line: LineBuffer | null;
@@ -161,6 +165,7 @@ export class Sanitizer implements ParserSink {
     if (this.finalReport && this.finalReport.truncated === truncated) return this.finalReport;
     const sgr = this.sgrCounts;
     if (sgr !== null && (sgr[0] > 0 || sgr[2] > 0)) {
+      this.sgrFolded += sgr[0] + sgr[2];
       this.report.addMany(SpanClass.Csi, sgr[0], sgr[1], SGR_MEANINGS[0]);
       this.report.addMany(SpanClass.Csi, sgr[2], sgr[3], SGR_MEANINGS[1]);
       sgr.fill(0);
@@ -176,6 +181,34 @@ export class Sanitizer implements ParserSink {
     });
     if (this.ended) this.finalReport = report;
     return report;
+  }
+
+  /** Spans reported so far: every span the report counts, the plain SGR the parser counted included. */
+  get spanTotal(): number {
+    const sgr = this.sgrCounts;
+    return this.spansSeen + this.sgrFolded + (sgr === null ? 0 : sgr[0] + sgr[2]);
+  }
+
+  /**
+   * Spans reported so far by class into `into[cls]` (SPAN_CLASS_COUNT entries): what a caller that
+   * needs counts at points of its own choosing (an index's pages) reads instead of taking every
+   * span through a callback.
+   */
+  spanCounts(into: Float64Array): void {
+    this.report.classCounts(into);
+    const sgr = this.sgrCounts;
+    if (sgr !== null) into[SpanClass.Csi] += sgr[0] + sgr[2];
+  }
+
+  /**
+   * Spans reported from now on also go to `listener` (null: to none), as {@link SanitizerOptions.onSpan}
+   * would have them, except that a Sanitizer made without `onSpan` still only counts the plain SGR
+   * its parser counts itself: those lie wholly within the chunk of one {@link write}. A caller that
+   * counts per chunk ({@link spanCounts}) listens only across chunk edges the parser was not at
+   * rest at, where a span may have begun in an earlier chunk.
+   */
+  listenSpans(listener: ParserSink['span'] | null): void {
+    this.onSpan = listener;
   }
 
   /** Its Parser's {@link Parser.atRest}: a fresh Parser could take over from here (read between writes). */
@@ -234,6 +267,7 @@ export class Sanitizer implements ParserSink {
 
   /** @internal Parser callback: a removed span. */
   span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param = -1): void {
+    this.spansSeen++;
     this.report.add(cls, length, meaning, flags, code);
     if (this.onSpan !== null) this.onSpan(cls, offset, length, meaning, flags, code);
     // Most spans are SGR (the final byte alone rules them out) or strings and invisible code points

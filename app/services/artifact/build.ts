@@ -21,7 +21,7 @@ import { ColumnWriter, type MemoryBudget } from './columns';
 import { concatF64, MAX_REPLAY_PAGES, PageField, pageRecord } from './pages';
 import { trace } from './trace';
 import {
-  BLOCK_BYTES, blockCount, CHECKPOINT_FIELDS, CHECKPOINT_RECORD, FILE_ORDER, fineMinimap, INDEX_FORMAT, LINE_RECORD, MANIFEST, MAP_RECORD,
+  BLOCK_BYTES, blockCount, CHECKPOINT_FIELDS, CHECKPOINT_RECORD, FILE_ORDER, fineMinimap, INDEX_FORMAT, lazyMinimap, LINE_RECORD, MANIFEST, MAP_RECORD,
   MAX_LINE_BYTES, MAX_MEANINGS, SPAN_RECORD, SUMS, Term, type IndexFile, type IndexManifest, type IndexSanitizerOptions,
 } from './format';
 
@@ -91,8 +91,14 @@ class MapColumn {
   lastPairOk = true;
   /** Added to the text offsets written (a placed run's: see SegmentRun.place). */
   tShift = 0;
-  /** No span or stretch was reported since the last segment came (see Snap.neutral). */
+  /** No span or stretch was reported since the last segment came (see Snap.neutral; with `counter`, spans are told by {@link spansAtAdd}). */
   quiet = false;
+  /**
+   * A lazy build's Sanitizer, which reports no span to the build: its span total when the last
+   * segment came, so a span since then is seen at a boundary ({@link isQuiet}) without a callback.
+   */
+  counter: Sanitizer | null = null;
+  spansAtAdd = 0;
   /** Raw start of the last segment that began before the one closed before it (`monotonic` from there on), or -1. */
   brokenAt = -1;
 
@@ -101,6 +107,7 @@ class MapColumn {
 
   add(textPos: number, textLen: number, rawPos: number, rawLen: number, kind: SegmentKind): void {
     this.quiet = true;
+    if (this.counter !== null) this.spansAtAdd = this.counter.spanTotal;
     rawPos += this.rawBase;
     if (this.has && kind === SegmentKind.Verbatim && this.kind === SegmentKind.Verbatim
       && this.rStart + this.rLen === rawPos && this.textEnd === textPos) {
@@ -127,6 +134,11 @@ class MapColumn {
     this.rStart = rawPos;
     this.rLen = rawLen;
     this.kind = kind;
+  }
+
+  /** Nothing but text came since the last segment (Snap.neutral's `quiet`). */
+  get isQuiet(): boolean {
+    return this.quiet && (this.counter === null || this.counter.spanTotal === this.spansAtAdd);
   }
 
   /** Segments written plus the one still open. */
@@ -410,7 +422,6 @@ export interface LazyRunOutput {
   readonly minimap: Uint32Array;
   /** Per page record: the minimap counts (SPAN_CLASS_COUNT) of the bucket the page starts in, as of its start. */
   readonly miniAt: Uint32Array;
-  readonly endsBrokenAt: number;
   readonly mapBrokenAt: number;
 }
 
@@ -542,7 +553,7 @@ export class SegmentRun {
     this.writers = writers as Record<IndexFile, ColumnWriter>;
     this.mapCol = new MapColumn(this.writers['map.bin'], this.start);
     this.lineCol = new LineColumn(this.writers['lines.bin'], o.maxLineBytes ?? MAX_LINE_BYTES);
-    this.mini = fineMinimap(this.size);
+    this.mini = spec.mode === 'lazy' ? lazyMinimap(this.size) : fineMinimap(this.size);
     // The minimap of an eager build's later segments is counted by the merge from their spans (a
     // placed run's by itself once placed); every run of a lazy build counts its own.
     const replay = spec.mode === 'replay';
@@ -559,10 +570,49 @@ export class SegmentRun {
   readonly marks: number[][] = [];
   /** Lazy build: the last page whose start could begin a replay. */
   private lastNeutralPage = 0;
-  /** Lazy build: where span ends last went back (endsOrdered from a hand-over on), or -1. */
-  endsBrokenAt = -1;
   /** Lazy build: each page start's minimap counts of the bucket it falls in, a row of SPAN_CLASS_COUNT per page record. */
   readonly miniAt: number[] = [];
+  /** Lazy build: the Sanitizer's span counts by class after the last write, and now (countPiece). */
+  private countsBefore = new Float64Array(SPAN_CLASS_COUNT);
+  private countsNow = new Float64Array(SPAN_CLASS_COUNT);
+  /** Lazy build: spans the listener counted itself since the last write (by class). */
+  private readonly heard = new Float64Array(SPAN_CLASS_COUNT);
+  private listener: ((cls: number, offset: number) => void) | null = null;
+  private listening = false;
+  /** Lazy build: bytes of the next write while listening (from FIRST_PROBE, doubling). */
+  private probeBytes = FIRST_PROBE;
+
+  /**
+   * Lazy build, after a write of the bytes from raw `at` on (within one minimap bucket): the spans
+   * reported meanwhile go to that bucket, but those the listener counted where they begin. It
+   * listens next while the parser is not at rest (a span may then begin before the next write),
+   * over writes of growing size (feed): most sequences open at a write's edge end a few bytes on.
+   * Plain SGR the parser counts itself lie within one write, so they are never the listener's.
+   */
+  private countPiece(at: number): void {
+    const now = this.countsNow;
+    const before = this.countsBefore;
+    const heard = this.heard;
+    const mini = this.mini;
+    this.sanitizer.spanCounts(now);
+    const bucket = Math.min(mini.buckets - 1, Math.floor(at / mini.bucketBytes));
+    for (let c = 0; c < SPAN_CLASS_COUNT; c++) {
+      const d = now[c] - before[c] - heard[c];
+      if (d !== 0) this.minimap[c * mini.buckets + bucket] += d;
+      heard[c] = 0;
+    }
+    this.countsNow = before;
+    this.countsBefore = now;
+    this.spans = this.sanitizer.spanTotal;
+    const rest = this.sanitizer.parserAtRest;
+    if (rest === this.listening) {
+      this.listening = !rest;
+      this.sanitizer.listenSpans(this.listening ? this.listener : null);
+      this.probeBytes = FIRST_PROBE;
+    } else if (this.listening) {
+      this.probeBytes *= 2;
+    }
+  }
 
   /**
    * Replay: takes the state of the run that built the index at this run's start from the page
@@ -621,20 +671,11 @@ export class SegmentRun {
       mapOffsets: true,
       reuseOutputBuffer: true,
       precedingText: this.spec.seed ? PRECEDING_TEXT[this.spec.seed.record[PageField.TextKind]] : 0,
-      onSpan: (cls, offset, length, meaning, flags, code) => {
+      // A lazy build stores no span: it counts them per write (countPiece), from the Sanitizer's
+      // counts; which meanings occur is in its report (lazy-build.ts meaningsOf).
+      onSpan: lazyBuild ? undefined : (cls, offset, length, meaning, flags, code) => {
         mapCol.quiet = false;
         offset += base;
-        if (lazyBuild) {
-          // A lazy build stores no span: it counts them (minimap, order). Which meanings occur is
-          // in the Sanitizer's report (lazy-build.ts meaningsOf).
-          minimap[cls * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
-          if (offset + length < this.lastEnd) {
-            this.endsOrdered = false;
-            this.endsBrokenAt = offset;
-          } else this.lastEnd = offset + length;
-          this.spans++;
-          return;
-        }
         let id = lastMeaningId;
         if (meaning !== lastMeaning) {
           id = lastMeaningId = internMeaning(meaning, meanings, meaningIds);
@@ -666,6 +707,16 @@ export class SegmentRun {
         this.spans++;
       },
     });
+    if (lazyBuild) {
+      mapCol.counter = sanitizer;
+      // Across a write edge the parser was not at rest at, a span may begin in an earlier bucket:
+      // spans are heard one by one there, each counted in the bucket it starts in.
+      const heard = this.heard;
+      this.listener = (cls, offset) => {
+        minimap[cls * mini.buckets + Math.floor((offset + base) / mini.bucketBytes)]++;
+        heard[cls]++;
+      };
+    }
     // The Sanitizer keeps its OffsetMap in memory (25 bytes a segment: ~1 GB for a hostile GiB);
     // its public `add` is the one entry point segments come through, so stream them to disk instead.
     const map = sanitizer.map as OffsetMap;
@@ -782,7 +833,7 @@ export class SegmentRun {
     const overwrite = this.o.sanitizer.cr === 'overwrite';
     const fresh = pos === this.start;
     const mergeable = m.mergeableAt(pos, this.textBytes);
-    let neutral = fresh || (m.quiet && this.sanitizer.parserAtRest);
+    let neutral = fresh || (m.isQuiet && this.sanitizer.parserAtRest);
     if (neutral && overwrite && !fresh) neutral = mergeable && this.lastText === LF;
     const t = this.lastText;
     return {
@@ -853,6 +904,24 @@ export class SegmentRun {
       this.textBytes += text.length;
       this.lastText = text[text.length - 1];
     };
+    const lazy = this.spec.mode === 'lazy';
+    const bucketBytes = this.mini.bucketBytes;
+    /** Sanitizes `bytes` (from raw `at` on); a lazy build writes them a minimap bucket at a time and counts after each. */
+    const feed = (bytes: Uint8Array, at: number): void => {
+      if (!lazy) {
+        emit(sanitizer.write(bytes));
+        return;
+      }
+      let a = 0;
+      while (a < bytes.length) {
+        let b = Math.min(bytes.length, (Math.floor((at + a) / bucketBytes) + 1) * bucketBytes - at);
+        // While listening, in growing pieces: it stops once the parser is at rest again.
+        if (this.listening) b = Math.min(b, a + this.probeBytes);
+        emit(sanitizer.write(a === 0 && b === bytes.length ? bytes : bytes.subarray(a, b)));
+        this.countPiece(at + a);
+        a = b;
+      }
+    };
     let pos = this.start;
     if (pos > 0) {
       // The bytes before the segment, for terminators of spans that start right at it.
@@ -901,13 +970,13 @@ export class SegmentRun {
       this.chunk = view;
       this.chunkBase = pos;
       if (pendingCps.length === 0) {
-        emit(sanitizer.write(view));
+        feed(view, pos);
       } else {
         // A boundary waits for the parser to come to rest: feed in growing pieces and look after each.
         let at = 0;
         while (at < n) {
           const piece = pendingCps.length > 0 ? Math.min(probe, n - at) : n - at;
-          emit(sanitizer.write(at === 0 && piece === n ? view : view.subarray(at, at + piece)));
+          feed(at === 0 && piece === n ? view : view.subarray(at, at + piece), pos + at);
           at += piece;
           if (pendingCps.length > 0) {
             if (sanitizer.parserAtRest) resolveCheckpoints(pos + at);
@@ -952,6 +1021,8 @@ export class SegmentRun {
       progress?.(pos);
     }
     emit(sanitizer.end());
+    // Spans the end reports (strings left open) begin where the listener, on since the parser is not at rest, counts them.
+    if (lazy) this.countPiece(Math.max(0, size - 1));
     if (this.spec.mode === 'replay') {
       mapCol.finish();
       lineCol.finish(size > 0);
@@ -1015,7 +1086,7 @@ export class SegmentRun {
       kept: Object.fromEntries(FILE_ORDER.map((name) => [name, this.writers[name].kept])) as Record<IndexFile, Uint8Array[]>,
       lazy: this.spec.mode !== 'lazy' ? undefined : {
         pages: concatF64(this.pages), minimap: this.minimap, miniAt: Uint32Array.from(this.miniAt),
-        endsBrokenAt: this.endsBrokenAt, mapBrokenAt: this.mapCol.brokenAt,
+        mapBrokenAt: this.mapCol.brokenAt,
       },
       placed: this.remap === null ? undefined : {
         files: Object.fromEntries(PLACED_FILES.map((name) => [name, this.writers[name].placedPart()])) as PlacedOutput['files'],

@@ -114,6 +114,24 @@ export interface IndexManifest {
   readonly createdAt: string;
 }
 
+/** A lazy index's minimap buckets are at least this wide, and at most LAZY_MINI_BUCKETS (see {@link lazyMinimap}). */
+export const LAZY_MINI_BYTES = 16 << 10;
+export const LAZY_MINI_BUCKETS = 16 << 10;
+
+/**
+ * A lazy index's minimap geometry: whole groups of fine buckets, at least LAZY_MINI_BYTES wide and
+ * at most LAZY_MINI_BUCKETS of them. Its build counts spans per bucket, one Sanitizer write each
+ * (build.ts countPiece), not per span: a write costs more than the span callbacks it saves when
+ * it is small, and every edge between writes sends sequences open across it down the parser's
+ * slow path. 16 KiB buckets still give a lazy artifact (16 MiB or more) the 1,024 rows the
+ * renderer's minimap asks for; 1 GiB gets 64 KiB buckets, two writes per page.
+ */
+export function lazyMinimap(size: number): { buckets: number; bucketBytes: number } {
+  const fine = fineMinimap(size).bucketBytes;
+  const bucketBytes = fine * Math.ceil(Math.max(LAZY_MINI_BYTES, size / LAZY_MINI_BUCKETS) / fine);
+  return { buckets: Math.max(1, Math.ceil(size / bucketBytes)), bucketBytes };
+}
+
 /** Fine minimap geometry for an artifact of `size` bytes. */
 export function fineMinimap(size: number): { buckets: number; bucketBytes: number } {
   const bucketBytes = Math.max(1, Math.ceil(size / MAX_FINE_BUCKETS));

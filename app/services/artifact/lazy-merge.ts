@@ -21,7 +21,8 @@ export function mergeLazy(
   const records: Float64Array[] = [...first.pages];
   const checkpoints = first.writers['checkpoints.bin'];
   const reportPieces: [RemovalReport, RemovalReport | null][] = [[first.outcome().report, null]];
-  let endsOrdered = first.endsOrdered;
+  // A lazy build sees spans as counts only (build.ts countPiece): their order is the parser's (queries.ts), as stated by the run.
+  const endsOrdered = first.endsOrdered;
   let monotonic = first.mapCol.monotonic;
   let prev: Snap = first.stopSnap!;
   let at: number | null = first.stopAt;
@@ -76,7 +77,6 @@ export function mergeLazy(
       minimap[base + bucket] += lz.minimap[base + bucket] - lz.miniAt[row + c];
       for (let b = bucket + 1; b < mini.buckets; b++) minimap[base + b] = lz.minimap[base + b];
     }
-    if (lz.endsBrokenAt >= at) endsOrdered = false;
     if (lz.mapBrokenAt >= at) monotonic = false;
     const stop = q.stop;
     const open = realOpen(stop.mapClosed, stop.hasOpen, stop.openT, stop.openR, stop.openLen, mine, prev, d.text);

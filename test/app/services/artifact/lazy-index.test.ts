@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ArtifactServiceOptions } from '../../../../app/services/artifact';
-import { FILE_ORDER, SPAN_RECORD, type IndexManifest } from '../../../../app/services/artifact/format';
+import { FILE_ORDER, LAZY_MINI_BYTES, SPAN_RECORD, type IndexManifest } from '../../../../app/services/artifact/format';
+import { SPAN_CLASS_COUNT } from '../../../../shared/parser';
 import { MAX_REPLAY_PAGES, PAGE_FIELDS, PageField } from '../../../../app/services/artifact/pages';
 import { hostileStream } from '../../../helpers/arbitraries';
 // @ts-expect-error plain ESM module without types
@@ -42,11 +43,27 @@ async function both(bytes: Uint8Array, o: Partial<ArtifactServiceOptions>) {
     const table = new Float64Array(new Uint8Array(readFileSync(join(dir, 'pages.bin'))).buffer);
     const eagerDir = join(eager.vault.root, 'index', a.sha);
     const same = (name: string) => readFileSync(join(dir, name)).equals(readFileSync(join(eagerDir, name)));
-    return { cols, manifest, table, minimapSame: same('minimap.bin'), checkpointsSame: same('checkpoints.bin') };
+    return { cols, manifest, table, minimapSame: sameMinimap(eagerManifest, readFileSync(join(eagerDir, 'minimap.bin')), manifest, readFileSync(join(dir, 'minimap.bin'))), checkpointsSame: same('checkpoints.bin') };
   } finally {
     await eager.cleanup();
     await lazy.cleanup();
   }
+}
+
+/**
+ * A lazy minimap (wider buckets: format.ts lazyMinimap, a whole number of fine ones each) equals
+ * the eager one summed to its buckets: every span counted in the bucket it begins in.
+ */
+function sameMinimap(em: IndexManifest, eager: Buffer, lm: IndexManifest, lazy: Buffer): boolean {
+  const per = lm.minimap.bucketBytes / em.minimap.bucketBytes;
+  if (!Number.isInteger(per) || lm.minimap.bucketBytes < LAZY_MINI_BYTES && lm.minimap.buckets > 1) return false;
+  const e = new Uint32Array(new Uint8Array(eager).buffer);
+  const l = new Uint32Array(new Uint8Array(lazy).buffer);
+  const want = new Uint32Array(l.length);
+  for (let c = 0; c < SPAN_CLASS_COUNT; c++) {
+    for (let k = 0; k < em.minimap.buckets; k++) want[c * lm.minimap.buckets + Math.floor(k / per)] += e[c * em.minimap.buckets + k];
+  }
+  return e.length === SPAN_CLASS_COUNT * em.minimap.buckets && Buffer.from(want.buffer).equals(Buffer.from(l.buffer));
 }
 
 /** Span records with the meaning id replaced by the meaning (JSON, one line per span). */
@@ -91,6 +108,22 @@ describe('lazy index', () => {
     await fc.assert(fc.asyncProperty(hostileStream(120), fc.integer({ min: 1, max: 32 }), async (bytes, pageBytes) => {
       expectSame(await both(bytes, { pageBytes, sanitizerFor: async () => OVERWRITE }));
     }), { numRuns: 25 });
+  });
+
+  it('counts each span in the minimap bucket it begins in, across bucket edges inside sequences and strings', async () => {
+    // Long enough for ~100 buckets of ~4 KiB, so spans open across bucket and page edges everywhere.
+    await fc.assert(fc.asyncProperty(hostileStream(160), fc.integer({ min: 700, max: 9000 }), async (stream, pageBytes) => {
+      // The stream again and again, shifted by 1-7 bytes of text each time, to 500 KB (~30 buckets).
+      const parts: Uint8Array[] = [];
+      for (let i = 0, n = 0; n < 500_000; i++) {
+        parts.push(stream, Buffer.alloc((i % 7) + 1, 0x78));
+        n += stream.length + (i % 7) + 1;
+      }
+      const bytes = Buffer.concat(parts);
+      const r = await both(bytes, { pageBytes });
+      expect(r.manifest.minimap.buckets).toBeGreaterThan(20);
+      expectSame(r);
+    }), { numRuns: 6 });
   });
 
   it('replays most pages of the bench artifact', async () => {
