@@ -114,17 +114,17 @@ export interface IndexManifest {
   readonly createdAt: string;
 }
 
-/** A lazy index's minimap buckets are at least this wide, and at most LAZY_MINI_BUCKETS (see {@link lazyMinimap}). */
-export const LAZY_MINI_BYTES = 16 << 10;
+/** A lazy index's minimap: LAZY_MINI_BUCKETS buckets, none narrower than LAZY_MINI_BYTES (see {@link lazyMinimap}). */
+export const LAZY_MINI_BYTES = 1 << 10;
 export const LAZY_MINI_BUCKETS = 16 << 10;
 
 /**
- * A lazy index's minimap geometry: whole groups of fine buckets, at least LAZY_MINI_BYTES wide and
- * at most LAZY_MINI_BUCKETS of them. Its build counts spans per bucket, one Sanitizer write each
- * (build.ts countPiece), not per span: a write costs more than the span callbacks it saves when
- * it is small, and every edge between writes sends sequences open across it down the parser's
- * slow path. 16 KiB buckets still give a lazy artifact (16 MiB or more) the 1,024 rows the
- * renderer's minimap asks for; 1 GiB gets 64 KiB buckets, two writes per page.
+ * A lazy index's minimap geometry: whole groups of fine buckets, about LAZY_MINI_BUCKETS of them
+ * (16 times the renderer's 1,024 rows, so its sums come out even), at least LAZY_MINI_BYTES
+ * wide. Its build counts spans per bucket, one Sanitizer write each (build.ts countPiece), not
+ * per span: a write costs more than the span callbacks it saves when it is small, and every edge
+ * between writes sends sequences open across it down the parser's slow path. A 16 MiB artifact
+ * (the smallest lazy one) gets 1 KiB buckets, 1 GiB 64 KiB ones: two writes a page.
  */
 export function lazyMinimap(size: number): { buckets: number; bucketBytes: number } {
   const fine = fineMinimap(size).bucketBytes;
