@@ -48,14 +48,14 @@ const SHAPE_PAUSE = 4096;
  * template lookup: a direct-mapped cache keyed by one integer (class, flags, meaning) and the
  * count finds the template with two comparisons instead of seven (see {@link AnnotationWriter.one}).
  */
-const ONE_SLOTS = 1024;
+export const ONE_SLOTS = 1024;
 /** Lengths below this are written with one 32-bit store from {@link LENGTH_WORDS}. */
-const LENGTH_WORD_MAX = 1000;
+export const LENGTH_WORD_MAX = 1000;
 /**
  * The last 4 of the 6 columns of the length field for each length below {@link LENGTH_WORD_MAX},
  * as a little-endian word (`  19` is `0x39312020`); the first 2 columns are the template's spaces.
  */
-const LENGTH_WORDS = Int32Array.from({ length: LENGTH_WORD_MAX }, (_, len) => {
+export const LENGTH_WORDS = Int32Array.from({ length: LENGTH_WORD_MAX }, (_, len) => {
   const text = String(len).padStart(4);
   return text.charCodeAt(0) | (text.charCodeAt(1) << 8) | (text.charCodeAt(2) << 16) | (text.charCodeAt(3) << 24);
 });
@@ -130,8 +130,13 @@ export class AnnotationWriter {
   /** The single-span cache ({@link one}): key (class, flags, meaning as one integer; -1 empty), count, line and where its length field is. */
   private readonly oneKey = new Int32Array(ONE_SLOTS).fill(-1);
   private readonly oneCount = new Float64Array(ONE_SLOTS);
-  private readonly oneLine: Uint8Array[] = new Array<Uint8Array>(ONE_SLOTS).fill(new Uint8Array(0));
-  private readonly oneLengthAt = new Int32Array(ONE_SLOTS);
+  /** Per slot of the single-span cache: its line (a template) and where its length field starts in it. */
+  readonly oneLine: Uint8Array[] = new Array<Uint8Array>(ONE_SLOTS).fill(new Uint8Array(0));
+  readonly oneLengthAt = new Int32Array(ONE_SLOTS);
+  /** Per slot: bumped whenever it gets another line, so a copy of it elsewhere knows it is stale. */
+  readonly oneGeneration = new Int32Array(ONE_SLOTS);
+  /** Where a line's offset goes: after the head. */
+  readonly lineOffsetAt: number;
 
   /**
    * @param from spans starting at or after this offset and before `to` are annotated (the range)
@@ -140,6 +145,7 @@ export class AnnotationWriter {
   constructor(private readonly from: number, private readonly to: number, color: boolean) {
     this.head = Buffer.from(`${PAD}${color ? paintCell('^', 'note') : '^'} `, 'latin1');
     this.headLength = this.head.length;
+    this.lineOffsetAt = this.headLength;
   }
 
   /** Writes the lines for queue groups `[begin, end)` (those in the range) into `out`. */
@@ -304,16 +310,7 @@ export class AnnotationWriter {
       this.single(queue, k, out);
       return;
     }
-    const key = queue.cls[k] | (queue.flags[k] << 4) | (queue.meaning[k] << 10);
-    const n = queue.count[k];
-    const s = (Math.imul(key, 0x9e3779b1) ^ Math.imul(n | 0, 0x85ebca6b)) >>> 22;
-    if (this.oneKey[s] !== key || this.oneCount[s] !== n) {
-      this.template(queue, k, Kind.Single, n, 0);
-      this.oneKey[s] = key;
-      this.oneCount[s] = n;
-      this.oneLine[s] = this.lines[this.slot];
-      this.oneLengthAt[s] = this.lengthAt[this.slot];
-    }
+    const s = this.oneSlot(queue, k);
     const line = this.oneLine[s];
     out.reserve(line.length);
     const p = out.p;
@@ -324,6 +321,25 @@ export class AnnotationWriter {
     if (len < LENGTH_WORD_MAX) view.setInt32(lengthAt + 2, LENGTH_WORDS[len], true);
     else writeLengthField(out.buf, lengthAt, len);
     out.p = p + line.length;
+  }
+
+  /**
+   * The slot of the single-span cache that holds the line of group `k` (a single span or a run,
+   * its length below 10^6), filled now if it did not: {@link oneLine} and {@link oneLengthAt}.
+   */
+  oneSlot(queue: SpanQueue, k: number): number {
+    const key = queue.cls[k] | (queue.flags[k] << 4) | (queue.meaning[k] << 10);
+    const n = queue.count[k];
+    const s = (Math.imul(key, 0x9e3779b1) ^ Math.imul(n | 0, 0x85ebca6b)) >>> 22;
+    if (this.oneKey[s] !== key || this.oneCount[s] !== n) {
+      this.template(queue, k, Kind.Single, n, 0);
+      this.oneKey[s] = key;
+      this.oneCount[s] = n;
+      this.oneLine[s] = this.lines[this.slot];
+      this.oneLengthAt[s] = this.lengthAt[this.slot];
+      this.oneGeneration[s]++;
+    }
+    return s;
   }
 
   /** One span's line. */
