@@ -331,15 +331,18 @@ export class AnnotationWriter {
     const key = queue.cls[k] | (queue.flags[k] << 4) | (queue.meaning[k] << 10);
     const n = queue.count[k];
     const s = (Math.imul(key, 0x9e3779b1) ^ Math.imul(n | 0, 0x85ebca6b)) >>> 22;
-    if (this.oneKey[s] !== key || this.oneCount[s] !== n) {
-      this.template(queue, k, Kind.Single, n, 0);
-      this.oneKey[s] = key;
-      this.oneCount[s] = n;
-      this.oneLine[s] = this.lines[this.slot];
-      this.oneLengthAt[s] = this.lengthAt[this.slot];
-      this.oneGeneration[s]++;
-    }
+    if (this.oneKey[s] !== key || this.oneCount[s] !== n) this.fillOne(queue, k, s, key, n);
     return s;
+  }
+
+  /** Puts the line of group `k` in slot `s` of the single-span cache (apart: rare, and kept out of its callers' compiled code). */
+  private fillOne(queue: SpanQueue, k: number, s: number, key: number, n: number): void {
+    this.template(queue, k, Kind.Single, n, 0);
+    this.oneKey[s] = key;
+    this.oneCount[s] = n;
+    this.oneLine[s] = this.lines[this.slot];
+    this.oneLengthAt[s] = this.lengthAt[this.slot];
+    this.oneGeneration[s]++;
   }
 
   /** One span's line. */

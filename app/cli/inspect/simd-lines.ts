@@ -22,6 +22,15 @@ const MAX_ENTRIES = MAX_ROWS * MAX_ROW_SPANS + 1;
 /** Bytes of a full row (16): the plan covers whole rows only. */
 const ROW = 16;
 
+/** What {@link SimdLines.copy} did. */
+const enum Copy {
+  Done = 0,
+  /** The slot's copy is in use by the plan being made (its line changed meanwhile). */
+  Conflict = 1,
+  /** The line is longer than a pool slot. */
+  TooLong = 2,
+}
+
 /** A plan of rows and annotation lines for {@link HexRowWriter.writeNotedRows}, in the row writer's SIMD memory. */
 export class SimdLines {
   /** Plan entries (start, slot, length, -): `entries` of them after {@link plan}. */
@@ -77,7 +86,7 @@ export class SimdLines {
    * Rows without spans cost nothing here: the loop goes from span to span.
    */
   private build(queue: SpanQueue, at: number, rows: number, room: number, from: number, to: number): number {
-    const { start, len, count, members, cls, flags, meaning } = queue;
+    const { start, len } = queue;
     const { planWords: plan, dir, notes, rowBytes } = this;
     const id = ++this.planId;
     const n = queue.length;
@@ -98,39 +107,21 @@ export class SimdLines {
       while (end < n && start[end] < rowEnd) end++;
       const j0 = j;
       let bytes = lineBytes;
-      let ok = first >= at && end - k <= MAX_ROW_SPANS;
-      for (let a = k; ok && a < end; a++) {
-        // Only lines of one span each: not a series, nor spans that coalesce with another of the row.
-        if (members[a] !== 1 || len[a] >= LENGTH_WORD_MAX || start[a] < from || start[a] >= to) ok = false;
-        else if (count[a] === 1) {
-          for (let b = k; b < a; b++) {
-            if (count[b] === 1 && cls[b] === cls[a] && flags[b] === flags[a] && meaning[b] === meaning[a] && len[b] === len[a]) ok = false;
-          }
-        }
-      }
+      let ok = first >= at && end - k <= MAX_ROW_SPANS && this.plain(queue, k, end, from, to);
       for (let a = k; ok && a < end; a++) {
         const s = notes.oneSlot(queue, a);
-        const generation = notes.oneGeneration[s];
-        if (this.poolGeneration[s] !== generation) {
-          // The slot took another line while this plan uses its copy: the plan ends before this row.
-          if (this.usedBy[s] === id) {
-            if (r > 0) {
-              this.entries = j0;
-              this.lineBytes = lineBytes;
-              return r;
-            }
+        if (this.poolGeneration[s] !== notes.oneGeneration[s]) {
+          const copied = this.copy(s, id);
+          if (copied === Copy.Conflict && r > 0) {
+            // The slot took another line while this plan uses its copy: the plan ends before this row.
+            this.entries = j0;
+            this.lineBytes = lineBytes;
+            return r;
+          }
+          if (copied !== Copy.Done) {
             ok = false;
             break;
           }
-          const line = notes.oneLine[s];
-          if (line.length > POOL_SLOT) {
-            ok = false;
-            break;
-          }
-          this.pool.set(line, s * POOL_SLOT);
-          dir[2 * s] = line.length;
-          dir[2 * s + 1] = notes.oneLengthAt[s] | (notes.lineOffsetAt << 16);
-          this.poolGeneration[s] = generation;
         }
         this.usedBy[s] = id;
         const e = 4 * j++;
@@ -161,6 +152,35 @@ export class SimdLines {
     // The rows after the last span, as far as the room left by its lines goes.
     const fit = Math.floor((room - lineBytes) / rowBytes);
     return rows < fit ? rows : fit;
+  }
+
+  /**
+   * Whether the lines of groups `[k, end)` (one row's) are each one span's: no series, no length
+   * of 1000 B or more, none outside `[from, to)`, and no two single spans alike (they would be
+   * one coalesced line).
+   */
+  private plain(queue: SpanQueue, k: number, end: number, from: number, to: number): boolean {
+    const { start, len, count, members, cls, flags, meaning } = queue;
+    for (let a = k; a < end; a++) {
+      if (members[a] !== 1 || len[a] >= LENGTH_WORD_MAX || start[a] < from || start[a] >= to) return false;
+      if (count[a] !== 1) continue;
+      for (let b = k; b < a; b++) {
+        if (count[b] === 1 && cls[b] === cls[a] && flags[b] === flags[a] && meaning[b] === meaning[a] && len[b] === len[a]) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Copies AnnotationWriter's line of slot `s` into the pool for plan `id` (apart from the plan's loop: rare). */
+  private copy(s: number, id: number): Copy {
+    if (this.usedBy[s] === id) return Copy.Conflict;
+    const line = this.notes.oneLine[s];
+    if (line.length > POOL_SLOT) return Copy.TooLong;
+    this.pool.set(line, s * POOL_SLOT);
+    this.dir[2 * s] = line.length;
+    this.dir[2 * s + 1] = this.notes.oneLengthAt[s] | (this.notes.lineOffsetAt << 16);
+    this.poolGeneration[s] = this.notes.oneGeneration[s];
+    return Copy.Done;
   }
 
   /**
