@@ -171,7 +171,9 @@ export class Dump {
         out.p = rows.writeRows(out.buf, out.p, hold, i, width, count, at, holdLen, final);
         at += count * width;
       } else {
-        if (lines !== null && rowEnd - at === width && this.notedRows(at, i, limit)) {
+        // (A row whose first span starts a series, BEL, BS, … as in every row of BEL/BS input, is
+        // JavaScript's: known here with one load, without a call.)
+        if (lines !== null && rowEnd - at === width && (next >= rowEnd || queue.members[queue.head] === 1) && this.notedRows(at, i, limit)) {
           at = this.pos;
           if (out.p >= flushAt) await out.flush();
           continue;
@@ -203,6 +205,7 @@ export class Dump {
     const stop = Math.min(limit, this.fed, layout.windowEnd);
     const count = Math.floor((stop - at) / layout.width);
     if (count <= 0) return false;
+
     const room = out.buf.length - out.p;
     const planned = lines.plan(queue, at, count, room, layout.offset, layout.windowEnd);
     if (planned === 0) return false;
