@@ -239,6 +239,29 @@ export class HexRowWriter {
     return p;
   }
 
+  /**
+   * Writes up to `rows` full rows from `buf[i..]` (stream offset `at`) by SIMD, each followed by
+   * the annotation lines of a plan in the SIMD memory (see {@link RowSimd.noted}: `planAt`,
+   * `entries`, `poolAt`, `dirAt`, `lengthWordsAt`). Returns `end + written * 2^32` (`written` may
+   * be fewer, even 0: the next row is JavaScript's), or -1 when SIMD cannot write here at all (no
+   * SIMD, an array outside its memory, a sequence carried into the row, offsets near 2^32).
+   */
+  writeNotedRows(out: Uint8Array, p: number, buf: Uint8Array, i: number, rows: number, at: number, planAt: number, entries: number, poolAt: number, dirAt: number, lengthWordsAt: number): number {
+    const simd = this.simd;
+    // (An offset past 2^32 - 16 would wrap the end of a row in 32 bits.)
+    if (simd === null || this.seqEnd > at || at + rows * 16 > 0x1_0000_0000 - 16) return -1;
+    if (buf !== this.simdIn || out !== this.simdOut) {
+      this.simdIn = buf;
+      this.simdOut = out;
+      this.simdBoth = out.buffer === simd.buffer && buf.buffer === simd.buffer;
+      this.simdInAt = buf.byteOffset;
+      this.simdOutAt = out.byteOffset;
+    }
+    if (!this.simdBoth) return -1;
+    const r = simd.noted(this.simdInAt + i, rows, this.simdOutAt + p, at, planAt, entries, poolAt, dirAt, lengthWordsAt);
+    return r - this.simdOutAt;
+  }
+
   /** {@link writeRows} in JavaScript: any row, any layout. */
   private scriptRows(out: Uint8Array, p: number, buf: Uint8Array, i: number, n: number, rows: number, at: number, end: number, streamEnds: boolean): number {
     if (out !== this.outBytes) {

@@ -46,6 +46,13 @@ export interface RowSimd {
    */
   readonly rows: (inAt: number, count: number, outAt: number, at: number) => number;
   /**
+   * Rows as {@link rows} writes them, each followed by the annotation lines a plan gives for the
+   * spans that start in it (see row-simd.wat `noted`; all addresses are memory offsets). Stops
+   * before a row {@link rows} leaves to JavaScript or the plan marks as JavaScript's; returns as
+   * {@link rows}.
+   */
+  readonly noted: (inAt: number, count: number, outAt: number, at: number, planAt: number, entries: number, poolAt: number, dirAt: number, lengthWordsAt: number) => number;
+  /**
    * A zeroed byte array of `size` in the memory, or null once {@link ARENA_BYTES} are used up.
    * Rows whose input and output are both in the memory are written by SIMD.
    */
@@ -108,6 +115,7 @@ export function createRowSimd(caretPair: Uint16Array, caretLength: Uint8Array): 
     buffer,
     shown: new Uint8Array(buffer, SHOWN_AT, SHOWN_BYTES),
     rows: exports.rows as RowSimd['rows'],
+    noted: exports.noted as RowSimd['noted'],
     allocate(size: number): Uint8Array | null {
       if (next + size > ARENA_START + ARENA_BYTES) return null;
       const view = new Uint8Array(buffer, next, size);

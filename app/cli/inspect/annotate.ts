@@ -44,6 +44,23 @@ const SHAPE_MISSES = 16;
 const SHAPE_PAUSE = 4096;
 
 /**
+ * Lines of one span (the commonest: a row with a single SGR, OSC or control) skip the general
+ * template lookup: a direct-mapped cache keyed by one integer (class, flags, meaning) and the
+ * count finds the template with two comparisons instead of seven (see {@link AnnotationWriter.one}).
+ */
+export const ONE_SLOTS = 1024;
+/** Lengths below this are written with one 32-bit store from {@link LENGTH_WORDS}. */
+export const LENGTH_WORD_MAX = 1000;
+/**
+ * The last 4 of the 6 columns of the length field for each length below {@link LENGTH_WORD_MAX},
+ * as a little-endian word (`  19` is `0x39312020`); the first 2 columns are the template's spaces.
+ */
+export const LENGTH_WORDS = Int32Array.from({ length: LENGTH_WORD_MAX }, (_, len) => {
+  const text = String(len).padStart(4);
+  return text.charCodeAt(0) | (text.charCodeAt(1) << 8) | (text.charCodeAt(2) << 16) | (text.charCodeAt(3) << 24);
+});
+
+/**
  * Writes the annotation lines of the spans a row took from the queue, as bytes. Lines, in order
  * of their first offsets:
  *
@@ -110,6 +127,16 @@ export class AnnotationWriter {
   private shapePause = 0;
   /** While lines are written for a shape: offsets written are recorded (relative to `recordFrom`), or -1. */
   private recordFrom = -1;
+  /** The single-span cache ({@link one}): key (class, flags, meaning as one integer; -1 empty), count, line and where its length field is. */
+  private readonly oneKey = new Int32Array(ONE_SLOTS).fill(-1);
+  private readonly oneCount = new Float64Array(ONE_SLOTS);
+  /** Per slot of the single-span cache: its line (a template) and where its length field starts in it. */
+  readonly oneLine: Uint8Array[] = new Array<Uint8Array>(ONE_SLOTS).fill(new Uint8Array(0));
+  readonly oneLengthAt = new Int32Array(ONE_SLOTS);
+  /** Per slot: bumped whenever it gets another line, so a copy of it elsewhere knows it is stale. */
+  readonly oneGeneration = new Int32Array(ONE_SLOTS);
+  /** Where a line's offset goes: after the head. */
+  readonly lineOffsetAt: number;
 
   /**
    * @param from spans starting at or after this offset and before `to` are annotated (the range)
@@ -118,6 +145,7 @@ export class AnnotationWriter {
   constructor(private readonly from: number, private readonly to: number, color: boolean) {
     this.head = Buffer.from(`${PAD}${color ? paintCell('^', 'note') : '^'} `, 'latin1');
     this.headLength = this.head.length;
+    this.lineOffsetAt = this.headLength;
   }
 
   /** Writes the lines for queue groups `[begin, end)` (those in the range) into `out`. */
@@ -129,7 +157,7 @@ export class AnnotationWriter {
     const m = end - begin;
     if (m <= 0) return;
     if (m === 1 && queue.members[begin] === 1) {
-      this.single(queue, begin, out);
+      this.one(queue, begin, out);
       return;
     }
     if (this.shapeGroups > 0) {
@@ -156,8 +184,11 @@ export class AnnotationWriter {
     this.base = begin;
     const buckets = this.assign(queue, begin, end);
     for (let b = 0; b < buckets; b++) {
-      if (this.size[b] === 1) this.single(queue, this.first[b], out);
-      else this.coalesced(queue, b, end, out);
+      if (this.size[b] === 1) {
+        // (While a shape is recorded, offsets must be noted: only the general path does that.)
+        if (this.recordFrom < 0) this.one(queue, this.first[b], out);
+        else this.single(queue, this.first[b], out);
+      } else this.coalesced(queue, b, end, out);
     }
     this.shapeGroups = 0;
     if (this.recordFrom >= 0 && this.offsets <= SHAPE_OFFSETS && out.p - from <= SHAPE_BYTES) this.keepShape(queue, begin, end, out, from);
@@ -266,6 +297,52 @@ export class AnnotationWriter {
       bucketOf[k - begin] = b;
     }
     return buckets;
+  }
+
+  /**
+   * One span's line, as {@link single} writes it, when no shape is being recorded: by the
+   * single-span cache, for the common case of a length that fits its field and an 8-digit offset.
+   */
+  private one(queue: SpanQueue, k: number, out: ByteBuffer): void {
+    const at = queue.start[k];
+    const len = queue.len[k];
+    if (len >= LENGTH_FIELD_MAX || at >= WIDE_OFFSET) {
+      this.single(queue, k, out);
+      return;
+    }
+    const s = this.oneSlot(queue, k);
+    const line = this.oneLine[s];
+    out.reserve(line.length);
+    const p = out.p;
+    out.buf.set(line, p);
+    const view = out.view;
+    writeHex8(view, p + this.headLength, at);
+    const lengthAt = p + this.oneLengthAt[s];
+    if (len < LENGTH_WORD_MAX) view.setInt32(lengthAt + 2, LENGTH_WORDS[len], true);
+    else writeLengthField(out.buf, lengthAt, len);
+    out.p = p + line.length;
+  }
+
+  /**
+   * The slot of the single-span cache that holds the line of group `k` (a single span or a run,
+   * its length below 10^6), filled now if it did not: {@link oneLine} and {@link oneLengthAt}.
+   */
+  oneSlot(queue: SpanQueue, k: number): number {
+    const key = queue.cls[k] | (queue.flags[k] << 4) | (queue.meaning[k] << 10);
+    const n = queue.count[k];
+    const s = (Math.imul(key, 0x9e3779b1) ^ Math.imul(n | 0, 0x85ebca6b)) >>> 22;
+    if (this.oneKey[s] !== key || this.oneCount[s] !== n) this.fillOne(queue, k, s, key, n);
+    return s;
+  }
+
+  /** Puts the line of group `k` in slot `s` of the single-span cache (apart: rare, and kept out of its callers' compiled code). */
+  private fillOne(queue: SpanQueue, k: number, s: number, key: number, n: number): void {
+    this.template(queue, k, Kind.Single, n, 0);
+    this.oneKey[s] = key;
+    this.oneCount[s] = n;
+    this.oneLine[s] = this.lines[this.slot];
+    this.oneLengthAt[s] = this.lengthAt[this.slot];
+    this.oneGeneration[s]++;
   }
 
   /** One span's line. */

@@ -4,6 +4,7 @@ import type { SpanClass } from '../../../shared/parser';
 import { AnnotationWriter } from './annotate';
 import { ByteBuffer, type ByteOutput } from './bytes-out';
 import { formatRow } from './row-text';
+import { SimdLines } from './simd-lines';
 import type { SpanGroup, SpanQueue } from './span-queue';
 
 /** Digits in the offset column: enough for 4 GiB; longer offsets widen the column. */
@@ -35,6 +36,8 @@ export interface DumpLayout {
   readonly columns: number;
   /** Cuts one of Airlock's own lines to the terminal, `prefix+ ` starting each further row. */
   readonly own: (line: string, prefix: string) => string[];
+  /** Tests only: false writes every annotated row in JavaScript (the definition SIMD lines are held to). */
+  readonly simdLines?: boolean;
 }
 
 /**
@@ -64,6 +67,8 @@ export class Dump {
   private active: SpanGroup[] = [];
   /** On a terminal, annotation lines are gathered here and cut to its width. */
   private readonly scratch = new ByteBuffer(4096);
+  /** The bulk case in the SIMD layout: rows and their single-span lines planned for one SIMD call, or null. */
+  private readonly lines: SimdLines | null = null;
 
   constructor(private readonly queue: SpanQueue, private readonly out: ByteOutput, private readonly layout: DumpLayout) {
     this.rows = new HexRowWriter(layout.width, OFFSET_DIGITS);
@@ -72,7 +77,10 @@ export class Dump {
     // The bytes held and, in the bulk case, the output live where the row writer can write rows
     // without copying (its SIMD memory, in the default layout): room for a 1 MiB read and the lag.
     this.hold = this.rows.allocate(HOLD_BYTES);
-    if (this.fast) out.adopt(this.rows.allocate(out.buf.length));
+    if (this.fast) {
+      out.adopt(this.rows.allocate(out.buf.length));
+      if (layout.simdLines !== false) this.lines = SimdLines.create(this.rows, this.notes, this.hold);
+    }
   }
 
   /** Keeps the next parsed bytes of the stream (the caller's array is not kept). */
@@ -138,8 +146,9 @@ export class Dump {
   /** The rows up to `limit` as bytes: the bulk case, kept to a tight loop. */
   private async fastRows(limit: number, final: boolean): Promise<void> {
     const { windowEnd, width } = this.layout;
-    const { out, rows, queue, hold, holdAt, holdLen, fed } = this;
+    const { out, rows, queue, hold, holdAt, holdLen, fed, lines } = this;
     const flushAt = out.flushAt;
+    lines?.forget();
     let at = this.pos;
     while (at < windowEnd) {
       let rowEnd = at + width < windowEnd ? at + width : windowEnd;
@@ -162,6 +171,13 @@ export class Dump {
         out.p = rows.writeRows(out.buf, out.p, hold, i, width, count, at, holdLen, final);
         at += count * width;
       } else {
+        // (A row whose first span starts a series, BEL, BS, … as in every row of BEL/BS input, is
+        // JavaScript's: known here with one load, without a call.)
+        if (lines !== null && rowEnd - at === width && (next >= rowEnd || queue.members[queue.head] === 1) && this.notedRows(at, i, limit)) {
+          at = this.pos;
+          if (out.p >= flushAt) await out.flush();
+          continue;
+        }
         out.reserve(rows.maxRowBytes);
         out.p = rows.writeRow(out.buf, out.p, hold, i, rowEnd - at, at, holdLen, final);
         // The spans that start before the row's end, annotated under it.
@@ -177,6 +193,31 @@ export class Dump {
       }
     }
     this.pos = at;
+  }
+
+  /**
+   * Rows from `at` (`hold[i]`) with their single-span lines in one SIMD call, as far as a plan
+   * reaches (see SimdLines); returns whether any row was written, leaving {@link pos} after them.
+   */
+  private notedRows(at: number, i: number, limit: number): boolean {
+    const { out, rows, queue, layout } = this;
+    const lines = this.lines as SimdLines;
+    const stop = Math.min(limit, this.fed, layout.windowEnd);
+    const count = Math.floor((stop - at) / layout.width);
+    if (count <= 0) return false;
+
+    const room = out.buf.length - out.p;
+    const planned = lines.plan(queue, at, count, room, layout.offset, layout.windowEnd);
+    if (planned === 0) return false;
+    const r = rows.writeNotedRows(out.buf, out.p, this.hold, i, planned, at, lines.entryAt, lines.entriesLeft, lines.poolAt, lines.dirAt, lines.lengthWordsAt);
+    if (r < 0) return false;
+    const written = Math.floor(r / 0x1_0000_0000);
+    if (written === 0) return false;
+    out.p = r - written * 0x1_0000_0000;
+    this.pos = at + written * layout.width;
+    // Their spans were annotated: taken from the queue.
+    queue.take(this.pos);
+    return true;
   }
 
   /** Takes the groups that start before `before` outside any row: annotates those in the range, keeps colours. */
