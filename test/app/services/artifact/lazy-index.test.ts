@@ -13,7 +13,7 @@ import { hostileStream } from '../../../helpers/arbitraries';
 // @ts-expect-error plain ESM module without types
 import { hostileBlock } from '../../../../bench/viewer/hostile.mjs';
 import { searchTextLazy } from '../../../../app/services/artifact/lazy-search';
-import { replayPages, replayText, type ReplaySource } from '../../../../app/services/artifact/replay';
+import { replayPages, replayText, warmReplay, type ReplaySource } from '../../../../app/services/artifact/replay';
 import { IndexReader } from '../../../../app/services/artifact/reader';
 import { fixture, indexed, readColumn, type Fixture } from './helpers';
 
@@ -237,6 +237,26 @@ describe('lazy index', () => {
     expect(fellBack).toBe(before);
     expect(tried).toBeGreaterThan(50);
     expect(fellBack).toBeLessThan(tried / 10);
+  });
+
+  it('warms the replay code on an artifact without writing or failing, whatever the raw file', async () => {
+    const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-warm-'));
+    try {
+      const raw = join(dir, 'raw');
+      writeFileSync(raw, Buffer.concat(Array.from({ length: 300 }, () => hostileBlock() as Uint8Array)));
+      const o = { sha256: 'x'.repeat(64), engine: 'e', sanitizer: OVERWRITE, pageBytes: 4096, maxLineBytes: 4096 };
+      const before = process.cwd();
+      expect(() => warmReplay({ ...o, rawPath: raw })).not.toThrow();
+      expect(() => warmReplay({ ...o, sanitizer: { ...OVERWRITE, cr: 'newline' }, rawPath: raw })).not.toThrow();
+      // No file: no warm-up, and no error either.
+      expect(() => warmReplay({ ...o, rawPath: join(dir, 'pruned') })).not.toThrow();
+      expect(readdirSync(dir)).toEqual(['raw']);
+      expect(process.cwd()).toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('searches in worker threads as it does inline', async () => {
