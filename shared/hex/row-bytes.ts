@@ -208,14 +208,7 @@ export class HexRowWriter {
   writeRows(out: Uint8Array, p: number, buf: Uint8Array, i: number, n: number, rows: number, at: number, end: number, streamEnds: boolean): number {
     const simd = this.simd;
     if (simd === null || n !== 16) return this.scriptRows(out, p, buf, i, n, rows, at, end, streamEnds);
-    if (buf !== this.simdIn || out !== this.simdOut) {
-      this.simdIn = buf;
-      this.simdOut = out;
-      this.simdBoth = out.buffer === simd.buffer && buf.buffer === simd.buffer;
-      this.simdInAt = buf.byteOffset;
-      this.simdOutAt = out.byteOffset;
-    }
-    if (!this.simdBoth) return this.scriptRows(out, p, buf, i, n, rows, at, end, streamEnds);
+    if (!this.inSimdMemory(buf, out, simd.buffer)) return this.scriptRows(out, p, buf, i, n, rows, at, end, streamEnds);
     const inAt = this.simdInAt;
     const outAt = this.simdOutAt;
     while (rows > 0) {
@@ -239,6 +232,18 @@ export class HexRowWriter {
     return p;
   }
 
+  /** Whether `buf` and `out` both lie in the SIMD module's memory (remembered for the last pair, with their offsets in it). */
+  private inSimdMemory(buf: Uint8Array, out: Uint8Array, memory: ArrayBufferLike): boolean {
+    if (buf !== this.simdIn || out !== this.simdOut) {
+      this.simdIn = buf;
+      this.simdOut = out;
+      this.simdBoth = out.buffer === memory && buf.buffer === memory;
+      this.simdInAt = buf.byteOffset;
+      this.simdOutAt = out.byteOffset;
+    }
+    return this.simdBoth;
+  }
+
   /**
    * Writes up to `rows` full rows from `buf[i..]` (stream offset `at`) by SIMD, each followed by
    * the annotation lines of a plan in the SIMD memory (see {@link RowSimd.noted}: `planAt`,
@@ -250,14 +255,7 @@ export class HexRowWriter {
     const simd = this.simd;
     // (An offset past 2^32 - 16 would wrap the end of a row in 32 bits.)
     if (simd === null || this.seqEnd > at || at + rows * 16 > 0x1_0000_0000 - 16) return -1;
-    if (buf !== this.simdIn || out !== this.simdOut) {
-      this.simdIn = buf;
-      this.simdOut = out;
-      this.simdBoth = out.buffer === simd.buffer && buf.buffer === simd.buffer;
-      this.simdInAt = buf.byteOffset;
-      this.simdOutAt = out.byteOffset;
-    }
-    if (!this.simdBoth) return -1;
+    if (!this.inSimdMemory(buf, out, simd.buffer)) return -1;
     const r = simd.noted(this.simdInAt + i, rows, this.simdOutAt + p, at, planAt, entries, poolAt, dirAt, lengthWordsAt);
     return r - this.simdOutAt;
   }
