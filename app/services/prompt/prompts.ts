@@ -100,11 +100,27 @@ export class PromptBroker {
       ...(range ? { range: [range[0], range[1]] } : {}),
       reason: auditText(requestedReason),
     });
-    const { summary } = loc;
-    return new Promise<RawAccessOutcome>((resolve) => {
+    // The requester's words come from the renderer: controls, bidi and tags shown escaped.
+    const outcome = await this.waitFor({
+      id, windowId, loc, ref, range, requestedReason, shownReason: terminalSafeLine(requestedReason), requester: `viewer window ${windowId}`, extract: null, review: null,
+    });
+    return outcome as RawAccessOutcome;
+  }
+
+  /**
+   * The pending prompt `id` for viewer window `windowId`, shown in main's prompt window; resolves
+   * with how it ended. `review`: a queued extract (`extract` its view), answered through the queue.
+   */
+  private waitFor(o: {
+    id: string; windowId: number; loc: Awaited<ReturnType<VaultView['locate']>>; ref: ArtifactRef; range: readonly [number, number] | null;
+    requestedReason: string; shownReason: string; requester: string; extract: RequestView | null; review: ReviewActions | null;
+  }): Promise<RawAccessOutcome | { readonly state: 'approved' }> {
+    const { id, windowId, ref, range, requestedReason, requester, extract, review } = o;
+    const { artifact, summary } = o.loc;
+    return new Promise((resolve) => {
       const p: Pending = {
         id,
-        review: null,
+        review,
         ref,
         sha256: artifact.sha256,
         size: artifact.size,
@@ -117,10 +133,10 @@ export class PromptBroker {
           artifact,
           record: { id: summary.id, title: summary.title, cwd: summary.cwd, createdAt: summary.createdAt, source: summary.source },
           range,
-          // The requester's words come from the renderer: controls, bidi and tags shown escaped.
-          requestedReason: terminalSafeLine(requestedReason),
-          requester: `viewer window ${windowId}`,
+          requestedReason: o.shownReason,
+          requester,
           confirmDigits: CONFIRM_DIGITS,
+          ...(extract ? { extract } : {}),
         },
         promptWindow: null,
         timer: null,
@@ -128,7 +144,7 @@ export class PromptBroker {
           clearTimeout(p.timer as NodeJS.Timeout);
           this.pending.delete(id);
           this.deps.opener.close(id);
-          resolve(outcome as RawAccessOutcome);
+          resolve(outcome);
         },
       };
       this.open(p);
@@ -143,44 +159,17 @@ export class PromptBroker {
    */
   async review(windowId: number, request: RequestView, actions: ReviewActions): Promise<ReviewOutcome> {
     const loc = await this.deps.view.locate(request.artifact);
-    const { artifact, summary } = loc;
     for (const p of this.pending.values()) {
       if (p.windowId === windowId) throw new BridgeError('forbidden', 'this window already has a prompt waiting for an answer');
       if (p.view.extract?.id === request.id) throw new BridgeError('forbidden', `request ${request.id} is already being reviewed in a prompt`);
     }
     const id = `r-${randomBytes(8).toString('hex')}`;
-    return new Promise<ReviewOutcome>((resolve) => {
-      const p: Pending = {
-        id,
-        review: actions,
-        ref: request.artifact,
-        sha256: artifact.sha256,
-        size: artifact.size,
-        windowId,
-        range: request.range,
-        requestedReason: request.reason,
-        deadline: this.now() + this.timeoutMs,
-        view: {
-          requestId: id,
-          artifact,
-          record: { id: summary.id, title: summary.title, cwd: summary.cwd, createdAt: summary.createdAt, source: summary.source },
-          range: request.range,
-          requestedReason: request.reason, // escaped by the queue's view already
-          requester: request.requester,
-          confirmDigits: CONFIRM_DIGITS,
-          extract: request,
-        },
-        promptWindow: null,
-        timer: null,
-        settle: (outcome) => {
-          clearTimeout(p.timer as NodeJS.Timeout);
-          this.pending.delete(id);
-          this.deps.opener.close(id);
-          resolve(outcome.state === 'approved' ? 'approved' : outcome.state === 'denied' && outcome.why === HUMAN_DENIED ? 'denied' : 'closed');
-        },
-      };
-      this.open(p);
+    const outcome = await this.waitFor({
+      // The reason is escaped by the queue's view already.
+      id, windowId, loc, ref: request.artifact, range: request.range, requestedReason: request.reason, shownReason: request.reason,
+      requester: request.requester, extract: request, review: actions,
     });
+    return outcome.state === 'approved' ? 'approved' : outcome.state === 'denied' && outcome.why === HUMAN_DENIED ? 'denied' : 'closed';
   }
 
   private open(p: Pending): void {
