@@ -279,6 +279,8 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
           clearInterval(timer2);
         }
         trace?.('the last run is done');
+        // Its last pages are in the progress too, before the merge (a caller may cancel on them).
+        report();
         if (Atomics.load(cancel, 0) !== 0) throw new BuildCancelled();
         const result = finishPlaced(o, run0, parts, q, sw, at, hash?.digest('hex') ?? null, started);
         trace?.('placed build done');
@@ -295,6 +297,7 @@ export async function buildIndexParallel(o: BuildOptions, p: ParallelOptions): P
       clearInterval(timer);
     }
     trace?.(`segments and digest done: ${outcomes.slice(1).map((x) => x.stopAt).join(',')}`);
+    report();
     if (Atomics.load(cancel, 0) !== 0) throw new BuildCancelled();
     if (o.lazy) {
       const result = finishLazy(o, mergeLazy(run0, outcomes, starts, table, o.pageBytes), hash?.digest('hex') ?? null, started);
