@@ -17,6 +17,7 @@ import { Sanitizer, SegmentKind, type OffsetMap, type RemovalReport } from '../.
 import { SpanClass, SpanFlag, SPAN_CLASS_COUNT } from '../../../shared/parser';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { crc32 } from 'node:zlib';
+import { readUpTo } from '../../node/read-up-to';
 import { ColumnWriter, type MemoryBudget } from './columns';
 import { concatF64, MAX_REPLAY_PAGES, PageField, pageRecord } from './pages';
 import { trace } from './trace';
@@ -956,12 +957,7 @@ export class SegmentRun {
         if (this.plan && this.tryPlace(this.plan)) trace?.(`segment ${k} placed at ${pos}`);
       }
       if (tm) tq = performance.now();
-      let n = 0;
-      while (n < pageBytes && pos + n < size) {
-        const got = readSync(fd, page, n, Math.min(pageBytes - n, size - pos - n), pos + n);
-        if (got === 0) break;
-        n += got;
-      }
+      const n = readUpTo(fd, page, 0, Math.min(pageBytes, size - pos), pos);
       if (n === 0) throw new Error('the raw file ended early (changed while indexing?)');
       const view = n === pageBytes ? page : page.subarray(0, n);
       if (tm) { const t = performance.now(); tm.read += t - tq; tq = t; }

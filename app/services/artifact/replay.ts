@@ -3,7 +3,8 @@
 // record, and writes into memory exactly the spans, text, map segments and line starts that run
 // wrote for the pages that follow. What it writes is checked against the page table's counts, so a
 // raw file that changed after indexing is caught, not served.
-import { closeSync, constants as fsc, openSync, readSync } from 'node:fs';
+import { closeSync, constants as fsc, openSync } from 'node:fs';
+import { readUpTo } from '../../node/read-up-to';
 import { Sanitizer } from '../../../shared/sanitize';
 import { PRECEDING_TEXT, SegmentRun, type BuildOptions, type ReplayColumn } from './build';
 import type { IndexSanitizerOptions } from './format';
@@ -101,13 +102,8 @@ export function replayText(src: ReplaySource, from: number, to: number): Uint8Ar
     for (let p = from; p <= to; p++) {
       const pos = p * src.pageBytes;
       const want = t.get(p + 1, PageField.Text) - textAt;
-      let n = 0;
       // The last page is shorter; its record's successor is the end record.
-      while (n < page.length) {
-        const got = readSync(fd, page, n, page.length - n, pos + n);
-        if (got === 0) break;
-        n += got;
-      }
+      const n = readUpTo(fd, page, 0, page.length, pos);
       let text = sanitizer.write(n === page.length ? page : page.subarray(0, n)).slice();
       if (p === t.pages - 1) {
         const rest = sanitizer.end();

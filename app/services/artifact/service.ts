@@ -256,7 +256,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     try {
       const running = opts.inline ? runInline(input, job) : runWorker(input, job);
       // A lazy index's pages are replayed here in main: warm that code while the workers build.
-      if (lazy && !opts.inline) warmSoon(input);
+      if (lazy) warmSoon(input);
       const outcome = await running;
       if (outcome === 'cancelled') {
         job.state = 'cancelled';

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync, constants as fsc } from 'node:fs';
+import { closeSync, openSync, constants as fsc } from 'node:fs';
+import { readUpTo } from '../../node/read-up-to';
 import { MAX_RAW_READ } from '../../../shared/bridge/limits';
 import { BridgeError } from '../bridge/errors';
 
@@ -26,12 +27,7 @@ export async function readRawRange(path: string, start: number, end: number): Pr
   }
   try {
     const buf = new Uint8Array(end - start);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, start + got);
-      if (n === 0) break;
-      got += n;
-    }
+    const got = readUpTo(fd, buf, 0, buf.length, start);
     return got === buf.length ? buf : buf.slice(0, got);
   } finally {
     closeSync(fd);
