@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -201,18 +202,41 @@ describe('airlock vault verify', () => {
     expect(r.err).toContain('could not record the verification in the audit log');
   });
 
-  it.skipIf(process.getuid?.() === 0)('reports an unwritable vault', async () => {
-    await seed(new Date());
-    await chmod(vdir, 0o500);
+  it('reports an unwritable vault', async (ctx) => {
+    const record = await seed(new Date());
+    // Root writes through mode bits, so as root the vault is made read-only by a read-only bind
+    // mount of itself instead (EROFS); where neither works the test cannot fail, and is skipped.
+    const readOnly = process.getuid?.() === 0 ? readOnlyMount(vdir) : chmodReadOnly(vdir);
+    if (readOnly === null) return ctx.skip();
     try {
       const r = await cli(vaultCommand, ['prune', '--raw-older-than', '0s', '--vault', vdir]);
       expect(r.code).toBe(1);
       expect(r.err).toContain(`vault ${vdir} is not writable`);
+      // Refused before anything changed: the raw bytes and the record are as they were.
+      const vault = await Vault.open(vdir);
+      expect(await vault.hasRaw(record.raw.stdout!.sha256)).toBe(true);
+      expect((await vault.getRecord(record.id)).raw_pruned_at).toBeUndefined();
     } finally {
-      await chmod(vdir, 0o700);
+      readOnly();
     }
   });
 });
+
+/** Makes `dir` unwritable by its mode (not for root); returns the undo. */
+function chmodReadOnly(dir: string): () => void {
+  chmodSync(dir, 0o500);
+  return () => chmodSync(dir, 0o700);
+}
+
+/** Mounts `dir` read-only over itself (root only); returns the undo, or null where mounting is not allowed. */
+function readOnlyMount(dir: string): (() => void) | null {
+  if (spawnSync('mount', ['--bind', dir, dir]).status !== 0) return null;
+  if (spawnSync('mount', ['-o', 'remount,bind,ro', dir]).status !== 0) {
+    spawnSync('umount', [dir]);
+    return null;
+  }
+  return () => void spawnSync('umount', [dir]);
+}
 
 describe('airlock vault prune', () => {
   it('deletes old raw bytes, keeps records, audits each deletion', async () => {
