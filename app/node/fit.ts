@@ -14,11 +14,43 @@ export function charWidth(ch: string): number {
   return ch.charCodeAt(0) < 0x80 ? 1 : 2;
 }
 
-/** Display columns of a terminal-safe string, conservatively (see {@link charWidth}). */
+/**
+ * Display columns of a terminal-safe string, conservatively (see {@link charWidth}). Airlock's
+ * own colour (`ESC [ … m`, see {@link sgrLength}) takes none.
+ */
 export function textWidth(s: string): number {
   let w = 0;
-  for (const ch of s) w += charWidth(ch);
+  for (let i = 0; i < s.length; i++) {
+    const u = s.charCodeAt(i);
+    if (u < 0x80) {
+      const sgr = u === 0x1b ? sgrLength(s, i) : 0;
+      if (sgr > 0) i += sgr - 1;
+      else w++;
+      continue;
+    }
+    // One character, one or two code units: 2 columns (as charWidth of it).
+    w += 2;
+    if (u >= 0xd800 && u <= 0xdbff) {
+      const v = s.charCodeAt(i + 1);
+      if (v >= 0xdc00 && v <= 0xdfff) i++;
+    }
+  }
   return w;
+}
+
+/**
+ * The length of an SGR sequence (`ESC [`, digits and `;`, `m`) at `s[i]`, or 0. Terminal-safe
+ * text holds no ESC of its own (input's is shown as `^[`), so one there is Airlock's own colour
+ * around a word, which a terminal does not draw: it takes no columns and is never cut.
+ */
+export function sgrLength(s: string, i: number): number {
+  if (s.charCodeAt(i) !== 0x1b || s.charCodeAt(i + 1) !== 0x5b) return 0;
+  let j = i + 2;
+  for (; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if ((c < 0x30 || c > 0x39) && c !== 0x3b) break;
+  }
+  return s.charCodeAt(j) === 0x6d ? j + 1 - i : 0;
 }
 
 /** A piece of a row: the text to print (may carry Airlock's own SGR) and its display width. */
@@ -69,7 +101,13 @@ export function wrapLine(line: string, columns: number, continuation: string): s
       pieces.push({ text: word, width: w });
       continue;
     }
-    for (const ch of word) pieces.push({ text: ch, width: charWidth(ch) });
+    // A word wider than a row goes character by character (Airlock's colour whole, with no width).
+    for (let i = 0; i < word.length; ) {
+      const sgr = sgrLength(word, i);
+      const ch = sgr > 0 ? word.slice(i, i + sgr) : String.fromCodePoint(word.codePointAt(i) as number);
+      pieces.push({ text: ch, width: sgr > 0 ? 0 : charWidth(ch) });
+      i += ch.length;
+    }
   }
   return fitPieces(pieces, Math.max(columns, room), continuation);
 }

@@ -89,6 +89,33 @@ describe('inspect rows with multi-byte cells', () => {
     });
   }
 
+  // In colour (a terminal without NO_COLOR), with the legend above the rows: Airlock's own SGR
+  // takes no columns, and the legend is cut between names (a long name word by word).
+  for (const columns of [44, 47, 80]) {
+    it(`in colour on a ${columns}-column terminal, legend included`, async () => {
+      const file = join(dir, 'colour.bin');
+      writeFileSync(file, Buffer.concat([Buffer.from('\x1b[1;31mFAIL\x1b[0m \x1b]8;;https://x.example/\x07link\x1b]8;;\x07 '), Buffer.from('\u202e'.repeat(12)), Buffer.from('\x9b31m\n', 'latin1')]));
+      const r = await runAirlock(['inspect', file], { env: { PATH: process.env.PATH }, cwd: dir, columns });
+      expect(r.code).toBe(0);
+      const out = r.out.toString('utf8');
+      expect(out).toContain('\x1b[1;34mlegend:');
+      // Row starts are checked as a terminal shows them: without the colour around them.
+      expectFits(out.replace(/\x1b\[[0-9;]*m/g, ''), columns, new RegExp(`${INSPECT_ROWS.source}|^legend:`));
+    });
+  }
+
+  it('in colour, an annotation line that fits is not cut (its colour takes no columns)', async () => {
+    const file = join(dir, 'sgr.bin');
+    writeFileSync(file, '\x1b[38;2;218;229;126mok\n');
+    const r = await runAirlock(['inspect', file], { env: { PATH: process.env.PATH }, cwd: dir, columns: 80 });
+    const lines = r.out.toString('utf8').split('\n');
+    const note = lines.find((l) => l.includes('SGR select graphic rendition'));
+    // `          ^ 00000000 csi              19 B  SGR select graphic rendition`: 71 columns.
+    expect(note, lines.join('\n')).toBeDefined();
+    expect(width(note as string)).toBeLessThanOrEqual(80);
+    expect(lines.some((l) => /^ {10}\+ /.test(l))).toBe(false);
+  });
+
   it('escapes a literal | in the caret column', async () => {
     const file = join(dir, 'pipe.bin');
     writeFileSync(file, 'a|b');

@@ -90,7 +90,7 @@ export const inspectCommand: Command = {
     const out = new ByteOutput(new StdoutWriter(io));
     if (!json) {
       const header = [...own(`airlock inspect: ${terminalSafeLine(shown)}`, 'airlock inspect:')];
-      if (dump && color) header.push(legend());
+      if (dump && color) header.push(...legend(columns));
       out.text(`${header.map((l, i) => (i === 0 ? `${note('airlock inspect:')}${l.slice('airlock inspect:'.length)}` : l)).join('\n')}\n`);
     }
 

@@ -1,5 +1,6 @@
 import type { CellKind } from '../../../shared/hex';
 import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser';
+import { fitPieces, type Piece } from '../../node/fit';
 
 /** What a cell is painted as: a span's class (its whole extent), else the cell's own kind. */
 export type PaintStyle = CellKind | 'kept' | 'note' | 'dim' | `span:${(typeof SPAN_CLASS_NAMES)[number]}`;
@@ -39,6 +40,25 @@ export function paintCell(text: string, style: PaintStyle): string {
   return sgr === undefined ? text : `${sgr}${text}${RESET}`;
 }
 
+/** The SGR of each span class, by number ('' for none): {@link SGR} of `span:<name>`. */
+const SPAN_SGR: readonly string[] = SPAN_CLASS_NAMES.map((name) => SGR[`span:${name}`] ?? '');
+const KEPT_SGR = SGR.kept ?? '';
+
+/**
+ * The SGR {@link paintCell} puts around a cell painted as {@link styleFor} says ('' for none),
+ * from tables: for rows painted cell by cell, without a style string per cell.
+ */
+export function cellSgr(kind: CellKind, text: string, span: SpanClass | undefined): string {
+  if (span !== undefined) return SPAN_SGR[span];
+  if (kind === 'c0' && (text === '^J' || text === '^I')) return KEPT_SGR;
+  return SGR[kind] ?? '';
+}
+
+/** `text` inside `sgr` and a reset, as {@link paintCell} paints it; `text` alone for no SGR. */
+export function painted(text: string, sgr: string): string {
+  return sgr === '' ? text : `${sgr}${text}${RESET}`;
+}
+
 /** The style for a byte: its span's class when it lies in one, else its cell kind (LF/TAB as kept text). */
 export function styleFor(kind: CellKind, text: string, span: SpanClass | undefined): PaintStyle {
   if (span !== undefined) return `span:${SPAN_CLASS_NAMES[span]}`;
@@ -46,13 +66,27 @@ export function styleFor(kind: CellKind, text: string, span: SpanClass | undefin
   return kind;
 }
 
-/** The legend printed above a coloured dump, each name in its own colour. */
-export function legend(): string {
+/**
+ * The legend printed above a coloured dump, each name in its own colour, cut to the terminal's
+ * `columns` between names (further rows begin `legend:+`).
+ */
+export function legend(columns = Infinity): string[] {
   const items: [string, PaintStyle][] = [
     ['C0/DEL', 'span:c0'], ['ESC/CSI/C1', 'span:csi'], ['string (OSC/DCS/APC/PM/SOS, whole payload)', 'span:osc'],
     ['invisible', 'span:invisible'], ['invalid UTF-8', 'span:invalid_utf8'], ['LF/TAB (kept)', 'kept'], ['look-alike', 'utf8-escaped'],
   ];
-  return `${paintCell('legend:', 'note')} ${items.map(([name, style]) => paintCell(name, style)).join('  ')}`;
+  const continuation = 'legend:+ ';
+  const pieces: Piece[] = [{ text: paintCell('legend:', 'note'), width: 'legend:'.length }];
+  items.forEach(([name, style], k) => {
+    pieces.push({ text: k === 0 ? ' ' : '  ', width: k === 0 ? 1 : 2 });
+    // A name is one piece, unless it is wider than a row: then word by word.
+    const words = continuation.length + name.length <= columns ? [name] : name.split(' ');
+    words.forEach((word, w) => {
+      if (w > 0) pieces.push({ text: ' ', width: 1 });
+      pieces.push({ text: paintCell(word, style), width: word.length });
+    });
+  });
+  return fitPieces(pieces, columns, continuation);
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { HexRow } from '../../../shared/hex';
+import type { Cell, HexRow } from '../../../shared/hex';
 import type { SpanClass } from '../../../shared/parser';
 import { charWidth, fitPieces, textWidth, type Piece } from '../../node/fit';
-import { paintCell, styleFor } from './paint';
+import { cellSgr, painted } from './paint';
 
 /** Bytes per hex group; an extra space between groups helps the eye count columns. */
 const GROUP_SIZE = 8;
@@ -28,24 +28,74 @@ export interface RowLayout {
  */
 export function formatRow(row: HexRow, layout: RowLayout): string[] {
   if (layout.columns === Infinity && !layout.color) return [plainRow(row, layout)];
+  const sgr = rowSgr(row, layout);
+  const line = wholeRow(row, layout, sgr);
+  return line !== null ? [line] : cutRow(row, layout, sgr);
+}
+
+/**
+ * The definition of a painted or cut row: its pieces, fitted to the terminal by {@link fitPieces}.
+ * (Exported for the test that holds {@link formatRow}'s one-line path to it.)
+ */
+export function cutRow(row: HexRow, layout: RowLayout, sgr: readonly string[] = rowSgr(row, layout)): string[] {
   const pieces: Piece[] = [];
   const offset = row.offset.toString(16).padStart(layout.offsetDigits, '0');
   pieces.push({ text: offset, width: offset.length });
-  const styles = row.cells.map((cell, k) => styleFor(cell.kind, cell.text, layout.spanAt(row.offset + k)));
-  const paint = (text: string, k: number): string => (layout.color ? paintCell(text, styles[k]) : text);
   for (let k = 0; k < Math.max(layout.width, row.hex.length); k++) {
     const gap = k % GROUP_SIZE === 0 ? '  ' : ' ';
     pieces.push({ text: gap, width: gap.length });
-    pieces.push(k < row.hex.length ? { text: paint(row.hex[k], k), width: 2 } : { text: '  ', width: 2 });
+    pieces.push(k < row.hex.length ? { text: painted(row.hex[k], sgr[k]), width: 2 } : { text: '  ', width: 2 });
   }
   pieces.push({ text: '  ', width: 2 }, { text: '|', width: 1 });
   row.cells.forEach((cell, k) => {
     const text = cell.text === '|' ? '\\|' : cell.text;
-    pieces.push({ text: paint(text, k), width: cell.kind === 'utf8-cont' ? charWidth(text) : textWidth(text) });
+    pieces.push({ text: painted(text, sgr[k]), width: cell.kind === 'utf8-cont' ? charWidth(text) : textWidth(text) });
   });
   pieces.push({ text: '|', width: 1 });
   if (layout.columns === Infinity) return [pieces.map((p) => p.text).join('')];
   return fitPieces(pieces, layout.columns, `${' '.repeat(layout.offsetDigits)}+ `);
+}
+
+/** The SGR of each cell of `row` ('' each without colour), in one array reused from row to row. */
+const sgrOfCell: string[] = [];
+function rowSgr(row: HexRow, layout: RowLayout): readonly string[] {
+  const { cells } = row;
+  sgrOfCell.length = cells.length;
+  for (let k = 0; k < cells.length; k++) sgrOfCell[k] = layout.color ? cellSgr(cells[k].kind, cells[k].text, layout.spanAt(row.offset + k)) : '';
+  return sgrOfCell;
+}
+
+/**
+ * The row as one line when it fits the terminal (always when there is none), built as one string
+ * as {@link cutRow} would join its pieces (without an object per piece); null when it must be cut.
+ */
+function wholeRow(row: HexRow, layout: RowLayout, sgr: readonly string[]): string | null {
+  const { hex, cells } = row;
+  let line = row.offset.toString(16).padStart(layout.offsetDigits, '0');
+  let width = line.length;
+  for (let k = 0; k < Math.max(layout.width, hex.length); k++) {
+    line += k % GROUP_SIZE === 0 ? '  ' : ' ';
+    line += k < hex.length ? painted(hex[k], sgr[k]) : '  ';
+    width += k % GROUP_SIZE === 0 ? 4 : 3;
+  }
+  line += '  |';
+  width += 3;
+  for (let k = 0; k < cells.length; k++) {
+    const cell = cells[k];
+    const text = cell.text === '|' ? '\\|' : cell.text;
+    line += painted(text, sgr[k]);
+    width += cellWidth(cell.kind, text);
+    if (width > layout.columns) return null;
+  }
+  line += '|';
+  return width + 1 <= layout.columns ? line : null;
+}
+
+/** Display columns of a caret cell's text (a UTF-8 continuation cell shows one character). */
+function cellWidth(kind: Cell['kind'], text: string): number {
+  if (kind === 'utf8-cont') return charWidth(text);
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return textWidth(text);
+  return text.length;
 }
 
 /** The common case (not a terminal, no colour) built as one string: no pieces, little garbage. */
