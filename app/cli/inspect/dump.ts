@@ -38,6 +38,8 @@ export interface DumpLayout {
   readonly own: (line: string, prefix: string) => string[];
   /** Tests only: false writes every annotated row in JavaScript (the definition SIMD lines are held to). */
   readonly simdLines?: boolean;
+  /** Tests only: false builds every row of a terminal or colour dump as text (the definition ASCII rows are held to). */
+  readonly asciiRows?: boolean;
 }
 
 /**
@@ -131,7 +133,8 @@ export class Dump {
       const i = at - this.holdAt;
       const from = this.queue.head;
       const to = this.queue.take(rowEnd);
-      this.slowRow(i, rowEnd - at, at, from, to);
+      if (this.layout.asciiRows !== false && this.uncolouredAscii(i, rowEnd - at, at, from, to)) this.asciiRow(i, rowEnd - at, at, from, to, final);
+      else this.slowRow(i, rowEnd - at, at, from, to);
       this.pos = rowEnd;
       if (this.out.full) await this.out.flush();
     }
@@ -241,6 +244,41 @@ export class Dump {
     if (this.scratch.p === 0) return;
     const text = this.scratch.buf.toString('utf8', 0, this.scratch.p - 1);
     for (const line of text.split('\n')) for (const row of this.layout.own(line, ANNOTATION_PAD)) this.out.text(`${row}\n`);
+  }
+
+  /**
+   * Whether the row `hold[i..i+n)` (stream offset `at`, groups `[from, to)` taken for it) reads
+   * as its plain text on the terminal: printable ASCII only (its own cells, whatever came before),
+   * no colour on any byte (no span reaches into it; cells of printable ASCII have none), and as
+   * wide as the terminal at most. Its text is then what {@link slowRow} makes of it, and it is
+   * written as bytes like the bulk case: in a log most rows are such.
+   */
+  private uncolouredAscii(i: number, n: number, at: number, from: number, to: number): boolean {
+    const { color, columns, width } = this.layout;
+    if (color) {
+      if (to > from) return false;
+      for (const g of this.active) if (g.end > at) return false;
+    }
+    const hold = this.hold;
+    // Offset, the hex column (padded to a full row), `  |`, a column per cell (`\ \^ \< \|` two), `|`.
+    let columnsUsed = Math.max(OFFSET_DIGITS, at.toString(16).length) + width * 3 + Math.ceil(width / 8) + 3 + n + 1;
+    for (let k = i; k < i + n; k++) {
+      const b = hold[k];
+      if (b < 0x20 || b > 0x7e) return false;
+      if (b === 0x5c || b === 0x5e || b === 0x3c || b === 0x7c) columnsUsed++;
+    }
+    return columnsUsed <= columns;
+  }
+
+  /** A row {@link uncolouredAscii} said reads as its plain text: written as bytes, then its groups' lines. */
+  private asciiRow(i: number, n: number, at: number, from: number, to: number, final: boolean): void {
+    // (What slowRow does with the colours of spans that ended before this row.)
+    if (this.layout.color) this.active.length = 0;
+    // The row writer starts afresh at every such row (the rows between were written as text).
+    this.rows.begin(this.hold, i, at, this.holdLen, final);
+    this.out.reserve(this.rows.maxRowBytes);
+    this.out.p = this.rows.writeRow(this.out.buf, this.out.p, this.hold, i, n, at, this.holdLen, final);
+    this.annotate(from, to, false);
   }
 
   /** A row as text: coloured by span and cut to the terminal's width. */
