@@ -53,6 +53,29 @@ export function sgrLength(s: string, i: number): number {
   return s.charCodeAt(j) === 0x6d ? j + 1 - i : 0;
 }
 
+/**
+ * {@link textWidth} of the UTF-8 text `buf[start..end)`, counted on its bytes (no string made):
+ * 1 per ASCII byte, 2 per other character (at its lead byte; continuation bytes none), none for
+ * Airlock's own SGR (see {@link sgrLength}). The text must be well-formed UTF-8.
+ */
+export function utf8Width(buf: Uint8Array, start: number, end: number): number {
+  let w = 0;
+  for (let k = start; k < end; k++) {
+    const b = buf[k];
+    if (b === 0x1b && buf[k + 1] === 0x5b) {
+      let j = k + 2;
+      while (j < end && ((buf[j] >= 0x30 && buf[j] <= 0x39) || buf[j] === 0x3b)) j++;
+      if (j < end && buf[j] === 0x6d) {
+        k = j;
+        continue;
+      }
+    }
+    if (b < 0x80) w++;
+    else if (b >= 0xc0) w += 2;
+  }
+  return w;
+}
+
 /** A piece of a row: the text to print (may carry Airlock's own SGR) and its display width. */
 export interface Piece {
   readonly text: string;

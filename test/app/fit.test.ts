@@ -1,7 +1,7 @@
 // app/node/fit.ts: widths and cuts of Airlock's own lines on a terminal (issue #9, bug class 5).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { charWidth, sgrLength, textWidth, wrapLine } from '../../app/node/fit';
+import { charWidth, sgrLength, textWidth, utf8Width, wrapLine } from '../../app/node/fit';
 
 /** The width rule as first written: each character (code point) 1 if ASCII, else 2. */
 const byCharacter = (s: string): number => [...s].reduce((w, ch) => w + charWidth(ch), 0);
@@ -25,6 +25,21 @@ describe('textWidth', () => {
     expect(textWidth('\x1b[2K')).toBe(4);
     expect(textWidth('\x1b]0;x')).toBe(5);
     expect(sgrLength('\x1b[1;34', 0)).toBe(0);
+  });
+});
+
+describe('utf8Width', () => {
+  it('is textWidth of the text its bytes encode, colour and non-ASCII included', () => {
+    const unit = fc.constantFrom('a', ' ', '|', 'é', '€', '本', '\u{1f600}', '\x1b[1;34m', '\x1b[0m', '\x1b[', 'm', ';', '7', '\x1b');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }), fc.string({ maxLength: 3 }), (parts, pad) => {
+        const text = parts.join('');
+        const bytes = new TextEncoder().encode(`${pad}${text}${pad}`);
+        const start = new TextEncoder().encode(pad).length;
+        expect(utf8Width(bytes, start, bytes.length - start)).toBe(textWidth(text));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
 

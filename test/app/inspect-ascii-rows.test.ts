@@ -1,14 +1,18 @@
 // A dump to a terminal or in colour builds rows as text (coloured per span, cut to the terminal's
-// width). A row of printable ASCII that no span colours and that fits is written as bytes instead,
-// as in the bulk case. The text rows are the definition: for any input, range, chunking, terminal
-// width and colour, the dump with ASCII rows must be byte for byte the dump without them.
+// width). A row of ASCII bytes that fits is written as bytes from a table instead (AsciiRowWriter),
+// coloured by span and cell kind. The text rows are the definition: for any input, range,
+// chunking, terminal width and colour, the dump with table rows must be byte for byte the dump
+// without them.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AsciiRowWriter } from '../../app/cli/inspect/ascii-rows';
 import { ByteBuffer, type ByteOutput } from '../../app/cli/inspect/bytes-out';
 import { Dump } from '../../app/cli/inspect/dump';
 import { SpanQueue } from '../../app/cli/inspect/span-queue';
+import { formatRow } from '../../app/cli/inspect/row-text';
 import { wrapLine } from '../../app/node/fit';
-import { HexRowWriter } from '../../shared/hex/row-bytes';
+import { formatHexRows } from '../../shared/hex';
+import { SPAN_CLASS_NAMES, type SpanClass } from '../../shared/parser';
 import { Sanitizer } from '../../shared/sanitize';
 
 /** Output gathered in memory; written out (appended to `parts`) at `flushAt` like ByteOutput. */
@@ -57,9 +61,9 @@ async function dump({ bytes, feed, offset, length, width, color, columns }: Case
 }
 
 const enc = (s: string): number[] => Array.from(new TextEncoder().encode(s));
-// Mostly plain text (rows the bytes path takes), with what sends a row back to text: spans
-// (coloured, and long ones reaching over later rows), controls, the escaped `\ ^ < |`, UTF-8
-// across a row edge, invalid bytes.
+// Mostly ASCII (rows the table takes: plain text, spans coloured over their extent and long ones
+// reaching over later rows, controls, the escaped `\ ^ < |`), with what sends a row back to text:
+// UTF-8 (also across a row edge), C1, invalid bytes.
 const piece = fc.oneof(
   { weight: 10, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 8, maxLength: 120 }).map(enc) },
   { weight: 2, arbitrary: fc.constantFrom('\\', '^', '<', '|', '\\^<|').map(enc) },
@@ -76,7 +80,8 @@ const cases: fc.Arbitrary<Case> = fc.record({
   length: fc.oneof(fc.constant(Infinity), fc.integer({ min: 1, max: 4000 })),
   width: fc.constantFrom(16, 16, 8, 7, 24),
   color: fc.boolean(),
-  columns: fc.constantFrom(Infinity, 132, 80, 79, 78, 77, 60, 44),
+  // Widths at which rows and annotation lines just fit, or just do not (and far from either).
+  columns: fc.oneof(fc.constantFrom(Infinity, 132, 80, 79, 78, 77, 60, 44), fc.integer({ min: 40, max: 140 })),
 });
 
 afterEach(() => vi.restoreAllMocks());
@@ -85,10 +90,11 @@ describe('inspect on a terminal or in colour: ASCII rows as bytes', () => {
   it('writes the bytes the text rows write, for any input, range, chunking, width and colour', async () => {
     // Rows written as bytes over all runs: the property must exercise that path.
     let byteRows = 0;
-    const writeRow = HexRowWriter.prototype.writeRow;
-    vi.spyOn(HexRowWriter.prototype, 'writeRow').mockImplementation(function (this: HexRowWriter, ...args: Parameters<HexRowWriter['writeRow']>) {
-      byteRows++;
-      return writeRow.apply(this, args);
+    const write = AsciiRowWriter.prototype.write;
+    vi.spyOn(AsciiRowWriter.prototype, 'write').mockImplementation(function (this: AsciiRowWriter, ...args: Parameters<AsciiRowWriter['write']>) {
+      const wrote = write.apply(this, args);
+      if (wrote) byteRows++;
+      return wrote;
     });
     await fc.assert(
       fc.asyncProperty(cases, async (c) => {
@@ -97,10 +103,39 @@ describe('inspect on a terminal or in colour: ASCII rows as bytes', () => {
       }),
       { numRuns: 300, seed: 20261202 },
     );
-    expect(byteRows).toBeGreaterThan(400);
+    expect(byteRows).toBeGreaterThan(800);
   }, 120_000);
 
-  it('keeps a row of plain text that is one column too wide for the terminal as text, cut', async () => {
+  it('writes a row as formatRow does, for any spans (overlapping ones: the first colours), offset and terminal', () => {
+    const span = fc.record({ start: fc.nat({ max: 40 }), length: fc.integer({ min: 1, max: 30 }), cls: fc.integer({ min: 0, max: SPAN_CLASS_NAMES.length - 1 }) });
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 24, max: 0x7f }),
+        fc.constantFrom(16, 8, 24),
+        fc.oneof(fc.nat({ max: 64 }), fc.constant(0xffff_fff0), fc.constant(2 ** 40)),
+        fc.array(span, { maxLength: 5 }),
+        fc.boolean(),
+        fc.constantFrom(Infinity, 132, 80, 78, 60),
+        (bytes, width, base, spans, color, columns) => {
+          const groups = spans.map((g) => ({ start: base + g.start, end: base + g.start + g.length, cls: g.cls as SpanClass }));
+          const spanAt = (x: number): SpanClass | undefined => groups.find((g) => g.start <= x && x < g.end)?.cls;
+          const writer = new AsciiRowWriter(width, 8, color, columns);
+          for (const row of formatHexRows(bytes, base, { width })) {
+            const i = row.offset - base;
+            const out = new ByteBuffer(64);
+            const lines = formatRow(row, { width, offsetDigits: 8, color, columns, spanAt });
+            const wrote = writer.write(out, bytes, i, row.hex.length, row.offset, groups);
+            // Written exactly when formatRow keeps the row on one line, and then the same text.
+            expect(wrote).toBe(lines.length === 1);
+            if (wrote) expect(out.buf.toString('utf8', 0, out.p)).toBe(`${lines[0]}\n`);
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('keeps a row of ASCII that is one column too wide for the terminal as text, cut', async () => {
     // 16 bytes of plain text: 78 columns; with one `|` (shown `\|`) 79.
     const bytes = Uint8Array.from(enc('abcdefghijklmno|'));
     const c = { bytes, feed: 1 << 15, offset: 0, length: Infinity, width: 16, color: false };

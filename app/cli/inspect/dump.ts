@@ -2,6 +2,8 @@ import { formatHexRows } from '../../../shared/hex';
 import { HexRowWriter } from '../../../shared/hex/row-bytes';
 import type { SpanClass } from '../../../shared/parser';
 import { AnnotationWriter } from './annotate';
+import { AsciiRowWriter } from './ascii-rows';
+import { utf8Width } from '../../node/fit';
 import { ByteBuffer, type ByteOutput } from './bytes-out';
 import { formatRow } from './row-text';
 import { SimdLines } from './simd-lines';
@@ -38,7 +40,10 @@ export interface DumpLayout {
   readonly own: (line: string, prefix: string) => string[];
   /** Tests only: false writes every annotated row in JavaScript (the definition SIMD lines are held to). */
   readonly simdLines?: boolean;
-  /** Tests only: false builds every row of a terminal or colour dump as text (the definition ASCII rows are held to). */
+  /**
+   * Tests only: false builds every row and annotation line of a terminal or colour dump as text
+   * (the definition that rows of ASCII from a table, and lines copied when they fit, are held to).
+   */
   readonly asciiRows?: boolean;
 }
 
@@ -71,11 +76,14 @@ export class Dump {
   private readonly scratch = new ByteBuffer(4096);
   /** The bulk case in the SIMD layout: rows and their single-span lines planned for one SIMD call, or null. */
   private readonly lines: SimdLines | null = null;
+  /** On a terminal or in colour: rows of ASCII bytes written from a table, or null (tests of the text rows). */
+  private readonly ascii: AsciiRowWriter | null;
 
   constructor(private readonly queue: SpanQueue, private readonly out: ByteOutput, private readonly layout: DumpLayout) {
     this.rows = new HexRowWriter(layout.width, OFFSET_DIGITS);
     this.notes = new AnnotationWriter(layout.offset, layout.windowEnd, layout.color);
     this.fast = !layout.color && layout.columns === Infinity;
+    this.ascii = this.fast || layout.asciiRows === false ? null : new AsciiRowWriter(layout.width, OFFSET_DIGITS, layout.color, layout.columns);
     // The bytes held and, in the bulk case, the output live where the row writer can write rows
     // without copying (its SIMD memory, in the default layout): room for a 1 MiB read and the lag.
     this.hold = this.rows.allocate(HOLD_BYTES);
@@ -133,8 +141,7 @@ export class Dump {
       const i = at - this.holdAt;
       const from = this.queue.head;
       const to = this.queue.take(rowEnd);
-      if (this.layout.asciiRows !== false && this.uncolouredAscii(i, rowEnd - at, at, from, to)) this.asciiRow(i, rowEnd - at, at, from, to, final);
-      else this.slowRow(i, rowEnd - at, at, from, to);
+      this.slowRow(i, rowEnd - at, at, from, to);
       this.pos = rowEnd;
       if (this.out.full) await this.out.flush();
     }
@@ -239,61 +246,44 @@ export class Dump {
       this.notes.write(this.queue, from, to, this.out);
       return;
     }
-    this.scratch.reset();
-    this.notes.write(this.queue, from, to, this.scratch);
-    if (this.scratch.p === 0) return;
-    const text = this.scratch.buf.toString('utf8', 0, this.scratch.p - 1);
-    for (const line of text.split('\n')) for (const row of this.layout.own(line, ANNOTATION_PAD)) this.out.text(`${row}\n`);
-  }
-
-  /**
-   * Whether the row `hold[i..i+n)` (stream offset `at`, groups `[from, to)` taken for it) reads
-   * as its plain text on the terminal: printable ASCII only (its own cells, whatever came before),
-   * no colour on any byte (no span reaches into it; cells of printable ASCII have none), and as
-   * wide as the terminal at most. Its text is then what {@link slowRow} makes of it, and it is
-   * written as bytes like the bulk case: in a log most rows are such.
-   */
-  private uncolouredAscii(i: number, n: number, at: number, from: number, to: number): boolean {
-    const { color, columns, width } = this.layout;
-    if (color) {
-      if (to > from) return false;
-      for (const g of this.active) if (g.end > at) return false;
+    const scratch = this.scratch;
+    scratch.reset();
+    this.notes.write(this.queue, from, to, scratch);
+    // Line by line: one that fits the terminal is copied as it is (what `own` gives for it);
+    // only a wider one is cut, as text.
+    const { buf } = scratch;
+    for (let start = 0; start < scratch.p; ) {
+      let end = start;
+      while (buf[end] !== 0x0a) end++;
+      if (this.ascii !== null && utf8Width(buf, start, end) <= this.layout.columns) {
+        this.out.reserve(end + 1 - start);
+        buf.copy(this.out.buf, this.out.p, start, end + 1);
+        this.out.p += end + 1 - start;
+      } else {
+        for (const row of this.layout.own(buf.toString('utf8', start, end), ANNOTATION_PAD)) this.out.text(`${row}\n`);
+      }
+      start = end + 1;
     }
-    const hold = this.hold;
-    // Offset, the hex column (padded to a full row), `  |`, a column per cell (`\ \^ \< \|` two), `|`.
-    let columnsUsed = Math.max(OFFSET_DIGITS, at.toString(16).length) + width * 3 + Math.ceil(width / 8) + 3 + n + 1;
-    for (let k = i; k < i + n; k++) {
-      const b = hold[k];
-      if (b < 0x20 || b > 0x7e) return false;
-      if (b === 0x5c || b === 0x5e || b === 0x3c || b === 0x7c) columnsUsed++;
-    }
-    return columnsUsed <= columns;
-  }
-
-  /** A row {@link uncolouredAscii} said reads as its plain text: written as bytes, then its groups' lines. */
-  private asciiRow(i: number, n: number, at: number, from: number, to: number, final: boolean): void {
-    // (What slowRow does with the colours of spans that ended before this row.)
-    if (this.layout.color) this.active.length = 0;
-    // The row writer starts afresh at every such row (the rows between were written as text).
-    this.rows.begin(this.hold, i, at, this.holdLen, final);
-    this.out.reserve(this.rows.maxRowBytes);
-    this.out.p = this.rows.writeRow(this.out.buf, this.out.p, this.hold, i, n, at, this.holdLen, final);
-    this.annotate(from, to, false);
   }
 
   /** A row as text: coloured by span and cut to the terminal's width. */
   private slowRow(i: number, n: number, at: number, from: number, to: number): void {
     const { width, color, columns } = this.layout;
     const hold = this.hold;
-    const ctx = Math.min(3, at);
-    // Fewer than 3 bytes after the row only at the end of the input (rows wait LAG bytes otherwise).
-    const lookahead = hold.subarray(i + n, Math.min(i + n + 3, this.holdLen));
-    const [row] = formatHexRows(hold.subarray(i, i + n), at, { width, context: hold.subarray(i - ctx, i), lookahead });
     // Spans taken for this row colour it too; their lines follow it.
     if (color) {
       for (let k = from; k < to; k++) this.queue.pushGroups(k, this.active);
       this.active = this.active.filter((g) => g.end > at);
     }
+    // A row of ASCII bytes that fits: written as bytes from a table (most rows of a log).
+    if (this.ascii !== null && this.ascii.write(this.out, hold, i, n, at, this.active)) {
+      this.annotate(from, to, false);
+      return;
+    }
+    const ctx = Math.min(3, at);
+    // Fewer than 3 bytes after the row only at the end of the input (rows wait LAG bytes otherwise).
+    const lookahead = hold.subarray(i + n, Math.min(i + n + 3, this.holdLen));
+    const [row] = formatHexRows(hold.subarray(i, i + n), at, { width, context: hold.subarray(i - ctx, i), lookahead });
     const active = this.active;
     const spanAt = (x: number): SpanClass | undefined => {
       for (const g of active) if (g.start <= x && x < g.end) return g.cls;
@@ -303,3 +293,4 @@ export class Dump {
     this.annotate(from, to, false);
   }
 }
+
