@@ -21,28 +21,30 @@ function sgrNumber(sgr: string): number {
   return n;
 }
 
-/** An ASCII byte's caret cell as formatRow prints it (`|` as `\|`), as bytes, and its colour outside any span. */
-interface AsciiCell {
-  readonly text: Uint8Array;
-  readonly sgr: number;
-}
-
-/** The cells of the 128 ASCII bytes, taken from formatHexRows itself: each is its own cell whatever surrounds it. */
-const ASCII_CELLS: readonly AsciiCell[] = Array.from({ length: 0x80 }, (_, b) => {
+/**
+ * The caret cells of the 128 ASCII bytes as formatRow prints them (`|` as `\\|`), taken from
+ * formatHexRows itself (an ASCII byte is its own cell whatever surrounds it): one or two
+ * characters each (`a`, `\\^`, `^[`, `^?`), their colour outside any span as an index into SGRS.
+ */
+const CARET_LENGTH = new Uint8Array(0x80);
+const CARET_FIRST = new Uint8Array(0x80);
+const CARET_SECOND = new Uint8Array(0x80);
+const CELL_SGR = new Uint8Array(0x80);
+for (let b = 0; b < 0x80; b++) {
   const [cell] = formatHexRows(Uint8Array.of(b), 0)[0].cells;
-  return { text: encode(cell.text === '|' ? '\\|' : cell.text), sgr: sgrNumber(cellSgr(cell.kind, cell.text, undefined)) };
-});
+  const text = cell.text === '|' ? '\\|' : cell.text;
+  if (text.length < 1 || text.length > 2) throw new Error(`ascii-rows: the cell of byte ${b} is ${JSON.stringify(text)}`);
+  CARET_LENGTH[b] = text.length;
+  CARET_FIRST[b] = text.charCodeAt(0);
+  CARET_SECOND[b] = text.charCodeAt(1) || 0;
+  CELL_SGR[b] = sgrNumber(cellSgr(cell.kind, cell.text, undefined));
+}
 
 /** The colour of a byte in a span of each class (the same for every cell kind). */
 const SPAN_SGR: readonly number[] = SPAN_CLASS_NAMES.map((_, cls) => sgrNumber(cellSgr('printable', 'x', cls as SpanClass)));
 
 const RESET = encode('\x1b[0m');
 const HEX_DIGITS = encode('0123456789abcdef');
-
-/** Columns of the row's fixed text for a row of `width` bytes: offset, the hex column, `  |` and `|`. */
-function fixedColumns(offsetDigits: number, width: number): number {
-  return offsetDigits + width * 3 + Math.ceil(width / GROUP_SIZE) + 3 + 1;
-}
 
 /**
  * Rows of ASCII bytes (0x00–0x7F) for a dump on a terminal or in colour, written as bytes: the
@@ -52,11 +54,14 @@ function fixedColumns(offsetDigits: number, width: number): number {
  * byte, or too wide for the terminal, are its.
  */
 export class AsciiRowWriter {
-  /** Per byte of the row being written: its span's class, or -1. */
-  private readonly spanOf: Int8Array;
+  /** Per byte of the row being written: its colour, an index into SGRS (its span's, else its cell's). */
+  private readonly colourOf: Uint8Array;
+  /** Columns of a row's fixed text but the offset: the hex column, `  |` and `|`. */
+  private readonly fixed: number;
 
   constructor(private readonly width: number, private readonly offsetDigits: number, private readonly color: boolean, private readonly columns: number) {
-    this.spanOf = new Int8Array(width);
+    this.colourOf = new Uint8Array(width);
+    this.fixed = width * 3 + Math.ceil(width / GROUP_SIZE) + 3 + 1;
   }
 
   /**
@@ -65,21 +70,24 @@ export class AsciiRowWriter {
    * false and writes nothing when a byte is not ASCII or the row is wider than the terminal.
    */
   write(out: ByteBuffer, buf: Uint8Array, i: number, n: number, at: number, spans: readonly { start: number; end: number; cls: SpanClass }[]): boolean {
-    const { width, color, spanOf } = this;
+    const { width, color, colourOf } = this;
     const digits = at < 0x1_0000_0000 ? this.offsetDigits : Math.max(this.offsetDigits, at.toString(16).length);
-    let used = fixedColumns(digits, width);
+    let used = this.fixed + digits;
     for (let k = i; k < i + n; k++) {
       const b = buf[k];
       if (b >= 0x80) return false;
-      used += ASCII_CELLS[b].text.length;
+      used += CARET_LENGTH[b];
     }
     if (used > this.columns) return false;
+    // Each byte's colour: its span's (the first that holds it), else its cell's.
     if (color) {
-      spanOf.fill(-1);
-      for (const g of spans) {
+      for (let k = 0; k < n; k++) colourOf[k] = CELL_SGR[buf[i + k]];
+      for (let s = spans.length - 1; s >= 0; s--) {
+        const g = spans[s];
         const from = Math.max(g.start, at) - at;
         const to = Math.min(g.end, at + n) - at;
-        for (let x = from; x < to; x++) if (spanOf[x] < 0) spanOf[x] = g.cls;
+        const sgr = SPAN_SGR[g.cls];
+        for (let x = from; x < to; x++) colourOf[x] = sgr;
       }
     }
     // At most: the offset, per byte two painted cells (two colours of up to 12 bytes, 4 text bytes) and separators.
@@ -89,39 +97,33 @@ export class AsciiRowWriter {
     for (let k = 0; k < width; k++) {
       o[p++] = 0x20;
       if (k % GROUP_SIZE === 0) o[p++] = 0x20;
-      if (k < n) {
-        const b = buf[i + k];
-        const sgr = this.sgrOf(b, k);
-        if (sgr !== 0) p = copy(o, p, SGRS[sgr]);
-        o[p++] = HEX_DIGITS[b >> 4];
-        o[p++] = HEX_DIGITS[b & 15];
-        if (sgr !== 0) p = copy(o, p, RESET);
-      } else {
+      if (k >= n) {
         o[p++] = 0x20;
         o[p++] = 0x20;
+        continue;
       }
+      const b = buf[i + k];
+      const sgr = color ? colourOf[k] : 0;
+      if (sgr !== 0) p = copy(o, p, SGRS[sgr]);
+      o[p++] = HEX_DIGITS[b >> 4];
+      o[p++] = HEX_DIGITS[b & 15];
+      if (sgr !== 0) p = copy(o, p, RESET);
     }
     o[p++] = 0x20;
     o[p++] = 0x20;
     o[p++] = 0x7c;
     for (let k = 0; k < n; k++) {
       const b = buf[i + k];
-      const sgr = this.sgrOf(b, k);
+      const sgr = color ? colourOf[k] : 0;
       if (sgr !== 0) p = copy(o, p, SGRS[sgr]);
-      p = copy(o, p, ASCII_CELLS[b].text);
+      o[p++] = CARET_FIRST[b];
+      if (CARET_LENGTH[b] === 2) o[p++] = CARET_SECOND[b];
       if (sgr !== 0) p = copy(o, p, RESET);
     }
     o[p++] = 0x7c;
     o[p++] = 0x0a;
     out.p = p;
     return true;
-  }
-
-  /** The colour (an index into SGRS, 0 for none) of byte `b` at row position `k`: its span's, else its cell's. */
-  private sgrOf(b: number, k: number): number {
-    if (!this.color) return 0;
-    const span = this.spanOf[k];
-    return span >= 0 ? SPAN_SGR[span] : ASCII_CELLS[b].sgr;
   }
 }
 
