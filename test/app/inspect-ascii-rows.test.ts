@@ -6,29 +6,12 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AsciiRowWriter } from '../../app/cli/inspect/ascii-rows';
-import { ByteBuffer, type ByteOutput } from '../../app/cli/inspect/bytes-out';
-import { Dump } from '../../app/cli/inspect/dump';
-import { SpanQueue } from '../../app/cli/inspect/span-queue';
+import { ByteBuffer } from '../../app/cli/inspect/bytes-out';
 import { formatRow } from '../../app/cli/inspect/row-text';
 import { wrapLine } from '../../app/node/fit';
 import { formatHexRows } from '../../shared/hex';
 import { SPAN_CLASS_NAMES, type SpanClass } from '../../shared/parser';
-import { Sanitizer } from '../../shared/sanitize';
-
-/** Output gathered in memory; written out (appended to `parts`) at `flushAt` like ByteOutput. */
-class Collect extends ByteBuffer {
-  readonly parts: Buffer[] = [];
-  constructor(readonly flushAt: number) {
-    super(flushAt + 4096);
-  }
-  get full(): boolean {
-    return this.p >= this.flushAt;
-  }
-  async flush(): Promise<void> {
-    this.parts.push(Buffer.from(this.buf.subarray(0, this.p)));
-    this.reset();
-  }
-}
+import { dumpText } from '../helpers/dump';
 
 interface Case {
   bytes: Uint8Array;
@@ -41,23 +24,9 @@ interface Case {
 }
 
 /** The dump of a case as `airlock inspect` runs it on a terminal (or in colour), with or without ASCII rows. */
-async function dump({ bytes, feed, offset, length, width, color, columns }: Case, asciiRows: boolean): Promise<string> {
-  const windowEnd = offset + length;
-  const queue = new SpanQueue(offset, color ? 0 : width, offset, windowEnd);
-  const sanitizer = new Sanitizer({ onSpan: queue.add, reuseOutputBuffer: true });
-  const out = new Collect(4096);
+function dump({ bytes, feed, offset, length, width, color, columns }: Case, asciiRows: boolean): Promise<string> {
   const own = (line: string, prefix: string): string[] => wrapLine(line, columns, `${prefix}+ `);
-  const d = new Dump(queue, out as unknown as ByteOutput, { offset, windowEnd, width, color, columns, own, asciiRows });
-  for (let i = 0; i < bytes.length; i += feed) {
-    const chunk = bytes.subarray(i, i + feed);
-    sanitizer.write(chunk);
-    d.append(chunk);
-    await d.advance(false);
-  }
-  sanitizer.end();
-  await d.advance(true);
-  await out.flush();
-  return Buffer.concat(out.parts).toString('latin1');
+  return dumpText(bytes, feed, 4096, { offset, windowEnd: offset + length, width, color, columns, own, asciiRows });
 }
 
 const enc = (s: string): number[] => Array.from(new TextEncoder().encode(s));

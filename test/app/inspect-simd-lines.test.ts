@@ -4,26 +4,8 @@
 // dump with SIMD lines must be byte for byte the dump without them.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ByteBuffer, type ByteOutput } from '../../app/cli/inspect/bytes-out';
-import { Dump } from '../../app/cli/inspect/dump';
-import { SpanQueue } from '../../app/cli/inspect/span-queue';
 import { HexRowWriter } from '../../shared/hex/row-bytes';
-import { Sanitizer } from '../../shared/sanitize';
-
-/** Output gathered in memory; written out (appended to `text`) at `flushAt` like ByteOutput. */
-class Collect extends ByteBuffer {
-  readonly parts: Buffer[] = [];
-  constructor(readonly flushAt: number) {
-    super(flushAt + 4096);
-  }
-  get full(): boolean {
-    return this.p >= this.flushAt;
-  }
-  async flush(): Promise<void> {
-    this.parts.push(Buffer.from(this.buf.subarray(0, this.p)));
-    this.reset();
-  }
-}
+import { dumpText } from '../helpers/dump';
 
 interface Case {
   bytes: Uint8Array;
@@ -34,22 +16,8 @@ interface Case {
 }
 
 /** The bulk dump of a case (as `airlock inspect` runs it), with or without SIMD lines. */
-async function dump({ bytes, feed, flushAt, offset, length }: Case, simdLines: boolean): Promise<string> {
-  const windowEnd = offset + length;
-  const queue = new SpanQueue(offset, 16, offset, windowEnd);
-  const sanitizer = new Sanitizer({ onSpan: queue.add, reuseOutputBuffer: true });
-  const out = new Collect(flushAt);
-  const d = new Dump(queue, out as unknown as ByteOutput, { offset, windowEnd, width: 16, color: false, columns: Infinity, own: (l) => [l], simdLines });
-  for (let i = 0; i < bytes.length; i += feed) {
-    const chunk = bytes.subarray(i, i + feed);
-    sanitizer.write(chunk);
-    d.append(chunk);
-    await d.advance(false);
-  }
-  sanitizer.end();
-  await d.advance(true);
-  await out.flush();
-  return Buffer.concat(out.parts).toString('latin1');
+function dump({ bytes, feed, flushAt, offset, length }: Case, simdLines: boolean): Promise<string> {
+  return dumpText(bytes, feed, flushAt, { offset, windowEnd: offset + length, width: 16, color: false, columns: Infinity, own: (l) => [l], simdLines });
 }
 
 const enc = (s: string): number[] => Array.from(new TextEncoder().encode(s));
