@@ -19,7 +19,8 @@ const LF = 0x0a;
 const BAR = 0x7c;
 
 /** ASCII codes of the 16 lowercase hex digits. */
-const HEX_DIGIT = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** The 16 lowercase hex digits as bytes. */
+export const HEX_DIGIT = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 /** The two hex digits of each byte value. */
 const HEX_HI = Uint8Array.from({ length: 256 }, (_, b) => HEX_DIGIT[b >> 4]);
 const HEX_LO = Uint8Array.from({ length: 256 }, (_, b) => HEX_DIGIT[b & 15]);

@@ -1,11 +1,9 @@
 import { formatHexRows } from '../../../shared/hex';
-import { writeHexNumber } from '../../../shared/hex/row-bytes';
+import { HEX_DIGIT, writeHexNumber } from '../../../shared/hex/row-bytes';
 import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser';
 import type { ByteBuffer } from './bytes-out';
-import { cellSgr } from './paint';
-
-/** Bytes per hex group: a group starts with an extra space (as in formatRow). */
-const GROUP_SIZE = 8;
+import { cellSgr, RESET as RESET_TEXT } from './paint';
+import { GROUP_SIZE } from './row-text';
 
 const encode = (text: string): Uint8Array => Uint8Array.from(text, (ch) => ch.charCodeAt(0));
 
@@ -43,8 +41,7 @@ for (let b = 0; b < 0x80; b++) {
 /** The colour of a byte in a span of each class (the same for every cell kind). */
 const SPAN_SGR: readonly number[] = SPAN_CLASS_NAMES.map((_, cls) => sgrNumber(cellSgr('printable', 'x', cls as SpanClass)));
 
-const RESET = encode('\x1b[0m');
-const HEX_DIGITS = encode('0123456789abcdef');
+const RESET = encode(RESET_TEXT);
 
 /**
  * Rows of ASCII bytes (0x00–0x7F) for a dump on a terminal or in colour, written as bytes: the
@@ -105,8 +102,8 @@ export class AsciiRowWriter {
       const b = buf[i + k];
       const sgr = color ? colourOf[k] : 0;
       if (sgr !== 0) p = copy(o, p, SGRS[sgr]);
-      o[p++] = HEX_DIGITS[b >> 4];
-      o[p++] = HEX_DIGITS[b & 15];
+      o[p++] = HEX_DIGIT[b >> 4];
+      o[p++] = HEX_DIGIT[b & 15];
       if (sgr !== 0) p = copy(o, p, RESET);
     }
     o[p++] = 0x20;

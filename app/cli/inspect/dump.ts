@@ -1,9 +1,9 @@
 import { formatHexRows } from '../../../shared/hex';
 import { HexRowWriter } from '../../../shared/hex/row-bytes';
 import type { SpanClass } from '../../../shared/parser';
+import { utf8Width } from '../../node/fit';
 import { AnnotationWriter } from './annotate';
 import { AsciiRowWriter } from './ascii-rows';
-import { utf8Width } from '../../node/fit';
 import { ByteBuffer, type ByteOutput } from './bytes-out';
 import { formatRow } from './row-text';
 import { SimdLines } from './simd-lines';
@@ -293,4 +293,3 @@ export class Dump {
     this.annotate(from, to, false);
   }
 }
-

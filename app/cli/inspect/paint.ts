@@ -32,7 +32,8 @@ const SGR: Partial<Record<PaintStyle, string>> = {
   'span:invalid_utf8': '\x1b[33m',
   'span:invisible': '\x1b[30;46m',
 };
-const RESET = '\x1b[0m';
+/** Ends every colour Airlock paints. */
+export const RESET = '\x1b[0m';
 
 /** Colours inert cell text; returns the text unchanged for styles that need no colour. */
 export function paintCell(text: string, style: PaintStyle): string {

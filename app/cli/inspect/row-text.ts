@@ -4,7 +4,7 @@ import { charWidth, fitPieces, textWidth, type Piece } from '../../node/fit';
 import { cellSgr, painted } from './paint';
 
 /** Bytes per hex group; an extra space between groups helps the eye count columns. */
-const GROUP_SIZE = 8;
+export const GROUP_SIZE = 8;
 
 /** How `inspect` lays out a row. */
 export interface RowLayout {
@@ -49,7 +49,7 @@ export function cutRow(row: HexRow, layout: RowLayout, sgr: readonly string[] = 
   pieces.push({ text: '  ', width: 2 }, { text: '|', width: 1 });
   row.cells.forEach((cell, k) => {
     const text = cell.text === '|' ? '\\|' : cell.text;
-    pieces.push({ text: painted(text, sgr[k]), width: cell.kind === 'utf8-cont' ? charWidth(text) : textWidth(text) });
+    pieces.push({ text: painted(text, sgr[k]), width: cellWidth(cell.kind, text) });
   });
   pieces.push({ text: '|', width: 1 });
   if (layout.columns === Infinity) return [pieces.map((p) => p.text).join('')];
@@ -93,9 +93,7 @@ function wholeRow(row: HexRow, layout: RowLayout, sgr: readonly string[]): strin
 
 /** Display columns of a caret cell's text (a UTF-8 continuation cell shows one character). */
 function cellWidth(kind: Cell['kind'], text: string): number {
-  if (kind === 'utf8-cont') return charWidth(text);
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return textWidth(text);
-  return text.length;
+  return kind === 'utf8-cont' ? charWidth(text) : textWidth(text);
 }
 
 /** The common case (not a terminal, no colour) built as one string: no pieces, little garbage. */
