@@ -1,15 +1,11 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setBridge } from '../../renderer/src/bridge';
 import { loadRequests } from '../../renderer/src/stores';
 import type { RequestView } from '../../shared/bridge/types';
-import { startApp } from './setup';
+import { startApp, stopApp } from './setup';
 
-afterEach(() => {
-  cleanup();
-  setBridge(null);
-});
+afterEach(stopApp);
 
 const base: Omit<RequestView, 'id' | 'state' | 'createdAt'> = {
   artifact: `restricted:sha256:${'ab'.repeat(32)}`, size: 826, kind: 'hex-range', range: [333, 429], expect: null, search: null,

@@ -8,6 +8,18 @@ import { closeSession } from '../../renderer/src/session';
 import { resetStores, useArtifact } from '../../renderer/src/stores';
 import { createFakeBridge, type FakeBridge, type FakeBridgeOptions } from './fake-bridge';
 
+/**
+ * Unmounts the app and drops the session, stores and bridge. Every file that renders calls this
+ * after each test: an app left mounted keeps polling and re-rendering after the test, and React work
+ * scheduled then runs once the DOM environment is gone ("window is not defined", a CI failure).
+ */
+export function stopApp(): void {
+  cleanup();
+  closeSession();
+  resetStores();
+  setBridge(null);
+}
+
 export async function startApp(options: FakeBridgeOptions = {}): Promise<FakeBridge> {
   cleanup();
   closeSession();

@@ -2,21 +2,17 @@
 // Themes: the toggle sets data-theme on <html>, the element every view is under and the one the
 // style sheet's theme blocks select; every surface takes its colours from those variables; class
 // colours stay legible on their tints in both themes.
-import { act, cleanup, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { setBridge } from '../../renderer/src/bridge';
 import { useView } from '../../renderer/src/stores';
-import { grantRaw, openSample, startApp } from './setup';
+import { grantRaw, openSample, startApp, stopApp } from './setup';
 
 const CSS = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../renderer/src/styles.css'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
 
-afterEach(() => {
-  cleanup();
-  setBridge(null);
-});
+afterEach(stopApp);
 
 /** Top-level rules of the sheet: selector text and declarations. */
 function rules(css: string): { selector: string; body: string }[] {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bridge, setBridge } from '../../renderer/src/bridge';
+import { bridge } from '../../renderer/src/bridge';
 import {
   copySelection, endGrant, exportCompare, exportHexDump, exportReport, moveCursor, revokeRaw, selectFromText, selectRange, tickGrant, viewMoved, walkSpan,
 } from '../../renderer/src/actions';
@@ -9,9 +9,9 @@ import { MAX_PAGES, PAGE_SIZE } from '../../renderer/src/lib/page-cache';
 import { session } from '../../renderer/src/session';
 import { useArtifact, useGrants, useSelection, useView } from '../../renderer/src/stores';
 import { hostileTranscript } from './samples';
-import { NOT_INERT, grantRaw, openSample, startApp } from './setup';
+import { NOT_INERT, grantRaw, openSample, startApp, stopApp } from './setup';
 
-afterEach(() => setBridge(null));
+afterEach(stopApp);
 
 describe('vault browser', () => {
   it('lists every artifact with digest, size, stream, status and removal summary; Enter opens one', async () => {
