@@ -1,7 +1,8 @@
 // A dump to a terminal or in colour builds rows as text (coloured per span, cut to the terminal's
-// width). A row of ASCII bytes that fits is written as bytes from a table instead (AsciiRowWriter),
-// coloured by span and cell kind. The text rows are the definition: for any input, range,
-// chunking, terminal width and colour, the dump with table rows must be byte for byte the dump
+// width). A row of ASCII bytes is written as bytes from a table instead (AsciiRowWriter), coloured
+// by span and cell kind and cut as the text is; one that no colour reaches and that fits is
+// written as the bulk case writes it. The text rows are the definition: for any input, range,
+// chunking, terminal width and colour, the dump with byte rows must be byte for byte the dump
 // without them.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -57,13 +58,21 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('inspect on a terminal or in colour: ASCII rows as bytes', () => {
   it('writes the bytes the text rows write, for any input, range, chunking, width and colour', async () => {
-    // Rows written as bytes over all runs: the property must exercise that path.
+    // Rows written as bytes over all runs, from the table and as the bulk case's (rows no colour
+    // reaches): the property must exercise both paths.
     let byteRows = 0;
+    let plainRows = 0;
     const write = AsciiRowWriter.prototype.write;
     vi.spyOn(AsciiRowWriter.prototype, 'write').mockImplementation(function (this: AsciiRowWriter, ...args: Parameters<AsciiRowWriter['write']>) {
       const wrote = write.apply(this, args);
       if (wrote) byteRows++;
       return wrote;
+    });
+    const plain = AsciiRowWriter.prototype.plainRows;
+    vi.spyOn(AsciiRowWriter.prototype, 'plainRows').mockImplementation(function (this: AsciiRowWriter, ...args: Parameters<AsciiRowWriter['plainRows']>) {
+      const rows = plain.apply(this, args);
+      plainRows += rows;
+      return rows;
     });
     await fc.assert(
       fc.asyncProperty(cases, async (c) => {
@@ -72,19 +81,24 @@ describe('inspect on a terminal or in colour: ASCII rows as bytes', () => {
       }),
       { numRuns: 300, seed: 20261202 },
     );
-    expect(byteRows).toBeGreaterThan(800);
+    expect(byteRows).toBeGreaterThan(300);
+    expect(plainRows).toBeGreaterThan(400);
   }, 120_000);
 
   it('writes a row as formatRow does, for any spans (overlapping ones: the first colours), offset and terminal', () => {
     const span = fc.record({ start: fc.nat({ max: 40 }), length: fc.integer({ min: 1, max: 30 }), cls: fc.integer({ min: 0, max: SPAN_CLASS_NAMES.length - 1 }) });
     fc.assert(
       fc.property(
-        fc.uint8Array({ minLength: 1, maxLength: 24, max: 0x7f }),
+        // Any ASCII, or mostly spaces (blank where a cut falls, unless a span colours them) and two-column cells.
+        fc.oneof(
+          fc.uint8Array({ minLength: 1, maxLength: 24, max: 0x7f }),
+          fc.array(fc.constantFrom(0x20, 0x20, 0x20, 0x1b, 0x61, 0x7c), { minLength: 1, maxLength: 24 }).map((b) => Uint8Array.from(b)),
+        ),
         fc.constantFrom(16, 8, 24),
         fc.oneof(fc.nat({ max: 64 }), fc.constant(0xffff_fff0), fc.constant(2 ** 40)),
         fc.array(span, { maxLength: 5 }),
         fc.boolean(),
-        fc.constantFrom(Infinity, 132, 80, 78, 60),
+        fc.oneof(fc.constantFrom(Infinity, 132, 80, 78, 60, 44), fc.integer({ min: 1, max: 140 })),
         (bytes, width, base, spans, color, columns) => {
           const groups = spans.map((g) => ({ start: base + g.start, end: base + g.start + g.length, cls: g.cls as SpanClass }));
           const spanAt = (x: number): SpanClass | undefined => groups.find((g) => g.start <= x && x < g.end)?.cls;
@@ -93,10 +107,9 @@ describe('inspect on a terminal or in colour: ASCII rows as bytes', () => {
             const i = row.offset - base;
             const out = new ByteBuffer(64);
             const lines = formatRow(row, { width, offsetDigits: 8, color, columns, spanAt });
-            const wrote = writer.write(out, bytes, i, row.hex.length, row.offset, groups);
-            // Written exactly when formatRow keeps the row on one line, and then the same text.
-            expect(wrote).toBe(lines.length === 1);
-            if (wrote) expect(out.buf.toString('utf8', 0, out.p)).toBe(`${lines[0]}\n`);
+            // Every ASCII row is written, on one line or cut, as formatRow lays it out.
+            expect(writer.write(out, bytes, i, row.hex.length, row.offset, groups)).toBe(true);
+            expect(out.buf.toString('utf8', 0, out.p)).toBe(lines.map((l) => `${l}\n`).join(''));
           }
         },
       ),
@@ -104,7 +117,7 @@ describe('inspect on a terminal or in colour: ASCII rows as bytes', () => {
     );
   });
 
-  it('keeps a row of ASCII that is one column too wide for the terminal as text, cut', async () => {
+  it('cuts a row of ASCII that is one column too wide for the terminal as the text rows do', async () => {
     // 16 bytes of plain text: 78 columns; with one `|` (shown `\|`) 79.
     const bytes = Uint8Array.from(enc('abcdefghijklmno|'));
     const c = { bytes, feed: 1 << 15, offset: 0, length: Infinity, width: 16, color: false };

@@ -45,16 +45,20 @@ const RESET = encode(RESET_TEXT);
 
 /**
  * Rows of ASCII bytes (0x00–0x7F) for a dump on a terminal or in colour, written as bytes: the
- * text formatRow makes of them (cells coloured by span and kind, `|` escaped) when the row fits
- * the terminal. An ASCII byte's cell depends on nothing around it, so a table of the 128 serves;
+ * text formatRow makes of them (cells coloured by span and kind, `|` escaped, cut to the terminal
+ * when wider). An ASCII byte's cell depends on nothing around it, so a table of the 128 serves;
  * formatRow stays the definition (a property test holds the dump to it), and rows with any other
- * byte, or too wide for the terminal, are its.
+ * byte are its.
  */
 export class AsciiRowWriter {
   /** Per byte of the row being written: its colour, an index into SGRS (its span's, else its cell's). */
   private readonly colourOf: Uint8Array;
   /** Columns of a row's fixed text but the offset: the hex column, `  |` and `|`. */
   private readonly fixed: number;
+  /** Of a row being cut (see {@link writeCut}): the output position, where its visual row began, and that row's columns. */
+  private p = 0;
+  private lineStart = 0;
+  private col = 0;
 
   constructor(private readonly width: number, private readonly offsetDigits: number, private readonly color: boolean, private readonly columns: number) {
     this.colourOf = new Uint8Array(width);
@@ -62,9 +66,31 @@ export class AsciiRowWriter {
   }
 
   /**
+   * How many of the `rows` full rows from `buf[i]` (stream offset `at`) are plain: ASCII that no
+   * colour paints (without colour, any ASCII), fitting the terminal. Outside any span such a row
+   * is the bulk case's row, so it may be written as that one is.
+   */
+  plainRows(buf: Uint8Array, i: number, rows: number, at: number): number {
+    const { width, color } = this;
+    const end = at + rows * width;
+    const fixed = this.fixed + (end <= 0x1_0000_0000 ? this.offsetDigits : Math.max(this.offsetDigits, end.toString(16).length));
+    for (let r = 0; r < rows; r++) {
+      let used = fixed;
+      for (let k = i + r * width, e = k + width; k < e; k++) {
+        const b = buf[k];
+        if (b >= 0x80 || (color && CELL_SGR[b] !== 0)) return r;
+        used += CARET_LENGTH[b];
+      }
+      if (used > this.columns) return r;
+    }
+    return rows;
+  }
+
+  /**
    * Writes the row `buf[i..i+n)` (stream offset `at`) and LF into `out`, coloured by `spans`
-   * (the first that holds a byte colours it, as formatRow's spanAt), and returns true; returns
-   * false and writes nothing when a byte is not ASCII or the row is wider than the terminal.
+   * (the first that holds a byte colours it, as formatRow's spanAt), cut to the terminal as
+   * formatRow cuts it when it is wider, and returns true; returns false and writes nothing when a
+   * byte is not ASCII.
    */
   write(out: ByteBuffer, buf: Uint8Array, i: number, n: number, at: number, spans: readonly { start: number; end: number; cls: SpanClass }[]): boolean {
     const { width, color, colourOf } = this;
@@ -75,7 +101,6 @@ export class AsciiRowWriter {
       if (b >= 0x80) return false;
       used += CARET_LENGTH[b];
     }
-    if (used > this.columns) return false;
     // Each byte's colour: its span's (the first that holds it), else its cell's.
     if (color) {
       for (let k = 0; k < n; k++) colourOf[k] = CELL_SGR[buf[i + k]];
@@ -86,6 +111,10 @@ export class AsciiRowWriter {
         const sgr = SPAN_SGR[g.cls];
         for (let x = from; x < to; x++) colourOf[x] = sgr;
       }
+    }
+    if (used > this.columns) {
+      this.writeCut(out, buf, i, n, at);
+      return true;
     }
     // At most: the offset, per byte two painted cells (two colours of up to 12 bytes, 4 text bytes) and separators.
     out.reserve(digits + width * 40 + 16);
@@ -122,6 +151,91 @@ export class AsciiRowWriter {
     out.p = p;
     return true;
   }
+
+  /**
+   * The row when it is wider than the terminal: its pieces (the offset, each gap, hex cell and
+   * caret cell, `  `, the bars) laid into visual rows as formatRow's cutRow lays them with
+   * fitPieces: a piece that does not fit starts a further row (`        + `), the row it ends
+   * loses its trailing spaces, and a blank piece (a gap, an uncoloured space) is dropped there.
+   */
+  private writeCut(out: ByteBuffer, buf: Uint8Array, i: number, n: number, at: number): void {
+    const { width, color, colourOf } = this;
+    // Each piece may start a further row: LF and the continuation before it.
+    out.reserve(at.toString(16).length + width * 40 + 16 + (3 * width + 4) * (this.offsetDigits + 3));
+    const o = out.buf;
+    this.p = writeHexNumber(o, out.p, at, this.offsetDigits);
+    this.lineStart = out.p;
+    this.col = this.p - out.p;
+    for (let k = 0; k < width; k++) {
+      const gap = k % GROUP_SIZE === 0 ? 2 : 1;
+      if (this.fit(o, gap, true)) this.p = spaces(o, this.p, gap);
+      if (k >= n) {
+        if (this.fit(o, 2, true)) this.p = spaces(o, this.p, 2);
+        continue;
+      }
+      const b = buf[i + k];
+      const sgr = color ? colourOf[k] : 0;
+      this.fit(o, 2, false);
+      let p = this.p;
+      if (sgr !== 0) p = copy(o, p, SGRS[sgr]);
+      o[p++] = HEX_DIGIT[b >> 4];
+      o[p++] = HEX_DIGIT[b & 15];
+      if (sgr !== 0) p = copy(o, p, RESET);
+      this.p = p;
+    }
+    if (this.fit(o, 2, true)) this.p = spaces(o, this.p, 2);
+    this.fit(o, 1, false);
+    o[this.p++] = 0x7c;
+    for (let k = 0; k < n; k++) {
+      const b = buf[i + k];
+      const sgr = color ? colourOf[k] : 0;
+      if (!this.fit(o, CARET_LENGTH[b], sgr === 0 && b === 0x20)) continue;
+      let p = this.p;
+      if (sgr !== 0) p = copy(o, p, SGRS[sgr]);
+      o[p++] = CARET_FIRST[b];
+      if (CARET_LENGTH[b] === 2) o[p++] = CARET_SECOND[b];
+      if (sgr !== 0) p = copy(o, p, RESET);
+      this.p = p;
+    }
+    this.fit(o, 1, false);
+    o[this.p++] = 0x7c;
+    out.p = this.endLine(o);
+  }
+
+  /**
+   * Before a piece `w` columns wide: when it does not fit the visual row, ends that row and starts
+   * a further one. Returns false when the piece is blank and dropped there (it would only indent).
+   */
+  private fit(o: Uint8Array, w: number, blank: boolean): boolean {
+    if (this.col + w <= this.columns) {
+      this.col += w;
+      return true;
+    }
+    let p = this.endLine(o);
+    this.lineStart = p;
+    p = spaces(o, p, this.offsetDigits);
+    o[p++] = 0x2b;
+    o[p++] = 0x20;
+    this.p = p;
+    this.col = this.offsetDigits + 2;
+    if (blank) return false;
+    this.col += w;
+    return true;
+  }
+
+  /** Ends the visual row being cut: its trailing spaces dropped (as trimEnd), then LF; returns the end. */
+  private endLine(o: Uint8Array): number {
+    let p = this.p;
+    while (p > this.lineStart && o[p - 1] === 0x20) p--;
+    o[p++] = 0x0a;
+    return p;
+  }
+}
+
+/** Writes `count` spaces into `o` at `p`. */
+function spaces(o: Uint8Array, p: number, count: number): number {
+  for (let j = 0; j < count; j++) o[p++] = 0x20;
+  return p;
 }
 
 /** Copies the few bytes of `bytes` into `o` at `p` (a loop: cheaper than a call to set for so few). */

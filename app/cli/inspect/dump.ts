@@ -54,8 +54,9 @@ export interface DumpLayout {
  *
  * Not on a terminal and without colour (the bulk case: a dump saved to a file or piped to a
  * pager), rows and annotations are written as bytes straight into the output buffer. On a
- * terminal or with colour, rows are built as text so they can be coloured per span and cut to
- * the terminal's width.
+ * terminal or with colour, rows are coloured per span and cut to the terminal's width: rows of
+ * ASCII are written as bytes (AsciiRowWriter; those no colour reaches that fit, as in the bulk
+ * case), any other row is built as text (formatRow, the definition both are held to).
  */
 export class Dump {
   private hold: Uint8Array;
@@ -87,10 +88,9 @@ export class Dump {
     // The bytes held and, in the bulk case, the output live where the row writer can write rows
     // without copying (its SIMD memory, in the default layout): room for a 1 MiB read and the lag.
     this.hold = this.rows.allocate(HOLD_BYTES);
-    if (this.fast) {
-      out.adopt(this.rows.allocate(out.buf.length));
-      if (layout.simdLines !== false) this.lines = SimdLines.create(this.rows, this.notes, this.hold);
-    }
+    // Rows on a terminal or in colour that no colour reaches are written as the bulk case writes them.
+    if (this.fast || this.ascii !== null) out.adopt(this.rows.allocate(out.buf.length));
+    if (this.fast && layout.simdLines !== false) this.lines = SimdLines.create(this.rows, this.notes, this.hold);
   }
 
   /** Keeps the next parsed bytes of the stream (the caller's array is not kept). */
@@ -139,6 +139,10 @@ export class Dump {
       if (rowEnd > this.fed) rowEnd = this.fed;
       if (rowEnd <= at) break;
       const i = at - this.holdAt;
+      if (this.ascii !== null && rowEnd - at === width && this.plainRows(at, i, limit, final)) {
+        if (this.out.full) await this.out.flush();
+        continue;
+      }
       const from = this.queue.head;
       const to = this.queue.take(rowEnd);
       this.slowRow(i, rowEnd - at, at, from, to);
@@ -227,6 +231,33 @@ export class Dump {
     this.pos = at + written * layout.width;
     // Their spans were annotated: taken from the queue.
     queue.take(this.pos);
+    return true;
+  }
+
+  /**
+   * On a terminal or in colour: the full rows from `at` (`hold[i]`) before the next span that no
+   * colour reaches and that fit the terminal (see AsciiRowWriter.plainRows), written as the bulk
+   * case writes them; returns whether any was, leaving {@link pos} after them.
+   */
+  private plainRows(at: number, i: number, limit: number, final: boolean): boolean {
+    const { queue, layout } = this;
+    for (const g of this.active) if (g.end > at) return false;
+    const next = queue.head < queue.length ? queue.start[queue.head] : Infinity;
+    const stop = Math.min(next, limit, this.fed, layout.windowEnd);
+    const rows = Math.floor((stop - at) / layout.width);
+    if (rows <= 0) return false;
+    return this.writePlain(at, i, (this.ascii as AsciiRowWriter).plainRows(this.hold, i, rows, at), final);
+  }
+
+  /** Writes `count` plain rows from `at` (see {@link plainRows}); false for none. */
+  private writePlain(at: number, i: number, count: number, final: boolean): boolean {
+    if (count === 0) return false;
+    const { out, rows, hold, holdLen, layout } = this;
+    // The row writer's UTF-8 state is set afresh: rows before these were written elsewhere.
+    rows.begin(hold, i, at, holdLen, final);
+    out.reserve(rows.maxRowBytes * count);
+    out.p = rows.writeRows(out.buf, out.p, hold, i, layout.width, count, at, holdLen, final);
+    this.pos = at + count * layout.width;
     return true;
   }
 
