@@ -8,6 +8,7 @@ import { ByteBuffer, type ByteOutput } from './bytes-out';
 import { formatRow } from './row-text';
 import { SimdLines } from './simd-lines';
 import type { SpanGroup, SpanQueue } from './span-queue';
+import { isAscii, wrapAsciiLine, wrapBound } from './wrap-bytes';
 
 /** Digits in the offset column: enough for 4 GiB; longer offsets widen the column. */
 export const OFFSET_DIGITS = 8;
@@ -25,6 +26,8 @@ const HOLD_BYTES = (1 << 20) + 4 * LAG;
 
 /** Annotation lines cut to a terminal continue under the offset column. */
 const ANNOTATION_PAD = ' '.repeat(OFFSET_DIGITS + 2);
+/** What begins each further row of a cut annotation line: the prefix `own` adds after {@link ANNOTATION_PAD}. */
+const ANNOTATION_CONTINUATION = Uint8Array.from(`${ANNOTATION_PAD}+ `, (c) => c.charCodeAt(0));
 
 /** How the dump is laid out. */
 export interface DumpLayout {
@@ -290,6 +293,10 @@ export class Dump {
         this.out.reserve(end + 1 - start);
         buf.copy(this.out.buf, this.out.p, start, end + 1);
         this.out.p += end + 1 - start;
+      } else if (this.ascii !== null && isAscii(buf, start, end)) {
+        // A wider line of ASCII (all of Airlock's own but a few meanings) is cut on its bytes, as `own` cuts it.
+        this.out.reserve(wrapBound(end - start, ANNOTATION_CONTINUATION));
+        this.out.p = wrapAsciiLine(buf, start, end, this.layout.columns, ANNOTATION_CONTINUATION, this.out.buf, this.out.p);
       } else {
         for (const row of this.layout.own(buf.toString('utf8', start, end), ANNOTATION_PAD)) this.out.text(`${row}\n`);
       }
