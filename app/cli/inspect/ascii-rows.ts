@@ -44,6 +44,23 @@ const SPAN_SGR: readonly number[] = SPAN_CLASS_NAMES.map((_, cls) => sgrNumber(c
 const RESET = encode(RESET_TEXT);
 
 /**
+ * Each colour as two little-endian 32-bit words (an SGR here is at most 8 bytes) and its length:
+ * written with two stores, the pointer then moved by the length (bytes past it are overwritten
+ * by what follows; callers reserve room for the 8).
+ */
+const SGR_WORDS = new Int32Array(SGRS.length * 2);
+const SGR_LENGTH = Uint8Array.from(SGRS, (sgr) => sgr.length);
+SGRS.forEach((sgr, n) => {
+  if (sgr.length > 8) throw new Error(`ascii-rows: an SGR of ${sgr.length} bytes`);
+  const word = new DataView(new ArrayBuffer(8));
+  sgr.forEach((b, k) => word.setUint8(k, b));
+  SGR_WORDS[2 * n] = word.getInt32(0, true);
+  SGR_WORDS[2 * n + 1] = word.getInt32(4, true);
+});
+const RESET_WORD = new DataView(RESET.buffer).getInt32(0, true);
+if (RESET.length !== 4) throw new Error('ascii-rows: the reset is not 4 bytes');
+
+/**
  * Rows of ASCII bytes (0x00–0x7F) for a dump on a terminal or in colour, written as bytes: the
  * text formatRow makes of them (cells coloured by span and kind, `|` escaped, cut to the terminal
  * when wider). An ASCII byte's cell depends on nothing around it, so a table of the 128 serves;
@@ -119,6 +136,7 @@ export class AsciiRowWriter {
     // At most: the offset, per byte two painted cells (two colours of up to 12 bytes, 4 text bytes) and separators.
     out.reserve(digits + width * 40 + 16);
     const o = out.buf;
+    const v = out.view;
     let p = writeHexNumber(o, out.p, at, this.offsetDigits);
     for (let k = 0; k < width; k++) {
       o[p++] = 0x20;
@@ -130,10 +148,10 @@ export class AsciiRowWriter {
       }
       const b = buf[i + k];
       const sgr = color ? colourOf[k] : 0;
-      if (sgr !== 0) p = copy(o, p, SGRS[sgr]);
+      if (sgr !== 0) p = paint(v, p, sgr);
       o[p++] = HEX_DIGIT[b >> 4];
       o[p++] = HEX_DIGIT[b & 15];
-      if (sgr !== 0) p = copy(o, p, RESET);
+      if (sgr !== 0) p = reset(v, p);
     }
     o[p++] = 0x20;
     o[p++] = 0x20;
@@ -141,10 +159,10 @@ export class AsciiRowWriter {
     for (let k = 0; k < n; k++) {
       const b = buf[i + k];
       const sgr = color ? colourOf[k] : 0;
-      if (sgr !== 0) p = copy(o, p, SGRS[sgr]);
+      if (sgr !== 0) p = paint(v, p, sgr);
       o[p++] = CARET_FIRST[b];
       if (CARET_LENGTH[b] === 2) o[p++] = CARET_SECOND[b];
-      if (sgr !== 0) p = copy(o, p, RESET);
+      if (sgr !== 0) p = reset(v, p);
     }
     o[p++] = 0x7c;
     o[p++] = 0x0a;
@@ -163,6 +181,7 @@ export class AsciiRowWriter {
     // Each piece may start a further row: LF and the continuation before it.
     out.reserve(at.toString(16).length + width * 40 + 16 + (3 * width + 4) * (this.offsetDigits + 3));
     const o = out.buf;
+    const v = out.view;
     this.p = writeHexNumber(o, out.p, at, this.offsetDigits);
     this.lineStart = out.p;
     this.col = this.p - out.p;
@@ -177,10 +196,10 @@ export class AsciiRowWriter {
       const sgr = color ? colourOf[k] : 0;
       this.fit(o, 2, false);
       let p = this.p;
-      if (sgr !== 0) p = copy(o, p, SGRS[sgr]);
+      if (sgr !== 0) p = paint(v, p, sgr);
       o[p++] = HEX_DIGIT[b >> 4];
       o[p++] = HEX_DIGIT[b & 15];
-      if (sgr !== 0) p = copy(o, p, RESET);
+      if (sgr !== 0) p = reset(v, p);
       this.p = p;
     }
     if (this.fit(o, 2, true)) this.p = spaces(o, this.p, 2);
@@ -191,10 +210,10 @@ export class AsciiRowWriter {
       const sgr = color ? colourOf[k] : 0;
       if (!this.fit(o, CARET_LENGTH[b], sgr === 0 && b === 0x20)) continue;
       let p = this.p;
-      if (sgr !== 0) p = copy(o, p, SGRS[sgr]);
+      if (sgr !== 0) p = paint(v, p, sgr);
       o[p++] = CARET_FIRST[b];
       if (CARET_LENGTH[b] === 2) o[p++] = CARET_SECOND[b];
-      if (sgr !== 0) p = copy(o, p, RESET);
+      if (sgr !== 0) p = reset(v, p);
       this.p = p;
     }
     this.fit(o, 1, false);
@@ -238,8 +257,15 @@ function spaces(o: Uint8Array, p: number, count: number): number {
   return p;
 }
 
-/** Copies the few bytes of `bytes` into `o` at `p` (a loop: cheaper than a call to set for so few). */
-function copy(o: Uint8Array, p: number, bytes: Uint8Array): number {
-  for (let j = 0; j < bytes.length; j++) o[p++] = bytes[j];
-  return p;
+/** Writes colour `sgr` (an index into SGRS) at `p` through `v`, the output's view; returns the end. */
+function paint(v: DataView, p: number, sgr: number): number {
+  v.setInt32(p, SGR_WORDS[2 * sgr], true);
+  v.setInt32(p + 4, SGR_WORDS[2 * sgr + 1], true);
+  return p + SGR_LENGTH[sgr];
+}
+
+/** Writes the reset at `p` through `v`; returns the end. */
+function reset(v: DataView, p: number): number {
+  v.setInt32(p, RESET_WORD, true);
+  return p + 4;
 }
