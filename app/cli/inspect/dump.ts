@@ -287,8 +287,7 @@ export class Dump {
     // only a wider one is cut, as text.
     const { buf } = scratch;
     for (let start = 0; start < scratch.p; ) {
-      let end = start;
-      while (buf[end] !== 0x0a) end++;
+      const end = buf.indexOf(0x0a, start);
       if (this.ascii !== null && utf8Width(buf, start, end) <= this.layout.columns) {
         this.out.reserve(end + 1 - start);
         buf.copy(this.out.buf, this.out.p, start, end + 1);
