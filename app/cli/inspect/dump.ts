@@ -39,7 +39,10 @@ export interface DumpLayout {
   readonly color: boolean;
   /** Terminal width, or Infinity when output is not a terminal (rows then stay whole). */
   readonly columns: number;
-  /** Cuts one of Airlock's own lines to the terminal, `prefix+ ` starting each further row. */
+  /**
+   * Cuts one of Airlock's own lines to the terminal, `prefix+ ` starting each further row: wrapLine
+   * (an annotation line of ASCII is cut on its bytes as wrapLine cuts it, see wrap-bytes.ts).
+   */
   readonly own: (line: string, prefix: string) => string[];
   /** Tests only: false writes every annotated row in JavaScript (the definition SIMD lines are held to). */
   readonly simdLines?: boolean;
