@@ -62,18 +62,23 @@ export function utf8Width(buf: Uint8Array, start: number, end: number): number {
   let w = 0;
   for (let k = start; k < end; k++) {
     const b = buf[k];
-    if (b === 0x1b && buf[k + 1] === 0x5b) {
-      let j = k + 2;
-      while (j < end && ((buf[j] >= 0x30 && buf[j] <= 0x39) || buf[j] === 0x3b)) j++;
-      if (j < end && buf[j] === 0x6d) {
-        k = j;
-        continue;
-      }
+    const sgr = b === 0x1b ? utf8SgrLength(buf, k, end) : 0;
+    if (sgr > 0) {
+      k += sgr - 1;
+      continue;
     }
     if (b < 0x80) w++;
     else if (b >= 0xc0) w += 2;
   }
   return w;
+}
+
+/** {@link sgrLength} on bytes: the length of Airlock's own SGR at `buf[i]`, ending before `end`, or 0. */
+export function utf8SgrLength(buf: Uint8Array, i: number, end: number): number {
+  if (buf[i] !== 0x1b || i + 1 >= end || buf[i + 1] !== 0x5b) return 0;
+  let j = i + 2;
+  while (j < end && ((buf[j] >= 0x30 && buf[j] <= 0x39) || buf[j] === 0x3b)) j++;
+  return j < end && buf[j] === 0x6d ? j + 1 - i : 0;
 }
 
 /** A piece of a row: the text to print (may carry Airlock's own SGR) and its display width. */

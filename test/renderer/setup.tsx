@@ -21,9 +21,7 @@ export function stopApp(): void {
 }
 
 export async function startApp(options: FakeBridgeOptions = {}): Promise<FakeBridge> {
-  cleanup();
-  closeSession();
-  resetStores();
+  stopApp();
   const fake = createFakeBridge(options);
   setBridge(fake);
   render(<App />);

@@ -130,7 +130,7 @@ export class AsciiRowWriter {
       }
     }
     if (used > this.columns) {
-      this.writeCut(out, buf, i, n, at);
+      this.writeCut(out, buf, i, n, at, digits);
       return true;
     }
     // At most: the offset, per byte two painted cells (two colours of up to 12 bytes, 4 text bytes) and separators.
@@ -146,24 +146,12 @@ export class AsciiRowWriter {
         o[p++] = 0x20;
         continue;
       }
-      const b = buf[i + k];
-      const sgr = color ? colourOf[k] : 0;
-      if (sgr !== 0) p = paint(v, p, sgr);
-      o[p++] = HEX_DIGIT[b >> 4];
-      o[p++] = HEX_DIGIT[b & 15];
-      if (sgr !== 0) p = reset(v, p);
+      p = hexCell(o, v, p, buf[i + k], color ? colourOf[k] : 0);
     }
     o[p++] = 0x20;
     o[p++] = 0x20;
     o[p++] = 0x7c;
-    for (let k = 0; k < n; k++) {
-      const b = buf[i + k];
-      const sgr = color ? colourOf[k] : 0;
-      if (sgr !== 0) p = paint(v, p, sgr);
-      o[p++] = CARET_FIRST[b];
-      if (CARET_LENGTH[b] === 2) o[p++] = CARET_SECOND[b];
-      if (sgr !== 0) p = reset(v, p);
-    }
+    for (let k = 0; k < n; k++) p = caretCell(o, v, p, buf[i + k], color ? colourOf[k] : 0);
     o[p++] = 0x7c;
     o[p++] = 0x0a;
     out.p = p;
@@ -176,10 +164,10 @@ export class AsciiRowWriter {
    * fitPieces: a piece that does not fit starts a further row (`        + `), the row it ends
    * loses its trailing spaces, and a blank piece (a gap, an uncoloured space) is dropped there.
    */
-  private writeCut(out: ByteBuffer, buf: Uint8Array, i: number, n: number, at: number): void {
+  private writeCut(out: ByteBuffer, buf: Uint8Array, i: number, n: number, at: number, digits: number): void {
     const { width, color, colourOf } = this;
     // Each piece may start a further row: LF and the continuation before it.
-    out.reserve(at.toString(16).length + width * 40 + 16 + (3 * width + 4) * (this.offsetDigits + 3));
+    out.reserve(digits + width * 40 + 16 + (3 * width + 4) * (this.offsetDigits + 3));
     const o = out.buf;
     const v = out.view;
     this.p = writeHexNumber(o, out.p, at, this.offsetDigits);
@@ -192,15 +180,8 @@ export class AsciiRowWriter {
         if (this.fit(o, 2, true)) this.p = spaces(o, this.p, 2);
         continue;
       }
-      const b = buf[i + k];
-      const sgr = color ? colourOf[k] : 0;
       this.fit(o, 2, false);
-      let p = this.p;
-      if (sgr !== 0) p = paint(v, p, sgr);
-      o[p++] = HEX_DIGIT[b >> 4];
-      o[p++] = HEX_DIGIT[b & 15];
-      if (sgr !== 0) p = reset(v, p);
-      this.p = p;
+      this.p = hexCell(o, v, this.p, buf[i + k], color ? colourOf[k] : 0);
     }
     if (this.fit(o, 2, true)) this.p = spaces(o, this.p, 2);
     this.fit(o, 1, false);
@@ -208,13 +189,7 @@ export class AsciiRowWriter {
     for (let k = 0; k < n; k++) {
       const b = buf[i + k];
       const sgr = color ? colourOf[k] : 0;
-      if (!this.fit(o, CARET_LENGTH[b], sgr === 0 && b === 0x20)) continue;
-      let p = this.p;
-      if (sgr !== 0) p = paint(v, p, sgr);
-      o[p++] = CARET_FIRST[b];
-      if (CARET_LENGTH[b] === 2) o[p++] = CARET_SECOND[b];
-      if (sgr !== 0) p = reset(v, p);
-      this.p = p;
+      if (this.fit(o, CARET_LENGTH[b], sgr === 0 && b === 0x20)) this.p = caretCell(o, v, this.p, b, sgr);
     }
     this.fit(o, 1, false);
     o[this.p++] = 0x7c;
@@ -255,6 +230,22 @@ export class AsciiRowWriter {
 function spaces(o: Uint8Array, p: number, count: number): number {
   for (let j = 0; j < count; j++) o[p++] = 0x20;
   return p;
+}
+
+/** The hex cell of byte `b` (`1b`) in colour `sgr` (0: none) at `p`; returns the end. */
+function hexCell(o: Uint8Array, v: DataView, p: number, b: number, sgr: number): number {
+  if (sgr !== 0) p = paint(v, p, sgr);
+  o[p++] = HEX_DIGIT[b >> 4];
+  o[p++] = HEX_DIGIT[b & 15];
+  return sgr !== 0 ? reset(v, p) : p;
+}
+
+/** The caret cell of ASCII byte `b` (`^[`, `a`, `\|`) in colour `sgr` (0: none) at `p`; returns the end. */
+function caretCell(o: Uint8Array, v: DataView, p: number, b: number, sgr: number): number {
+  if (sgr !== 0) p = paint(v, p, sgr);
+  o[p++] = CARET_FIRST[b];
+  if (CARET_LENGTH[b] === 2) o[p++] = CARET_SECOND[b];
+  return sgr !== 0 ? reset(v, p) : p;
 }
 
 /** Writes colour `sgr` (an index into SGRS) at `p` through `v`, the output's view; returns the end. */

@@ -246,19 +246,13 @@ export class Dump {
    * case writes them; returns whether any was, leaving {@link pos} after them.
    */
   private plainRows(at: number, i: number, limit: number, final: boolean): boolean {
-    const { queue, layout } = this;
+    const { out, rows, queue, hold, holdLen, layout } = this;
     for (const g of this.active) if (g.end > at) return false;
     const next = queue.head < queue.length ? queue.start[queue.head] : Infinity;
     const stop = Math.min(next, limit, this.fed, layout.windowEnd);
-    const rows = Math.floor((stop - at) / layout.width);
-    if (rows <= 0) return false;
-    return this.writePlain(at, i, (this.ascii as AsciiRowWriter).plainRows(this.hold, i, rows, at), final);
-  }
-
-  /** Writes `count` plain rows from `at` (see {@link plainRows}); false for none. */
-  private writePlain(at: number, i: number, count: number, final: boolean): boolean {
+    const fit = Math.floor((stop - at) / layout.width);
+    const count = fit > 0 ? (this.ascii as AsciiRowWriter).plainRows(hold, i, fit, at) : 0;
     if (count === 0) return false;
-    const { out, rows, hold, holdLen, layout } = this;
     // The row writer's UTF-8 state is set afresh: rows before these were written elsewhere.
     rows.begin(hold, i, at, holdLen, final);
     out.reserve(rows.maxRowBytes * count);

@@ -1,4 +1,4 @@
-import { utf8Width } from '../../node/fit';
+import { utf8SgrLength, utf8Width } from '../../node/fit';
 
 /** The whitespace of a JavaScript regular expression's `\s` (and of `trim`) among ASCII bytes. */
 function isSpace(b: number): boolean {
@@ -14,14 +14,6 @@ export function isAscii(buf: Uint8Array, start: number, end: number): boolean {
 /** The most bytes {@link wrapAsciiLine} writes for a line of `length` bytes: each piece may start a further row. */
 export function wrapBound(length: number, continuation: Uint8Array): number {
   return length * (continuation.length + 2) + 1;
-}
-
-/** The length of Airlock's own SGR (`ESC [`, digits and `;`, `m`) at `src[i]` before `end`, or 0 (fit.ts's sgrLength). */
-function sgrAt(src: Uint8Array, i: number, end: number): number {
-  if (src[i] !== 0x1b || i + 1 >= end || src[i + 1] !== 0x5b) return 0;
-  let j = i + 2;
-  while (j < end && ((src[j] >= 0x30 && src[j] <= 0x39) || src[j] === 0x3b)) j++;
-  return j < end && src[j] === 0x6d ? j + 1 - i : 0;
 }
 
 /**
@@ -65,7 +57,7 @@ export function wrapAsciiLine(src: Uint8Array, start: number, end: number, colum
     if (w <= room) put(k, j, w, blank);
     else {
       for (let i = k; i < j; ) {
-        const sgr = sgrAt(src, i, j);
+        const sgr = utf8SgrLength(src, i, j);
         if (sgr > 0) put(i, i + sgr, 0, false);
         else put(i, i + 1, 1, isSpace(src[i]));
         i += sgr > 0 ? sgr : 1;
