@@ -65,9 +65,9 @@ export function RequestsView() {
               >
                 <td><span className={`state s-${r.state}`}>{r.state}</span></td>
                 <td className="mono">{r.kind}</td>
-                <td title={r.artifact}><span className="title">{r.title ?? '—'}</span> <span className="mono muted small">{r.artifact.slice(18, 26)}</span></td>
-                <td className="mono small">{rangeLabel(r.range)}</td>
-                <td className="reason-cell" title={r.reason}>{r.reason}</td>
+                <td title={r.artifact}><div className="clamp2"><span className="title">{r.title ?? '—'}</span> <span className="mono muted small">{r.artifact.slice(18, 26)}</span></div></td>
+                <td className="mono small"><div className="clamp2">{rangeLabel(r.range)}</div></td>
+                <td title={r.reason}><div className="clamp2">{r.reason}</div></td>
                 <td className="small muted" title={r.state === 'pending' ? `expires ${r.expiresAt}` : undefined}>{relativeTime(r.createdAt)}{r.state === 'pending' && <><br />expires {relativeTime(r.expiresAt)}</>}</td>
               </tr>
             ))}

@@ -1,7 +1,7 @@
-/** `bytes 0x10–0x20 (16 B)` or `whole artifact`. */
+/** `0x10–0x20 (16 B)` or `whole artifact`; the size keeps its unit (a no-break space), so a narrow column breaks before it. */
 export function rangeLabel(range: readonly [number, number] | null): string {
   if (!range) return 'whole artifact';
-  return `0x${range[0].toString(16)}–0x${range[1].toString(16)} (${(range[1] - range[0]).toLocaleString('en-US')} B)`;
+  return `0x${range[0].toString(16)}–0x${range[1].toString(16)} (${(range[1] - range[0]).toLocaleString('en-US')}\u00a0B)`;
 }
 
 /** `5 min ago`, `in 23 h`: coarse, for a dense list. */
