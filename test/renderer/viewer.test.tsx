@@ -106,6 +106,37 @@ describe('hex rows', () => {
     expect(screen.getByTestId('span-description').textContent).toMatch(`OSC 52 clipboard access, ${osc52!.length} bytes, ended by BEL`);
   });
 
+  it('condenses a caret row wider than its column, or cuts it with a marker naming the bytes left out', async () => {
+    await startApp();
+    await openSample();
+    await grantRaw();
+    await waitFor(() => expect(screen.getAllByTestId('caret-more').length).toBeGreaterThan(0));
+    let squeezed = 0;
+    for (const row of screen.getAllByTestId('hex-row')) {
+      const start = Number(row.dataset.offset);
+      const bytes = row.querySelectorAll('.hx[data-o]').length;
+      const drawn = [...row.querySelectorAll<HTMLElement>('.ct[data-o]')].map((c) => Number(c.dataset.o));
+      // The drawn cells are the row's first bytes, in order.
+      expect(drawn).toEqual(drawn.map((_, k) => start + k));
+      const more = row.querySelector<HTMLElement>('[data-testid=caret-more]');
+      if (more) {
+        const cut = bytes - drawn.length;
+        expect(cut).toBeGreaterThan(0);
+        expect(more.textContent).toBe(`+${cut}`);
+        expect(more.title).toMatch(new RegExp(`^${cut} more bytes: .+`));
+      } else {
+        expect(drawn.length, `row ${start.toString(16)}`).toBe(bytes);
+      }
+      if (row.querySelector('.caret-cells.squeezed')) {
+        squeezed++;
+        // A condensed row's whole notation is its tooltip.
+        expect(row.querySelector<HTMLElement>('.caret')!.title.length).toBeGreaterThan(0);
+      }
+    }
+    // The sample's tag characters (12 columns per 4 bytes) need more than the column holds.
+    expect(squeezed).toBeGreaterThan(0);
+  });
+
   it('moves the cursor with the keyboard and extends the selection with shift', async () => {
     await startApp();
     await openSample();

@@ -6,6 +6,7 @@ import type { Cell } from '../../../shared/hex/cell';
 import { formatHexRows, type HexRow } from '../../../shared/hex/rows';
 import { ROW_BYTES, copySelection, moveCursor, prefetchView, requestRaw, viewMoved } from '../actions';
 import { BigList, type RowRenderProps } from '../components/BigList';
+import { fitCaret, markerText, notationColumns } from '../lib/caret-fit';
 import { PAGE_SIZE, pageOf, type PageCache } from '../lib/page-cache';
 import { rowCount } from '../lib/scroll';
 import { SPAN_BLOCK } from '../lib/span-cache';
@@ -120,11 +121,21 @@ function HexRowViewInner({ row, style, props: p }: RowRenderProps<HexRowProps>) 
       </span>,
     );
   }
+  // Notation wider than the column is condensed, then cut with a marker (see caret-fit.ts); the
+  // row's whole notation is its tooltip.
+  const texts = hexRow ? hexRow.cells.slice(0, end - start).map((cell) => cell.text) : null;
+  const fit = texts ? fitCaret(texts.map(notationColumns)) : null;
+  const shown = fit && fit.cut > 0 ? caret.slice(0, fit.shown) : caret;
+  if (fit && fit.cut > 0) {
+    shown.push(<span key="more" className="ct more" data-testid="caret-more" title={`${fit.cut} more bytes: ${texts?.slice(fit.shown).join('') ?? ''}`}>{markerText(fit.cut)}</span>);
+  }
   return (
     <div style={style} className={`hex-row${marked ? ' marked' : ''}`} data-testid="hex-row" data-offset={start} role="row" aria-rowindex={row + 1}>
       <span className="off" role="rowheader">{hexOffset(start, Math.max(8, p.size.toString(16).length))}</span>
       <span className="hexcells" role="gridcell">{hex}</span>
-      <span className="caret" role="gridcell">{caret}</span>
+      <span className="caret" role="gridcell" title={fit && fit.squeeze < 1 ? texts?.join('') : undefined}>
+        <span className={fit && fit.squeeze < 1 ? 'caret-cells squeezed' : 'caret-cells'} style={fit && fit.squeeze < 1 ? { transform: `scaleX(${fit.squeeze.toFixed(3)})` } : undefined}>{shown}</span>
+      </span>
     </div>
   );
 }
