@@ -204,6 +204,7 @@ function adversarialBuffer(kind, size) {
       break;
     }
     case 'csi-nofinal': buf.fill(`${ESC}[1`, 'latin1'); break;                 // ESC [ 1 ESC [ 1 ...
+    case 'bel-bs': buf.fill('\x07\x08', 'latin1'); break;                      // BEL BS BEL BS ... (a span per byte)
     default: throw new Error(`unknown adversarial input ${kind}`);
   }
   return buf;

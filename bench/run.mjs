@@ -1,12 +1,16 @@
 // `npm run bench`: whole-process throughput of `airlock sanitize` against peers, leak check,
-// linearity on adversarial inputs, and capture overhead, all in one run on the same machine.
+// linearity on adversarial inputs, capture overhead, and every `inspect` mode against sanitize,
+// all in one run on the same machine.
 //
 // Usage: node bench/run.mjs [--only NAME[,NAME]] [--skip NAME[,NAME]] [--capture] [--help]
-//   NAME is an input (plain, colour, hostile) or a section (throughput, indexing, linearity, capture).
+//   NAME is an input (plain, colour, hostile) or a section (throughput, indexing, linearity, capture,
+//   inspect). The inspect section runs the three and bel-bs (named inputs narrow it; naming bel-bs
+//   runs it; --skip drops any).
 //   Naming only inputs runs throughput+leaks on those inputs; `--capture` = `--only capture`.
 // Env: BENCH_MB (default 32, quick 4)   BENCH_QUICK=1   BENCH_RUNS (5)   BENCH_LIN_RUNS (5)
 //      BENCH_LIN_MAX_MB (16, quick 4)   BENCH_TIMEOUT_S (20)   BENCH_CAPTURE_MB (256, quick 32)
-//      BENCH_CAPTURE_RUNS (3)   BENCH_AIRLOCK (CLI path, default dist/airlock.mjs)   BENCH_KEEP_ENV=1
+//      BENCH_CAPTURE_RUNS (3)   BENCH_INSPECT_MB (16, quick 4)   BENCH_INSPECT_RUNS (3)
+//      BENCH_AIRLOCK (CLI path, default dist/airlock.mjs)   BENCH_KEEP_ENV=1
 //      BENCH_SHARED (checkout whose shared/ the indexing section bundles, default this one)
 //      BENCH_BASELINE (another CLI build, e.g. an older commit's dist/airlock.mjs: run beside airlock;
 //        the indexing section also runs that checkout's shared/ Sanitizer in process, alternating)
@@ -20,6 +24,7 @@ import { scanLeaks, leakVerdict, leakSummary } from './leaks.mjs';
 import { runLinearity, growth, growthLimit } from './linearity.mjs';
 import { runCaptureSection } from './capture.mjs';
 import { bundleSanitizer, measureIndexing } from './indexing.mjs';
+import { INSPECT_INPUTS, INSPECT_MODES, INSPECT_TARGET, inspectMisses, runInspectSection } from './inspect.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Configuration
@@ -35,8 +40,10 @@ const CFG = {
   timeoutS: num(env.BENCH_TIMEOUT_S, 20),
   captureMb: num(env.BENCH_CAPTURE_MB, QUICK ? 32 : 256),
   captureRuns: num(env.BENCH_CAPTURE_RUNS, 3),
+  inspectMb: num(env.BENCH_INSPECT_MB, QUICK ? 4 : 16),
+  inspectRuns: num(env.BENCH_INSPECT_RUNS, 3),
 };
-const SECTIONS = ['throughput', 'indexing', 'linearity', 'capture'];
+const SECTIONS = ['throughput', 'indexing', 'linearity', 'capture', 'inspect'];
 
 function parseArgs(argv) {
   const only = new Set();
@@ -54,7 +61,7 @@ function parseArgs(argv) {
     else return { error: `unknown argument ${a}` };
   }
   for (const n of [...only, ...skip]) {
-    if (!SECTIONS.includes(n) && !INPUTS[n]) return { error: `unknown input or section '${n}' (inputs: ${Object.keys(INPUTS).join(', ')}; sections: ${SECTIONS.join(', ')})` };
+    if (!SECTIONS.includes(n) && !INPUTS[n] && !INSPECT_INPUTS.includes(n)) return { error: `unknown input or section '${n}' (inputs: ${Object.keys(INPUTS).join(', ')}, and bel-bs for inspect; sections: ${SECTIONS.join(', ')})` };
   }
   const onlyInputs = [...only].filter((n) => INPUTS[n]);
   const onlySections = [...only].filter((n) => SECTIONS.includes(n));
@@ -63,7 +70,11 @@ function parseArgs(argv) {
   sections = sections.filter((s) => !skip.has(s));
   let inputs = onlyInputs.length ? onlyInputs : Object.keys(INPUTS);
   inputs = inputs.filter((n) => !skip.has(n));
-  return { sections, inputs };
+  // The inspect section's inputs: those named (bel-bs, its own, also names the section), else all.
+  const namedInspect = [...only].filter((n) => INSPECT_INPUTS.includes(n));
+  if (namedInspect.some((n) => !INPUTS[n]) && !sections.includes('inspect') && !skip.has('inspect')) sections.push('inspect');
+  const inspectInputs = (namedInspect.length ? namedInspect : INSPECT_INPUTS).filter((n) => !skip.has(n));
+  return { sections, inputs, inspectInputs };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,17 +294,38 @@ function printCapture(cap) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// inspect: every mode against sanitize --report on the same bytes (bench/inspect.mjs).
+function printInspect(results) {
+  const modes = Object.keys(Object.values(results)[0]?.modes ?? {});
+  const mb = (Object.values(results)[0]?.bytes ?? 0) / MiB;
+  console.log(`\ninspect (${mb.toFixed(0)} MiB inputs, output to /dev/null, median of ${CFG.inspectRuns}): wall time against sanitize --report in the same rounds; target <= ${INSPECT_TARGET.ratio}x and <= ${INSPECT_TARGET.rssMiB} MiB peak RSS`);
+  const cell = (f, key) => (f.error ? 'ERR' : f[key] === undefined ? 'n/a' : `${f[key].toFixed(2)}x`);
+  const head = ['input', 'sanitize', ...modes.map((m) => INSPECT_MODES[m].label)];
+  console.log(table([head, ...Object.entries(results).map(([name, r]) => [name, r.sanitize.error ? 'ERR' : `${r.sanitize.ms.toFixed(0)} ms`, ...modes.map((m) => cell(r.modes[m], 'ratio'))])]));
+  console.log('\ninspect, CPU time (user+sys, all threads) against sanitize\'s');
+  console.log(table([head, ...Object.entries(results).map(([name, r]) => [name, r.sanitize.cpuMs === undefined ? 'n/a' : `${r.sanitize.cpuMs.toFixed(0)} ms`, ...modes.map((m) => cell(r.modes[m], 'cpuRatio'))])]));
+  console.log('\ninspect, peak RSS (MiB)');
+  console.log(table([head, ...Object.entries(results).map(([name, r]) => [name, r.sanitize.peakRssMiB?.toFixed(0) ?? 'n/a', ...modes.map((m) => r.modes[m].peakRssMiB?.toFixed(0) ?? 'n/a')])]));
+  const misses = inspectMisses(results);
+  const total = Object.keys(results).length * modes.length;
+  console.log(misses.length === 0 ? `inspect: all ${total} (input, mode) pairs within target` : `inspect: ${total - misses.length} of ${total} (input, mode) pairs within target; over:\n${misses.map((m) => `  ${m}`).join('\n')}`);
+}
+
+// ---------------------------------------------------------------------------------------------
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.help) {
     const src = (await import('node:fs')).readFileSync(new URL(import.meta.url), 'utf8');
-    console.log(src.split('\n').filter((l) => l.startsWith('//')).slice(0, 10).map((l) => l.slice(3)).join('\n'));
+    const lines = src.split('\n');
+    // The header comment: every line up to the first that is not one.
+    console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.slice(3)).join('\n'));
     return 0;
   }
   if (args.error) { console.error(`bench: ${args.error}`); return 2; }
   if (CFG.quick && env.BENCH_MB === undefined) CFG.mb = 4;
   if (CFG.quick && env.BENCH_LIN_MAX_MB === undefined) CFG.linMaxMb = 4;
   if (CFG.quick && env.BENCH_CAPTURE_MB === undefined) CFG.captureMb = 32;
+  if (CFG.quick && env.BENCH_INSPECT_MB === undefined) CFG.inspectMb = 4;
 
   const wall = Date.now();
   const log = (s) => console.error(s); // progress on stderr, tables on stdout
@@ -303,7 +335,7 @@ async function main() {
   console.log('Airlock bench');
   console.log(`node ${process.version} | ${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length} | ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM`);
   if (BASELINE) console.log(`baseline: ${BASELINE} (ratio airlock/baseline > 1 = airlock faster)`);
-  console.log(`airlock: ${relative(ROOT, AIRLOCK)} | inputs ${CFG.mb} MiB each | runs ${CFG.runs} | linearity ${sizesMiB.join('/')} MiB x${CFG.linRuns}, timeout ${CFG.timeoutS} s | capture ${CFG.captureMb} MiB x${CFG.captureRuns}${CFG.quick ? ' | QUICK' : ''}`);
+  console.log(`airlock: ${relative(ROOT, AIRLOCK)} | inputs ${CFG.mb} MiB each | runs ${CFG.runs} | linearity ${sizesMiB.join('/')} MiB x${CFG.linRuns}, timeout ${CFG.timeoutS} s | capture ${CFG.captureMb} MiB x${CFG.captureRuns} | inspect ${CFG.inspectMb} MiB x${CFG.inspectRuns}${CFG.quick ? ' | QUICK' : ''}`);
   // Other work on the box inflates absolute numbers; interleaving keeps the ratios fair-ish.
   const load = loadavg()[0];
   console.log(`load avg (1 min) ${load.toFixed(2)}${load > cpus().length / 2 ? ' | WARNING: machine busy, absolute MiB/s will be noisy' : ''}`);
@@ -349,6 +381,13 @@ async function main() {
     const cap = await runCaptureSection({ sizeMiB: CFG.captureMb, runs: CFG.captureRuns, log });
     printCapture(cap);
     json.capture = cap;
+  }
+
+  if (args.sections.includes('inspect') && args.inspectInputs.length) {
+    log('inspect...');
+    const ins = await runInspectSection({ mb: CFG.inspectMb, runs: CFG.inspectRuns, inputs: args.inspectInputs, log });
+    printInspect(ins);
+    json.inspect = ins;
   }
 
   json.wallSeconds = (Date.now() - wall) / 1000;

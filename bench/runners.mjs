@@ -36,20 +36,22 @@ if (BASELINE) RUNNERS.baseline = { label: 'baseline', args: [BASELINE, 'sanitize
 
 /**
  * Runs `node ...args` with `inputFile` as stdin.
- * sink: 'count' (pipe, bytes counted and discarded), 'capture' (pipe, bytes kept for the leak scan).
+ * sink: 'count' (pipe, bytes counted and discarded), 'capture' (pipe, bytes kept for the leak scan),
+ * 'null' (/dev/null: output as to a file, the bench process reading nothing).
  * A pipe rather than /dev/null because that is how the CLI is used (`make | airlock sanitize | less`),
  * and node writes pipes and files differently; every runner gets the same sink, so ratios are fair.
  * cpu: preload cpu-probe.mjs and report cpuMs (user+sys) and rssMiB (peak) of the child.
+ * env: variables added to the child's environment.
  * Resolves { ms, cpuMs?, rssMiB?, outBytes, out?, code, signal, timedOut, stderr }; never rejects on
  * child failure.
  */
 let cpuSeq = 0;
 const CPU_PROBE = pathToFileURL(join(HERE, 'cpu-probe.mjs')).href;
 
-export function runNode(args, inputFile, { sink = 'count', timeoutMs = 0, cwd = ROOT, stdinIgnore = false, cpu = true } = {}) {
+export function runNode(args, inputFile, { sink = 'count', timeoutMs = 0, cwd = ROOT, stdinIgnore = false, cpu = true, env: extraEnv = {} } = {}) {
   return new Promise((resolvePromise, reject) => {
     const cpuFile = cpu ? join(tmpdir(), `airlock-bench-cpu-${process.pid}-${cpuSeq++}`) : null;
-    const env = cpu ? { ...CHILD_ENV, BENCH_CPU_FILE: cpuFile } : CHILD_ENV;
+    const env = { ...CHILD_ENV, ...extraEnv, ...(cpu ? { BENCH_CPU_FILE: cpuFile } : {}) };
     const argv = cpu ? ['--import', CPU_PROBE, ...args] : args;
     const fd = stdinIgnore ? 'ignore' : openSync(inputFile, 'r');
     const chunks = [];
@@ -59,7 +61,7 @@ export function runNode(args, inputFile, { sink = 'count', timeoutMs = 0, cwd = 
     const t0 = process.hrtime.bigint();
     let child;
     try {
-      child = spawn(process.execPath, argv, { stdio: [fd, 'pipe', 'pipe'], cwd, env });
+      child = spawn(process.execPath, argv, { stdio: [fd, sink === 'null' ? 'ignore' : 'pipe', 'pipe'], cwd, env });
     } catch (err) {
       if (fd !== 'ignore') closeSync(fd);
       reject(err);
@@ -67,7 +69,7 @@ export function runNode(args, inputFile, { sink = 'count', timeoutMs = 0, cwd = 
     }
     // The child has its own copy of the descriptor now; ours is not needed.
     if (fd !== 'ignore') closeSync(fd);
-    child.stdout.on('data', (c) => {
+    child.stdout?.on('data', (c) => {
       outBytes += c.length;
       if (sink === 'capture') chunks.push(c);
     });

@@ -1,0 +1,112 @@
+// The inspect section of `npm run bench`: every mode of `airlock inspect` against `airlock sanitize
+// --report` on the same bytes, in the same interleaved rounds (issue #9: any inspect mode within 2x
+// of sanitize and under ~100 MB peak RSS, on every input). Output goes to /dev/null for both, as
+// to a file: the dump writes 5-17 bytes of text per input byte, and a pipe to this process would
+// add this process's reading of it to the comparison.
+//
+// Modes: the full dump (not a terminal: the bulk path), --summary-only, --json, a 4 KiB range, the
+// dump with --color always, and the dump as on an 80-column terminal (tty-probe.mjs makes stdout
+// report a TTY of that width; the bytes still go to /dev/null, so what is timed is Airlock's work,
+// not a terminal's drawing).
+import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureAdversarial, ensureInput, MiB } from './corpus.mjs';
+import { AIRLOCK, median, runNode } from './runners.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const TTY_PROBE = join(HERE, 'tty-probe.mjs');
+
+/** The ratio to sanitize and the peak RSS that issue #9 allows any mode. */
+export const INSPECT_TARGET = { ratio: 2, rssMiB: 100 };
+
+/** Inputs: the three logs, and alternating BEL/BS (a span per byte, none merging). */
+export const INSPECT_INPUTS = ['plain', 'colour', 'hostile', 'bel-bs'];
+
+/** Each mode: its label and the arguments after `inspect FILE` (and a preload, for the terminal). */
+export const INSPECT_MODES = {
+  dump: { label: 'dump', args: [] },
+  summary: { label: '--summary-only', args: ['--summary-only'] },
+  json: { label: '--json', args: ['--json'] },
+  range: { label: '4 KiB range', args: ['--offset', '1M', '--length', '4K'] },
+  colour: { label: '--color always', args: ['--color', 'always'] },
+  tty80: { label: '80-col terminal', args: [], tty: 80 },
+};
+
+function inputFile(name, bytes) {
+  return name === 'bel-bs' ? ensureAdversarial('bel-bs', bytes) : ensureInput(name, bytes);
+}
+
+function commandOf(mode, file) {
+  const m = INSPECT_MODES[mode];
+  return [...(m.tty ? ['--import', TTY_PROBE] : []), AIRLOCK, 'inspect', file, ...m.args];
+}
+
+function timed(args, file, stdinIgnore, tty) {
+  return runNode(args, file, { sink: 'null', stdinIgnore, env: tty ? { BENCH_TTY_COLUMNS: String(tty) } : {} });
+}
+
+/**
+ * Runs the section: per input, `runs` rounds in which sanitize and every mode run once each, the
+ * order rotated per round. Returns per input the sanitize figures and per mode the median wall and
+ * CPU time, their ratios to sanitize's, and the peak RSS over all rounds.
+ */
+export async function runInspectSection({ mb, runs, modes = Object.keys(INSPECT_MODES), inputs = INSPECT_INPUTS, log }) {
+  const results = {};
+  for (const name of inputs) {
+    const { file } = inputFile(name, mb * MiB);
+    const bytes = statSync(file).size;
+    const runners = ['sanitize', ...modes];
+    const samples = Object.fromEntries(runners.map((r) => [r, { ms: [], cpuMs: [], rssMiB: [] }]));
+    const errors = {};
+    for (let round = 0; round < runs; round++) {
+      const order = runners.map((_, i) => runners[(i + round) % runners.length]);
+      for (const r of order) {
+        if (errors[r]) continue;
+        const m = r === 'sanitize'
+          ? await timed([AIRLOCK, 'sanitize', '--report', '/dev/null'], file, false)
+          : await timed(commandOf(r, file), file, true, INSPECT_MODES[r].tty);
+        if (m.code !== 0) {
+          errors[r] = `exit ${m.code}${m.signal ? ` ${m.signal}` : ''}: ${m.stderr.trim().split('\n')[0] ?? ''}`;
+          continue;
+        }
+        samples[r].ms.push(m.ms);
+        if (m.cpuMs !== undefined) samples[r].cpuMs.push(m.cpuMs);
+        if (m.rssMiB !== undefined) samples[r].rssMiB.push(m.rssMiB);
+      }
+    }
+    const fig = (r) => {
+      const s = samples[r];
+      if (errors[r] || s.ms.length === 0) return { error: errors[r] ?? 'no run' };
+      return { ms: median(s.ms), cpuMs: s.cpuMs.length ? median(s.cpuMs) : undefined, peakRssMiB: s.rssMiB.length ? Math.max(...s.rssMiB) : undefined };
+    };
+    const sanitize = fig('sanitize');
+    const res = { bytes, sanitize, modes: {} };
+    for (const mode of modes) {
+      const f = fig(mode);
+      if (!f.error && !sanitize.error) {
+        f.ratio = f.ms / sanitize.ms;
+        if (f.cpuMs !== undefined && sanitize.cpuMs !== undefined) f.cpuRatio = f.cpuMs / sanitize.cpuMs;
+      }
+      res.modes[mode] = f;
+    }
+    results[name] = res;
+    log(`  ${name}: sanitize ${sanitize.ms?.toFixed(0) ?? 'ERR'} ms; ${modes.map((m) => `${m} ${res.modes[m].ratio?.toFixed(2) ?? 'ERR'}x`).join(', ')}`);
+  }
+  return results;
+}
+
+/** Which (input, mode) pairs miss {@link INSPECT_TARGET}, as readable lines. */
+export function inspectMisses(results) {
+  const misses = [];
+  for (const [name, res] of Object.entries(results)) {
+    for (const [mode, f] of Object.entries(res.modes)) {
+      if (f.error) misses.push(`${name} / ${INSPECT_MODES[mode].label}: failed (${f.error})`);
+      else {
+        if (f.ratio > INSPECT_TARGET.ratio) misses.push(`${name} / ${INSPECT_MODES[mode].label}: ${f.ratio.toFixed(2)}x sanitize`);
+        if (f.peakRssMiB > INSPECT_TARGET.rssMiB) misses.push(`${name} / ${INSPECT_MODES[mode].label}: peak RSS ${f.peakRssMiB.toFixed(0)} MiB`);
+      }
+    }
+  }
+  return misses;
+}
