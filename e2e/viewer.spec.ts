@@ -217,6 +217,10 @@ test('open → authorize → navigate → search → bookmark → compare → co
   await page.getByRole('tab', { name: 'Compare raw / clean' }).click();
   await expect(page.getByTestId('compare-row').first()).toBeVisible();
   await shot(page, '6-compare-side');
+  // A raw line the column cuts with an ellipsis has its whole notation as a tooltip (inert notation, not bytes).
+  const cutRaw = page.locator('[data-testid=compare-row][data-line="8"] [data-testid=compare-raw]');
+  await expect(cutRaw).toHaveAttribute('title', /evil\.example\/t\?k=SECRET.*details.*\^J$/);
+  expect(await cutRaw.getAttribute('title')).not.toMatch(NOT_INERT);
   await page.getByRole('radio', { name: 'Interleaved' }).click();
   await shot(page, '7-compare-interleaved');
 

@@ -30,6 +30,7 @@ function RawCaret({ line, granted }: { line: TextLine; granted: boolean }) {
   const context = line.rawStart > 0 ? sliceCached(s.pages, ctxStart, line.rawStart - ctxStart) ?? undefined : undefined;
   const cells = formatCells(bytes, line.rawStart, { context, lookahead: end >= s.size ? new Uint8Array(0) : undefined });
   const out = [];
+  let whole = '';
   let k = 0;
   while (k < cells.length) {
     const span = s.spans.spanAt(line.rawStart + k);
@@ -43,9 +44,11 @@ function RawCaret({ line, granted }: { line: TextLine; granted: boolean }) {
       k++;
     }
     out.push(<span key={from} className={`rc ${cls}${span ? ' sp' : ''}`} data-o={line.rawStart + from}>{text}</span>);
+    whole += text;
   }
   if (end < line.rawEnd) out.push(<span key="more" className="more">… +{(line.rawEnd - end).toLocaleString('en-US')} bytes</span>);
-  return <>{out}</>;
+  // The column cuts a long line with an ellipsis: its notation (as drawn, up to MAX_COMPARE_BYTES) is the tooltip.
+  return <span className="rc-line" data-testid="compare-raw" title={whole}>{out}</span>;
 }
 
 interface CompareRowProps {
