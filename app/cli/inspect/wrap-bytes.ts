@@ -1,4 +1,4 @@
-import { utf8SgrLength, utf8Width } from '../../node/fit';
+import { utf8SgrLength } from '../../node/fit';
 
 /** The whitespace of a JavaScript regular expression's `\s` (and of `trim`) among ASCII bytes. */
 function isSpace(b: number): boolean {
@@ -32,8 +32,42 @@ export function wrapAsciiLine(src: Uint8Array, start: number, end: number, colum
   let rowStart = p;
   let width = 0;
   let empty = true;
-  /** Places the piece `src[from..to)`, `w` columns wide (fitPieces' loop body). */
-  const put = (from: number, to: number, w: number, blank: boolean): void => {
+  // One loop and one place where a piece is put (fitPieces' loop body), with no function made
+  // per line: this runs for every cut annotation line of a terminal dump (two per row of BEL/BS).
+  // Below `charEnd` a word wider than a row goes character by character.
+  let charEnd = -1;
+  for (let k = start; k < end; ) {
+    let to: number;
+    let w: number;
+    let blank: boolean;
+    if (k < charEnd) {
+      const sgr = utf8SgrLength(src, k, charEnd);
+      to = k + (sgr > 0 ? sgr : 1);
+      w = sgr > 0 ? 0 : 1;
+      blank = sgr === 0 && isSpace(src[k]);
+    } else {
+      // One match of /\S+\s*|\s+/: a word and the spaces after it, or spaces alone; its width is
+      // utf8Width's (Airlock's own SGR takes none; an SGR holds no space, so it lies in the word).
+      to = k;
+      w = 0;
+      while (to < end && !isSpace(src[to])) {
+        const sgr = src[to] === 0x1b ? utf8SgrLength(src, to, end) : 0;
+        if (sgr > 0) to += sgr;
+        else {
+          to++;
+          w++;
+        }
+      }
+      blank = to === k;
+      while (to < end && isSpace(src[to])) {
+        to++;
+        w++;
+      }
+      if (w > room) {
+        charEnd = to;
+        continue;
+      }
+    }
     if (!empty && width + w > cols) {
       while (p > rowStart && isSpace(out[p - 1])) p--;
       out[p++] = 0x0a;
@@ -41,29 +75,15 @@ export function wrapAsciiLine(src: Uint8Array, start: number, end: number, colum
       out.set(continuation, p);
       p += indent;
       width = indent;
-      if (blank) return;
-    }
-    for (let k = from; k < to; k++) out[p++] = src[k];
-    width += w;
-    empty = false;
-  };
-  for (let k = start; k < end; ) {
-    // One match of /\S+\s*|\s+/: a word and the spaces after it, or spaces alone.
-    let j = k;
-    while (j < end && !isSpace(src[j])) j++;
-    const blank = j === k;
-    while (j < end && isSpace(src[j])) j++;
-    const w = utf8Width(src, k, j);
-    if (w <= room) put(k, j, w, blank);
-    else {
-      for (let i = k; i < j; ) {
-        const sgr = utf8SgrLength(src, i, j);
-        if (sgr > 0) put(i, i + sgr, 0, false);
-        else put(i, i + 1, 1, isSpace(src[i]));
-        i += sgr > 0 ? sgr : 1;
+      if (blank) {
+        k = to;
+        continue;
       }
     }
-    k = j;
+    for (let i = k; i < to; i++) out[p++] = src[i];
+    width += w;
+    empty = false;
+    k = to;
   }
   while (p > rowStart && isSpace(out[p - 1])) p--;
   out[p++] = 0x0a;
