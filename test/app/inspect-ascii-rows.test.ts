@@ -6,6 +6,7 @@
 // without them.
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ActiveSpans } from '../../app/cli/inspect/active-spans';
 import { AsciiRowWriter } from '../../app/cli/inspect/ascii-rows';
 import { ByteBuffer } from '../../app/cli/inspect/bytes-out';
 import { formatRow } from '../../app/cli/inspect/row-text';
@@ -102,13 +103,15 @@ describe('inspect on a terminal or in colour: ASCII rows as bytes', () => {
         (bytes, width, base, spans, color, columns) => {
           const groups = spans.map((g) => ({ start: base + g.start, end: base + g.start + g.length, cls: g.cls as SpanClass }));
           const spanAt = (x: number): SpanClass | undefined => groups.find((g) => g.start <= x && x < g.end)?.cls;
+          const active = new ActiveSpans();
+          for (const g of groups) active.push(g.start, g.end, g.cls);
           const writer = new AsciiRowWriter(width, 8, color, columns);
           for (const row of formatHexRows(bytes, base, { width })) {
             const i = row.offset - base;
             const out = new ByteBuffer(64);
             const lines = formatRow(row, { width, offsetDigits: 8, color, columns, spanAt });
             // Every ASCII row is written, on one line or cut, as formatRow lays it out.
-            expect(writer.write(out, bytes, i, row.hex.length, row.offset, groups)).toBe(true);
+            expect(writer.write(out, bytes, i, row.hex.length, row.offset, active)).toBe(true);
             expect(out.buf.toString('utf8', 0, out.p)).toBe(lines.map((l) => `${l}\n`).join(''));
           }
         },

@@ -1,6 +1,7 @@
 import { formatHexRows } from '../../../shared/hex';
 import { HEX_DIGIT, writeHexNumber } from '../../../shared/hex/row-bytes';
 import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser';
+import type { ActiveSpans } from './active-spans';
 import type { ByteBuffer } from './bytes-out';
 import { cellSgr, RESET as RESET_TEXT } from './paint';
 import { GROUP_SIZE } from './row-text';
@@ -109,7 +110,7 @@ export class AsciiRowWriter {
    * formatRow cuts it when it is wider, and returns true; returns false and writes nothing when a
    * byte is not ASCII.
    */
-  write(out: ByteBuffer, buf: Uint8Array, i: number, n: number, at: number, spans: readonly { start: number; end: number; cls: SpanClass }[]): boolean {
+  write(out: ByteBuffer, buf: Uint8Array, i: number, n: number, at: number, spans: ActiveSpans): boolean {
     const { width, color, colourOf } = this;
     const digits = at < 0x1_0000_0000 ? this.offsetDigits : Math.max(this.offsetDigits, at.toString(16).length);
     let used = this.fixed + digits;
@@ -121,11 +122,11 @@ export class AsciiRowWriter {
     // Each byte's colour: its span's (the first that holds it), else its cell's.
     if (color) {
       for (let k = 0; k < n; k++) colourOf[k] = CELL_SGR[buf[i + k]];
+      const { start, end, cls } = spans;
       for (let s = spans.length - 1; s >= 0; s--) {
-        const g = spans[s];
-        const from = Math.max(g.start, at) - at;
-        const to = Math.min(g.end, at + n) - at;
-        const sgr = SPAN_SGR[g.cls];
+        const from = Math.max(start[s], at) - at;
+        const to = Math.min(end[s], at + n) - at;
+        const sgr = SPAN_SGR[cls[s]];
         for (let x = from; x < to; x++) colourOf[x] = sgr;
       }
     }

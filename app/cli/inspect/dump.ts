@@ -1,14 +1,14 @@
 import { formatHexRows } from '../../../shared/hex';
 import { HexRowWriter } from '../../../shared/hex/row-bytes';
-import type { SpanClass } from '../../../shared/parser';
 import { utf8Width } from '../../node/fit';
+import { ActiveSpans } from './active-spans';
 import { AnnotationWriter } from './annotate';
 import { AsciiRowWriter } from './ascii-rows';
 import { ByteBuffer, type ByteOutput } from './bytes-out';
 import { formatRow } from './row-text';
 import { SimdLines } from './simd-lines';
-import type { SpanGroup, SpanQueue } from './span-queue';
-import { isAscii, wrapAsciiLine, wrapBound } from './wrap-bytes';
+import type { SpanQueue } from './span-queue';
+import { asciiWidth, wrapAsciiLine, wrapBound } from './wrap-bytes';
 
 /** Digits in the offset column: enough for 4 GiB; longer offsets widen the column. */
 export const OFFSET_DIGITS = 8;
@@ -78,7 +78,7 @@ export class Dump {
   /** Rows as bytes (not a terminal, no colour). */
   private readonly fast: boolean;
   /** Colour: spans taken that may still colour bytes of rows to come. */
-  private active: SpanGroup[] = [];
+  private readonly active = new ActiveSpans();
   /** On a terminal, annotation lines are gathered here and cut to its width. */
   private readonly scratch = new ByteBuffer(4096);
   /** The bulk case in the SIMD layout: rows and their single-span lines planned for one SIMD call, or null. */
@@ -247,7 +247,7 @@ export class Dump {
    */
   private plainRows(at: number, i: number, limit: number, final: boolean): boolean {
     const { out, rows, queue, hold, holdLen, layout } = this;
-    for (const g of this.active) if (g.end > at) return false;
+    if (this.active.reaches(at)) return false;
     const next = queue.head < queue.length ? queue.start[queue.head] : Infinity;
     const stop = Math.min(next, limit, this.fed, layout.windowEnd);
     const fit = Math.floor((stop - at) / layout.width);
@@ -266,13 +266,13 @@ export class Dump {
     const from = this.queue.head;
     const to = this.queue.take(before);
     this.annotate(from, to, true);
-    if (this.layout.color) this.active = this.active.filter((g) => g.end > keepFrom);
+    if (this.layout.color) this.active.dropEnded(keepFrom);
   }
 
   /** The annotation lines of queue groups `[from, to)`, in the dump's mode; `activate`: keep their colours. */
   private annotate(from: number, to: number, activate: boolean): void {
     if (to <= from) return;
-    if (activate && this.layout.color) for (let k = from; k < to; k++) this.queue.pushGroups(k, this.active);
+    if (activate && this.layout.color) for (let k = from; k < to; k++) this.active.pushGroup(this.queue, k);
     if (this.layout.columns === Infinity) {
       this.notes.write(this.queue, from, to, this.out);
       return;
@@ -285,11 +285,12 @@ export class Dump {
     const { buf } = scratch;
     for (let start = 0; start < scratch.p; ) {
       const end = buf.indexOf(0x0a, start);
-      if (this.ascii !== null && utf8Width(buf, start, end) <= this.layout.columns) {
+      const ascii = this.ascii !== null ? asciiWidth(buf, start, end) : -1;
+      if (this.ascii !== null && (ascii >= 0 ? ascii : utf8Width(buf, start, end)) <= this.layout.columns) {
         this.out.reserve(end + 1 - start);
         buf.copy(this.out.buf, this.out.p, start, end + 1);
         this.out.p += end + 1 - start;
-      } else if (this.ascii !== null && isAscii(buf, start, end)) {
+      } else if (ascii >= 0) {
         // A wider line of ASCII (all of Airlock's own but a few meanings) is cut on its bytes, as `own` cuts it.
         this.out.reserve(wrapBound(end - start, ANNOTATION_CONTINUATION));
         this.out.p = wrapAsciiLine(buf, start, end, this.layout.columns, ANNOTATION_CONTINUATION, this.out.buf, this.out.p);
@@ -306,8 +307,8 @@ export class Dump {
     const hold = this.hold;
     // Spans taken for this row colour it too; their lines follow it.
     if (color) {
-      for (let k = from; k < to; k++) this.queue.pushGroups(k, this.active);
-      this.active = this.active.filter((g) => g.end > at);
+      for (let k = from; k < to; k++) this.active.pushGroup(this.queue, k);
+      this.active.dropEnded(at);
     }
     // A row of ASCII bytes that fits: written as bytes from a table (most rows of a log).
     if (this.ascii !== null && this.ascii.write(this.out, hold, i, n, at, this.active)) {
@@ -319,10 +320,7 @@ export class Dump {
     const lookahead = hold.subarray(i + n, Math.min(i + n + 3, this.holdLen));
     const [row] = formatHexRows(hold.subarray(i, i + n), at, { width, context: hold.subarray(i - ctx, i), lookahead });
     const active = this.active;
-    const spanAt = (x: number): SpanClass | undefined => {
-      for (const g of active) if (g.start <= x && x < g.end) return g.cls;
-      return undefined;
-    };
+    const spanAt = (x: number) => active.classAt(x);
     for (const line of formatRow(row, { width, offsetDigits: OFFSET_DIGITS, color, columns, spanAt })) this.out.text(`${line}\n`);
     this.annotate(from, to, false);
   }

@@ -5,10 +5,21 @@ function isSpace(b: number): boolean {
   return b === 0x20 || (b >= 0x09 && b <= 0x0d);
 }
 
-/** Whether `buf[start..end)` is all ASCII (the lines {@link wrapAsciiLine} takes). */
-export function isAscii(buf: Uint8Array, start: number, end: number): boolean {
-  for (let k = start; k < end; k++) if (buf[k] >= 0x80) return false;
-  return true;
+/**
+ * utf8Width of `buf[start..end)` (Airlock's own SGR takes no columns) when it is all ASCII (the
+ * lines {@link wrapAsciiLine} takes), else -1: both questions a dump asks of each annotation line,
+ * in one pass.
+ */
+export function asciiWidth(buf: Uint8Array, start: number, end: number): number {
+  let w = 0;
+  for (let k = start; k < end; k++) {
+    const b = buf[k];
+    if (b >= 0x80) return -1;
+    const sgr = b === 0x1b ? utf8SgrLength(buf, k, end) : 0;
+    if (sgr > 0) k += sgr - 1;
+    else w++;
+  }
+  return w;
 }
 
 /** The most bytes {@link wrapAsciiLine} writes for a line of `length` bytes: each piece may start a further row. */
