@@ -12,7 +12,7 @@ import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureAdversarial, ensureInput, MiB } from './corpus.mjs';
-import { AIRLOCK, median, runNode } from './runners.mjs';
+import { AIRLOCK, interleavedRounds, median, runNode } from './runners.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const TTY_PROBE = join(HERE, 'tty-probe.mjs');
@@ -56,25 +56,10 @@ export async function runInspectSection({ mb, runs, modes = Object.keys(INSPECT_
   for (const name of inputs) {
     const { file } = inputFile(name, mb * MiB);
     const bytes = statSync(file).size;
-    const runners = ['sanitize', ...modes];
-    const samples = Object.fromEntries(runners.map((r) => [r, { ms: [], cpuMs: [], rssMiB: [] }]));
     const errors = {};
-    for (let round = 0; round < runs; round++) {
-      const order = runners.map((_, i) => runners[(i + round) % runners.length]);
-      for (const r of order) {
-        if (errors[r]) continue;
-        const m = r === 'sanitize'
-          ? await timed([AIRLOCK, 'sanitize', '--report', '/dev/null'], file, false)
-          : await timed(commandOf(r, file), file, true, INSPECT_MODES[r].tty);
-        if (m.code !== 0) {
-          errors[r] = `exit ${m.code}${m.signal ? ` ${m.signal}` : ''}: ${m.stderr.trim().split('\n')[0] ?? ''}`;
-          continue;
-        }
-        samples[r].ms.push(m.ms);
-        if (m.cpuMs !== undefined) samples[r].cpuMs.push(m.cpuMs);
-        if (m.rssMiB !== undefined) samples[r].rssMiB.push(m.rssMiB);
-      }
-    }
+    const samples = await interleavedRounds(['sanitize', ...modes], runs, (r) => (r === 'sanitize'
+      ? timed([AIRLOCK, 'sanitize', '--report', '/dev/null'], file, false)
+      : timed(commandOf(r, file), file, true, INSPECT_MODES[r].tty)), errors);
     const fig = (r) => {
       const s = samples[r];
       if (errors[r] || s.ms.length === 0) return { error: errors[r] ?? 'no run' };

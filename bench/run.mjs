@@ -19,7 +19,7 @@ import { cpus, totalmem, loadavg } from 'node:os';
 import { statSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { INPUTS, ensureInput, ensureEmpty, CORPUS_DIR, MiB } from './corpus.mjs';
-import { RUNNERS, AIRLOCK, BASELINE, ROOT, DROPPED_ENV, runNode, median, probeAirlock } from './runners.mjs';
+import { RUNNERS, AIRLOCK, BASELINE, ROOT, DROPPED_ENV, runNode, median, probeAirlock, interleavedRounds } from './runners.mjs';
 import { scanLeaks, leakVerdict, leakSummary } from './leaks.mjs';
 import { runLinearity, growth, growthLimit } from './linearity.mjs';
 import { runCaptureSection } from './capture.mjs';
@@ -111,18 +111,9 @@ async function throughputSection(inputs, runnerNames, log) {
       entry.leaks = scanLeaks(w.out);
       res.runners[r] = entry;
     }
-    for (let round = 0; round < CFG.runs; round++) {
-      const order = runnerNames.map((_, i) => runnerNames[(i + round) % runnerNames.length]);
-      for (const r of order) {
-        const entry = res.runners[r];
-        if (entry.error) continue;
-        const m = await runNode(RUNNERS[r].args, file);
-        if (m.code !== 0) { entry.error = `exit ${m.code}`; continue; }
-        entry.ms.push(m.ms);
-        if (m.cpuMs !== undefined) entry.cpuMs.push(m.cpuMs);
-        if (m.rssMiB !== undefined) entry.rssMiB.push(m.rssMiB);
-      }
-    }
+    const failed = Object.fromEntries(runnerNames.filter((r) => res.runners[r].error).map((r) => [r, res.runners[r].error]));
+    const samples = await interleavedRounds(runnerNames, CFG.runs, (r) => runNode(RUNNERS[r].args, file), failed);
+    for (const r of runnerNames) Object.assign(res.runners[r], samples[r], failed[r] ? { error: failed[r] } : {});
     for (const r of runnerNames) {
       const e = res.runners[r];
       if (!e.error && e.ms.length) {

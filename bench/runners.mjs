@@ -102,6 +102,32 @@ export function runNode(args, inputFile, { sink = 'count', timeoutMs = 0, cwd = 
   });
 }
 
+/**
+ * Runs each of `names` once per round for `runs` rounds, the order rotated every round, so drift
+ * (thermal, noisy neighbours) spreads over all of them instead of landing on one. `runOne(name)`
+ * resolves a {@link runNode} result. A name already in `failed`, or whose run exits non-zero, is
+ * not run again (its entry in `failed` says why: the exit and the first line of stderr). Resolves per name the samples of its runs:
+ * `{ ms, cpuMs, rssMiB }` arrays (CPU and RSS only where the probe reported them).
+ */
+export async function interleavedRounds(names, runs, runOne, failed = {}) {
+  const samples = Object.fromEntries(names.map((n) => [n, { ms: [], cpuMs: [], rssMiB: [] }]));
+  for (let round = 0; round < runs; round++) {
+    const order = names.map((_, i) => names[(i + round) % names.length]);
+    for (const n of order) {
+      if (failed[n]) continue;
+      const m = await runOne(n);
+      if (m.code !== 0) {
+        failed[n] = `exit ${m.code}${m.signal ? ` ${m.signal}` : ''}: ${m.stderr.trim().split('\n')[0] ?? ''}`;
+        continue;
+      }
+      samples[n].ms.push(m.ms);
+      if (m.cpuMs !== undefined) samples[n].cpuMs.push(m.cpuMs);
+      if (m.rssMiB !== undefined) samples[n].rssMiB.push(m.rssMiB);
+    }
+  }
+  return samples;
+}
+
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
