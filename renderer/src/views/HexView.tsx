@@ -101,6 +101,9 @@ function HexRowViewInner({ row, style, props: p }: RowRenderProps<HexRowProps>) 
   const [hs, he] = rowHits(p, start);
   const hex = [];
   const caret = [];
+  /** The row's notation, cell by cell, and each cell's columns (for caret-fit), when its bytes are in. */
+  const texts: string[] = [];
+  const widths: number[] = [];
   for (let k = 0; k < ROW_BYTES; k++) {
     const o = start + k;
     if (o >= end) {
@@ -120,20 +123,23 @@ function HexRowViewInner({ row, style, props: p }: RowRenderProps<HexRowProps>) 
         {cell ? cell.text : '·'}
       </span>,
     );
+    if (cell) {
+      texts.push(cell.text);
+      widths.push(notationColumns(cell.text));
+    }
   }
   // Notation wider than the column is condensed, then cut with a marker (see caret-fit.ts); the
   // row's whole notation is its tooltip.
-  const texts = hexRow ? hexRow.cells.slice(0, end - start).map((cell) => cell.text) : null;
-  const fit = texts ? fitCaret(texts.map(notationColumns)) : null;
+  const fit = hexRow ? fitCaret(widths) : null;
   const shown = fit && fit.cut > 0 ? caret.slice(0, fit.shown) : caret;
   if (fit && fit.cut > 0) {
-    shown.push(<span key="more" className="ct more" data-testid="caret-more" title={`${fit.cut} more bytes: ${texts?.slice(fit.shown).join('') ?? ''}`}>{markerText(fit.cut)}</span>);
+    shown.push(<span key="more" className="ct more" data-testid="caret-more" title={`${fit.cut} more bytes: ${texts.slice(fit.shown).join('')}`}>{markerText(fit.cut)}</span>);
   }
   return (
     <div style={style} className={`hex-row${marked ? ' marked' : ''}`} data-testid="hex-row" data-offset={start} role="row" aria-rowindex={row + 1}>
       <span className="off" role="rowheader">{hexOffset(start, Math.max(8, p.size.toString(16).length))}</span>
       <span className="hexcells" role="gridcell">{hex}</span>
-      <span className="caret" role="gridcell" title={fit && fit.squeeze < 1 ? texts?.join('') : undefined}>
+      <span className="caret" role="gridcell" title={fit && fit.squeeze < 1 ? texts.join('') : undefined}>
         <span className={fit && fit.squeeze < 1 ? 'caret-cells squeezed' : 'caret-cells'} style={fit && fit.squeeze < 1 ? { transform: `scaleX(${fit.squeeze.toFixed(3)})` } : undefined}>{shown}</span>
       </span>
     </div>
