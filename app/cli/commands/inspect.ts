@@ -8,8 +8,7 @@ import { readSource } from '../byte-source';
 import { openArtifact } from '../inspect/artifact';
 import { legend, paintCell, wantsColor } from '../inspect/paint';
 import { ByteOutput } from '../inspect/bytes-out';
-import { Dump } from '../inspect/dump';
-import { SpanQueue } from '../inspect/span-queue';
+import { DumpEngine } from '../inspect/engine';
 import { formatReportSummary } from '../inspect/summary';
 import { parseByteCount } from '../size';
 import { StdoutWriter } from '../stdio';
@@ -79,22 +78,17 @@ export const inspectCommand: Command = {
     const windowEnd = offset + length;
 
     const { path, shown } = await openArtifact(positionals[0], { offset, length, dump }, values['--vault'], io);
-    // Rows start at --offset: the queue keeps a row's evenly spaced equal spans as one group. Not
-    // when colouring: a byte in two spans takes the colour of the first in start order, and
-    // series would change that order.
-    // Only spans the dump can show are kept: none for a summary, those overlapping a range.
-    const queue = new SpanQueue(offset, color ? 0 : width, offset, windowEnd);
-    const onSpan = dump ? queue.add : undefined;
-    // The text is not used here: a reused output buffer spares a copy per page.
-    const sanitizer = new Sanitizer({ digest: await sha256Digest(), onSpan, reuseOutputBuffer: true });
     const out = new ByteOutput(new StdoutWriter(io));
+    // The dump keeps only the spans it can show: none for a summary, those overlapping a range.
+    const dumper = dump ? new DumpEngine(out, { offset, windowEnd, width, color, columns }) : undefined;
+    // The text is not used here: a reused output buffer spares a copy per page.
+    const sanitizer = new Sanitizer({ digest: await sha256Digest(), onSpan: dumper?.add, reuseOutputBuffer: true });
     if (!json) {
       const header = [...own(`airlock inspect: ${terminalSafeLine(shown)}`, 'airlock inspect:')];
       if (dump && color) header.push(...legend(columns));
       out.text(`${header.map((l, i) => (i === 0 ? `${note('airlock inspect:')}${l.slice('airlock inspect:'.length)}` : l)).join('\n')}\n`);
     }
 
-    const dumper = dump ? new Dump(queue, out, { offset, windowEnd, width, color, columns, own }) : undefined;
     let at = 0;
     // Pages are read into one buffer: the dump copies what it keeps, the sanitizer keeps nothing.
     for await (const page of readSource(path, io, READ_PAGE, true)) {

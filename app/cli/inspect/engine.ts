@@ -1,0 +1,425 @@
+import { CELL_KINDS } from '../../../shared/hex/cell';
+import { ASCII_CELLS, C1_CELLS, CONTINUATION_CELL, INVALID_CELLS, PARTIAL_CELLS } from '../../../shared/hex/notation';
+import { leadCellForCodePoint } from '../../../shared/hex/codepoint';
+import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser';
+import type { ByteOutput } from './bytes-out';
+import { DUMP_ENGINE_WASM } from './engine.generated';
+import { cellSgr, paintCell } from './paint';
+import { flagLabel } from './span-queue';
+
+/*
+ * The JavaScript side of the dump engine (engine/index.ts, WebAssembly): it fills the engine's
+ * tables from the text definitions (notation from shared/hex, colours from paint.ts, words from
+ * AnnotationWriter's lines), keeps the parsed bytes and the span log in the engine's memory, and
+ * answers what the engine asks for (a code point's lead cell, writing out the output).
+ */
+
+/** Digits in the offset column: enough for 4 GiB; longer offsets widen the column. */
+export const OFFSET_DIGITS = 8;
+
+/**
+ * Rows wait until this many bytes after them have been parsed, so the spans that start in a row
+ * and end within that distance (nearly all of them) are known when it is printed, and their
+ * lines sit right under it. A span that ends later is annotated under the row where it became
+ * known (an unterminated string: after the last row).
+ */
+export const LAG = 32 * 1024;
+
+/** Bytes held at first: a read of 1 MiB (the CLI's) and the bytes not yet shown before it. */
+const HOLD_BYTES = (1 << 20) + 4 * LAG;
+/** Span log entries at first (a span per byte of the lag and of a 32 KiB write, twice over). */
+const LOG_ENTRIES = 1 << 17;
+
+/** Annotation lines start under the offset column: the offset's digits and two spaces. */
+const ANNOTATION_PAD = ' '.repeat(OFFSET_DIGITS + 2);
+
+/** How the dump is laid out. */
+export interface DumpLayout {
+  /** The shown range: `[offset, windowEnd)` of the stream (`windowEnd` may be Infinity). */
+  readonly offset: number;
+  readonly windowEnd: number;
+  /** Bytes per row. */
+  readonly width: number;
+  /** Colour with Airlock's own SGR. */
+  readonly color: boolean;
+  /** Terminal width, or Infinity when output is not a terminal (rows and lines then stay whole). */
+  readonly columns: number;
+}
+
+const enum Status {
+  Done = 0,
+  Flush = 1,
+  NeedCp = 2,
+}
+
+/** Slots of the engine's control block (engine/layout.ts C_*). */
+const enum Ctrl {
+  HoldAt = 0,
+  HoldLen = 1,
+  Fed = 2,
+  LogLen = 3,
+  LogHead = 4,
+  OutP = 5,
+  Arg = 6,
+  Pos = 7,
+  FlushAt = 8,
+}
+
+/** The engine's exports (engine/index.ts). */
+interface EngineExports {
+  readonly memory: { readonly buffer: ArrayBuffer };
+  configure(width: number, digits: number, colour: number, columns: number, from: number, to: number, holdBytes: number, outBytes: number, logEntries: number): void;
+  advance(limit: number, final: number): number;
+  holdAddress(): number;
+  holdCapacity(): number;
+  outAddress(): number;
+  outCapacity(): number;
+  logStartAddress(): number;
+  logLenAddress(): number;
+  logCountAddress(): number;
+  logKindAddress(): number;
+  logCapacity(): number;
+  setHoldCapacity(bytes: number): void;
+  setLogCapacity(entries: number, keep: number): void;
+  cpSlotOf(cp: number): number;
+  readonly [table: string]: unknown;
+}
+
+/** The WebAssembly API (app/ is compiled with Node's types, which do not declare it). */
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+};
+
+let compiled: object | null = null;
+
+/** A fresh instance of the engine (the module compiled once per process). */
+function instantiate(): EngineExports {
+  compiled ??= new WebAssembly.Module(Buffer.from(DUMP_ENGINE_WASM, 'base64'));
+  return new WebAssembly.Instance(compiled, { env: { abort: () => { throw new Error('dump engine: abort'); } } }).exports as unknown as EngineExports;
+}
+
+/** The address an exported table constant of the engine names. */
+function address(e: EngineExports, name: string): number {
+  return (e[name] as { value: number }).value;
+}
+
+/**
+ * The annotated hex dump, fed the stream as it is parsed: {@link add} is the sanitizer's span
+ * callback, {@link append} keeps the bytes parsed, {@link advance} shows the rows that are
+ * settled (those {@link LAG} bytes behind the parser, or at the end all of them) with the lines
+ * of the spans that start in them, and then the spans left.
+ *
+ * The span log keeps spans in start order as they complete, a span extending the one before it
+ * into a run when it is adjacent and alike (class, flags and meaning) and that one was not taken
+ * yet; a span outside the range kept (`[keepFrom, keepTo)`: the shown range) is dropped.
+ */
+export class DumpEngine {
+  private readonly e: EngineExports;
+  private buffer!: ArrayBuffer;
+  private bytes!: Uint8Array;
+  private ctrl!: Float64Array;
+  private start!: Float64Array;
+  private len!: Float64Array;
+  private count!: Float64Array;
+  private kind!: Int32Array;
+  private hold!: Uint8Array;
+  private outBytes!: Uint8Array;
+  /** Entries in the log; the first not taken is the engine's (ctrl LogHead). */
+  private n = 0;
+  private cap = 0;
+  private lastStart = -Infinity;
+  /** The entry the last span went to (a next adjacent equal span may extend it), its end and kind; -1: none. */
+  private latest = -1;
+  private latestEnd = -1;
+  private latestKind = -1;
+  /** Span meanings by their text: the parser's own table strings, numbered as they first come. */
+  private readonly meaningIds = new Map<string, number>();
+  private readonly recent: string[] = new Array<string>(16).fill('');
+  private readonly recentId = new Int32Array(16);
+  private meaningTextUsed = 0;
+  /** The colours in the engine's table by their SGR (none without colour): index 0 is none. */
+  private readonly colours = new Map<string, number>([['', 0]]);
+  private holdAt = 0;
+  private holdLen = 0;
+  private fed = 0;
+  private readonly keepFrom: number;
+  private readonly keepTo: number;
+
+  constructor(private readonly out: ByteOutput, layout: DumpLayout) {
+    const { offset, windowEnd, width, color, columns } = layout;
+    if (!Number.isInteger(width) || width < 1 || width > 256) throw new RangeError(`width must be an integer in 1–256, got ${width}`);
+    this.keepFrom = offset;
+    this.keepTo = windowEnd;
+    this.e = instantiate();
+    this.refresh();
+    this.fillTables(color);
+    const cols = columns === Infinity ? 0 : Math.max(1, Math.floor(columns));
+    this.e.configure(width, OFFSET_DIGITS, color ? 1 : 0, cols, offset, windowEnd, HOLD_BYTES, out.buf.length, LOG_ENTRIES);
+    this.refresh();
+    this.ctrl[Ctrl.LogHead] = 0;
+    this.ctrl[Ctrl.Pos] = 0;
+  }
+
+  /**
+   * Views of the engine's memory, made again when it grew (which detaches the old ones) or a
+   * region moved (the log, the held bytes or the output, moved to larger ones).
+   */
+  private refresh(): void {
+    const e = this.e;
+    const buffer = e.memory.buffer;
+    const moved = buffer !== this.buffer || this.cap !== e.logCapacity() || (this.cap > 0 &&
+      (this.start.byteOffset !== e.logStartAddress() || this.hold.byteOffset !== e.holdAddress() || this.outBytes.byteOffset !== e.outAddress()));
+    if (moved) {
+      this.buffer = buffer;
+      this.bytes = new Uint8Array(buffer);
+      this.ctrl = new Float64Array(buffer, address(e, 'CTRL'), 16);
+      this.cap = e.logCapacity();
+      if (this.cap > 0) {
+        this.start = new Float64Array(buffer, e.logStartAddress(), this.cap);
+        this.len = new Float64Array(buffer, e.logLenAddress(), this.cap);
+        this.count = new Float64Array(buffer, e.logCountAddress(), this.cap);
+        this.kind = new Int32Array(buffer, e.logKindAddress(), this.cap);
+        this.hold = new Uint8Array(buffer, e.holdAddress(), e.holdCapacity());
+        this.outBytes = new Uint8Array(buffer, e.outAddress(), e.outCapacity());
+      }
+    }
+    if (this.cap > 0) this.adoptOutput();
+  }
+
+  /** Makes the output buffer the engine's: what the dump writes lands where its text was gathered. */
+  private adoptOutput(): void {
+    if (this.out.buf.buffer !== this.outBytes.buffer || this.out.buf.byteOffset !== this.outBytes.byteOffset) this.out.adopt(this.outBytes);
+  }
+
+  /** Fills the engine's tables from the definitions of the text. */
+  private fillTables(color: boolean): void {
+    const e = this.e;
+    const b = this.bytes;
+    const at = (name: string): number => address(e, name);
+    const ascii = (p: number, text: string): number => {
+      for (let k = 0; k < text.length; k++) {
+        const c = text.charCodeAt(k);
+        if (c > 0x7f) throw new Error(`dump engine: non-ASCII table text ${JSON.stringify(text)}`);
+        b[p + k] = c;
+      }
+      return text.length;
+    };
+    const utf8 = (p: number, text: string): number => {
+      const bytes = Buffer.from(text, 'utf8');
+      b.set(bytes, p);
+      return bytes.length;
+    };
+    // Colours: index 0 is none; each other SGR gets the next index. Every cell kind's and span
+    // class's colour is in the table before the dump starts (a code point's cell is told later).
+    const colour = (sgr: string): number => {
+      if (!color) return 0;
+      let k = this.colours.get(sgr);
+      if (k === undefined) {
+        k = this.colours.size;
+        if (sgr.length > 8 || k >= 32) throw new Error(`dump engine: colour ${JSON.stringify(sgr)} does not fit the table`);
+        ascii(at('T_SGR') + k * 8, sgr);
+        b[at('T_SGR_LEN') + k] = sgr.length;
+        this.colours.set(sgr, k);
+      }
+      return k;
+    };
+    for (const kind of CELL_KINDS) colour(cellSgr(kind, 'x', undefined));
+    ascii(at('T_HEX'), '0123456789abcdef');
+    for (let c = 0; c < 0x80; c++) {
+      const cell = ASCII_CELLS[c];
+      const text = cell.text === '|' ? '\\|' : cell.text;
+      b[at('T_CARET_LEN') + c] = ascii(at('T_CARET') + c * 2, text);
+      b[at('T_ASCII_COLOUR') + c] = colour(cellSgr(cell.kind, cell.text, undefined));
+    }
+    SPAN_CLASS_NAMES.forEach((name, cls) => {
+      b[at('T_SPAN_COLOUR') + cls] = colour(cellSgr('printable', 'x', cls as SpanClass));
+      const text = ` ${name.padEnd(12)} `;
+      b[at('T_CLASS') + cls * 16 + 15] = ascii(at('T_CLASS') + cls * 16, text);
+    });
+    const kinds = at('T_KIND_COLOUR');
+    b[kinds] = colour(cellSgr(CONTINUATION_CELL.kind, CONTINUATION_CELL.text, undefined));
+    b[kinds + 1] = colour(cellSgr(INVALID_CELLS[0x80].kind, INVALID_CELLS[0x80].text, undefined));
+    b[kinds + 2] = colour(cellSgr(PARTIAL_CELLS[0x80].kind, PARTIAL_CELLS[0x80].text, undefined));
+    b[kinds + 3] = colour(cellSgr(C1_CELLS[0].kind, C1_CELLS[0].text, undefined));
+    C1_CELLS.forEach((cell, k) => {
+      b[at('T_C1_LEN') + k] = ascii(at('T_C1') + k * 8, cell.text);
+    });
+    for (let c = 0; c < 0x100; c++) {
+      ascii(at('T_INVALID') + c * 4, INVALID_CELLS[c].text);
+      ascii(at('T_PARTIAL') + c * 8, PARTIAL_CELLS[c].text);
+    }
+    utf8(at('T_CONT'), CONTINUATION_CELL.text);
+    b[at('T_HEAD_LEN')] = ascii(at('T_HEAD'), `${ANNOTATION_PAD}${color ? paintCell('^', 'note') : '^'} `);
+    b[at('T_ROW_CONT_LEN')] = ascii(at('T_ROW_CONT'), `${' '.repeat(OFFSET_DIGITS)}+ `);
+    b[at('T_LINE_CONT_LEN')] = ascii(at('T_LINE_CONT'), `${ANNOTATION_PAD}+ `);
+    [' each  ', '  (every ', ' B to ', '  (at'].forEach((word, k) => {
+      b[at('T_WORDS') + k * 16 + 15] = ascii(at('T_WORDS') + k * 16, word);
+    });
+    const flags = at('T_FLAGS');
+    for (let f = 0; f < 64; f++) {
+      const label = flagLabel(f);
+      const length = label ? ascii(flags + f * 256, ` ${label}`) : 0;
+      b[flags + f * 256 + 254] = length & 0xff;
+      b[flags + f * 256 + 255] = length >> 8;
+    }
+    // No code point's lead cell is known yet.
+    new Int32Array(this.buffer, at('T_CP'), (address(e, 'CP_SLOTS') * 32) / 4).fill(-1);
+  }
+
+  /**
+   * Adds a completed span (the sanitizer's span callback), unless it lies outside the range kept.
+   * A function of its own, not a method, so it can be the callback itself: one call per span.
+   */
+  readonly add = (cls: SpanClass, offset: number, length: number, meaningText: string, flags: number): void => {
+    if (offset >= this.keepTo || offset + length <= this.keepFrom) return;
+    const r = meaningText.length & 15;
+    const meaning = meaningText === this.recent[r] ? this.recentId[r] : this.intern(meaningText, r);
+    // Class, flags and meaning as one integer (cls < 16, flags < 64): one comparison, not three.
+    const kind = cls | (flags << 4) | (meaning << 10);
+    if (this.latestEnd === offset && this.latestKind === kind && this.latest >= this.ctrl[Ctrl.LogHead]) {
+      const l = this.latest;
+      this.len[l] += length;
+      this.count[l]++;
+      this.latestEnd = offset + length;
+      return;
+    }
+    if (this.n === this.cap) this.makeRoom();
+    let k = this.n;
+    if (offset < this.lastStart) {
+      // Completed after a span that starts later (a sequence around an executed control): into place.
+      const head = this.ctrl[Ctrl.LogHead];
+      while (k > head && this.start[k - 1] > offset) k--;
+      if (k < this.n) this.shiftUp(k);
+    }
+    this.start[k] = offset;
+    this.len[k] = length;
+    this.count[k] = 1;
+    this.kind[k] = kind;
+    this.n++;
+    this.lastStart = this.start[this.n - 1];
+    this.latest = k;
+    this.latestEnd = offset + length;
+    this.latestKind = kind;
+  };
+
+  /** The number of a meaning not in its recent slot `r` (which it then takes); its text goes to the engine once. */
+  private intern(meaning: string, r: number): number {
+    let id = this.meaningIds.get(meaning);
+    if (id === undefined) {
+      id = this.meaningIds.size;
+      const text = Buffer.from(meaning, 'utf8');
+      const max = address(this.e, 'MEANINGS');
+      if (id >= max || this.meaningTextUsed + text.length > address(this.e, 'MEANING_TEXT_BYTES')) {
+        throw new Error(`dump engine: more span meanings than its table holds (${max})`);
+      }
+      this.bytes.set(text, address(this.e, 'T_MEANING_TEXT') + this.meaningTextUsed);
+      const entry = new Int32Array(this.buffer, address(this.e, 'T_MEANING') + id * 8, 2);
+      entry[0] = this.meaningTextUsed;
+      entry[1] = text.length;
+      this.meaningTextUsed += text.length;
+      this.meaningIds.set(meaning, id);
+    }
+    this.recent[r] = meaning;
+    this.recentId[r] = id;
+    return id;
+  }
+
+  /** Frees the entries taken, or moves the log to larger arrays when more than a quarter is live. */
+  private makeRoom(): void {
+    const head = this.ctrl[Ctrl.LogHead];
+    const live = this.n - head;
+    if (head > 0 && live * 4 <= this.cap) {
+      this.start.copyWithin(0, head, this.n);
+      this.len.copyWithin(0, head, this.n);
+      this.count.copyWithin(0, head, this.n);
+      this.kind.copyWithin(0, head, this.n);
+      this.n = live;
+      this.ctrl[Ctrl.LogHead] = 0;
+      this.latest = this.latest >= head ? this.latest - head : -1;
+      if (this.latest < 0) this.latestEnd = -1;
+      return;
+    }
+    this.e.setLogCapacity(this.cap * 2, this.n);
+    this.refresh();
+  }
+
+  /** Opens entry `k` by moving entries `k..n` up one. */
+  private shiftUp(k: number): void {
+    this.start.copyWithin(k + 1, k, this.n);
+    this.len.copyWithin(k + 1, k, this.n);
+    this.count.copyWithin(k + 1, k, this.n);
+    this.kind.copyWithin(k + 1, k, this.n);
+    if (this.latest >= k) this.latest++;
+  }
+
+  /** Keeps the next parsed bytes of the stream (the caller's array is not kept). */
+  append(chunk: Uint8Array): void {
+    if (this.holdLen + chunk.length > this.hold.length) {
+      // Only the bytes from 3 before the next row on are still needed.
+      const keep = Math.max(this.holdAt, this.ctrl[Ctrl.Pos] - 3);
+      const drop = keep - this.holdAt;
+      const live = this.holdLen - drop;
+      if (live + chunk.length > this.hold.length) {
+        const from = this.hold.byteOffset + drop;
+        this.e.setHoldCapacity(Math.max(this.hold.length * 2, live + chunk.length));
+        this.refresh();
+        this.bytes.copyWithin(this.hold.byteOffset, from, from + live);
+      } else {
+        this.hold.copyWithin(0, drop, this.holdLen);
+      }
+      this.holdAt = keep;
+      this.holdLen = live;
+    }
+    this.hold.set(chunk, this.holdLen);
+    this.holdLen += chunk.length;
+    this.fed += chunk.length;
+  }
+
+  /**
+   * Shows the rows that are settled: those {@link LAG} bytes behind the parser, or with `final`
+   * (the input ended and every span is known) all of them, then every span left.
+   */
+  async advance(final: boolean): Promise<void> {
+    const limit = final ? Infinity : this.fed - LAG;
+    for (;;) {
+      this.adoptOutput();
+      const c = this.ctrl;
+      c[Ctrl.HoldAt] = this.holdAt;
+      c[Ctrl.HoldLen] = this.holdLen;
+      c[Ctrl.Fed] = this.fed;
+      c[Ctrl.LogLen] = this.n;
+      c[Ctrl.OutP] = this.out.p;
+      c[Ctrl.FlushAt] = this.out.flushAt;
+      const status = this.e.advance(limit, final ? 1 : 0);
+      this.refresh();
+      this.out.p = this.ctrl[Ctrl.OutP];
+      if (status === Status.Done) return;
+      if (status === Status.Flush) await this.out.flush();
+      else if (status === Status.NeedCp) this.putCodePoint(this.ctrl[Ctrl.Arg]);
+      else throw new Error(`dump engine: status ${status}`);
+    }
+  }
+
+  /** Puts the lead cell of code point `cp` in its slot of the engine's table. */
+  private putCodePoint(cp: number): void {
+    const cell = leadCellForCodePoint(cp);
+    const slot = this.e.cpSlotOf(cp);
+    const b = this.bytes;
+    new Int32Array(this.buffer, slot, 1)[0] = cp;
+    const shown = cell.kind === 'utf8-lead';
+    b[slot + 4] = shown || this.colours.size === 1 ? 0 : this.colourOf(cellSgr(cell.kind, cell.text, undefined));
+    b[slot + 5] = shown ? 0 : cell.text.length;
+    if (!shown) {
+      if (cell.text.length > 24) throw new Error(`dump engine: notation ${cell.text} too long`);
+      for (let k = 0; k < cell.text.length; k++) b[slot + 8 + k] = cell.text.charCodeAt(k);
+    }
+  }
+
+  /** The table index of colour `sgr` (every cell kind's is there; none without colour). */
+  private colourOf(sgr: string): number {
+    const k = this.colours.get(sgr);
+    if (k === undefined) throw new Error(`dump engine: colour ${JSON.stringify(sgr)} not in its table`);
+    return k;
+  }
+}

@@ -1,0 +1,14 @@
+// AssemblyScript. The engine's regions are taken from the memory above HEAP and never given back:
+// an engine lives for one dump, and what it takes grows only for inputs that need more.
+import { HEAP } from './layout';
+
+let top: usize = HEAP;
+
+/** `n` bytes (16-byte aligned), the memory grown when it must be. */
+export function alloc(n: usize): usize {
+  const at = (top + 15) & ~(<usize>15);
+  top = at + n;
+  const have = <usize>memory.size() << 16;
+  if (top > have) memory.grow(<i32>((top - have + 0xffff) >>> 16));
+  return at;
+}

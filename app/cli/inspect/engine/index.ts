@@ -1,0 +1,239 @@
+// AssemblyScript (compiled by scripts/build-wasm.mjs into ../engine.generated.ts; not TypeScript).
+//
+// The dump engine of `airlock inspect`: hex rows and their annotation lines written as bytes,
+// many rows per call. JavaScript (../engine.ts) runs the sanitizer, appends the spans it reports
+// to a log in this memory, keeps the parsed bytes here (HOLD), and calls `advance`; the engine
+// shows the rows that are settled, takes the spans that start in each row from the log, and
+// writes the row (coloured by span and cell kind, cut to the terminal's width) and its spans'
+// lines into the output buffer, which JavaScript writes out.
+//
+// What the text is, is defined in JavaScript: formatHexRows/formatRow (rows), AnnotationWriter
+// (lines), wrapLine (cuts); tests hold the engine to them byte for byte. Notation and colours come
+// from tables JavaScript fills (layout.ts); a code point's lead cell is asked for once (NEED_CP)
+// and kept in T_CP.
+import { C_ARG, C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_LOG_HEAD, C_LOG_LEN, C_OUT_P, C_POS, CTRL, cpSlot } from './layout';
+import { alloc } from './heap';
+import { linesPending, roomWanted, setLineLayout, setLineLog, startLines, writeLines } from './lines';
+import { activate, beginUtf8, dropEnded, resolveRow, rowMax, setRowLayout, writeRow } from './rows';
+
+export {
+  CTRL, C_ARG, C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_LOG_HEAD, C_LOG_LEN, C_OUT_P, C_POS,
+  T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN, T_CLASS, T_CONT, T_CP, T_FLAGS, T_HEAD, T_HEAD_LEN,
+  T_HEX, T_INVALID, T_KIND_COLOUR, T_LINE_CONT, T_LINE_CONT_LEN, T_MEANING, T_MEANING_TEXT, T_PARTIAL,
+  T_ROW_CONT, T_ROW_CONT_LEN, T_SGR, T_SGR_LEN, T_SPAN_COLOUR, T_WORDS, CP_SLOTS, MEANINGS, MEANING_TEXT_BYTES,
+} from './layout';
+
+/** What {@link advance} returns. */
+export const DONE: i32 = 0;
+/** The output buffer is full (C_OUT_P): write it out, set C_OUT_P to 0 and call again. */
+export const FLUSH: i32 = 1;
+/** The lead cell of code point C_ARG is not in T_CP: put it there and call again. */
+export const NEED_CP: i32 = 2;
+
+let W: i32 = 16;
+let COLOUR: bool = false;
+let FROM: f64 = 0;
+let TO: f64 = Infinity;
+/** The most bytes one row can take in the output. */
+let ROW_MAX: usize = 0;
+
+// ---- regions ----
+let hold: usize = 0;
+let holdCap: usize = 0;
+let out: usize = 0;
+let outCap: usize = 0;
+let logStart: usize = 0;
+let logLen: usize = 0;
+let logCount: usize = 0;
+let logKind: usize = 0;
+let logCap: i32 = 0;
+
+// ---- state ----
+/** Stream offset up to which rows are shown. */
+let pos: f64 = 0;
+let started: bool = false;
+let holdAt: f64 = 0;
+let holdEnd: usize = 0;
+let fed: f64 = 0;
+/** The first log entry not taken, and the entries in the log. */
+let head: i32 = 0;
+let logN: i32 = 0;
+let outP: usize = 0;
+let flushAt: usize = 0;
+let streamEnds: bool = false;
+
+/**
+ * Lays out the regions for rows of `width` bytes with offsets of at least `digits` digits,
+ * coloured or not, cut to `columns` (0: never cut), showing `[from, to)`. JavaScript fills the
+ * tables first.
+ */
+export function configure(width: i32, digits: i32, colour: bool, columns: i32, from: f64, to: f64, holdBytes: i32, outBytes: i32, logEntries: i32): void {
+  W = width;
+  COLOUR = colour;
+  FROM = from;
+  TO = to;
+  setRowLayout(width, digits, colour, columns);
+  ROW_MAX = rowMax();
+  setLineLayout(from, to, columns);
+  holdCap = <usize>holdBytes;
+  hold = alloc(holdCap);
+  outCap = <usize>outBytes;
+  out = alloc(outCap);
+  setLogCapacity(logEntries, 0);
+}
+
+export function holdAddress(): usize { return hold; }
+export function holdCapacity(): usize { return holdCap; }
+export function outAddress(): usize { return out; }
+export function outCapacity(): usize { return outCap; }
+export function logStartAddress(): usize { return logStart; }
+export function logLenAddress(): usize { return logLen; }
+export function logCountAddress(): usize { return logCount; }
+export function logKindAddress(): usize { return logKind; }
+export function logCapacity(): i32 { return logCap; }
+
+/** The slot of code point `cp`'s lead cell in T_CP. */
+export function cpSlotOf(cp: i32): usize { return cpSlot(cp); }
+
+/** Moves the held bytes to a region of `bytes` (JavaScript copies them). */
+export function setHoldCapacity(bytes: i32): void {
+  holdCap = <usize>bytes;
+  hold = alloc(holdCap);
+}
+
+/** Moves the span log to arrays of `entries`, keeping its first `keep` entries. */
+export function setLogCapacity(entries: i32, keep: i32): void {
+  const n = <usize>entries;
+  const s = alloc(n << 3);
+  const l = alloc(n << 3);
+  const c = alloc(n << 3);
+  const k = alloc(n << 2);
+  if (keep > 0) {
+    memory.copy(s, logStart, <usize>keep << 3);
+    memory.copy(l, logLen, <usize>keep << 3);
+    memory.copy(c, logCount, <usize>keep << 3);
+    memory.copy(k, logKind, <usize>keep << 2);
+  }
+  logStart = s;
+  logLen = l;
+  logCount = c;
+  logKind = k;
+  logCap = entries;
+  setLineLog(s, l, c, k);
+}
+
+function ctrl(k: i32): f64 {
+  return load<f64>(CTRL + (<usize>k << 3));
+}
+function setCtrl(k: i32, v: f64): void {
+  store<f64>(CTRL + (<usize>k << 3), v);
+}
+
+/**
+ * Shows the rows that are settled, those whose end is at most `limit` (the parser's position
+ * less the lag; Infinity at the end of input, `final`), with the lines of the spans taken for
+ * them; then, past the range or at the end, takes the spans left. Returns DONE, or FLUSH / NEED_CP
+ * (do as they say, then call again with the same arguments).
+ */
+export function advance(limit: f64, final: bool): i32 {
+  holdAt = ctrl(C_HOLD_AT);
+  holdEnd = hold + <usize>ctrl(C_HOLD_LEN);
+  fed = ctrl(C_FED);
+  logN = <i32>ctrl(C_LOG_LEN);
+  head = <i32>ctrl(C_LOG_HEAD);
+  outP = out + <usize>ctrl(C_OUT_P);
+  flushAt = out + <usize>ctrl(C_FLUSH_AT);
+  streamEnds = final;
+  const status = run(limit, final);
+  setCtrl(C_OUT_P, <f64>(outP - out));
+  setCtrl(C_LOG_HEAD, <f64>head);
+  setCtrl(C_POS, pos);
+  return status;
+}
+
+function run(limit: f64, final: bool): i32 {
+  if (!lines()) return FLUSH;
+  if (pos < FROM) {
+    // Before the range: nothing is shown, spans are only taken (to colour rows they reach).
+    const to = min(FROM, fed);
+    if (to > pos) {
+      pos = to;
+      takeOutside(to, to);
+      if (!lines()) return FLUSH;
+    }
+    if (pos < FROM) return DONE;
+  }
+  while (pos < TO) {
+    const at = pos;
+    let rowEnd = min(at + <f64>W, TO);
+    if (rowEnd > limit) break;
+    if (rowEnd > fed) rowEnd = fed;
+    if (rowEnd <= at) break;
+    if (!room(ROW_MAX)) return FLUSH;
+    const i = hold + <usize>(at - holdAt);
+    const n = <i32>(rowEnd - at);
+    if (!started) {
+      beginUtf8(i, at, holdEnd, streamEnds);
+      started = true;
+    }
+    if (!resolveRow(i, at, n, holdEnd, streamEnds)) return NEED_CP;
+    const from = head;
+    take(rowEnd);
+    if (COLOUR) {
+      activate(logStart, logLen, logKind, from, head, at);
+      dropEnded(at);
+    }
+    outP = writeRow(outP, i, at, n, head > from);
+    pos = rowEnd;
+    if (head > from) startLines(from, head);
+    if (!lines()) return FLUSH;
+    if (outP >= flushAt) return FLUSH;
+  }
+  if (pos >= TO || final) {
+    // Past the range (or at the end): spans are taken as they come, so memory stays flat.
+    if (pos >= TO) pos = max(pos, fed);
+    takeOutside(final ? Infinity : pos, pos);
+    if (!lines()) return FLUSH;
+  }
+  return outP >= flushAt ? FLUSH : DONE;
+}
+
+/** Writes the lines pending, as far as the output has room; returns whether all were written. */
+function lines(): bool {
+  while (linesPending()) {
+    outP = writeLines(outP, out + outCap);
+    if (linesPending() && !room(roomWanted())) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether `n` more bytes fit the output; when they do not and it holds something, it is to be
+ * written out first (false). Empty and still too small, it is replaced by a larger one.
+ */
+function room(n: usize): bool {
+  if (outP + n <= out + outCap) return true;
+  if (outP > out) return false;
+  outCap = n + 65536;
+  out = alloc(outCap);
+  outP = out;
+  flushAt = out + <usize>ctrl(C_FLUSH_AT);
+  return true;
+}
+
+/** Takes the groups that start before `before` outside any row: lines for those in the range, colours kept from `keepFrom`. */
+function takeOutside(before: f64, keepFrom: f64): void {
+  const from = head;
+  take(before);
+  if (head == from) return;
+  if (COLOUR) {
+    activate(logStart, logLen, logKind, from, head, keepFrom);
+    dropEnded(keepFrom);
+  }
+  startLines(from, head);
+}
+
+/** Takes the log entries that start before `before`: `head` moves past them. */
+function take(before: f64): void {
+  while (head < logN && load<f64>(logStart + (<usize>head << 3)) < before) head++;
+}

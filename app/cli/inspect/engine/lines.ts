@@ -1,0 +1,393 @@
+// AssemblyScript. The annotation lines of the spans a row takes, as AnnotationWriter writes them
+// (app/cli/inspect/annotate.ts), in order of their first offsets:
+//
+//   `          ^ 00000036 csi             437 B  SGR select graphic rendition [oversized]`
+//   `          ^ 00001330 c0                1 B each  8x BEL bell  (every 2 B to 0000133e)`
+//   `          ^ 00001330 c0                1 B each  3x BEL bell  (at 00001330 00001333 00001334)`
+//
+// a group (a span, or a run of equal adjacent spans) under the row where it starts; single spans
+// alike in class, meaning, flags and length coalesce into one line. Everything but the offsets
+// and the length repeats from line to line, so a line is composed (and, on a terminal, cut) once
+// per kind and kept in a cache with the places of its numbers, then copied and the numbers written.
+import {
+  T_CLASS, T_FLAGS, T_HEAD, T_HEAD_LEN, T_HEX, T_LINE_CONT, T_LINE_CONT_LEN, T_MEANING, T_MEANING_TEXT, T_WORDS,
+  W_AT, W_B_TO, W_EACH, W_EVERY,
+} from './layout';
+import { alloc } from './heap';
+import { put, spaces, writeDecimal, writeField6, writeHex } from './text';
+import { textWidth, wrapLine } from './wrap';
+
+const LF: u8 = 0x0a;
+/** Lengths below this are written in the line's 6-column field. */
+const LENGTH_FIELD_MAX: f64 = 1e6;
+/** Offsets from here on have more than 8 digits: such lines are composed each time. */
+const WIDE_OFFSET: f64 = 4294967296;
+
+/** Kinds of line. */
+const LINE_SINGLE: i32 = 0;
+const LINE_EVERY: i32 = 1;
+const LINE_AT: i32 = 2;
+
+/** Bytes that stand for a number's digits in a cached line (no line holds them otherwise). */
+const MARK_OFFSET: u8 = 1;
+const MARK_LENGTH: u8 = 2;
+const MARK_LAST: u8 = 3;
+const MARK_AT: u8 = 4;
+
+/** The line cache: direct-mapped slots of LC_BYTES (key, places of the numbers, text). */
+const LC_SLOTS: i32 = 1024;
+const LC_BYTES: usize = 1024;
+/** Most offsets of an `at` line a slot keeps places for; most bytes of its text. */
+const LC_AT: i32 = 48;
+const LC_TEXT_AT: usize = 144;
+const LC_TEXT: usize = LC_BYTES - LC_TEXT_AT;
+const NONE: u16 = 0xffff;
+
+// The span log and the buckets of a take (index.ts lays them out).
+let logStart: usize = 0;
+let logLen: usize = 0;
+let logCount: usize = 0;
+let logKind: usize = 0;
+let bucketOf: usize = 0;
+let bFirst: usize = 0;
+let bSize: usize = 0;
+let bPrev: usize = 0;
+let bStride: usize = 0;
+let bEven: usize = 0;
+let bKey: usize = 0;
+let bLen: usize = 0;
+let bCap: i32 = 0;
+let cache: usize = 0;
+/** A line composed before it is cut; a line kept in the cache, composed and cut; their size. */
+let lineBuf: usize = 0;
+let keepBuf: usize = 0;
+let lineCap: usize = 0;
+let FROM: f64 = 0;
+let TO: f64 = Infinity;
+/** The terminal's width, or 0 when lines are never cut. */
+let COLUMNS: i32 = 0;
+
+// The lines of a take still to write: groups [lineFrom, lineTo), their buckets, the next one.
+let pending: bool = false;
+let lineFrom: i32 = 0;
+let lineTo: i32 = 0;
+let buckets: i32 = 0;
+let nextBucket: i32 = 0;
+/** Bytes the next line may take, when {@link writeLines} stopped for room. */
+let wanted: usize = 0;
+
+/** Lines show spans starting in `[from, to)`, cut to `columns` (0: never cut). */
+export function setLineLayout(from: f64, to: f64, columns: i32): void {
+  FROM = from;
+  TO = to;
+  COLUMNS = columns;
+  setBucketCapacity(256);
+  setLineCapacity(65536);
+  cache = alloc(<usize>LC_SLOTS * LC_BYTES);
+  for (let s = 0; s < LC_SLOTS; s++) store<i32>(cache + <usize>s * LC_BYTES, -1);
+}
+
+/** Where the span log's arrays are (after the log moved, too). */
+export function setLineLog(start: usize, len: usize, count: usize, kind: usize): void {
+  logStart = start;
+  logLen = len;
+  logCount = count;
+  logKind = kind;
+}
+
+function setLineCapacity(n: usize): void {
+  lineCap = n;
+  lineBuf = alloc(n);
+  keepBuf = alloc(n);
+}
+
+function setBucketCapacity(n: i32): void {
+  const m = <usize>n;
+  bucketOf = alloc(m << 2);
+  bFirst = alloc(m << 2);
+  bSize = alloc(m << 3);
+  bPrev = alloc(m << 3);
+  bStride = alloc(m << 3);
+  bEven = alloc(m);
+  bKey = alloc(m << 2);
+  bLen = alloc(m << 3);
+  bCap = n;
+}
+
+/** Whether lines of a take are still to be written. */
+export function linesPending(): bool {
+  return pending;
+}
+
+/** Bytes of output the next line needs, when {@link writeLines} returned with lines pending. */
+export function roomWanted(): usize {
+  return wanted;
+}
+
+/**
+ * Sorts the groups `[from, to)` of a take (log entries, in start order) that start in the range
+ * into buckets, one per line, in order of first appearance; {@link writeLines} writes them. A
+ * bucket is one run, or the single spans alike in class, flags, meaning and length.
+ */
+export function startLines(from: i32, to: i32): void {
+  while (from < to && load<f64>(logStart + (<usize>from << 3)) < FROM) from++;
+  while (to > from && load<f64>(logStart + (<usize>(to - 1) << 3)) >= TO) to--;
+  if (to <= from) return;
+  if (to - from > bCap) setBucketCapacity(max(to - from, bCap * 2));
+  let nb = 0;
+  for (let k = from; k < to; k++) {
+    const s = load<f64>(logStart + (<usize>k << 3));
+    const len = load<f64>(logLen + (<usize>k << 3));
+    // A run (count > 1) never coalesces: it gets a key no single span has.
+    const key = load<f64>(logCount + (<usize>k << 3)) == 1 ? load<i32>(logKind + (<usize>k << 2)) : -1 - k;
+    let b = 0;
+    while (b < nb && !(load<i32>(bKey + (<usize>b << 2)) == key && load<f64>(bLen + (<usize>b << 3)) == len)) b++;
+    if (b == nb) {
+      nb++;
+      store<i32>(bFirst + (<usize>b << 2), k);
+      store<f64>(bSize + (<usize>b << 3), 1);
+      store<f64>(bStride + (<usize>b << 3), 0);
+      store<u8>(bEven + <usize>b, 1);
+      store<i32>(bKey + (<usize>b << 2), key);
+      store<f64>(bLen + (<usize>b << 3), len);
+    } else {
+      const gap = s - load<f64>(bPrev + (<usize>b << 3));
+      const size = load<f64>(bSize + (<usize>b << 3));
+      if (size == 1) store<f64>(bStride + (<usize>b << 3), gap);
+      else if (gap != load<f64>(bStride + (<usize>b << 3))) store<u8>(bEven + <usize>b, 0);
+      store<f64>(bSize + (<usize>b << 3), size + 1);
+    }
+    store<f64>(bPrev + (<usize>b << 3), s);
+    store<i32>(bucketOf + (<usize>(k - from) << 2), b);
+  }
+  lineFrom = from;
+  lineTo = to;
+  buckets = nb;
+  nextBucket = 0;
+  pending = true;
+}
+
+/**
+ * Writes the pending lines at `p`, while each fits before `end`; returns the new end. Lines are
+ * still pending when one did not fit ({@link roomWanted} says how much it needs).
+ */
+export function writeLines(p: usize, end: usize): usize {
+  while (nextBucket < buckets) {
+    const b = nextBucket;
+    const k = load<i32>(bFirst + (<usize>b << 2));
+    const size = load<f64>(bSize + (<usize>b << 3));
+    const kind = size == 1 ? LINE_SINGLE : size > 2 && load<u8>(bEven + <usize>b) == 1 ? LINE_EVERY : LINE_AT;
+    const meaning = <usize>(load<i32>(logKind + (<usize>k << 2)) >>> 10);
+    // Head, numbers and words, the meaning and flags, an offset per span of an `at` line; cut,
+    // each piece may begin a further visual row.
+    let bound: usize = <usize>load<i32>(T_MEANING + (meaning << 3) + 4) + 512 + (kind == LINE_AT ? <usize>size * 17 : 0);
+    if (COLUMNS != 0) bound = bound * 14 + 64;
+    if (p + bound > end) {
+      wanted = bound;
+      return p;
+    }
+    if (bound > lineCap) setLineCapacity(bound);
+    const cached = load<f64>(bPrev + (<usize>b << 3)) < WIDE_OFFSET ? cachedLine(b, k, kind, size) : 0;
+    if (cached != 0) p = copyLine(p, cached, b, k, kind);
+    else p = freshLine(p, b, k, kind, size, false);
+    nextBucket++;
+  }
+  pending = false;
+  return p;
+}
+
+/** Composes the line of bucket `b` at `p` (cut when the terminal is narrower); returns the end. */
+function freshLine(p: usize, b: i32, k: i32, kind: i32, size: f64, template: bool): usize {
+  if (COLUMNS == 0) return composeLine(p, b, k, kind, size, template);
+  const last = composeLine(lineBuf, b, k, kind, size, template) - 1;
+  if (textWidth(lineBuf, last) <= COLUMNS) return put(p, lineBuf, last + 1 - lineBuf);
+  return wrapLine(lineBuf, last, COLUMNS, T_LINE_CONT, <usize>load<u8>(T_LINE_CONT_LEN), 12, p);
+}
+
+/**
+ * The slot of the cache that holds bucket `b`'s line (its first group `k`), filled now if it did
+ * not; 0 when the line cannot be kept (too long, or a number cut across visual rows).
+ */
+function cachedLine(b: i32, k: i32, kind: i32, size: f64): usize {
+  const ki = <usize>k;
+  const packed = load<i32>(logKind + (ki << 2));
+  const n = kind == LINE_SINGLE ? load<f64>(logCount + (ki << 3)) : size;
+  const stride = kind == LINE_EVERY ? load<f64>(bStride + (<usize>b << 3)) : 0;
+  const len = load<f64>(logLen + (ki << 3));
+  const lenKey = len < LENGTH_FIELD_MAX ? -<f64>decimalDigits(len) : len;
+  let h = (<u32>(kind + 1) * 0x9e3779b1) ^ (<u32>packed * 0x85ebca6b) ^ (<u32>(<i64>n) * 0xc2b2ae35) ^ (<u32>(<i64>stride) * 0x27d4eb2f) ^ (<u32>(<i64>lenKey) * 0x165667b1);
+  h ^= h >>> 15;
+  const slot = cache + <usize>((h * 0x2c1b3c6d) >>> 22) * LC_BYTES;
+  if (load<i32>(slot) == kind && load<i32>(slot, 4) == packed && load<f64>(slot, 8) == n && load<f64>(slot, 16) == stride && load<f64>(slot, 24) == lenKey) {
+    return load<u16>(slot, 32) == 0 ? 0 : slot;
+  }
+  store<i32>(slot, kind);
+  store<i32>(slot, packed, 4);
+  store<f64>(slot, n, 8);
+  store<f64>(slot, stride, 16);
+  store<f64>(slot, lenKey, 24);
+  store<u16>(slot, 0, 32);
+  const text = slot + LC_TEXT_AT;
+  if (kind == LINE_AT && size > <f64>LC_AT) return 0;
+  // The line with markers for its numbers, cut as any line of these digit counts is cut.
+  const length = freshLine(keepBuf, b, k, kind, size, true) - keepBuf;
+  if (length > LC_TEXT) return 0;
+  memory.copy(text, keepBuf, length);
+  let offsetPos = NONE;
+  let lenPos = NONE;
+  let lastPos = NONE;
+  let ats = 0;
+  let j: usize = 0;
+  while (j < length) {
+    const m = load<u8>(text + j);
+    if (m < MARK_OFFSET || m > MARK_AT) {
+      j++;
+      continue;
+    }
+    // A number's markers, which must be contiguous (a cut through a number: not kept).
+    let e = j;
+    while (e < length && load<u8>(text + e) == m) e++;
+    const run = e - j;
+    if (m == MARK_LENGTH) {
+      if (lenPos != NONE || run != <usize>(-lenKey)) return 0;
+      lenPos = <u16>j;
+    } else {
+      if (run % 8 != 0) return 0;
+      for (let r: usize = 0; r < run; r += 8) {
+        const at = <u16>(j + r);
+        if (m == MARK_OFFSET) {
+          if (offsetPos != NONE) return 0;
+          offsetPos = at;
+        } else if (m == MARK_LAST) {
+          if (lastPos != NONE) return 0;
+          lastPos = at;
+        } else {
+          if (ats == LC_AT) return 0;
+          store<u16>(slot + 44 + (<usize>ats << 1), at);
+          ats++;
+        }
+      }
+    }
+    j = e;
+  }
+  if (offsetPos == NONE || (kind == LINE_EVERY && lastPos == NONE) || (kind == LINE_AT && <f64>ats != size)) return 0;
+  store<u16>(slot, offsetPos, 34);
+  store<u16>(slot, lenPos, 36);
+  store<u16>(slot, lastPos, 40);
+  store<u16>(slot, <u16>ats, 42);
+  store<u16>(slot, <u16>length, 32);
+  return slot;
+}
+
+/** Bucket `b`'s line from its cached slot: the text copied, its numbers written. */
+function copyLine(p: usize, slot: usize, b: i32, k: i32, kind: i32): usize {
+  const length = <usize>load<u16>(slot, 32);
+  memory.copy(p, slot + LC_TEXT_AT, length);
+  const ki = <usize>k;
+  writeHex8(p + <usize>load<u16>(slot, 34), load<f64>(logStart + (ki << 3)));
+  const lenPos = load<u16>(slot, 36);
+  if (lenPos != NONE) {
+    const len = load<f64>(logLen + (ki << 3));
+    writeDigits(p + <usize>lenPos, len, decimalDigits(len));
+  }
+  if (kind == LINE_EVERY) {
+    writeHex8(p + <usize>load<u16>(slot, 40), load<f64>(bPrev + (<usize>b << 3)));
+  } else if (kind == LINE_AT) {
+    let t: usize = 0;
+    for (let j = lineFrom; j < lineTo; j++) {
+      if (load<i32>(bucketOf + (<usize>(j - lineFrom) << 2)) != b) continue;
+      writeHex8(p + <usize>load<u16>(slot + 44 + (t << 1)), load<f64>(logStart + (<usize>j << 3)));
+      t++;
+    }
+  }
+  return p + length;
+}
+
+/** The 8 hex digits of `v` (below 2^32) at `p`. */
+function writeHex8(p: usize, v: f64): void {
+  const x = <u32>v;
+  for (let s = 0; s < 8; s++) store<u8>(p + <usize>s, load<u8>(T_HEX + <usize>((x >>> (28 - 4 * s)) & 15)));
+}
+
+/** Decimal digits of `v` (an integer). */
+function decimalDigits(v: f64): i32 {
+  let n = 1;
+  for (let x = <u64>v / 10; x != 0; x /= 10) n++;
+  return n;
+}
+
+/** The `digits` decimal digits of `v` at `p`. */
+function writeDigits(p: usize, v: f64, digits: i32): void {
+  let x = <u64>v;
+  for (let q = p + <usize>digits; q > p; ) {
+    q--;
+    const d = x / 10;
+    store<u8>(q, <u8>(0x30 + (x - d * 10)));
+    x = d;
+  }
+}
+
+/** `n` copies of marker `m` at `p`; returns the end. */
+function marks(p: usize, m: u8, n: i32): usize {
+  for (let k = 0; k < n; k++) store<u8>(p + <usize>k, m);
+  return p + <usize>n;
+}
+
+/** An offset at `p`: its digits, or markers for them. */
+function offsetText(p: usize, v: f64, template: bool, m: u8): usize {
+  return template ? marks(p, m, 8) : writeHex(p, v, 8);
+}
+
+/** Writes fixed word `w` of T_WORDS at `p`; returns the end. */
+function word(p: usize, w: usize): usize {
+  const at = T_WORDS + (w << 4);
+  return put(p, at, <usize>load<u8>(at + 15));
+}
+
+/** The line of bucket `b` (first group `k`) at `p`, with its LF; `template`: markers for its offsets and length field. Returns the end. */
+function composeLine(p: usize, b: i32, k: i32, kind: i32, size: f64, template: bool): usize {
+  const ki = <usize>k;
+  const start = load<f64>(logStart + (ki << 3));
+  const len = load<f64>(logLen + (ki << 3));
+  const packed = load<i32>(logKind + (ki << 2));
+  const cls = <usize>(packed & 15);
+  const flags = <usize>((packed >>> 4) & 63);
+  const meaning = <usize>(packed >>> 10);
+  p = put(p, T_HEAD, <usize>load<u8>(T_HEAD_LEN));
+  p = offsetText(p, start, template, MARK_OFFSET);
+  p = put(p, T_CLASS + (cls << 4), <usize>load<u8>(T_CLASS + (cls << 4) + 15));
+  if (len >= LENGTH_FIELD_MAX) p = writeDecimal(p, len);
+  else if (template) p = marks(spaces(p, 6 - decimalDigits(len)), MARK_LENGTH, decimalDigits(len));
+  else p = writeField6(p, len);
+  store<u16>(p, 0x4220); // ` B`
+  p += 2;
+  const n = kind == LINE_SINGLE ? load<f64>(logCount + (ki << 3)) : size;
+  p = kind == LINE_SINGLE ? spaces(p, 2) : word(p, W_EACH);
+  if (n > 1 || kind != LINE_SINGLE) {
+    p = writeDecimal(p, n);
+    store<u16>(p, 0x2078); // `x `
+    p += 2;
+  }
+  p = put(p, T_MEANING_TEXT + <usize>load<i32>(T_MEANING + (meaning << 3)), <usize>load<i32>(T_MEANING + (meaning << 3) + 4));
+  const flag = T_FLAGS + (flags << 8);
+  p = put(p, flag, <usize>load<u16>(flag + 254));
+  if (kind == LINE_EVERY) {
+    p = word(p, W_EVERY);
+    p = writeDecimal(p, load<f64>(bStride + (<usize>b << 3)));
+    p = word(p, W_B_TO);
+    p = offsetText(p, load<f64>(bPrev + (<usize>b << 3)), template, MARK_LAST);
+    store<u8>(p, 0x29);
+    p++;
+  } else if (kind == LINE_AT) {
+    p = word(p, W_AT);
+    for (let j = lineFrom; j < lineTo; j++) {
+      if (load<i32>(bucketOf + (<usize>(j - lineFrom) << 2)) != b) continue;
+      store<u8>(p, 0x20);
+      p = offsetText(p + 1, load<f64>(logStart + (<usize>j << 3)), template, MARK_AT);
+    }
+    store<u8>(p, 0x29);
+    p++;
+  }
+  store<u8>(p, LF);
+  return p + 1;
+}

@@ -1,0 +1,516 @@
+// AssemblyScript. Hex rows as formatRow (app/cli/inspect/row-text.ts) prints them:
+//
+//   OOOOOOOO  hh hh hh hh hh hh hh hh  hh hh hh hh hh hh hh hh  |caret text|
+//
+// each byte's hex and caret cell coloured by the first span that holds it (else by its cell's
+// kind), and, when wider than the terminal, cut into visual rows as fitPieces cuts formatRow's
+// pieces. Caret cells come from formatHexRows' notation, with the UTF-8 state carried from row to
+// row as HexRowWriter carries it: a character cut by a row edge shows in the row of its lead byte.
+import {
+  C_ARG, CTRL, K_C1, K_CONT, K_INVALID, K_PARTIAL, T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN, T_CONT,
+  T_HEX, T_INVALID, T_KIND_COLOUR, T_PARTIAL, T_ROW_CONT, T_ROW_CONT_LEN, T_SPAN_COLOUR, cpSlot,
+} from './layout';
+import { alloc } from './heap';
+import { hexDigits, paint, put, reset, spaces, writeHex } from './text';
+import { SEQ_ILL_FORMED, SEQ_LENGTH_MASK, SEQ_TRUNCATED, SEQ_VALID, codePointAt, sequenceAt } from './utf8';
+import { textWidth } from './wrap';
+
+const GROUP: i32 = 8;
+const LF: u8 = 0x0a;
+const UNSET: u8 = 0xff;
+const WIDE_OFFSET: f64 = 4294967296;
+
+/** What the bytes up to `seqEnd` continue: a sequence begun at an earlier byte. */
+const REST_CONT: i32 = 0;
+const REST_INVALID: i32 = 1;
+const REST_PARTIAL: i32 = 2;
+
+let W: i32 = 16;
+let DIGITS: i32 = 8;
+let COLOUR: bool = false;
+/** The terminal's width, or i32 max when rows are never cut. */
+let COLUMNS: i32 = 0x7fffffff;
+/** Columns of a row but the offset and the caret column: the hex column, `  |` and `|`. */
+let FIXED: i32 = 0;
+/** The default layout (16 bytes, 8 digits): rows of ASCII are written by SIMD. */
+let SIMD: bool = false;
+
+/** The row's cells: text address (u32), length, width and colour outside spans (u8 each). */
+let cellAddr: usize = 0;
+let cellLen: usize = 0;
+let cellWidth: usize = 0;
+let cellColour: usize = 0;
+/** Notation copied out of T_CP for the row, 16 bytes a cell. */
+let rowText: usize = 0;
+/** Final colour per byte of the row: its span's, else its cell's. */
+let colourOf: usize = 0;
+/** Whether the row resolved last is all ASCII (its cells are then read from tables, not resolved). */
+let asciiRow: bool = false;
+
+/** Spans taken that may still colour bytes of rows to come, in the order taken. */
+let actStart: usize = 0;
+let actEnd: usize = 0;
+let actCls: usize = 0;
+let actCap: i32 = 0;
+let actN: i32 = 0;
+
+/** UTF-8 state: the stream offset where the sequence carried from earlier bytes ends, and what it is. */
+let seqEnd: f64 = 0;
+let rest: i32 = REST_CONT;
+/** A row being resolved across NEED_CP returns: its offset (-1: none), next cell, UTF-8 state. */
+let resAt: f64 = -1;
+let resQ: i32 = 0;
+let resSeqEnd: f64 = 0;
+let resRest: i32 = 0;
+
+/** Rows of `width` bytes, offsets of at least `digits` digits, coloured or not, cut to `columns` (0: never). */
+export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32): void {
+  W = width;
+  DIGITS = digits;
+  COLOUR = colour;
+  COLUMNS = columns > 0 ? columns : 0x7fffffff;
+  FIXED = width * 3 + (width + GROUP - 1) / GROUP + 3 + 1;
+  SIMD = width == 16 && digits == 8;
+  cellAddr = alloc(<usize>width << 2);
+  cellLen = alloc(<usize>width);
+  cellWidth = alloc(<usize>width);
+  cellColour = alloc(<usize>width);
+  rowText = alloc(<usize>width << 4);
+  colourOf = alloc(<usize>width);
+  actCap = 256;
+  actStart = alloc(<usize>actCap << 3);
+  actEnd = alloc(<usize>actCap << 3);
+  actCls = alloc(<usize>actCap);
+}
+
+/** The most bytes one row can take in the output (painted, cut at every piece). */
+export function rowMax(): usize {
+  const pieces: usize = <usize>W * 3 + 4;
+  return <usize>W * 38 + 128 + pieces * (<usize>load<u8>(T_ROW_CONT_LEN) + 2);
+}
+
+// ---- colours ----
+
+/** Keeps the colours of log entries `[from, to)` that end after `after`, in order. */
+export function activate(logStart: usize, logLen: usize, logKind: usize, from: i32, to: i32, after: f64): void {
+  for (let k = from; k < to; k++) {
+    const s = load<f64>(logStart + (<usize>k << 3));
+    const e = s + load<f64>(logLen + (<usize>k << 3));
+    if (e <= after) continue;
+    if (actN == actCap) growActive();
+    store<f64>(actStart + (<usize>actN << 3), s);
+    store<f64>(actEnd + (<usize>actN << 3), e);
+    store<u8>(actCls + <usize>actN, <u8>(load<i32>(logKind + (<usize>k << 2)) & 15));
+    actN++;
+  }
+}
+
+/** Drops the kept colours that end at or before `at`, keeping the order of the rest. */
+export function dropEnded(at: f64): void {
+  let n = 0;
+  for (let k = 0; k < actN; k++) {
+    const e = load<f64>(actEnd + (<usize>k << 3));
+    if (e <= at) continue;
+    if (n != k) {
+      store<f64>(actStart + (<usize>n << 3), load<f64>(actStart + (<usize>k << 3)));
+      store<f64>(actEnd + (<usize>n << 3), e);
+      store<u8>(actCls + <usize>n, load<u8>(actCls + <usize>k));
+    }
+    n++;
+  }
+  actN = n;
+}
+
+function growActive(): void {
+  const n = actCap * 2;
+  const s = alloc(<usize>n << 3);
+  const e = alloc(<usize>n << 3);
+  const c = alloc(<usize>n);
+  memory.copy(s, actStart, <usize>actN << 3);
+  memory.copy(e, actEnd, <usize>actN << 3);
+  memory.copy(c, actCls, <usize>actN);
+  actStart = s;
+  actEnd = e;
+  actCls = c;
+  actCap = n;
+}
+
+/**
+ * Each byte's colour into colourOf: the first kept span (in the order taken) that holds it, else
+ * its cell's. Returns whether any byte is coloured.
+ */
+function colourRow(i: usize, at: f64, n: i32): bool {
+  const end = at + <f64>n;
+  let held = false;
+  for (let s = 0; s < actN; s++) {
+    const a = load<f64>(actStart + (<usize>s << 3));
+    const e = load<f64>(actEnd + (<usize>s << 3));
+    if (a >= end || e <= at) continue;
+    if (!held) {
+      memory.fill(colourOf, UNSET, <usize>n);
+      held = true;
+    }
+    const c = load<u8>(T_SPAN_COLOUR + <usize>load<u8>(actCls + <usize>s));
+    const x1 = <i32>(min(e, end) - at);
+    for (let x = <i32>(max(a, at) - at); x < x1; x++) {
+      if (load<u8>(colourOf + <usize>x) == UNSET) store<u8>(colourOf + <usize>x, c);
+    }
+  }
+  let any: u32 = 0;
+  for (let k = 0; k < n; k++) {
+    let c: u8;
+    if (held && (c = load<u8>(colourOf + <usize>k)) != UNSET) {
+      any |= c;
+      continue;
+    }
+    c = asciiRow ? load<u8>(T_ASCII_COLOUR + <usize>load<u8>(i + <usize>k)) : load<u8>(cellColour + <usize>k);
+    store<u8>(colourOf + <usize>k, c);
+    any |= c;
+  }
+  return any != 0;
+}
+
+// ---- cells ----
+
+/**
+ * The UTF-8 state at the first row, `i` (stream offset `at`), from the up to 3 bytes before it (a
+ * character covering `i` begins at most 3 bytes earlier); `end`: the end of the bytes known,
+ * `streamEnds`: the stream ends there.
+ */
+export function beginUtf8(i: usize, at: f64, end: usize, streamEnds: bool): void {
+  const ctx = <usize>min(3, at);
+  seqEnd = at;
+  rest = REST_CONT;
+  let j = i - ctx;
+  while (j < i) {
+    if (load<u8>(j) < 0x80) {
+      j++;
+      continue;
+    }
+    const packed = sequenceAt(j, end);
+    const length = <usize>(packed & SEQ_LENGTH_MASK);
+    let status = packed & ~SEQ_LENGTH_MASK;
+    if (status == SEQ_TRUNCATED && streamEnds) status = SEQ_ILL_FORMED;
+    if (j + length > i) {
+      seqEnd = at + <f64>(j + length - i);
+      rest = status == SEQ_VALID ? REST_CONT : status == SEQ_ILL_FORMED ? REST_INVALID : REST_PARTIAL;
+    }
+    j += length;
+  }
+}
+
+function setCell(k: i32, addr: usize, len: i32, width: i32, colour: u8): void {
+  store<u32>(cellAddr + (<usize>k << 2), <u32>addr);
+  store<u8>(cellLen + <usize>k, <u8>len);
+  store<u8>(cellWidth + <usize>k, <u8>width);
+  store<u8>(cellColour + <usize>k, colour);
+}
+
+/** Whether the `n` bytes at `i` are all ASCII. */
+function allAscii(i: usize, n: i32): bool {
+  if (n == 16) return i8x16.bitmask(v128.load(i)) == 0;
+  for (let k = 0; k < n; k++) if (load<u8>(i + <usize>k) >= 0x80) return false;
+  return true;
+}
+
+/**
+ * The caret cells of the row `[i, i + n)` (stream offset `at`): text, width and colour outside
+ * spans. A row of ASCII after a settled character needs none (its cells come from tables).
+ * Returns false (CTRL C_ARG: the code point) when a lead cell is not in T_CP yet; the next call
+ * goes on from that cell. `end`: the end of the bytes known; `streamEnds`: the stream ends there.
+ */
+export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bool): bool {
+  if (seqEnd <= at && allAscii(i, n)) {
+    asciiRow = true;
+    return true;
+  }
+  asciiRow = false;
+  if (resAt != at) {
+    resAt = at;
+    resQ = 0;
+    resSeqEnd = seqEnd;
+    resRest = rest;
+  }
+  let q = resQ;
+  let sEnd = resSeqEnd;
+  let r = resRest;
+  while (q < n) {
+    const x = at + <f64>q;
+    const b = <u32>load<u8>(i + <usize>q);
+    if (x < sEnd) {
+      // A byte of a sequence begun at an earlier byte.
+      if (r == REST_CONT) setCell(q, T_CONT, 2, 2, load<u8>(T_KIND_COLOUR + K_CONT));
+      else if (r == REST_INVALID) setCell(q, T_INVALID + (<usize>b << 2), 4, 4, load<u8>(T_KIND_COLOUR + K_INVALID));
+      else setCell(q, T_PARTIAL + (<usize>b << 3), 5, 5, load<u8>(T_KIND_COLOUR + K_PARTIAL));
+      q++;
+      continue;
+    }
+    if (b < 0x80) {
+      const len = <i32>load<u8>(T_CARET_LEN + <usize>b);
+      setCell(q, T_CARET + (<usize>b << 1), len, len, load<u8>(T_ASCII_COLOUR + <usize>b));
+      q++;
+      continue;
+    }
+    const packed = sequenceAt(i + <usize>q, end);
+    const length = packed & SEQ_LENGTH_MASK;
+    let status = packed & ~SEQ_LENGTH_MASK;
+    if (status == SEQ_TRUNCATED && streamEnds) status = SEQ_ILL_FORMED;
+    if (status == SEQ_VALID) {
+      const cp = codePointAt(i + <usize>q, length);
+      const slot = cpSlot(cp);
+      if (load<i32>(slot) != cp) {
+        resQ = q;
+        resSeqEnd = sEnd;
+        resRest = r;
+        store<f64>(CTRL + (<usize>C_ARG << 3), <f64>cp);
+        return false;
+      }
+      const len = <i32>load<u8>(slot + 5);
+      if (len == 0) {
+        // Shown as itself: its bytes (even past the row's end).
+        setCell(q, i + <usize>q, length, 2, 0);
+      } else {
+        const text = rowText + (<usize>q << 4);
+        memory.copy(text, slot + 8, <usize>len);
+        setCell(q, text, len, textWidth(text, text + <usize>len), load<u8>(slot + 4));
+      }
+      r = REST_CONT;
+    } else if (status == SEQ_ILL_FORMED) {
+      r = REST_INVALID;
+      // A byte no sequence claims is C1 when it is 0x80–0x9F.
+      if (length == 1 && b < 0xa0) {
+        const len = <i32>load<u8>(T_C1_LEN + <usize>(b - 0x80));
+        setCell(q, T_C1 + (<usize>(b - 0x80) << 3), len, len, load<u8>(T_KIND_COLOUR + K_C1));
+      } else {
+        setCell(q, T_INVALID + (<usize>b << 2), 4, 4, load<u8>(T_KIND_COLOUR + K_INVALID));
+      }
+    } else {
+      r = REST_PARTIAL;
+      setCell(q, T_PARTIAL + (<usize>b << 3), 5, 5, load<u8>(T_KIND_COLOUR + K_PARTIAL));
+    }
+    sEnd = x + <f64>length;
+    q++;
+  }
+  resAt = -1;
+  seqEnd = sEnd;
+  rest = r;
+  return true;
+}
+
+/** The cells of an ASCII row, from the tables (for the cut path, which reads cells). */
+function asciiCells(i: usize, n: i32): void {
+  for (let k = 0; k < n; k++) {
+    const b = <usize>load<u8>(i + <usize>k);
+    const len = <i32>load<u8>(T_CARET_LEN + b);
+    setCell(k, T_CARET + (b << 1), len, len, load<u8>(T_ASCII_COLOUR + b));
+  }
+}
+
+// ---- writing ----
+
+/**
+ * Writes the row `[i, i + n)` at stream offset `at` (resolved by {@link resolveRow}) at `p`,
+ * with its LF; `spans`: a span may colour it (one is kept, or one starts in it). Returns the end.
+ */
+export function writeRow(p: usize, i: usize, at: f64, n: i32, spans: bool): usize {
+  let coloured = false;
+  if (COLOUR) {
+    if (actN > 0 || spans) coloured = colourRow(i, at, n);
+    else coloured = asciiRow ? !printable(i, n) && colourRow(i, at, n) : colourRow(i, at, n);
+  }
+  const digits = at < WIDE_OFFSET && DIGITS == 8 ? 8 : hexDigits(at, DIGITS);
+  let width = FIXED + digits;
+  if (asciiRow) {
+    if (COLUMNS != 0x7fffffff) for (let k = 0; k < n; k++) width += <i32>load<u8>(T_CARET_LEN + <usize>load<u8>(i + <usize>k));
+    if (width <= COLUMNS) {
+      if (!coloured && SIMD && n == 16 && at + 16 <= WIDE_OFFSET) return simdRow(p, i, at);
+      return asciiRowText(p, i, at, n, coloured);
+    }
+    asciiCells(i, n);
+    return cutRow(p, i, at, n, coloured);
+  }
+  for (let k = 0; k < n; k++) width += <i32>load<u8>(cellWidth + <usize>k);
+  return width <= COLUMNS ? straightRow(p, i, at, n, coloured) : cutRow(p, i, at, n, coloured);
+}
+
+/** Whether the `n` ASCII bytes at `i` all show as themselves, uncoloured (0x20–0x7E). */
+function printable(i: usize, n: i32): bool {
+  if (n == 16) {
+    const v = v128.load(i);
+    return i8x16.all_true(v128.and(i8x16.gt_u(v, i8x16.splat(0x1f)), i8x16.lt_u(v, i8x16.splat(0x7f))));
+  }
+  for (let k = 0; k < n; k++) {
+    const b = load<u8>(i + <usize>k);
+    if (b < 0x20 || b > 0x7e) return false;
+  }
+  return true;
+}
+
+/** The hex cell of `b` in colour `c` (0: none) at `p`; returns the end. */
+function hexCell(p: usize, b: u32, c: u32): usize {
+  if (c != 0) p = paint(p, c);
+  store<u8>(p, load<u8>(T_HEX + <usize>(b >> 4)));
+  store<u8>(p + 1, load<u8>(T_HEX + <usize>(b & 15)));
+  p += 2;
+  return c != 0 ? reset(p) : p;
+}
+
+/** The hex column (with the `  |` after it) of the row at `i`: ` hh` per byte, an extra space before each group of 8, blanks past `n`. */
+function hexColumn(p: usize, i: usize, n: i32, coloured: bool): usize {
+  for (let k = 0; k < W; k++) {
+    store<u8>(p, 0x20);
+    p++;
+    if (k % GROUP == 0) {
+      store<u8>(p, 0x20);
+      p++;
+    }
+    if (k >= n) {
+      p = spaces(p, 2);
+      continue;
+    }
+    p = hexCell(p, load<u8>(i + <usize>k), coloured ? load<u8>(colourOf + <usize>k) : 0);
+  }
+  store<u8>(p, 0x20);
+  store<u8>(p + 1, 0x20);
+  store<u8>(p + 2, 0x7c);
+  return p + 3;
+}
+
+/** An ASCII row on one line, its cells from the tables. */
+function asciiRowText(p: usize, i: usize, at: f64, n: i32, coloured: bool): usize {
+  p = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
+  for (let k = 0; k < n; k++) {
+    const b = <usize>load<u8>(i + <usize>k);
+    const c: u32 = coloured ? load<u8>(colourOf + <usize>k) : 0;
+    if (c != 0) p = paint(p, c);
+    store<u16>(p, load<u16>(T_CARET + (b << 1)));
+    p += <usize>load<u8>(T_CARET_LEN + b);
+    if (c != 0) p = reset(p);
+  }
+  store<u8>(p, 0x7c);
+  store<u8>(p + 1, LF);
+  return p + 2;
+}
+
+/** Caret cell `k` in colour `c` at `p`; returns the end. */
+function caretCell(p: usize, k: i32, c: u32): usize {
+  if (c != 0) p = paint(p, c);
+  p = put(p, <usize>load<u32>(cellAddr + (<usize>k << 2)), <usize>load<u8>(cellLen + <usize>k));
+  return c != 0 ? reset(p) : p;
+}
+
+/** Any row on one line, its cells resolved. */
+function straightRow(p: usize, i: usize, at: f64, n: i32, coloured: bool): usize {
+  p = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
+  for (let k = 0; k < n; k++) p = caretCell(p, k, coloured ? load<u8>(colourOf + <usize>k) : 0);
+  store<u8>(p, 0x7c);
+  store<u8>(p + 1, LF);
+  return p + 2;
+}
+
+// A row wider than the terminal is laid out piece by piece, as cutRow's pieces are by fitPieces.
+let cutP: usize = 0;
+let cutLineStart: usize = 0;
+let cutCol: i32 = 0;
+
+/**
+ * Before a piece `w` columns wide: when it does not fit the visual row, ends that row (its
+ * trailing spaces dropped) and starts a further one (`        + `). Returns false when the
+ * piece is blank and is dropped there.
+ */
+function fit(w: i32, blank: bool): bool {
+  if (cutCol + w <= COLUMNS) {
+    cutCol += w;
+    return true;
+  }
+  cutP = endVisualRow(cutP, cutLineStart);
+  cutLineStart = cutP;
+  const contLen = <usize>load<u8>(T_ROW_CONT_LEN);
+  cutP = put(cutP, T_ROW_CONT, contLen);
+  cutCol = <i32>contLen;
+  if (blank) return false;
+  cutCol += w;
+  return true;
+}
+
+/** Drops the trailing spaces of the visual row begun at `lineStart`, then LF; returns the end. */
+function endVisualRow(p: usize, lineStart: usize): usize {
+  while (p > lineStart && load<u8>(p - 1) == 0x20) p--;
+  store<u8>(p, LF);
+  return p + 1;
+}
+
+/** The row cut into visual rows that fit the terminal, its cells resolved. */
+function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool): usize {
+  cutLineStart = p;
+  cutP = writeHex(p, at, DIGITS);
+  cutCol = <i32>(cutP - p);
+  for (let k = 0; k < W; k++) {
+    const gap = k % GROUP == 0 ? 2 : 1;
+    if (fit(gap, true)) cutP = spaces(cutP, gap);
+    if (k >= n) {
+      if (fit(2, true)) cutP = spaces(cutP, 2);
+      continue;
+    }
+    fit(2, false);
+    cutP = hexCell(cutP, load<u8>(i + <usize>k), coloured ? load<u8>(colourOf + <usize>k) : 0);
+  }
+  if (fit(2, true)) cutP = spaces(cutP, 2);
+  fit(1, false);
+  store<u8>(cutP, 0x7c);
+  cutP++;
+  for (let k = 0; k < n; k++) {
+    const c: u32 = coloured ? load<u8>(colourOf + <usize>k) : 0;
+    // An uncoloured space is blank: dropped where a cut falls.
+    const blank = c == 0 && load<u8>(cellLen + <usize>k) == 1 && load<u8>(<usize>load<u32>(cellAddr + (<usize>k << 2))) == 0x20;
+    if (fit(<i32>load<u8>(cellWidth + <usize>k), blank)) cutP = caretCell(cutP, k, c);
+  }
+  fit(1, false);
+  store<u8>(cutP, 0x7c);
+  cutP++;
+  return endVisualRow(cutP, cutLineStart);
+}
+
+/**
+ * A row of 16 ASCII bytes at `i` (offset `at`, `at + 16 <= 2^32`), uncoloured, in the default
+ * layout, by SIMD: the offset and the hex column are shuffles of the nibbles through the digit
+ * table; a caret column of 16 bytes that show as themselves is one store.
+ */
+function simdRow(p: usize, i: usize, at: f64): usize {
+  const digitsTable = v128.load(T_HEX);
+  const nibble = i8x16.splat(15);
+  const blank = i8x16.splat(0x20);
+  const o = i8x16.swizzle(i32x4.splat(<i32><u32>at), i8x16(3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0));
+  let hi = i8x16.swizzle(digitsTable, i8x16.shr_u(o, 4));
+  let lo = i8x16.swizzle(digitsTable, v128.and(o, nibble));
+  v128.store64_lane(p, i8x16.shuffle(hi, lo, 0, 16, 1, 17, 2, 18, 3, 19, 0, 0, 0, 0, 0, 0, 0, 0), 0);
+  const v = v128.load(i);
+  hi = i8x16.swizzle(digitsTable, i8x16.shr_u(v, 4));
+  lo = i8x16.swizzle(digitsTable, v128.and(v, nibble));
+  const d = i8x16.shuffle(hi, lo, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const e = i8x16.shuffle(hi, lo, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  // `  h0l0 h1l1 h2l2 h3l3 h4l4`, ` h5l5 h6l6 h7l7  h8l8 h9l9`, ` h10l10 … h14l14 `, `h15l15  |`
+  v128.store(p + 8, i8x16.shuffle(d, blank, 16, 16, 0, 1, 16, 2, 3, 16, 4, 5, 16, 6, 7, 16, 8, 9));
+  v128.store(p + 24, v128.bitselect(blank, i8x16.shuffle(d, e, 0, 10, 11, 0, 12, 13, 0, 14, 15, 0, 0, 16, 17, 0, 18, 19),
+    i8x16(-1, 0, 0, -1, 0, 0, -1, 0, 0, -1, -1, 0, 0, -1, 0, 0)));
+  v128.store(p + 40, i8x16.shuffle(e, blank, 16, 4, 5, 16, 6, 7, 16, 8, 9, 16, 10, 11, 16, 12, 13, 16));
+  v128.store(p + 56, i8x16.shuffle(e, i8x16(0x20, 0x7c, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20),
+    14, 15, 16, 16, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+  let q = p + 61;
+  // 0x20–0x7E but \ ^ < |: the byte itself.
+  const shown = v128.and(i8x16.gt_u(v, i8x16.splat(0x1f)), i8x16.lt_u(v, i8x16.splat(0x7f)));
+  const escaped = v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))),
+    v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))));
+  if (i8x16.all_true(shown) && !v128.any_true(escaped)) {
+    v128.store(q, v);
+    q += 16;
+  } else {
+    for (let k: usize = 0; k < 16; k++) {
+      const b = <usize>load<u8>(i + k);
+      store<u16>(q, load<u16>(T_CARET + (b << 1)));
+      q += <usize>load<u8>(T_CARET_LEN + b);
+    }
+  }
+  store<u16>(q, 0x0a7c);
+  return q + 2;
+}
