@@ -78,20 +78,28 @@ export interface LineControl {
   erase_applied: number; cells_withheld: number;
 }
 
+/** The count of one (class, meaning), and its number (for consumers that key spans by meaning). */
+interface MeaningCounter {
+  n: number;
+  readonly id: number;
+}
+
 /** Accumulates a {@link RemovalReport} from parser spans. */
 export class ReportBuilder {
   private readonly counts = new Float64Array(SPAN_CLASS_COUNT);
   private readonly bytes = new Float64Array(SPAN_CLASS_COUNT);
   /** One map per class so the hot path needs no string building. */
-  private readonly meanings = SPAN_CLASS_NAMES.map(() => new Map<string, { n: number }>());
+  private readonly meanings = SPAN_CLASS_NAMES.map(() => new Map<string, MeaningCounter>());
+  /** The meaning of each counter, by its number. */
+  private readonly meaningById: string[] = [];
   /** The counter of the last meaning seen: runs of one meaning (SGR after SGR) skip the map. */
   private lastMeaning = '';
   private lastClass = -1;
-  private lastCounter = { n: 0 };
+  private lastCounter: MeaningCounter = { n: 0, id: -1 };
   /** The counter before the last one: spans of two kinds in turn (BEL, BS, BEL, …) hit one of the two. */
   private prevMeaning = '';
   private prevClass = -1;
-  private prevCounter = { n: 0 };
+  private prevCounter: MeaningCounter = { n: 0, id: -1 };
   private unterminated = 0;
   private oversized = 0;
   private malformed = 0;
@@ -107,6 +115,29 @@ export class ReportBuilder {
     move_to_newline: 0, move_to_space: 0, move_dropped: 0, move_applied: 0, erase_applied: 0, cells_withheld: 0,
   };
 
+  /** The number of the last span's (class, meaning) counter: numbered 0, 1, … as they first come. */
+  get lastMeaningId(): number {
+    return this.lastCounter.id;
+  }
+
+  /** The meaning of counter number `id` (see {@link lastMeaningId}). */
+  meaningOf(id: number): string {
+    return this.meaningById[id];
+  }
+
+  /** How many (class, meaning) counters there are: their numbers are below this. */
+  get meaningCount(): number {
+    return this.meaningById.length;
+  }
+
+  /** A new counter for a class's meaning, numbered next. */
+  private counter(byMeaning: Map<string, MeaningCounter>, meaning: string): MeaningCounter {
+    const counter = { n: 0, id: this.meaningById.length };
+    this.meaningById.push(meaning);
+    byMeaning.set(meaning, counter);
+    return counter;
+  }
+
   /** Spans recorded so far by class, into `into[cls]`. */
   classCounts(into: Float64Array): void {
     into.set(this.counts);
@@ -121,9 +152,7 @@ export class ReportBuilder {
       let counter = this.prevCounter;
       if (meaning !== this.prevMeaning || cls !== this.prevClass) {
         const byMeaning = this.meanings[cls];
-        const found = byMeaning.get(meaning);
-        if (found === undefined) byMeaning.set(meaning, (counter = { n: 0 }));
-        else counter = found;
+        counter = byMeaning.get(meaning) ?? this.counter(byMeaning, meaning);
       }
       this.prevMeaning = this.lastMeaning;
       this.prevClass = this.lastClass;
@@ -149,9 +178,7 @@ export class ReportBuilder {
     this.counts[cls] += count;
     this.bytes[cls] += bytes;
     const byMeaning = this.meanings[cls];
-    let counter = byMeaning.get(meaning);
-    if (counter === undefined) byMeaning.set(meaning, (counter = { n: 0 }));
-    counter.n += count;
+    (byMeaning.get(meaning) ?? this.counter(byMeaning, meaning)).n += count;
   }
 
   /** Nothing from raw `offset` on reached the text (a span open at end of input). */

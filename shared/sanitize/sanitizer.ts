@@ -7,6 +7,7 @@ import { LineBuffer, MAX_CURSOR_COLUMN, MAX_LINE_CELLS } from './line-buffer';
 import { CSI_FINALS, Motion, motionOf } from './motion';
 import { OffsetMap, SegmentKind } from './offset-map';
 import { ReportBuilder, type CrMode, type RemovalReport } from './report';
+import type { SpanLog } from './span-log';
 
 /** U+FFFD REPLACEMENT CHARACTER, which stands in for each maximal ill-formed UTF-8 subpart. */
 const REPLACEMENT = Uint8Array.of(0xef, 0xbf, 0xbd);
@@ -44,6 +45,8 @@ export interface SanitizerOptions {
   mapOffsets?: boolean;
   /** Also receive every span (for viewers and `inspect`), after the sanitizer has counted it. */
   onSpan?: ParserSink['span'];
+  /** Also record every span into these arrays, after the sanitizer has counted it (see {@link SpanLog}). */
+  spanLog?: SpanLog;
   /**
    * Return views of one reused output buffer from {@link Sanitizer.write} instead of fresh arrays:
    * faster for a caller that consumes each result before the next call (the CLI's stdout loop).
@@ -75,6 +78,8 @@ export class Sanitizer implements ParserSink {
   private readonly sgrCounts: Float64Array | null;
   /** {@link SanitizerOptions.onSpan} (or {@link listenSpans}'), or null: one field load per span on the hot path. */
   private onSpan: ParserSink['span'] | null;
+  /** {@link SanitizerOptions.spanLog}, or null. */
+  private readonly spanLog: SpanLog | null;
   /** Spans that came through {@link span} (every span but the plain SGR the parser counts itself). */
   private spansSeen = 0;
   /** Plain SGR the parser counted that {@link getReport} has moved into the report. */
@@ -118,8 +123,9 @@ export class Sanitizer implements ParserSink {
   constructor(private readonly options: SanitizerOptions = {}) {
     this.limits = resolveLimits(options.limits);
     // Without onSpan, plain SGR spans only count: the parser counts them itself (see sgrCounts).
-    this.sgrCounts = options.onSpan ? null : new Float64Array(4);
+    this.sgrCounts = options.onSpan || options.spanLog ? null : new Float64Array(4);
     this.onSpan = options.onSpan ?? null;
+    this.spanLog = options.spanLog ?? null;
     this.parser = new Parser(this, this.limits, { stateMachineOnly: options.stateMachineOnly === true, sgrCounts: this.sgrCounts ?? undefined });
     this.mode = options.cr ?? 'newline';
     this.line = this.mode === 'overwrite' ? new LineBuffer() : null;
@@ -211,6 +217,16 @@ export class Sanitizer implements ParserSink {
     this.onSpan = listener;
   }
 
+  /** The meaning of number `id` in a {@link SpanLog}'s kinds (its class is the kind's). */
+  spanMeaning(id: number): string {
+    return this.report.meaningOf(id);
+  }
+
+  /** How many meanings a {@link SpanLog}'s kinds number so far: their numbers are below this. */
+  get spanMeaningCount(): number {
+    return this.report.meaningCount;
+  }
+
   /** Its Parser's {@link Parser.atRest}: a fresh Parser could take over from here (read between writes). */
   get parserAtRest(): boolean {
     return this.parser.atRest;
@@ -270,6 +286,15 @@ export class Sanitizer implements ParserSink {
     this.spansSeen++;
     this.report.add(cls, length, meaning, flags, code);
     if (this.onSpan !== null) this.onSpan(cls, offset, length, meaning, flags, code);
+    const log = this.spanLog;
+    if (log !== null) {
+      if (log.n === log.kind.length) log.drain();
+      const n = log.n;
+      log.start[n] = offset;
+      log.length[n] = length;
+      log.kind[n] = cls | (flags << 4) | (this.report.lastMeaningId << 10);
+      log.n = n + 1;
+    }
     // Most spans are SGR (the final byte alone rules them out) or strings and invisible code points
     // (only counted): the rest stays out of this hot path. A flag matters only when it is
     // Unterminated (withheld to the end) or, on a CSI, Malformed (no motion then).

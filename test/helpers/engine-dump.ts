@@ -22,7 +22,8 @@ class Collect extends ByteBuffer {
 export async function engineDumpText(bytes: Uint8Array, feed: number, flushAt: number, layout: DumpLayout): Promise<string> {
   const out = new Collect(flushAt);
   const d = new DumpEngine(out as unknown as ByteOutput, layout);
-  const sanitizer = new Sanitizer({ onSpan: d.add, reuseOutputBuffer: true });
+  const sanitizer = new Sanitizer({ spanLog: d.spans, reuseOutputBuffer: true });
+  d.meanings = sanitizer;
   for (let i = 0; i < bytes.length; i += feed) {
     const chunk = bytes.subarray(i, i + feed);
     sanitizer.write(chunk);

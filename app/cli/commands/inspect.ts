@@ -82,7 +82,8 @@ export const inspectCommand: Command = {
     // The dump keeps only the spans it can show: none for a summary, those overlapping a range.
     const dumper = dump ? new DumpEngine(out, { offset, windowEnd, width, color, columns }) : undefined;
     // The text is not used here: a reused output buffer spares a copy per page.
-    const sanitizer = new Sanitizer({ digest: await sha256Digest(), onSpan: dumper?.add, reuseOutputBuffer: true });
+    const sanitizer = new Sanitizer({ digest: await sha256Digest(), spanLog: dumper?.spans, reuseOutputBuffer: true });
+    if (dumper !== undefined) dumper.meanings = sanitizer;
     if (!json) {
       const header = [...own(`airlock inspect: ${terminalSafeLine(shown)}`, 'airlock inspect:')];
       if (dump && color) header.push(...legend(columns));

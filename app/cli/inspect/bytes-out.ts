@@ -26,12 +26,13 @@ export class ByteBuffer {
   }
 
   /**
-   * Writes into `bytes` from now on (the first `p` bytes are copied over): a new buffer, or memory
-   * a row writer writes rows into without a copy. Replaced as usual when more room is needed.
+   * Writes into `bytes` from now on (the first `p` bytes are copied over, unless `copy` is false:
+   * they are there already): a new buffer, or memory a row writer writes rows into without a
+   * copy. Replaced as usual when more room is needed.
    */
-  adopt(bytes: Uint8Array): void {
+  adopt(bytes: Uint8Array, copy = true): void {
     const next = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (this.p > 0) this.buf.copy(next, 0, 0, this.p);
+    if (copy && this.p > 0) this.buf.copy(next, 0, 0, this.p);
     this.buf = next;
     this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }

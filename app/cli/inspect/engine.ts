@@ -6,6 +6,7 @@ import type { ByteOutput } from './bytes-out';
 import { DUMP_ENGINE_WASM } from './engine.generated';
 import { cellSgr, paintCell } from './paint';
 import { flagLabel } from './span-queue';
+import type { SpanLog } from '../../../shared/sanitize';
 
 /*
  * The JavaScript side of the dump engine (engine/index.ts, WebAssembly): it fills the engine's
@@ -27,8 +28,8 @@ export const LAG = 32 * 1024;
 
 /** Bytes held at first: a read of 1 MiB (the CLI's) and the bytes not yet shown before it. */
 const HOLD_BYTES = (1 << 20) + 4 * LAG;
-/** Span log entries at first (a span per byte of the lag and of a 32 KiB write, twice over). */
-const LOG_ENTRIES = 1 << 17;
+/** Spans the sanitizer records before the engine takes them into its log. */
+const RAW_SPANS = 1 << 15;
 
 /** Annotation lines start under the offset column: the offset's digits and two spaces. */
 const ANNOTATION_PAD = ' '.repeat(OFFSET_DIGITS + 2);
@@ -57,30 +58,27 @@ const enum Ctrl {
   HoldAt = 0,
   HoldLen = 1,
   Fed = 2,
-  LogLen = 3,
-  LogHead = 4,
-  OutP = 5,
-  Arg = 6,
-  Pos = 7,
-  FlushAt = 8,
+  OutP = 3,
+  Arg = 4,
+  Pos = 5,
+  FlushAt = 6,
 }
 
 /** The engine's exports (engine/index.ts). */
 interface EngineExports {
   readonly memory: { readonly buffer: ArrayBuffer };
-  configure(width: number, digits: number, colour: number, columns: number, from: number, to: number, holdBytes: number, outBytes: number, logEntries: number): void;
+  configure(width: number, digits: number, colour: number, columns: number, from: number, to: number, holdBytes: number, outBytes: number, rawEntries: number): void;
   advance(limit: number, final: number): number;
   holdAddress(): number;
   holdCapacity(): number;
   outAddress(): number;
   outCapacity(): number;
-  logStartAddress(): number;
-  logLenAddress(): number;
-  logCountAddress(): number;
-  logKindAddress(): number;
-  logCapacity(): number;
+  rawStartAddress(): number;
+  rawLenAddress(): number;
+  rawKindAddress(): number;
+  rawCapacity(): number;
+  ingest(n: number): void;
   setHoldCapacity(bytes: number): void;
-  setLogCapacity(entries: number, keep: number): void;
   cpSlotOf(cp: number): number;
   readonly [table: string]: unknown;
 }
@@ -104,92 +102,124 @@ function address(e: EngineExports, name: string): number {
   return (e[name] as { value: number }).value;
 }
 
+/** Where the meanings of a span log's kinds come from: the sanitizer that records it. */
+export interface SpanMeanings {
+  spanMeaning(id: number): string;
+  readonly spanMeaningCount: number;
+}
+
+/** Spans the sanitizer records (its span log) into the engine's memory: taken into the engine's own log when full and before each advance. */
+class RawSpans implements SpanLog {
+  start = new Float64Array(0);
+  length = new Float64Array(0);
+  kind = new Int32Array(0);
+  n = 0;
+
+  constructor(private readonly engine: DumpEngine) {}
+
+  drain(): void {
+    this.engine.ingest();
+  }
+}
+
 /**
- * The annotated hex dump, fed the stream as it is parsed: {@link add} is the sanitizer's span
- * callback, {@link append} keeps the bytes parsed, {@link advance} shows the rows that are
- * settled (those {@link LAG} bytes behind the parser, or at the end all of them) with the lines
- * of the spans that start in them, and then the spans left.
- *
- * The span log keeps spans in start order as they complete, a span extending the one before it
- * into a run when it is adjacent and alike (class, flags and meaning) and that one was not taken
- * yet; a span outside the range kept (`[keepFrom, keepTo)`: the shown range) is dropped.
+ * The annotated hex dump, fed the stream as it is parsed: {@link spans} is the sanitizer's span
+ * log (and {@link meanings} the sanitizer), {@link append} keeps the bytes parsed, {@link advance}
+ * shows the rows that are settled (those {@link LAG} bytes behind the parser, or at the end all of
+ * them) with the lines of the spans that start in them, and then the spans left.
  */
 export class DumpEngine {
+  /** The span log for the sanitizer (SanitizerOptions.spanLog). */
+  readonly spans: RawSpans;
+  /** The sanitizer that records {@link spans}: it names their meanings. */
+  meanings: SpanMeanings | null = null;
   private readonly e: EngineExports;
   private buffer!: ArrayBuffer;
   private bytes!: Uint8Array;
   private ctrl!: Float64Array;
-  private start!: Float64Array;
-  private len!: Float64Array;
-  private count!: Float64Array;
-  private kind!: Int32Array;
   private hold!: Uint8Array;
   private outBytes!: Uint8Array;
-  /** Entries in the log; the first not taken is the engine's (ctrl LogHead). */
-  private n = 0;
-  private cap = 0;
-  private lastStart = -Infinity;
-  /** The entry the last span went to (a next adjacent equal span may extend it), its end and kind; -1: none. */
-  private latest = -1;
-  private latestEnd = -1;
-  private latestKind = -1;
-  /** Span meanings by their text: the parser's own table strings, numbered as they first come. */
-  private readonly meaningIds = new Map<string, number>();
-  private readonly recent: string[] = new Array<string>(16).fill('');
-  private readonly recentId = new Int32Array(16);
+  /** Meanings whose text is in the engine's table (numbers below this). */
+  private meaningsKnown = 0;
   private meaningTextUsed = 0;
   /** The colours in the engine's table by their SGR (none without colour): index 0 is none. */
   private readonly colours = new Map<string, number>([['', 0]]);
   private holdAt = 0;
   private holdLen = 0;
   private fed = 0;
-  private readonly keepFrom: number;
-  private readonly keepTo: number;
 
   constructor(private readonly out: ByteOutput, layout: DumpLayout) {
     const { offset, windowEnd, width, color, columns } = layout;
     if (!Number.isInteger(width) || width < 1 || width > 256) throw new RangeError(`width must be an integer in 1–256, got ${width}`);
-    this.keepFrom = offset;
-    this.keepTo = windowEnd;
+    this.spans = new RawSpans(this);
     this.e = instantiate();
     this.refresh();
     this.fillTables(color);
     const cols = columns === Infinity ? 0 : Math.max(1, Math.floor(columns));
-    this.e.configure(width, OFFSET_DIGITS, color ? 1 : 0, cols, offset, windowEnd, HOLD_BYTES, out.buf.length, LOG_ENTRIES);
+    this.e.configure(width, OFFSET_DIGITS, color ? 1 : 0, cols, offset, windowEnd, HOLD_BYTES, out.buf.length, RAW_SPANS);
     this.refresh();
-    this.ctrl[Ctrl.LogHead] = 0;
     this.ctrl[Ctrl.Pos] = 0;
   }
 
   /**
    * Views of the engine's memory, made again when it grew (which detaches the old ones) or a
-   * region moved (the log, the held bytes or the output, moved to larger ones).
+   * region moved (the held bytes or the output, moved to larger ones).
    */
   private refresh(): void {
     const e = this.e;
     const buffer = e.memory.buffer;
-    const moved = buffer !== this.buffer || this.cap !== e.logCapacity() || (this.cap > 0 &&
-      (this.start.byteOffset !== e.logStartAddress() || this.hold.byteOffset !== e.holdAddress() || this.outBytes.byteOffset !== e.outAddress()));
-    if (moved) {
+    const configured = e.rawCapacity() > 0;
+    if (buffer !== this.buffer || (configured && (this.hold?.byteOffset !== e.holdAddress() || this.outBytes?.byteOffset !== e.outAddress()))) {
       this.buffer = buffer;
       this.bytes = new Uint8Array(buffer);
       this.ctrl = new Float64Array(buffer, address(e, 'CTRL'), 16);
-      this.cap = e.logCapacity();
-      if (this.cap > 0) {
-        this.start = new Float64Array(buffer, e.logStartAddress(), this.cap);
-        this.len = new Float64Array(buffer, e.logLenAddress(), this.cap);
-        this.count = new Float64Array(buffer, e.logCountAddress(), this.cap);
-        this.kind = new Int32Array(buffer, e.logKindAddress(), this.cap);
+      if (configured) {
+        const raw = e.rawCapacity();
+        this.spans.start = new Float64Array(buffer, e.rawStartAddress(), raw);
+        this.spans.length = new Float64Array(buffer, e.rawLenAddress(), raw);
+        this.spans.kind = new Int32Array(buffer, e.rawKindAddress(), raw);
         this.hold = new Uint8Array(buffer, e.holdAddress(), e.holdCapacity());
         this.outBytes = new Uint8Array(buffer, e.outAddress(), e.outCapacity());
       }
     }
-    if (this.cap > 0) this.adoptOutput();
+    if (configured) this.adoptOutput();
   }
 
-  /** Makes the output buffer the engine's: what the dump writes lands where its text was gathered. */
+  /**
+   * Makes the output buffer the engine's: what the dump writes lands where its text was gathered.
+   * Text gathered elsewhere (the output replaced its buffer) is copied over; text in the engine's
+   * memory is where it was (memory that grew keeps its bytes; a region moves only when empty).
+   */
   private adoptOutput(): void {
-    if (this.out.buf.buffer !== this.outBytes.buffer || this.out.buf.byteOffset !== this.outBytes.byteOffset) this.out.adopt(this.outBytes);
+    const buf = this.out.buf;
+    if (buf.buffer === this.outBytes.buffer && buf.byteOffset === this.outBytes.byteOffset) return;
+    const engines = buf.buffer === this.outBytes.buffer || buf.buffer.byteLength === 0;
+    this.out.adopt(this.outBytes, !engines);
+  }
+
+  /** Takes the spans recorded into the engine's log (the raw log is empty after). */
+  ingest(): void {
+    this.e.ingest(this.spans.n);
+    this.spans.n = 0;
+    this.refresh();
+  }
+
+  /** Puts the text of the meanings numbered since the last call in the engine's table. */
+  private learnMeanings(): void {
+    const m = this.meanings;
+    if (m === null) return;
+    for (let id = this.meaningsKnown; id < m.spanMeaningCount; id++) {
+      const text = Buffer.from(m.spanMeaning(id), 'utf8');
+      if (id >= address(this.e, 'MEANINGS') || this.meaningTextUsed + text.length > address(this.e, 'MEANING_TEXT_BYTES')) {
+        throw new Error(`dump engine: more span meanings than its table holds (${id})`);
+      }
+      this.bytes.set(text, address(this.e, 'T_MEANING_TEXT') + this.meaningTextUsed);
+      const entry = new Int32Array(this.buffer, address(this.e, 'T_MEANING') + id * 8, 2);
+      entry[0] = this.meaningTextUsed;
+      entry[1] = text.length;
+      this.meaningTextUsed += text.length;
+      this.meaningsKnown = id + 1;
+    }
   }
 
   /** Fills the engine's tables from the definitions of the text. */
@@ -267,92 +297,6 @@ export class DumpEngine {
     new Int32Array(this.buffer, at('T_CP'), (address(e, 'CP_SLOTS') * 32) / 4).fill(-1);
   }
 
-  /**
-   * Adds a completed span (the sanitizer's span callback), unless it lies outside the range kept.
-   * A function of its own, not a method, so it can be the callback itself: one call per span.
-   */
-  readonly add = (cls: SpanClass, offset: number, length: number, meaningText: string, flags: number): void => {
-    if (offset >= this.keepTo || offset + length <= this.keepFrom) return;
-    const r = meaningText.length & 15;
-    const meaning = meaningText === this.recent[r] ? this.recentId[r] : this.intern(meaningText, r);
-    // Class, flags and meaning as one integer (cls < 16, flags < 64): one comparison, not three.
-    const kind = cls | (flags << 4) | (meaning << 10);
-    if (this.latestEnd === offset && this.latestKind === kind && this.latest >= this.ctrl[Ctrl.LogHead]) {
-      const l = this.latest;
-      this.len[l] += length;
-      this.count[l]++;
-      this.latestEnd = offset + length;
-      return;
-    }
-    if (this.n === this.cap) this.makeRoom();
-    let k = this.n;
-    if (offset < this.lastStart) {
-      // Completed after a span that starts later (a sequence around an executed control): into place.
-      const head = this.ctrl[Ctrl.LogHead];
-      while (k > head && this.start[k - 1] > offset) k--;
-      if (k < this.n) this.shiftUp(k);
-    }
-    this.start[k] = offset;
-    this.len[k] = length;
-    this.count[k] = 1;
-    this.kind[k] = kind;
-    this.n++;
-    this.lastStart = this.start[this.n - 1];
-    this.latest = k;
-    this.latestEnd = offset + length;
-    this.latestKind = kind;
-  };
-
-  /** The number of a meaning not in its recent slot `r` (which it then takes); its text goes to the engine once. */
-  private intern(meaning: string, r: number): number {
-    let id = this.meaningIds.get(meaning);
-    if (id === undefined) {
-      id = this.meaningIds.size;
-      const text = Buffer.from(meaning, 'utf8');
-      const max = address(this.e, 'MEANINGS');
-      if (id >= max || this.meaningTextUsed + text.length > address(this.e, 'MEANING_TEXT_BYTES')) {
-        throw new Error(`dump engine: more span meanings than its table holds (${max})`);
-      }
-      this.bytes.set(text, address(this.e, 'T_MEANING_TEXT') + this.meaningTextUsed);
-      const entry = new Int32Array(this.buffer, address(this.e, 'T_MEANING') + id * 8, 2);
-      entry[0] = this.meaningTextUsed;
-      entry[1] = text.length;
-      this.meaningTextUsed += text.length;
-      this.meaningIds.set(meaning, id);
-    }
-    this.recent[r] = meaning;
-    this.recentId[r] = id;
-    return id;
-  }
-
-  /** Frees the entries taken, or moves the log to larger arrays when more than a quarter is live. */
-  private makeRoom(): void {
-    const head = this.ctrl[Ctrl.LogHead];
-    const live = this.n - head;
-    if (head > 0 && live * 4 <= this.cap) {
-      this.start.copyWithin(0, head, this.n);
-      this.len.copyWithin(0, head, this.n);
-      this.count.copyWithin(0, head, this.n);
-      this.kind.copyWithin(0, head, this.n);
-      this.n = live;
-      this.ctrl[Ctrl.LogHead] = 0;
-      this.latest = this.latest >= head ? this.latest - head : -1;
-      if (this.latest < 0) this.latestEnd = -1;
-      return;
-    }
-    this.e.setLogCapacity(this.cap * 2, this.n);
-    this.refresh();
-  }
-
-  /** Opens entry `k` by moving entries `k..n` up one. */
-  private shiftUp(k: number): void {
-    this.start.copyWithin(k + 1, k, this.n);
-    this.len.copyWithin(k + 1, k, this.n);
-    this.count.copyWithin(k + 1, k, this.n);
-    this.kind.copyWithin(k + 1, k, this.n);
-    if (this.latest >= k) this.latest++;
-  }
-
   /** Keeps the next parsed bytes of the stream (the caller's array is not kept). */
   append(chunk: Uint8Array): void {
     if (this.holdLen + chunk.length > this.hold.length) {
@@ -383,12 +327,13 @@ export class DumpEngine {
   async advance(final: boolean): Promise<void> {
     const limit = final ? Infinity : this.fed - LAG;
     for (;;) {
+      this.learnMeanings();
+      if (this.spans.n > 0) this.ingest();
       this.adoptOutput();
       const c = this.ctrl;
       c[Ctrl.HoldAt] = this.holdAt;
       c[Ctrl.HoldLen] = this.holdLen;
       c[Ctrl.Fed] = this.fed;
-      c[Ctrl.LogLen] = this.n;
       c[Ctrl.OutP] = this.out.p;
       c[Ctrl.FlushAt] = this.out.flushAt;
       const status = this.e.advance(limit, final ? 1 : 0);

@@ -11,13 +11,13 @@
 // (lines), wrapLine (cuts); tests hold the engine to them byte for byte. Notation and colours come
 // from tables JavaScript fills (layout.ts); a code point's lead cell is asked for once (NEED_CP)
 // and kept in T_CP.
-import { C_ARG, C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_LOG_HEAD, C_LOG_LEN, C_OUT_P, C_POS, CTRL, cpSlot } from './layout';
+import { C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS, CTRL, T_HEX, T_HEX2, cpSlot } from './layout';
 import { alloc } from './heap';
 import { linesPending, roomWanted, setLineLayout, setLineLog, startLines, writeLines } from './lines';
-import { activate, beginUtf8, dropEnded, resolveRow, rowMax, setRowLayout, writeRow } from './rows';
+import { beginUtf8, keepColours, resolveRow, rowMax, setRowLayout, writeRow } from './rows';
 
 export {
-  CTRL, C_ARG, C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_LOG_HEAD, C_LOG_LEN, C_OUT_P, C_POS,
+  CTRL, C_ARG, C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS,
   T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN, T_CLASS, T_CONT, T_CP, T_FLAGS, T_HEAD, T_HEAD_LEN,
   T_HEX, T_INVALID, T_KIND_COLOUR, T_LINE_CONT, T_LINE_CONT_LEN, T_MEANING, T_MEANING_TEXT, T_PARTIAL,
   T_ROW_CONT, T_ROW_CONT_LEN, T_SGR, T_SGR_LEN, T_SPAN_COLOUR, T_WORDS, CP_SLOTS, MEANINGS, MEANING_TEXT_BYTES,
@@ -42,11 +42,27 @@ let hold: usize = 0;
 let holdCap: usize = 0;
 let out: usize = 0;
 let outCap: usize = 0;
+/**
+ * The span log: groups in start order (a span, or a run of equal adjacent spans), from `head` on
+ * not taken yet; `logN` of them. Filled from the raw log JavaScript's sanitizer writes (see
+ * {@link ingest}).
+ */
 let logStart: usize = 0;
 let logLen: usize = 0;
 let logCount: usize = 0;
 let logKind: usize = 0;
 let logCap: i32 = 0;
+/** Spans as the sanitizer recorded them (shared/sanitize/span-log.ts): start, length, kind. */
+let rawStart: usize = 0;
+let rawLen: usize = 0;
+let rawKind: usize = 0;
+let rawCap: i32 = 0;
+/** The group the last span went to (a next adjacent equal span may extend it), its end and kind. */
+let latest: i32 = -1;
+let latestEnd: f64 = -1;
+let latestKind: i32 = -1;
+/** The start of the last group in the log. */
+let lastStart: f64 = -Infinity;
 
 // ---- state ----
 /** Stream offset up to which rows are shown. */
@@ -67,7 +83,10 @@ let streamEnds: bool = false;
  * coloured or not, cut to `columns` (0: never cut), showing `[from, to)`. JavaScript fills the
  * tables first.
  */
-export function configure(width: i32, digits: i32, colour: bool, columns: i32, from: f64, to: f64, holdBytes: i32, outBytes: i32, logEntries: i32): void {
+export function configure(width: i32, digits: i32, colour: bool, columns: i32, from: f64, to: f64, holdBytes: i32, outBytes: i32, rawEntries: i32): void {
+  for (let b: usize = 0; b < 256; b++) {
+    store<u16>(T_HEX2 + (b << 1), <u16>load<u8>(T_HEX + (b >> 4)) | (<u16>load<u8>(T_HEX + (b & 15)) << 8));
+  }
   W = width;
   COLOUR = colour;
   FROM = from;
@@ -79,18 +98,21 @@ export function configure(width: i32, digits: i32, colour: bool, columns: i32, f
   hold = alloc(holdCap);
   outCap = <usize>outBytes;
   out = alloc(outCap);
-  setLogCapacity(logEntries, 0);
+  setLogCapacity(1 << 16, 0);
+  rawCap = rawEntries;
+  rawStart = alloc(<usize>rawEntries << 3);
+  rawLen = alloc(<usize>rawEntries << 3);
+  rawKind = alloc(<usize>rawEntries << 2);
 }
 
 export function holdAddress(): usize { return hold; }
 export function holdCapacity(): usize { return holdCap; }
 export function outAddress(): usize { return out; }
 export function outCapacity(): usize { return outCap; }
-export function logStartAddress(): usize { return logStart; }
-export function logLenAddress(): usize { return logLen; }
-export function logCountAddress(): usize { return logCount; }
-export function logKindAddress(): usize { return logKind; }
-export function logCapacity(): i32 { return logCap; }
+export function rawStartAddress(): usize { return rawStart; }
+export function rawLenAddress(): usize { return rawLen; }
+export function rawKindAddress(): usize { return rawKind; }
+export function rawCapacity(): i32 { return rawCap; }
 
 /** The slot of code point `cp`'s lead cell in T_CP. */
 export function cpSlotOf(cp: i32): usize { return cpSlot(cp); }
@@ -101,8 +123,89 @@ export function setHoldCapacity(bytes: i32): void {
   hold = alloc(holdCap);
 }
 
+/**
+ * Takes the `n` spans of the raw log into the span log: in start order (a span that completed
+ * after one that starts later is put in its place, not before a group taken), a span extending
+ * the group before it into a run when it starts where that one ends, is alike (class, flags,
+ * meaning) and was not taken yet; spans outside the range shown are dropped.
+ */
+export function ingest(n: i32): void {
+  // The log's state in locals for the loop, put back before a call that changes it and at the end.
+  let count = logN;
+  let lt = latest;
+  let le = latestEnd;
+  let lk = latestKind;
+  let last = lastStart;
+  for (let r = 0; r < n; r++) {
+    const s = load<f64>(rawStart + (<usize>r << 3));
+    const l = load<f64>(rawLen + (<usize>r << 3));
+    const kind = load<i32>(rawKind + (<usize>r << 2));
+    if (s >= TO || s + l <= FROM) continue;
+    if (le == s && lk == kind && lt >= head) {
+      const at = <usize>lt << 3;
+      store<f64>(logLen + at, load<f64>(logLen + at) + l);
+      store<f64>(logCount + at, load<f64>(logCount + at) + 1);
+      le = s + l;
+      continue;
+    }
+    if (count == logCap) {
+      logN = count;
+      latest = lt;
+      latestEnd = le;
+      makeRoom();
+      count = logN;
+      lt = latest;
+      le = latestEnd;
+    }
+    let k = count;
+    if (s < last) {
+      while (k > head && load<f64>(logStart + (<usize>(k - 1) << 3)) > s) k--;
+      if (k < count) {
+        const by = <usize>(count - k);
+        memory.copy(logStart + (<usize>(k + 1) << 3), logStart + (<usize>k << 3), by << 3);
+        memory.copy(logLen + (<usize>(k + 1) << 3), logLen + (<usize>k << 3), by << 3);
+        memory.copy(logCount + (<usize>(k + 1) << 3), logCount + (<usize>k << 3), by << 3);
+        memory.copy(logKind + (<usize>(k + 1) << 2), logKind + (<usize>k << 2), by << 2);
+      }
+    } else {
+      last = s;
+    }
+    store<f64>(logStart + (<usize>k << 3), s);
+    store<f64>(logLen + (<usize>k << 3), l);
+    store<f64>(logCount + (<usize>k << 3), 1);
+    store<i32>(logKind + (<usize>k << 2), kind);
+    count++;
+    lt = k;
+    le = s + l;
+    lk = kind;
+  }
+  logN = count;
+  latest = lt;
+  latestEnd = le;
+  latestKind = lk;
+  lastStart = last;
+}
+
+/** Frees the groups taken, or moves the log to larger arrays when more than a quarter is live. */
+function makeRoom(): void {
+  const live = logN - head;
+  if (head > 0 && live * 4 <= logCap) {
+    const by = <usize>head;
+    memory.copy(logStart, logStart + (by << 3), <usize>live << 3);
+    memory.copy(logLen, logLen + (by << 3), <usize>live << 3);
+    memory.copy(logCount, logCount + (by << 3), <usize>live << 3);
+    memory.copy(logKind, logKind + (by << 2), <usize>live << 2);
+    latest = latest >= head ? latest - head : -1;
+    if (latest < 0) latestEnd = -1;
+    logN = live;
+    head = 0;
+    return;
+  }
+  setLogCapacity(logCap * 2, logN);
+}
+
 /** Moves the span log to arrays of `entries`, keeping its first `keep` entries. */
-export function setLogCapacity(entries: i32, keep: i32): void {
+function setLogCapacity(entries: i32, keep: i32): void {
   const n = <usize>entries;
   const s = alloc(n << 3);
   const l = alloc(n << 3);
@@ -139,14 +242,11 @@ export function advance(limit: f64, final: bool): i32 {
   holdAt = ctrl(C_HOLD_AT);
   holdEnd = hold + <usize>ctrl(C_HOLD_LEN);
   fed = ctrl(C_FED);
-  logN = <i32>ctrl(C_LOG_LEN);
-  head = <i32>ctrl(C_LOG_HEAD);
   outP = out + <usize>ctrl(C_OUT_P);
   flushAt = out + <usize>ctrl(C_FLUSH_AT);
   streamEnds = final;
   const status = run(limit, final);
   setCtrl(C_OUT_P, <f64>(outP - out));
-  setCtrl(C_LOG_HEAD, <f64>head);
   setCtrl(C_POS, pos);
   return status;
 }
@@ -179,11 +279,8 @@ function run(limit: f64, final: bool): i32 {
     if (!resolveRow(i, at, n, holdEnd, streamEnds)) return NEED_CP;
     const from = head;
     take(rowEnd);
-    if (COLOUR) {
-      activate(logStart, logLen, logKind, from, head, at);
-      dropEnded(at);
-    }
-    outP = writeRow(outP, i, at, n, head > from);
+    outP = writeRow(outP, i, at, n, logStart, logLen, logKind, from, head);
+    if (COLOUR) keepColours(logStart, logLen, logKind, from, head, rowEnd);
     pos = rowEnd;
     if (head > from) startLines(from, head);
     if (!lines()) return FLUSH;
@@ -226,10 +323,7 @@ function takeOutside(before: f64, keepFrom: f64): void {
   const from = head;
   take(before);
   if (head == from) return;
-  if (COLOUR) {
-    activate(logStart, logLen, logKind, from, head, keepFrom);
-    dropEnded(keepFrom);
-  }
+  if (COLOUR) keepColours(logStart, logLen, logKind, from, head, keepFrom);
   startLines(from, head);
 }
 

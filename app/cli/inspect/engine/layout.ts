@@ -13,18 +13,14 @@ export const C_HOLD_AT: i32 = 0;
 export const C_HOLD_LEN: i32 = 1;
 /** Bytes parsed so far (the stream offset after the last held byte). */
 export const C_FED: i32 = 2;
-/** Entries in the span log (JavaScript appends). */
-export const C_LOG_LEN: i32 = 3;
-/** First log entry not taken yet (the engine takes). */
-export const C_LOG_HEAD: i32 = 4;
 /** Bytes in the output buffer. */
-export const C_OUT_P: i32 = 5;
+export const C_OUT_P: i32 = 3;
 /** What a NEED_CP status asks for: the code point. */
-export const C_ARG: i32 = 6;
+export const C_ARG: i32 = 4;
 /** Stream offset up to which rows are shown. */
-export const C_POS: i32 = 7;
+export const C_POS: i32 = 5;
 /** Output is written out (FLUSH) once it holds this many bytes. */
-export const C_FLUSH_AT: i32 = 8;
+export const C_FLUSH_AT: i32 = 6;
 
 /** The 16 lowercase hex digits. */
 export const T_HEX: usize = 256;
@@ -76,6 +72,8 @@ export const W_EVERY: usize = 1;
 export const W_B_TO: usize = 2;
 /** `  (at` */
 export const W_AT: usize = 3;
+/** The two hex digits of each byte value, 2 bytes each. */
+export const T_HEX2: usize = 6144;
 /** The flag label of each flags value (` [unterminated]`, with its leading space), 256 bytes each, length at +254..255. */
 export const T_FLAGS: usize = 8192;
 /**

@@ -10,7 +10,7 @@
 // and the length repeats from line to line, so a line is composed (and, on a terminal, cut) once
 // per kind and kept in a cache with the places of its numbers, then copied and the numbers written.
 import {
-  T_CLASS, T_FLAGS, T_HEAD, T_HEAD_LEN, T_HEX, T_LINE_CONT, T_LINE_CONT_LEN, T_MEANING, T_MEANING_TEXT, T_WORDS,
+  T_CLASS, T_FLAGS, T_HEAD, T_HEAD_LEN, T_HEX, T_HEX2, T_LINE_CONT, T_LINE_CONT_LEN, T_MEANING, T_MEANING_TEXT, T_WORDS,
   W_AT, W_B_TO, W_EACH, W_EVERY,
 } from './layout';
 import { alloc } from './heap';
@@ -105,7 +105,7 @@ function setBucketCapacity(n: i32): void {
   const m = <usize>n;
   bucketOf = alloc(m << 2);
   bFirst = alloc(m << 2);
-  bSize = alloc(m << 3);
+  bSize = alloc(m << 2);
   bPrev = alloc(m << 3);
   bStride = alloc(m << 3);
   bEven = alloc(m);
@@ -145,17 +145,17 @@ export function startLines(from: i32, to: i32): void {
     if (b == nb) {
       nb++;
       store<i32>(bFirst + (<usize>b << 2), k);
-      store<f64>(bSize + (<usize>b << 3), 1);
+      store<i32>(bSize + (<usize>b << 2), 1);
       store<f64>(bStride + (<usize>b << 3), 0);
       store<u8>(bEven + <usize>b, 1);
       store<i32>(bKey + (<usize>b << 2), key);
       store<f64>(bLen + (<usize>b << 3), len);
     } else {
       const gap = s - load<f64>(bPrev + (<usize>b << 3));
-      const size = load<f64>(bSize + (<usize>b << 3));
+      const size = load<i32>(bSize + (<usize>b << 2));
       if (size == 1) store<f64>(bStride + (<usize>b << 3), gap);
       else if (gap != load<f64>(bStride + (<usize>b << 3))) store<u8>(bEven + <usize>b, 0);
-      store<f64>(bSize + (<usize>b << 3), size + 1);
+      store<i32>(bSize + (<usize>b << 2), size + 1);
     }
     store<f64>(bPrev + (<usize>b << 3), s);
     store<i32>(bucketOf + (<usize>(k - from) << 2), b);
@@ -175,7 +175,7 @@ export function writeLines(p: usize, end: usize): usize {
   while (nextBucket < buckets) {
     const b = nextBucket;
     const k = load<i32>(bFirst + (<usize>b << 2));
-    const size = load<f64>(bSize + (<usize>b << 3));
+    const size = <f64>load<i32>(bSize + (<usize>b << 2));
     const kind = size == 1 ? LINE_SINGLE : size > 2 && load<u8>(bEven + <usize>b) == 1 ? LINE_EVERY : LINE_AT;
     const meaning = <usize>(load<i32>(logKind + (<usize>k << 2)) >>> 10);
     // Head, numbers and words, the meaning and flags, an offset per span of an `at` line; cut,
@@ -303,10 +303,13 @@ function copyLine(p: usize, slot: usize, b: i32, k: i32, kind: i32): usize {
   return p + length;
 }
 
-/** The 8 hex digits of `v` (below 2^32) at `p`. */
+/** The 8 hex digits of `v` (below 2^32) at `p`, two at a time from T_HEX2. */
 function writeHex8(p: usize, v: f64): void {
   const x = <u32>v;
-  for (let s = 0; s < 8; s++) store<u8>(p + <usize>s, load<u8>(T_HEX + <usize>((x >>> (28 - 4 * s)) & 15)));
+  store<u16>(p, load<u16>(T_HEX2 + (<usize>(x >>> 24) << 1)));
+  store<u16>(p + 2, load<u16>(T_HEX2 + (<usize>((x >>> 16) & 255) << 1)));
+  store<u16>(p + 4, load<u16>(T_HEX2 + (<usize>((x >>> 8) & 255) << 1)));
+  store<u16>(p + 6, load<u16>(T_HEX2 + (<usize>(x & 255) << 1)));
 }
 
 /** Decimal digits of `v` (an integer). */

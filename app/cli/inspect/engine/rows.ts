@@ -8,7 +8,7 @@
 // row as HexRowWriter carries it: a character cut by a row edge shows in the row of its lead byte.
 import {
   C_ARG, CTRL, K_C1, K_CONT, K_INVALID, K_PARTIAL, T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN, T_CONT,
-  T_HEX, T_INVALID, T_KIND_COLOUR, T_PARTIAL, T_ROW_CONT, T_ROW_CONT_LEN, T_SPAN_COLOUR, cpSlot,
+  T_HEX, T_HEX2, T_INVALID, T_KIND_COLOUR, T_PARTIAL, T_ROW_CONT, T_ROW_CONT_LEN, T_SPAN_COLOUR, cpSlot,
 } from './layout';
 import { alloc } from './heap';
 import { hexDigits, paint, put, reset, spaces, writeHex } from './text';
@@ -91,8 +91,23 @@ export function rowMax(): usize {
 
 // ---- colours ----
 
-/** Keeps the colours of log entries `[from, to)` that end after `after`, in order. */
-export function activate(logStart: usize, logLen: usize, logKind: usize, from: i32, to: i32, after: f64): void {
+/**
+ * Keeps the colours of log groups `[from, to)` that may colour bytes from `after` on (they end
+ * after it), in order, after dropping the kept ones that end at or before it.
+ */
+export function keepColours(logStart: usize, logLen: usize, logKind: usize, from: i32, to: i32, after: f64): void {
+  let n = 0;
+  for (let k = 0; k < actN; k++) {
+    const e = load<f64>(actEnd + (<usize>k << 3));
+    if (e <= after) continue;
+    if (n != k) {
+      store<f64>(actStart + (<usize>n << 3), load<f64>(actStart + (<usize>k << 3)));
+      store<f64>(actEnd + (<usize>n << 3), e);
+      store<u8>(actCls + <usize>n, load<u8>(actCls + <usize>k));
+    }
+    n++;
+  }
+  actN = n;
   for (let k = from; k < to; k++) {
     const s = load<f64>(logStart + (<usize>k << 3));
     const e = s + load<f64>(logLen + (<usize>k << 3));
@@ -103,22 +118,6 @@ export function activate(logStart: usize, logLen: usize, logKind: usize, from: i
     store<u8>(actCls + <usize>actN, <u8>(load<i32>(logKind + (<usize>k << 2)) & 15));
     actN++;
   }
-}
-
-/** Drops the kept colours that end at or before `at`, keeping the order of the rest. */
-export function dropEnded(at: f64): void {
-  let n = 0;
-  for (let k = 0; k < actN; k++) {
-    const e = load<f64>(actEnd + (<usize>k << 3));
-    if (e <= at) continue;
-    if (n != k) {
-      store<f64>(actStart + (<usize>n << 3), load<f64>(actStart + (<usize>k << 3)));
-      store<f64>(actEnd + (<usize>n << 3), e);
-      store<u8>(actCls + <usize>n, load<u8>(actCls + <usize>k));
-    }
-    n++;
-  }
-  actN = n;
 }
 
 function growActive(): void {
@@ -135,36 +134,47 @@ function growActive(): void {
   actCap = n;
 }
 
+/** Colours bytes `[x0, x1)` of the row that no span coloured yet with colour `c`. */
+function fillUnset(x0: i32, x1: i32, c: u8): void {
+  for (let x = x0; x < x1; x++) {
+    if (load<u8>(colourOf + <usize>x) == UNSET) store<u8>(colourOf + <usize>x, c);
+  }
+}
+
 /**
- * Each byte's colour into colourOf: the first kept span (in the order taken) that holds it, else
- * its cell's. Returns whether any byte is coloured.
+ * Each byte's colour into colourOf: the first span that holds it, in the order taken (those kept
+ * from earlier rows, then the row's own log groups `[from, to)`), else its cell's. Returns
+ * whether any byte is coloured.
  */
-function colourRow(i: usize, at: f64, n: i32): bool {
+function colourRow(i: usize, at: f64, n: i32, logStart: usize, logLen: usize, logKind: usize, from: i32, to: i32): bool {
   const end = at + <f64>n;
-  let held = false;
+  if (n == 16) v128.store(colourOf, i8x16.splat(<i8>UNSET));
+  else memory.fill(colourOf, UNSET, <usize>n);
   for (let s = 0; s < actN; s++) {
     const a = load<f64>(actStart + (<usize>s << 3));
     const e = load<f64>(actEnd + (<usize>s << 3));
     if (a >= end || e <= at) continue;
-    if (!held) {
-      memory.fill(colourOf, UNSET, <usize>n);
-      held = true;
-    }
-    const c = load<u8>(T_SPAN_COLOUR + <usize>load<u8>(actCls + <usize>s));
-    const x1 = <i32>(min(e, end) - at);
-    for (let x = <i32>(max(a, at) - at); x < x1; x++) {
-      if (load<u8>(colourOf + <usize>x) == UNSET) store<u8>(colourOf + <usize>x, c);
+    fillUnset(<i32>(max(a, at) - at), <i32>(min(e, end) - at), load<u8>(T_SPAN_COLOUR + <usize>load<u8>(actCls + <usize>s)));
+  }
+  for (let k = from; k < to; k++) {
+    const a = load<f64>(logStart + (<usize>k << 3));
+    const e = a + load<f64>(logLen + (<usize>k << 3));
+    if (e <= at) continue;
+    const c = load<u8>(T_SPAN_COLOUR + <usize>(load<i32>(logKind + (<usize>k << 2)) & 15));
+    if (e - a == 1) {
+      const x = <usize>(a - at);
+      if (load<u8>(colourOf + x) == UNSET) store<u8>(colourOf + x, c);
+    } else {
+      fillUnset(<i32>(max(a, at) - at), <i32>(min(e, end) - at), c);
     }
   }
   let any: u32 = 0;
   for (let k = 0; k < n; k++) {
-    let c: u8;
-    if (held && (c = load<u8>(colourOf + <usize>k)) != UNSET) {
-      any |= c;
-      continue;
+    let c = load<u8>(colourOf + <usize>k);
+    if (c == UNSET) {
+      c = asciiRow ? load<u8>(T_ASCII_COLOUR + <usize>load<u8>(i + <usize>k)) : load<u8>(cellColour + <usize>k);
+      store<u8>(colourOf + <usize>k, c);
     }
-    c = asciiRow ? load<u8>(T_ASCII_COLOUR + <usize>load<u8>(i + <usize>k)) : load<u8>(cellColour + <usize>k);
-    store<u8>(colourOf + <usize>k, c);
     any |= c;
   }
   return any != 0;
@@ -297,27 +307,16 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
   return true;
 }
 
-/** The cells of an ASCII row, from the tables (for the cut path, which reads cells). */
-function asciiCells(i: usize, n: i32): void {
-  for (let k = 0; k < n; k++) {
-    const b = <usize>load<u8>(i + <usize>k);
-    const len = <i32>load<u8>(T_CARET_LEN + b);
-    setCell(k, T_CARET + (b << 1), len, len, load<u8>(T_ASCII_COLOUR + b));
-  }
-}
-
 // ---- writing ----
 
 /**
  * Writes the row `[i, i + n)` at stream offset `at` (resolved by {@link resolveRow}) at `p`,
- * with its LF; `spans`: a span may colour it (one is kept, or one starts in it). Returns the end.
+ * with its LF, coloured (with colour) by the spans kept and the row's own log groups
+ * `[from, to)`. Returns the end.
  */
-export function writeRow(p: usize, i: usize, at: f64, n: i32, spans: bool): usize {
+export function writeRow(p: usize, i: usize, at: f64, n: i32, logStart: usize, logLen: usize, logKind: usize, from: i32, to: i32): usize {
   let coloured = false;
-  if (COLOUR) {
-    if (actN > 0 || spans) coloured = colourRow(i, at, n);
-    else coloured = asciiRow ? !printable(i, n) && colourRow(i, at, n) : colourRow(i, at, n);
-  }
+  if (COLOUR && (actN > 0 || to > from || !asciiRow || !printable(i, n))) coloured = colourRow(i, at, n, logStart, logLen, logKind, from, to);
   const digits = at < WIDE_OFFSET && DIGITS == 8 ? 8 : hexDigits(at, DIGITS);
   let width = FIXED + digits;
   if (asciiRow) {
@@ -326,11 +325,10 @@ export function writeRow(p: usize, i: usize, at: f64, n: i32, spans: bool): usiz
       if (!coloured && SIMD && n == 16 && at + 16 <= WIDE_OFFSET) return simdRow(p, i, at);
       return asciiRowText(p, i, at, n, coloured);
     }
-    asciiCells(i, n);
-    return cutRow(p, i, at, n, coloured);
+    return cutRow(p, i, at, n, coloured, digits);
   }
   for (let k = 0; k < n; k++) width += <i32>load<u8>(cellWidth + <usize>k);
-  return width <= COLUMNS ? straightRow(p, i, at, n, coloured) : cutRow(p, i, at, n, coloured);
+  return width <= COLUMNS ? straightRow(p, i, at, n, coloured) : cutRow(p, i, at, n, coloured, digits);
 }
 
 /** Whether the `n` ASCII bytes at `i` all show as themselves, uncoloured (0x20–0x7E). */
@@ -349,8 +347,7 @@ function printable(i: usize, n: i32): bool {
 /** The hex cell of `b` in colour `c` (0: none) at `p`; returns the end. */
 function hexCell(p: usize, b: u32, c: u32): usize {
   if (c != 0) p = paint(p, c);
-  store<u8>(p, load<u8>(T_HEX + <usize>(b >> 4)));
-  store<u8>(p + 1, load<u8>(T_HEX + <usize>(b & 15)));
+  store<u16>(p, load<u16>(T_HEX2 + (<usize>b << 1)));
   p += 2;
   return c != 0 ? reset(p) : p;
 }
@@ -360,7 +357,7 @@ function hexColumn(p: usize, i: usize, n: i32, coloured: bool): usize {
   for (let k = 0; k < W; k++) {
     store<u8>(p, 0x20);
     p++;
-    if (k % GROUP == 0) {
+    if ((k & 7) == 0) {
       store<u8>(p, 0x20);
       p++;
     }
@@ -408,29 +405,95 @@ function straightRow(p: usize, i: usize, at: f64, n: i32, coloured: bool): usize
   return p + 2;
 }
 
-// A row wider than the terminal is laid out piece by piece, as cutRow's pieces are by fitPieces.
+// A row wider than the terminal is laid out piece by piece, as cutRow's pieces are by fitPieces:
+// a piece that does not fit the visual row ends it (its trailing spaces dropped) and begins a
+// further one (`        + `); a blank piece (a gap, an uncoloured space) is dropped there.
 let cutP: usize = 0;
 let cutLineStart: usize = 0;
 let cutCol: i32 = 0;
 
-/**
- * Before a piece `w` columns wide: when it does not fit the visual row, ends that row (its
- * trailing spaces dropped) and starts a further one (`        + `). Returns false when the
- * piece is blank and is dropped there.
- */
+/** Before a piece `w` columns wide: cuts when it does not fit; returns false when it is blank and dropped there. */
 function fit(w: i32, blank: bool): bool {
   if (cutCol + w <= COLUMNS) {
     cutCol += w;
     return true;
   }
-  cutP = endVisualRow(cutP, cutLineStart);
-  cutLineStart = cutP;
-  const contLen = <usize>load<u8>(T_ROW_CONT_LEN);
-  cutP = put(cutP, T_ROW_CONT, contLen);
-  cutCol = <i32>contLen;
+  newVisualRow();
   if (blank) return false;
   cutCol += w;
   return true;
+}
+
+/** Ends the visual row being cut (trailing spaces dropped, LF) and begins a further one. */
+function newVisualRow(): void {
+  let p = cutP;
+  while (p > cutLineStart && load<u8>(p - 1) == 0x20) p--;
+  store<u8>(p, LF);
+  p++;
+  cutLineStart = p;
+  const contLen = <usize>load<u8>(T_ROW_CONT_LEN);
+  cutP = put(p, T_ROW_CONT, contLen);
+  cutCol = <i32>contLen;
+}
+
+/**
+ * The row cut into visual rows that fit the terminal. The offset and hex column, when they fit
+ * the first visual row (a terminal of 61 columns or more, in the default layout), are written
+ * whole: no piece of them can be cut. Caret cells come from the tables (an ASCII row) or as resolved.
+ */
+function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool, digits: i32): usize {
+  cutLineStart = p;
+  if (digits + FIXED - 1 <= COLUMNS) {
+    cutP = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
+    cutCol = digits + FIXED - 1;
+  } else {
+    cutP = writeHex(p, at, DIGITS);
+    cutCol = digits;
+    for (let k = 0; k < W; k++) {
+      const gap = (k & 7) == 0 ? 2 : 1;
+      if (fit(gap, true)) cutP = spaces(cutP, gap);
+      if (k >= n) {
+        if (fit(2, true)) cutP = spaces(cutP, 2);
+        continue;
+      }
+      fit(2, false);
+      cutP = hexCell(cutP, load<u8>(i + <usize>k), coloured ? load<u8>(colourOf + <usize>k) : 0);
+    }
+    if (fit(2, true)) cutP = spaces(cutP, 2);
+    fit(1, false);
+    store<u8>(cutP, 0x7c);
+    cutP++;
+  }
+  for (let k = 0; k < n; k++) {
+    const c: u32 = coloured ? load<u8>(colourOf + <usize>k) : 0;
+    let text: usize;
+    let len: usize;
+    let w: i32;
+    if (asciiRow) {
+      const b = <usize>load<u8>(i + <usize>k);
+      text = T_CARET + (b << 1);
+      len = <usize>load<u8>(T_CARET_LEN + b);
+      w = <i32>len;
+    } else {
+      text = <usize>load<u32>(cellAddr + (<usize>k << 2));
+      len = <usize>load<u8>(cellLen + <usize>k);
+      w = <i32>load<u8>(cellWidth + <usize>k);
+    }
+    if (cutCol + w > COLUMNS) {
+      newVisualRow();
+      // An uncoloured space is blank: dropped where a cut falls.
+      if (c == 0 && len == 1 && load<u8>(text) == 0x20) continue;
+    }
+    cutCol += w;
+    let q = cutP;
+    if (c != 0) q = paint(q, c);
+    q = put(q, text, len);
+    cutP = c != 0 ? reset(q) : q;
+  }
+  fit(1, false);
+  store<u8>(cutP, 0x7c);
+  cutP++;
+  return endVisualRow(cutP, cutLineStart);
 }
 
 /** Drops the trailing spaces of the visual row begun at `lineStart`, then LF; returns the end. */
@@ -438,37 +501,6 @@ function endVisualRow(p: usize, lineStart: usize): usize {
   while (p > lineStart && load<u8>(p - 1) == 0x20) p--;
   store<u8>(p, LF);
   return p + 1;
-}
-
-/** The row cut into visual rows that fit the terminal, its cells resolved. */
-function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool): usize {
-  cutLineStart = p;
-  cutP = writeHex(p, at, DIGITS);
-  cutCol = <i32>(cutP - p);
-  for (let k = 0; k < W; k++) {
-    const gap = k % GROUP == 0 ? 2 : 1;
-    if (fit(gap, true)) cutP = spaces(cutP, gap);
-    if (k >= n) {
-      if (fit(2, true)) cutP = spaces(cutP, 2);
-      continue;
-    }
-    fit(2, false);
-    cutP = hexCell(cutP, load<u8>(i + <usize>k), coloured ? load<u8>(colourOf + <usize>k) : 0);
-  }
-  if (fit(2, true)) cutP = spaces(cutP, 2);
-  fit(1, false);
-  store<u8>(cutP, 0x7c);
-  cutP++;
-  for (let k = 0; k < n; k++) {
-    const c: u32 = coloured ? load<u8>(colourOf + <usize>k) : 0;
-    // An uncoloured space is blank: dropped where a cut falls.
-    const blank = c == 0 && load<u8>(cellLen + <usize>k) == 1 && load<u8>(<usize>load<u32>(cellAddr + (<usize>k << 2))) == 0x20;
-    if (fit(<i32>load<u8>(cellWidth + <usize>k), blank)) cutP = caretCell(cutP, k, c);
-  }
-  fit(1, false);
-  store<u8>(cutP, 0x7c);
-  cutP++;
-  return endVisualRow(cutP, cutLineStart);
 }
 
 /**
