@@ -14,7 +14,7 @@
 import { C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS, CTRL, T_HEX, T_HEX2, cpSlot } from './layout';
 import { alloc } from './heap';
 import { linesPending, roomWanted, setLineLayout, setLineLog, startLines, writeLines } from './lines';
-import { beginUtf8, keepColours, resolveRow, rowMax, setRowLayout, writeRow } from './rows';
+import { STRETCH_ROW_BYTES, asciiStretch, beginUtf8, keepColours, resolveRow, rowMax, setRowLayout, writeRow } from './rows';
 
 export {
   CTRL, C_ARG, C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS,
@@ -275,6 +275,23 @@ function run(limit: f64, final: bool): i32 {
     if (!started) {
       beginUtf8(i, at, holdEnd, streamEnds);
       started = true;
+    }
+    if (W == 16 && !linesPending()) {
+      // Full rows before the next span starts, as far as they are settled and the output has room:
+      // ASCII rows that no colour reaches are written in one call.
+      const next = head < logN ? load<f64>(logStart + (<usize>head << 3)) : Infinity;
+      const stop = min(min(limit, fed), min(min(TO, next), 4294967296));
+      const rows = <i32>min(floor((stop - at) / 16), <f64>((out + outCap - outP - ROW_MAX) / STRETCH_ROW_BYTES));
+      if (rows > 0) {
+        const r = asciiStretch(outP, i, at, rows);
+        const written = <i32>floor(r / 4294967296);
+        if (written > 0) {
+          outP = <usize>(r - <f64>written * 4294967296);
+          pos = at + <f64>written * 16;
+          if (outP >= flushAt) return FLUSH;
+          continue;
+        }
+      }
     }
     if (!resolveRow(i, at, n, holdEnd, streamEnds)) return NEED_CP;
     const from = head;

@@ -13,7 +13,6 @@ import {
 import { alloc } from './heap';
 import { hexDigits, paint, put, reset, spaces, writeHex } from './text';
 import { SEQ_ILL_FORMED, SEQ_LENGTH_MASK, SEQ_TRUNCATED, SEQ_VALID, codePointAt, sequenceAt } from './utf8';
-import { textWidth } from './wrap';
 
 const GROUP: i32 = 8;
 const LF: u8 = 0x0a;
@@ -35,15 +34,19 @@ let FIXED: i32 = 0;
 /** The default layout (16 bytes, 8 digits): rows of ASCII are written by SIMD. */
 let SIMD: bool = false;
 
-/** The row's cells: text address (u32), length, width and colour outside spans (u8 each). */
-let cellAddr: usize = 0;
-let cellLen: usize = 0;
-let cellWidth: usize = 0;
+/**
+ * A resolved row's caret text (`caretText`, its cells one after another, uncoloured), where each
+ * cell starts in it (`cellStart`, u16, and the end after the last), each cell's colour outside
+ * spans, and the columns the text takes.
+ */
+let caretText: usize = 0;
+let cellStart: usize = 0;
 let cellColour: usize = 0;
-/** Notation copied out of T_CP for the row, 16 bytes a cell. */
-let rowText: usize = 0;
+let caretWidth: i32 = 0;
 /** Final colour per byte of the row: its span's, else its cell's. */
 let colourOf: usize = 0;
+/** A row's plain text, painted from (room for the widest row, and 16 bytes past it). */
+let scratch: usize = 0;
 /** Whether the row resolved last is all ASCII (its cells are then read from tables, not resolved). */
 let asciiRow: bool = false;
 
@@ -62,6 +65,7 @@ let resAt: f64 = -1;
 let resQ: i32 = 0;
 let resSeqEnd: f64 = 0;
 let resRest: i32 = 0;
+let resWidth: i32 = 0;
 
 /** Rows of `width` bytes, offsets of at least `digits` digits, coloured or not, cut to `columns` (0: never). */
 export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32): void {
@@ -71,12 +75,11 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   COLUMNS = columns > 0 ? columns : 0x7fffffff;
   FIXED = width * 3 + (width + GROUP - 1) / GROUP + 3 + 1;
   SIMD = width == 16 && digits == 8;
-  cellAddr = alloc(<usize>width << 2);
-  cellLen = alloc(<usize>width);
-  cellWidth = alloc(<usize>width);
+  caretText = alloc(<usize>width * 12 + 64);
+  cellStart = alloc((<usize>width + 1) << 1);
   cellColour = alloc(<usize>width);
-  rowText = alloc(<usize>width << 4);
   colourOf = alloc(<usize>width);
+  scratch = alloc(<usize>width * 14 + 64);
   actCap = 256;
   actStart = alloc(<usize>actCap << 3);
   actEnd = alloc(<usize>actCap << 3);
@@ -209,13 +212,6 @@ export function beginUtf8(i: usize, at: f64, end: usize, streamEnds: bool): void
   }
 }
 
-function setCell(k: i32, addr: usize, len: i32, width: i32, colour: u8): void {
-  store<u32>(cellAddr + (<usize>k << 2), <u32>addr);
-  store<u8>(cellLen + <usize>k, <u8>len);
-  store<u8>(cellWidth + <usize>k, <u8>width);
-  store<u8>(cellColour + <usize>k, colour);
-}
-
 /** Whether the `n` bytes at `i` are all ASCII. */
 function allAscii(i: usize, n: i32): bool {
   if (n == 16) return i8x16.bitmask(v128.load(i)) == 0;
@@ -224,10 +220,11 @@ function allAscii(i: usize, n: i32): bool {
 }
 
 /**
- * The caret cells of the row `[i, i + n)` (stream offset `at`): text, width and colour outside
- * spans. A row of ASCII after a settled character needs none (its cells come from tables).
- * Returns false (CTRL C_ARG: the code point) when a lead cell is not in T_CP yet; the next call
- * goes on from that cell. `end`: the end of the bytes known; `streamEnds`: the stream ends there.
+ * The caret cells of the row `[i, i + n)` (stream offset `at`): their text, where each starts
+ * and its colour outside spans, the UTF-8 state carried from row to row as HexRowWriter carries
+ * it. A row of ASCII after a settled character needs none (its cells come from tables). Returns
+ * false (CTRL C_ARG: the code point) when a lead cell is not in T_CP yet; the next call goes on
+ * from that cell. `end`: the end of the bytes known; `streamEnds`: the stream ends there.
  */
 export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bool): bool {
   if (seqEnd <= at && allAscii(i, n)) {
@@ -240,24 +237,40 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
     resQ = 0;
     resSeqEnd = seqEnd;
     resRest = rest;
+    resWidth = 0;
   }
   let q = resQ;
   let sEnd = resSeqEnd;
   let r = resRest;
+  // Text so far; columns it takes beyond its length (a character's bytes take 2).
+  let tp = caretText + <usize>(q == 0 ? 0 : load<u16>(cellStart + (<usize>q << 1)));
+  let narrow = resWidth;
   while (q < n) {
     const x = at + <f64>q;
     const b = <u32>load<u8>(i + <usize>q);
+    store<u16>(cellStart + (<usize>q << 1), <u16>(tp - caretText));
     if (x < sEnd) {
       // A byte of a sequence begun at an earlier byte.
-      if (r == REST_CONT) setCell(q, T_CONT, 2, 2, load<u8>(T_KIND_COLOUR + K_CONT));
-      else if (r == REST_INVALID) setCell(q, T_INVALID + (<usize>b << 2), 4, 4, load<u8>(T_KIND_COLOUR + K_INVALID));
-      else setCell(q, T_PARTIAL + (<usize>b << 3), 5, 5, load<u8>(T_KIND_COLOUR + K_PARTIAL));
+      if (r == REST_CONT) {
+        store<u16>(tp, 0xb7c2); // `·`
+        tp += 2;
+        store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_CONT));
+      } else if (r == REST_INVALID) {
+        store<u32>(tp, load<u32>(T_INVALID + (<usize>b << 2)));
+        tp += 4;
+        store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_INVALID));
+      } else {
+        store<u64>(tp, load<u64>(T_PARTIAL + (<usize>b << 3)));
+        tp += 5;
+        store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_PARTIAL));
+      }
       q++;
       continue;
     }
     if (b < 0x80) {
-      const len = <i32>load<u8>(T_CARET_LEN + <usize>b);
-      setCell(q, T_CARET + (<usize>b << 1), len, len, load<u8>(T_ASCII_COLOUR + <usize>b));
+      store<u16>(tp, load<u16>(T_CARET + (<usize>b << 1)));
+      tp += <usize>load<u8>(T_CARET_LEN + <usize>b);
+      store<u8>(cellColour + <usize>q, load<u8>(T_ASCII_COLOUR + <usize>b));
       q++;
       continue;
     }
@@ -272,35 +285,46 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
         resQ = q;
         resSeqEnd = sEnd;
         resRest = r;
+        resWidth = narrow;
         store<f64>(CTRL + (<usize>C_ARG << 3), <f64>cp);
         return false;
       }
-      const len = <i32>load<u8>(slot + 5);
+      const len = <usize>load<u8>(slot + 5);
       if (len == 0) {
-        // Shown as itself: its bytes (even past the row's end).
-        setCell(q, i + <usize>q, length, 2, 0);
+        // Shown as itself: its bytes (even past the row's end), 2 columns.
+        for (let j: usize = 0; j < <usize>length; j++) store<u8>(tp + j, load<u8>(i + <usize>q + j));
+        tp += <usize>length;
+        narrow += length - 2;
+        store<u8>(cellColour + <usize>q, 0);
       } else {
-        const text = rowText + (<usize>q << 4);
-        memory.copy(text, slot + 8, <usize>len);
-        setCell(q, text, len, textWidth(text, text + <usize>len), load<u8>(slot + 4));
+        v128.store(tp, v128.load(slot + 8));
+        tp += len;
+        store<u8>(cellColour + <usize>q, load<u8>(slot + 4));
       }
       r = REST_CONT;
     } else if (status == SEQ_ILL_FORMED) {
       r = REST_INVALID;
       // A byte no sequence claims is C1 when it is 0x80–0x9F.
       if (length == 1 && b < 0xa0) {
-        const len = <i32>load<u8>(T_C1_LEN + <usize>(b - 0x80));
-        setCell(q, T_C1 + (<usize>(b - 0x80) << 3), len, len, load<u8>(T_KIND_COLOUR + K_C1));
+        store<u64>(tp, load<u64>(T_C1 + (<usize>(b - 0x80) << 3)));
+        tp += <usize>load<u8>(T_C1_LEN + <usize>(b - 0x80));
+        store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_C1));
       } else {
-        setCell(q, T_INVALID + (<usize>b << 2), 4, 4, load<u8>(T_KIND_COLOUR + K_INVALID));
+        store<u32>(tp, load<u32>(T_INVALID + (<usize>b << 2)));
+        tp += 4;
+        store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_INVALID));
       }
     } else {
       r = REST_PARTIAL;
-      setCell(q, T_PARTIAL + (<usize>b << 3), 5, 5, load<u8>(T_KIND_COLOUR + K_PARTIAL));
+      store<u64>(tp, load<u64>(T_PARTIAL + (<usize>b << 3)));
+      tp += 5;
+      store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_PARTIAL));
     }
     sEnd = x + <f64>length;
     q++;
   }
+  store<u16>(cellStart + (<usize>n << 1), <u16>(tp - caretText));
+  caretWidth = <i32>(tp - caretText) - narrow;
   resAt = -1;
   seqEnd = sEnd;
   rest = r;
@@ -321,14 +345,118 @@ export function writeRow(p: usize, i: usize, at: f64, n: i32, logStart: usize, l
   let width = FIXED + digits;
   if (asciiRow) {
     if (COLUMNS != 0x7fffffff) for (let k = 0; k < n; k++) width += <i32>load<u8>(T_CARET_LEN + <usize>load<u8>(i + <usize>k));
-    if (width <= COLUMNS) {
-      if (!coloured && SIMD && n == 16 && at + 16 <= WIDE_OFFSET) return simdRow(p, i, at);
-      return asciiRowText(p, i, at, n, coloured);
-    }
-    return cutRow(p, i, at, n, coloured, digits);
+  } else {
+    width += caretWidth;
   }
-  for (let k = 0; k < n; k++) width += <i32>load<u8>(cellWidth + <usize>k);
-  return width <= COLUMNS ? straightRow(p, i, at, n, coloured) : cutRow(p, i, at, n, coloured, digits);
+  const simd = SIMD && n == 16 && at + 16 <= WIDE_OFFSET;
+  if (width > COLUMNS) return cutRow(p, i, at, n, coloured, digits, simd);
+  if (simd) {
+    if (!coloured) return asciiRow ? asciiCaret(simdHex(p, i, at), i) : resolvedCaret(simdHex(p, i, at), n, false);
+    const hexEnd = simdHex(scratch, i, at);
+    if (asciiRow) return paintedAsciiRow(p, asciiCaret(hexEnd, i), i);
+    return resolvedCaret(paintedHex(p, hexEnd), n, true);
+  }
+  p = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
+  return asciiRow ? asciiCaretText(p, i, n, coloured) : resolvedCaret(p, n, coloured);
+}
+
+/**
+ * Copies `n` bytes from `src` to `p` 16 at a time (up to 15 bytes past `p + n` are written, and
+ * overwritten by what follows); returns `p + n`.
+ */
+function copy16(p: usize, src: usize, n: usize): usize {
+  for (let j: usize = 0; j < n; j += 16) v128.store(p + j, v128.load(src + j));
+  return p + n;
+}
+
+/**
+ * The offset and hex column of a painted row in the default layout, from their plain text in
+ * `scratch` (by simdHex, ending at `end`): the stretches between coloured cells copied whole,
+ * each coloured cell in its SGR and the reset (hex cell `k` is at 10 + 3k, +1 from the second
+ * group). Returns the end; the text of `scratch` copied is up to {@link painted}.
+ */
+function paintedHex(p: usize, end: usize): usize {
+  let from: usize = 0;
+  for (let k: usize = 0; k < 16; k++) {
+    const c = <u32>load<u8>(colourOf + k);
+    if (c == 0) continue;
+    const at = 10 + 3 * k + (k >> 3);
+    p = copy16(p, scratch + from, at - from);
+    p = paint(p, c);
+    store<u16>(p, load<u16>(scratch + at));
+    p = reset(p + 2);
+    from = at + 2;
+  }
+  return copy16(p, scratch + from, end - scratch - from);
+}
+
+/**
+ * The painted row of 16 ASCII bytes at `i` in the default layout, from its plain text in
+ * `scratch` (simdHex and asciiCaret, ending at `end`): as {@link paintedHex}, and the caret
+ * column (from 61) likewise.
+ */
+function paintedAsciiRow(p: usize, end: usize, i: usize): usize {
+  let from: usize = 0;
+  for (let k: usize = 0; k < 16; k++) {
+    const c = <u32>load<u8>(colourOf + k);
+    if (c == 0) continue;
+    const at = 10 + 3 * k + (k >> 3);
+    p = copy16(p, scratch + from, at - from);
+    p = paint(p, c);
+    store<u16>(p, load<u16>(scratch + at));
+    p = reset(p + 2);
+    from = at + 2;
+  }
+  let at: usize = 61;
+  for (let k: usize = 0; k < 16; k++) {
+    const len = <usize>load<u8>(T_CARET_LEN + <usize>load<u8>(i + k));
+    const c = <u32>load<u8>(colourOf + k);
+    if (c != 0) {
+      p = copy16(p, scratch + from, at - from);
+      p = paint(p, c);
+      store<u16>(p, load<u16>(scratch + at));
+      p = reset(p + len);
+      from = at + len;
+    }
+    at += len;
+  }
+  return copy16(p, scratch + from, end - scratch - from);
+}
+
+/** The caret column of the `n` ASCII bytes at `i` (coloured or not), `|` and LF at `p`; returns the end. */
+function asciiCaretText(p: usize, i: usize, n: i32, coloured: bool): usize {
+  for (let k = 0; k < n; k++) {
+    const b = <usize>load<u8>(i + <usize>k);
+    const c: u32 = coloured ? load<u8>(colourOf + <usize>k) : 0;
+    if (c != 0) p = paint(p, c);
+    store<u16>(p, load<u16>(T_CARET + (b << 1)));
+    p += <usize>load<u8>(T_CARET_LEN + b);
+    if (c != 0) p = reset(p);
+  }
+  store<u16>(p, 0x0a7c);
+  return p + 2;
+}
+
+/** The caret column of the row's `n` resolved cells (coloured or not), `|` and LF at `p`; returns the end. */
+function resolvedCaret(p: usize, n: i32, coloured: bool): usize {
+  const end = <usize>load<u16>(cellStart + (<usize>n << 1));
+  if (!coloured) {
+    p = copy16(p, caretText, end);
+  } else {
+    let from: usize = 0;
+    for (let k = 0; k < n; k++) {
+      const c = <u32>load<u8>(colourOf + <usize>k);
+      if (c == 0) continue;
+      const at = <usize>load<u16>(cellStart + (<usize>k << 1));
+      const to = <usize>load<u16>(cellStart + (<usize>(k + 1) << 1));
+      p = copy16(p, caretText + from, at - from);
+      p = reset(copy16(paint(p, c), caretText + at, to - at));
+      from = to;
+    }
+    p = copy16(p, caretText + from, end - from);
+  }
+  store<u16>(p, 0x0a7c);
+  return p + 2;
 }
 
 /** Whether the `n` ASCII bytes at `i` all show as themselves, uncoloured (0x20–0x7E). */
@@ -373,37 +501,8 @@ function hexColumn(p: usize, i: usize, n: i32, coloured: bool): usize {
   return p + 3;
 }
 
-/** An ASCII row on one line, its cells from the tables. */
-function asciiRowText(p: usize, i: usize, at: f64, n: i32, coloured: bool): usize {
-  p = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
-  for (let k = 0; k < n; k++) {
-    const b = <usize>load<u8>(i + <usize>k);
-    const c: u32 = coloured ? load<u8>(colourOf + <usize>k) : 0;
-    if (c != 0) p = paint(p, c);
-    store<u16>(p, load<u16>(T_CARET + (b << 1)));
-    p += <usize>load<u8>(T_CARET_LEN + b);
-    if (c != 0) p = reset(p);
-  }
-  store<u8>(p, 0x7c);
-  store<u8>(p + 1, LF);
-  return p + 2;
-}
 
-/** Caret cell `k` in colour `c` at `p`; returns the end. */
-function caretCell(p: usize, k: i32, c: u32): usize {
-  if (c != 0) p = paint(p, c);
-  p = put(p, <usize>load<u32>(cellAddr + (<usize>k << 2)), <usize>load<u8>(cellLen + <usize>k));
-  return c != 0 ? reset(p) : p;
-}
 
-/** Any row on one line, its cells resolved. */
-function straightRow(p: usize, i: usize, at: f64, n: i32, coloured: bool): usize {
-  p = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
-  for (let k = 0; k < n; k++) p = caretCell(p, k, coloured ? load<u8>(colourOf + <usize>k) : 0);
-  store<u8>(p, 0x7c);
-  store<u8>(p + 1, LF);
-  return p + 2;
-}
 
 // A row wider than the terminal is laid out piece by piece, as cutRow's pieces are by fitPieces:
 // a piece that does not fit the visual row ends it (its trailing spaces dropped) and begins a
@@ -441,10 +540,12 @@ function newVisualRow(): void {
  * the first visual row (a terminal of 61 columns or more, in the default layout), are written
  * whole: no piece of them can be cut. Caret cells come from the tables (an ASCII row) or as resolved.
  */
-function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool, digits: i32): usize {
+function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool, digits: i32, simd: bool): usize {
   cutLineStart = p;
   if (digits + FIXED - 1 <= COLUMNS) {
-    cutP = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
+    if (!simd) cutP = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
+    else if (!coloured) cutP = simdHex(p, i, at);
+    else cutP = paintedHex(p, simdHex(scratch, i, at));
     cutCol = digits + FIXED - 1;
   } else {
     cutP = writeHex(p, at, DIGITS);
@@ -475,9 +576,10 @@ function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool, digits: i32
       len = <usize>load<u8>(T_CARET_LEN + b);
       w = <i32>len;
     } else {
-      text = <usize>load<u32>(cellAddr + (<usize>k << 2));
-      len = <usize>load<u8>(cellLen + <usize>k);
-      w = <i32>load<u8>(cellWidth + <usize>k);
+      const from = <usize>load<u16>(cellStart + (<usize>k << 1));
+      text = caretText + from;
+      len = <usize>load<u16>(cellStart + (<usize>(k + 1) << 1)) - from;
+      w = load<u8>(text) < 0x80 ? <i32>len : 2;
     }
     if (cutCol + w > COLUMNS) {
       newVisualRow();
@@ -504,11 +606,11 @@ function endVisualRow(p: usize, lineStart: usize): usize {
 }
 
 /**
- * A row of 16 ASCII bytes at `i` (offset `at`, `at + 16 <= 2^32`), uncoloured, in the default
- * layout, by SIMD: the offset and the hex column are shuffles of the nibbles through the digit
- * table; a caret column of 16 bytes that show as themselves is one store.
+ * The offset and hex column of a row of 16 bytes at `i` (offset `at`, `at + 16 <= 2^32`) in the
+ * default layout, uncoloured, with the `  |` after them, by SIMD: shuffles of the nibbles through
+ * the digit table. Returns the end (61 bytes on).
  */
-function simdRow(p: usize, i: usize, at: f64): usize {
+function simdHex(p: usize, i: usize, at: f64): usize {
   const digitsTable = v128.load(T_HEX);
   const nibble = i8x16.splat(15);
   const blank = i8x16.splat(0x20);
@@ -528,8 +630,48 @@ function simdRow(p: usize, i: usize, at: f64): usize {
   v128.store(p + 40, i8x16.shuffle(e, blank, 16, 4, 5, 16, 6, 7, 16, 8, 9, 16, 10, 11, 16, 12, 13, 16));
   v128.store(p + 56, i8x16.shuffle(e, i8x16(0x20, 0x7c, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20),
     14, 15, 16, 16, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-  let q = p + 61;
-  // 0x20–0x7E but \ ^ < |: the byte itself.
+  return p + 61;
+}
+
+/** The most bytes a row of {@link asciiStretch} takes (61 + 32 + 2, and 16 for the caret's last store). */
+export const STRETCH_ROW_BYTES: usize = 112;
+
+/**
+ * Writes up to `rows` rows of 16 ASCII bytes from `i` (offset `at`, below 2^32 after them) at
+ * `p`, as {@link writeRow} writes rows that no colour reaches and that fit the terminal; stops
+ * before a row that is not such a row (a byte from 0x80; with colour, a control; wider than the
+ * terminal). Returns the end plus 2^32 times the rows written. For the stretches between spans:
+ * one call, no per-row work outside the loop.
+ */
+export function asciiStretch(p: usize, i: usize, at: f64, rows: i32): f64 {
+  if (!SIMD || seqEnd > at || (COLOUR && actN > 0)) return <f64>p;
+  // In the default layout a row of 16 one-column cells is 78 columns; each two-column cell adds one.
+  const room = COLUMNS - 78;
+  let r = 0;
+  let a = <u32>at;
+  for (; r < rows; r++) {
+    const v = v128.load(i);
+    if (i8x16.bitmask(v) != 0) break;
+    const controls = v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f)));
+    if (COLOUR && v128.any_true(controls)) break;
+    if (room < 16) {
+      const escaped = v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))),
+        v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))));
+      if (<i32>popcnt(<u32>i8x16.bitmask(v128.or(controls, escaped))) > room) break;
+    }
+    p = asciiCaret(simdHex(p, i, <f64>a), i);
+    i += 16;
+    a += 16;
+  }
+  return <f64>p + <f64>r * 4294967296;
+}
+
+/**
+ * The caret column of 16 ASCII bytes at `i`, uncoloured, then `|` and LF, at `q`: 16 bytes that
+ * show as themselves (0x20–0x7E but \ ^ < |) in one store, else each byte's text from the table.
+ */
+function asciiCaret(q: usize, i: usize): usize {
+  const v = v128.load(i);
   const shown = v128.and(i8x16.gt_u(v, i8x16.splat(0x1f)), i8x16.lt_u(v, i8x16.splat(0x7f)));
   const escaped = v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))),
     v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))));
