@@ -262,6 +262,8 @@ export class DumpEngine {
       b[at('T_CARET_LEN') + c] = ascii(at('T_CARET') + c * 2, text);
       b[at('T_ASCII_COLOUR') + c] = colour(cellSgr(cell.kind, cell.text, undefined));
     }
+    // The engine colours rows of printable ASCII without looking at the table (and C0 and DEL from it by SIMD).
+    for (let c = 0x20; c < 0x7f; c++) if (b[at('T_ASCII_COLOUR') + c] !== 0) throw new Error('dump engine: the engine takes printable ASCII to be uncoloured');
     SPAN_CLASS_NAMES.forEach((name, cls) => {
       b[at('T_SPAN_COLOUR') + cls] = colour(cellSgr('printable', 'x', cls as SpanClass));
       const text = ` ${name.padEnd(12)} `;

@@ -150,9 +150,9 @@ function fillUnset(x0: i32, x1: i32, c: u8): void {
  * whether any byte is coloured.
  */
 function colourRow(i: usize, at: f64, n: i32, logStart: usize, logLen: usize, logKind: usize, from: i32, to: i32): bool {
+  if (n == 16) return colourRow16(i, at, logStart, logLen, logKind, from, to);
   const end = at + <f64>n;
-  if (n == 16) v128.store(colourOf, i8x16.splat(<i8>UNSET));
-  else memory.fill(colourOf, UNSET, <usize>n);
+  memory.fill(colourOf, UNSET, <usize>n);
   for (let s = 0; s < actN; s++) {
     const a = load<f64>(actStart + (<usize>s << 3));
     const e = load<f64>(actEnd + (<usize>s << 3));
@@ -163,13 +163,7 @@ function colourRow(i: usize, at: f64, n: i32, logStart: usize, logLen: usize, lo
     const a = load<f64>(logStart + (<usize>k << 3));
     const e = a + load<f64>(logLen + (<usize>k << 3));
     if (e <= at) continue;
-    const c = load<u8>(T_SPAN_COLOUR + <usize>(load<i32>(logKind + (<usize>k << 2)) & 15));
-    if (e - a == 1) {
-      const x = <usize>(a - at);
-      if (load<u8>(colourOf + x) == UNSET) store<u8>(colourOf + x, c);
-    } else {
-      fillUnset(<i32>(max(a, at) - at), <i32>(min(e, end) - at), c);
-    }
+    fillUnset(<i32>(max(a, at) - at), <i32>(min(e, end) - at), load<u8>(T_SPAN_COLOUR + <usize>(load<i32>(logKind + (<usize>k << 2)) & 15)));
   }
   let any: u32 = 0;
   for (let k = 0; k < n; k++) {
@@ -181,6 +175,45 @@ function colourRow(i: usize, at: f64, n: i32, logStart: usize, logLen: usize, lo
     any |= c;
   }
   return any != 0;
+}
+
+/** Lanes 0–15, for masks of a span's bytes in a row. */
+const LANES = i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+
+/** `col` with the lanes `[x0, x1)` that hold UNSET set to colour `c`. */
+function fillLanes(col: v128, x0: i32, x1: i32, c: u8): v128 {
+  const m = v128.and(v128.and(i8x16.ge_u(LANES, i8x16.splat(<i8>x0)), i8x16.lt_u(LANES, i8x16.splat(<i8>x1))), i8x16.eq(col, i8x16.splat(<i8>UNSET)));
+  return v128.bitselect(i8x16.splat(<i8>c), col, m);
+}
+
+/** {@link colourRow} for a full row of 16 bytes, a lane per byte. */
+function colourRow16(i: usize, at: f64, logStart: usize, logLen: usize, logKind: usize, from: i32, to: i32): bool {
+  const end = at + 16;
+  let col = i8x16.splat(<i8>UNSET);
+  for (let s = 0; s < actN; s++) {
+    const a = load<f64>(actStart + (<usize>s << 3));
+    const e = load<f64>(actEnd + (<usize>s << 3));
+    if (a >= end || e <= at) continue;
+    col = fillLanes(col, <i32>(max(a, at) - at), <i32>(min(e, end) - at), load<u8>(T_SPAN_COLOUR + <usize>load<u8>(actCls + <usize>s)));
+  }
+  for (let k = from; k < to; k++) {
+    const a = load<f64>(logStart + (<usize>k << 3));
+    const e = a + load<f64>(logLen + (<usize>k << 3));
+    if (e <= at) continue;
+    col = fillLanes(col, <i32>(max(a, at) - at), <i32>(min(e, end) - at), load<u8>(T_SPAN_COLOUR + <usize>(load<i32>(logKind + (<usize>k << 2)) & 15)));
+  }
+  let cells: v128;
+  if (asciiRow) {
+    // An ASCII byte's colour outside spans: from the table's first 32 entries (C0), or DEL's.
+    const v = v128.load(i);
+    cells = v128.or(i8x16.swizzle(v128.load(T_ASCII_COLOUR), v), i8x16.swizzle(v128.load(T_ASCII_COLOUR + 16), i8x16.sub(v, i8x16.splat(16))));
+    cells = v128.or(cells, v128.and(i8x16.eq(v, i8x16.splat(0x7f)), i8x16.splat(<i8>load<u8>(T_ASCII_COLOUR + 0x7f))));
+  } else {
+    cells = v128.load(cellColour);
+  }
+  col = v128.bitselect(cells, col, i8x16.eq(col, i8x16.splat(<i8>UNSET)));
+  v128.store(colourOf, col);
+  return v128.any_true(col);
 }
 
 // ---- cells ----
