@@ -13,8 +13,8 @@
 // and kept in T_CP.
 import { C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS, CTRL, T_HEX, T_HEX2, cpSlot } from './layout';
 import { alloc } from './heap';
-import { linesPending, roomWanted, setLineLayout, setLineLog, startLines, writeLines } from './lines';
-import { STRETCH_ROW_BYTES, asciiStretch, beginUtf8, keepColours, resolveRow, rowMax, setRowLayout, writeRow } from './rows';
+import { linesPending, roomWanted, setLineLayout, setLineLog, shapeLines, startLines, writeLines } from './lines';
+import { STRETCH_ROW_BYTES, asciiStretch, beginUtf8, forgetRow, keepColours, resolveRow, rowMax, setRowLayout, writeRow } from './rows';
 
 export {
   CTRL, C_ARG, C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS,
@@ -242,7 +242,10 @@ export function advance(limit: f64, final: bool): i32 {
   holdAt = ctrl(C_HOLD_AT);
   holdEnd = hold + <usize>ctrl(C_HOLD_LEN);
   fed = ctrl(C_FED);
-  outP = out + <usize>ctrl(C_OUT_P);
+  const p = out + <usize>ctrl(C_OUT_P);
+  // Written out since the last call: text written before is gone.
+  if (p < outP) forgetRow();
+  outP = p;
   flushAt = out + <usize>ctrl(C_FLUSH_AT);
   streamEnds = final;
   const status = run(limit, final);
@@ -299,7 +302,11 @@ function run(limit: f64, final: bool): i32 {
     outP = writeRow(outP, i, at, n, logStart, logLen, logKind, from, head);
     if (COLOUR) keepColours(logStart, logLen, logKind, from, head, rowEnd);
     pos = rowEnd;
-    if (head > from) startLines(from, head);
+    if (head > from) {
+      const shaped = shapeLines(from, head, outP, out + outCap);
+      if (shaped != 0) outP = shaped;
+      else startLines(from, head);
+    }
     if (!lines()) return FLUSH;
     if (outP >= flushAt) return FLUSH;
   }
@@ -331,6 +338,7 @@ function room(n: usize): bool {
   outCap = n + 65536;
   out = alloc(outCap);
   outP = out;
+  forgetRow();
   flushAt = out + <usize>ctrl(C_FLUSH_AT);
   return true;
 }

@@ -76,6 +76,34 @@ let nextBucket: i32 = 0;
 /** Bytes the next line may take, when {@link writeLines} stopped for room. */
 let wanted: usize = 0;
 
+// The shape of the last take of many groups whose lines were all copied from the cache in one
+// go: per group its start (less the first's), length, count and kind, and the text of its lines
+// with where each offset is in it (and the offset, less the first start). A take of the same
+// shape (BEL, BS, BEL, … every row alike) has the same lines but for the offsets: copied, and
+// the offsets written. Takes of fewer groups are cheap to write afresh and keep no shape.
+const SHAPE_MIN: i32 = 4;
+const SHAPE_MAX: i32 = 64;
+const SHAPE_TEXT: usize = 8192;
+const SHAPE_PATCHES: i32 = 256;
+let shapeN: i32 = 0;
+let shapeRel: usize = 0;
+let shapeLen: usize = 0;
+let shapeCount: usize = 0;
+let shapeKind: usize = 0;
+let shapeText: usize = 0;
+let shapeTextLen: usize = 0;
+let patchPos: usize = 0;
+let patchRel: usize = 0;
+/** The offsets of the take being written (kept as the shape's patches when its shape is kept). */
+let recPos: usize = 0;
+let recRel: usize = 0;
+let patches: i32 = 0;
+let shapePatches: i32 = 0;
+/** The take being written: whether its shape may be kept, where its lines began, its first start. */
+let recording: bool = false;
+let recordFrom: usize = 0;
+let recordBase: f64 = 0;
+
 /** Lines show spans starting in `[from, to)`, cut to `columns` (0: never cut). */
 export function setLineLayout(from: f64, to: f64, columns: i32): void {
   FROM = from;
@@ -83,6 +111,15 @@ export function setLineLayout(from: f64, to: f64, columns: i32): void {
   COLUMNS = columns;
   setBucketCapacity(256);
   setLineCapacity(65536);
+  shapeRel = alloc(<usize>SHAPE_MAX << 3);
+  shapeLen = alloc(<usize>SHAPE_MAX << 3);
+  shapeCount = alloc(<usize>SHAPE_MAX << 3);
+  shapeKind = alloc(<usize>SHAPE_MAX << 2);
+  shapeText = alloc(SHAPE_TEXT);
+  patchPos = alloc(<usize>SHAPE_PATCHES << 2);
+  patchRel = alloc(<usize>SHAPE_PATCHES << 3);
+  recPos = alloc(<usize>SHAPE_PATCHES << 2);
+  recRel = alloc(<usize>SHAPE_PATCHES << 3);
   cache = alloc(<usize>LC_SLOTS * LC_BYTES);
   for (let s = 0; s < LC_SLOTS; s++) store<i32>(cache + <usize>s * LC_BYTES, -1);
 }
@@ -133,6 +170,10 @@ export function startLines(from: i32, to: i32): void {
   while (from < to && load<f64>(logStart + (<usize>from << 3)) < FROM) from++;
   while (to > from && load<f64>(logStart + (<usize>(to - 1) << 3)) >= TO) to--;
   if (to <= from) return;
+  recording = to - from >= SHAPE_MIN && to - from <= SHAPE_MAX;
+  recordFrom = 0;
+  recordBase = load<f64>(logStart + (<usize>from << 3));
+  patches = 0;
   if (to - from > bCap) setBucketCapacity(max(to - from, bCap * 2));
   let nb = 0;
   for (let k = from; k < to; k++) {
@@ -172,6 +213,11 @@ export function startLines(from: i32, to: i32): void {
  * still pending when one did not fit ({@link roomWanted} says how much it needs).
  */
 export function writeLines(p: usize, end: usize): usize {
+  // The lines of a take kept as a shape are written in one call.
+  if (recording) {
+    if (recordFrom == 0) recordFrom = p;
+    else recording = false;
+  }
   while (nextBucket < buckets) {
     const b = nextBucket;
     const k = load<i32>(bFirst + (<usize>b << 2));
@@ -184,16 +230,70 @@ export function writeLines(p: usize, end: usize): usize {
     if (COLUMNS != 0) bound = bound * 14 + 64;
     if (p + bound > end) {
       wanted = bound;
+      recording = false;
       return p;
     }
     if (bound > lineCap) setLineCapacity(bound);
     const cached = load<f64>(bPrev + (<usize>b << 3)) < WIDE_OFFSET ? cachedLine(b, k, kind, size) : 0;
-    if (cached != 0) p = copyLine(p, cached, b, k, kind);
-    else p = freshLine(p, b, k, kind, size, false);
+    if (cached != 0) {
+      p = copyLine(p, cached, b, k, kind);
+    } else {
+      p = freshLine(p, b, k, kind, size, false);
+      recording = false;
+    }
     nextBucket++;
   }
   pending = false;
+  if (recording) keepShape(recordFrom, p);
   return p;
+}
+
+/** Keeps the shape of the take whose lines are `[from, to)` of the output (see shapeN). */
+function keepShape(from: usize, to: usize): void {
+  recording = false;
+  if (to - from > SHAPE_TEXT) {
+    shapeN = 0;
+    return;
+  }
+  for (let k = lineFrom; k < lineTo; k++) {
+    const g = <usize>(k - lineFrom);
+    store<f64>(shapeRel + (g << 3), load<f64>(logStart + (<usize>k << 3)) - recordBase);
+    store<f64>(shapeLen + (g << 3), load<f64>(logLen + (<usize>k << 3)));
+    store<f64>(shapeCount + (g << 3), load<f64>(logCount + (<usize>k << 3)));
+    store<i32>(shapeKind + (g << 2), load<i32>(logKind + (<usize>k << 2)));
+  }
+  memory.copy(shapeText, from, to - from);
+  shapeTextLen = to - from;
+  memory.copy(patchPos, recPos, <usize>patches << 2);
+  memory.copy(patchRel, recRel, <usize>patches << 3);
+  shapePatches = patches;
+  shapeN = lineTo - lineFrom;
+}
+
+/**
+ * The lines of the take `[from, to)` (log groups) at `p` when it has the shape kept (see
+ * shapeN) and they fit before `end`: the kept text copied, its offsets written. Returns the end,
+ * or 0 when it has another shape (then {@link startLines} and {@link writeLines} write them).
+ */
+export function shapeLines(from: i32, to: i32, p: usize, end: usize): usize {
+  while (from < to && load<f64>(logStart + (<usize>from << 3)) < FROM) from++;
+  while (to > from && load<f64>(logStart + (<usize>(to - 1) << 3)) >= TO) to--;
+  if (to - from != shapeN || p + shapeTextLen > end) return 0;
+  const base = load<f64>(logStart + (<usize>from << 3));
+  for (let k = from; k < to; k++) {
+    const g = <usize>(k - from);
+    if (load<i32>(logKind + (<usize>k << 2)) != load<i32>(shapeKind + (g << 2)) ||
+        load<f64>(logStart + (<usize>k << 3)) - base != load<f64>(shapeRel + (g << 3)) ||
+        load<f64>(logLen + (<usize>k << 3)) != load<f64>(shapeLen + (g << 3)) ||
+        load<f64>(logCount + (<usize>k << 3)) != load<f64>(shapeCount + (g << 3))) return 0;
+  }
+  // Every offset of the lines is a group's start (or the last of a bucket's): below 2^32 when the last start is.
+  if (load<f64>(logStart + (<usize>(to - 1) << 3)) >= WIDE_OFFSET) return 0;
+  memory.copy(p, shapeText, shapeTextLen);
+  for (let j = 0; j < shapePatches; j++) {
+    writeHex8(p + <usize>load<u32>(patchPos + (<usize>j << 2)), load<f64>(patchRel + (<usize>j << 3)) + base);
+  }
+  return p + shapeTextLen;
 }
 
 /** Composes the line of bucket `b` at `p` (cut when the terminal is narrower); returns the end. */
@@ -284,23 +384,37 @@ function copyLine(p: usize, slot: usize, b: i32, k: i32, kind: i32): usize {
   const length = <usize>load<u16>(slot, 32);
   memory.copy(p, slot + LC_TEXT_AT, length);
   const ki = <usize>k;
-  writeHex8(p + <usize>load<u16>(slot, 34), load<f64>(logStart + (ki << 3)));
+  offsetAt(p + <usize>load<u16>(slot, 34), load<f64>(logStart + (ki << 3)));
   const lenPos = load<u16>(slot, 36);
   if (lenPos != NONE) {
     const len = load<f64>(logLen + (ki << 3));
     writeDigits(p + <usize>lenPos, len, decimalDigits(len));
   }
   if (kind == LINE_EVERY) {
-    writeHex8(p + <usize>load<u16>(slot, 40), load<f64>(bPrev + (<usize>b << 3)));
+    offsetAt(p + <usize>load<u16>(slot, 40), load<f64>(bPrev + (<usize>b << 3)));
   } else if (kind == LINE_AT) {
     let t: usize = 0;
     for (let j = lineFrom; j < lineTo; j++) {
       if (load<i32>(bucketOf + (<usize>(j - lineFrom) << 2)) != b) continue;
-      writeHex8(p + <usize>load<u16>(slot + 44 + (t << 1)), load<f64>(logStart + (<usize>j << 3)));
+      offsetAt(p + <usize>load<u16>(slot + 44 + (t << 1)), load<f64>(logStart + (<usize>j << 3)));
       t++;
     }
   }
   return p + length;
+}
+
+/** An offset of a line copied from the cache: its 8 digits at `p`, noted for the take's shape. */
+function offsetAt(p: usize, v: f64): void {
+  writeHex8(p, v);
+  if (recording) {
+    if (patches == SHAPE_PATCHES) {
+      recording = false;
+      return;
+    }
+    store<u32>(recPos + (<usize>patches << 2), <u32>(p - recordFrom));
+    store<f64>(recRel + (<usize>patches << 3), v - recordBase);
+    patches++;
+  }
 }
 
 /** The 8 hex digits of `v` (below 2^32) at `p`, two at a time from T_HEX2. */

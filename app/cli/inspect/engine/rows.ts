@@ -382,15 +382,67 @@ export function writeRow(p: usize, i: usize, at: f64, n: i32, logStart: usize, l
     width += caretWidth;
   }
   const simd = SIMD && n == 16 && at + 16 <= WIDE_OFFSET;
-  if (width > COLUMNS) return cutRow(p, i, at, n, coloured, digits, simd);
+  // A painted or cut row of ASCII like the one before (the same bytes and colours) is its text
+  // again but for the offset: copied (padding, a run of one control, rules of '=').
+  const repeatable = simd && asciiRow && (coloured || width > COLUMNS);
+  if (repeatable && repeats(i, coloured)) return repeatRow(p, at);
+  if (width > COLUMNS) return remember(p, cutRow(p, i, at, n, coloured, digits, simd), i, coloured, repeatable);
   if (simd) {
     if (!coloured) return asciiRow ? asciiCaret(simdHex(p, i, at), i) : resolvedCaret(simdHex(p, i, at), n, false);
     const hexEnd = simdHex(scratch, i, at);
-    if (asciiRow) return paintedAsciiRow(p, asciiCaret(hexEnd, i), i);
+    if (asciiRow) return remember(p, paintedAsciiRow(p, asciiCaret(hexEnd, i), i), i, true, true);
     return resolvedCaret(paintedHex(p, hexEnd), n, true);
   }
   p = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
   return asciiRow ? asciiCaretText(p, i, n, coloured) : resolvedCaret(p, n, coloured);
+}
+
+// The last painted or cut row of ASCII: where its text is in the output (valid until the output
+// is written out: see forgetRow), its bytes and colours.
+let lastRowAt: usize = 0;
+let lastRowEnd: usize = 0;
+let lastRowBytes: v128 = i8x16.splat(0);
+let lastRowColours: v128 = i8x16.splat(0);
+let lastRowColoured: bool = false;
+let lastRowValid: bool = false;
+
+/** The output was written out (or moved): rows before are not there to copy. */
+export function forgetRow(): void {
+  lastRowValid = false;
+}
+
+/** Whether the row at `i` (ASCII, its colours in colourOf when `coloured`) is the last painted or cut row again. */
+function repeats(i: usize, coloured: bool): bool {
+  if (!lastRowValid || coloured != lastRowColoured) return false;
+  if (!i8x16.all_true(i8x16.eq(v128.load(i), lastRowBytes))) return false;
+  return !coloured || i8x16.all_true(i8x16.eq(v128.load(colourOf), lastRowColours));
+}
+
+/** The last painted or cut row's text again at `p`, with the offset `at` (below 2^32, 8 digits) in its first 8 bytes. */
+function repeatRow(p: usize, at: f64): usize {
+  const n = lastRowEnd - lastRowAt;
+  memory.copy(p, lastRowAt, n);
+  lastRowAt = p;
+  lastRowEnd = p + n;
+  const x = <u32>at;
+  store<u16>(p, load<u16>(T_HEX2 + (<usize>(x >>> 24) << 1)));
+  store<u16>(p + 2, load<u16>(T_HEX2 + (<usize>((x >>> 16) & 255) << 1)));
+  store<u16>(p + 4, load<u16>(T_HEX2 + (<usize>((x >>> 8) & 255) << 1)));
+  store<u16>(p + 6, load<u16>(T_HEX2 + (<usize>(x & 255) << 1)));
+  return p + n;
+}
+
+/** Remembers the row just written at `[p, end)` (when `keep`) for {@link repeats}; returns `end`. */
+function remember(p: usize, end: usize, i: usize, coloured: bool, keep: bool): usize {
+  if (keep) {
+    lastRowAt = p;
+    lastRowEnd = end;
+    lastRowBytes = v128.load(i);
+    lastRowColoured = coloured;
+    if (coloured) lastRowColours = v128.load(colourOf);
+    lastRowValid = true;
+  }
+  return end;
 }
 
 /**

@@ -1,0 +1,123 @@
+// The dump engine (app/cli/inspect/engine, WebAssembly) against the text dump, the definition:
+// rows by formatHexRows/formatRow, lines by AnnotationWriter, cuts by wrapLine (Dump with its
+// byte paths off). For any input, range, chunking, output size, row width, colour and terminal
+// width, the engine must write the same bytes.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { wrapLine } from '../../app/node/fit';
+import { dumpText } from '../helpers/dump';
+import { engineDumpText } from '../helpers/engine-dump';
+
+interface Case {
+  bytes: Uint8Array;
+  feed: number;
+  flushAt: number;
+  offset: number;
+  length: number;
+  width: number;
+  color: boolean;
+  columns: number;
+}
+
+function reference({ bytes, feed, flushAt, offset, length, width, color, columns }: Case): Promise<string> {
+  const own = (line: string, prefix: string): string[] => wrapLine(line, columns, `${prefix}+ `);
+  return dumpText(bytes, feed, flushAt, { offset, windowEnd: offset + length, width, color, columns, own, asciiRows: false, simdLines: false });
+}
+
+function engine({ bytes, feed, flushAt, offset, length, width, color, columns }: Case): Promise<string> {
+  return engineDumpText(bytes, feed, flushAt, { offset, windowEnd: offset + length, width, color, columns });
+}
+
+const enc = (s: string): number[] => Array.from(new TextEncoder().encode(s));
+
+/** What a dump shows: text, controls, sequences and strings of every class, UTF-8 of every length and notation, invalid bytes. */
+const piece = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 40 }).map(enc) },
+  { weight: 2, arbitrary: fc.constantFrom('\\', '^', '<', '|', '\\^<|', ' ', '   ').map(enc) },
+  { weight: 4, arbitrary: fc.array(fc.nat(255), { maxLength: 3 }).map((ps) => enc(`\x1b[${ps.join(';')}m`)) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom('\x1b[2K', '\r', '\x07', '\x08', '\x07\x08\x07\x08', '\x1b]8;;https://x.test\x07', '\x1b]0;title\x07',
+      '\x1b(B', '\t', '\n', '\r\n', '\x1bP$qm\x1b\\', '\x1b_apc\x1b\\', '\x7f', '\x00', '\x1b[?25l', '\x1b[31\x07m').map(enc),
+  },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 600 }).map((n) => enc(`\x1b]2;${'x'.repeat(n)}\x07`)) },
+  { weight: 1, arbitrary: fc.integer({ min: 2, max: 80 }).map((n) => enc('\x07'.repeat(n))) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }).map((n) => enc('\x07\x08'.repeat(8 * n))) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 12 }).map((n) => enc('='.repeat(16 * n))) },
+  { weight: 2, arbitrary: fc.constantFrom('é', '本', '─', '🙂', '✓', '\u200b', '\u0085', '\u202e', '\u00b7', '\u0301', '\ufeff', '\u{e0041}', '\u{10ffff}').map(enc) },
+  { weight: 1, arbitrary: fc.integer({ min: 0x80, max: 0x10ffff }).filter((cp) => cp < 0xd800 || cp > 0xdfff).map((cp) => enc(String.fromCodePoint(cp))) },
+  { weight: 1, arbitrary: fc.constantFrom([0x9b, 0x33, 0x6d], [0xc3], [0xe2, 0x82], [0xff], [0x1b], [0x90, 0x71], [0xc2, 0x9b, 0x31, 0x6d], [0xf0, 0x9f]) },
+  // A row's worth of controls, text and sequences repeated: rows and takes alike, copied from the one before.
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.array(fc.constantFrom(0x07, 0x08, 0x00, 0x7f, 0x20, 0x61, 0x3d, 0x1b, 0x5b, 0x6d, 0x7c, 0x0a), { minLength: 1, maxLength: 16 }), fc.integer({ min: 2, max: 12 }))
+      .map(([unit, times]) => Array.from({ length: times }, () => unit).flat()),
+  },
+);
+
+const cases: fc.Arbitrary<Case> = fc.record({
+  bytes: fc.array(piece, { maxLength: 300 }).map((ps) => Uint8Array.from(ps.flat())),
+  feed: fc.constantFrom(1 << 15, 1 << 15, 4096, 777, 64, 1),
+  flushAt: fc.constantFrom(1 << 20, 8192, 1500, 300),
+  offset: fc.oneof(fc.constant(0), fc.constant(0), fc.nat(700)),
+  length: fc.oneof(fc.constant(Infinity), fc.integer({ min: 1, max: 5000 })),
+  width: fc.constantFrom(16, 16, 16, 8, 7, 24, 1, 64, 130),
+  color: fc.boolean(),
+  columns: fc.oneof(fc.constantFrom(Infinity, Infinity, 132, 80, 79, 78, 61, 60, 44), fc.integer({ min: 1, max: 140 })),
+});
+
+describe('inspect dump engine', () => {
+  it('writes the bytes the text dump writes, for any input, range, chunking, output size, width, colour and terminal', async () => {
+    await fc.assert(
+      fc.asyncProperty(cases, async (c) => {
+        expect(await engine(c)).toBe(await reference(c));
+      }),
+      { numRuns: 400, seed: 20261203 },
+    );
+  }, 300_000);
+
+  it('writes repeated rows and rows of repeated spans (copied from the row or take before) as the text dump does', async () => {
+    const base = { feed: 1 << 15, offset: 0, length: Infinity, width: 16 };
+    const row = (s: string): string => s.padEnd(16, '.').slice(0, 16);
+    const inputs = [
+      enc('\x07\x08'.repeat(40_000)),
+      // A take of many groups, then takes of none or one between takes of its shape.
+      enc(`${row('\x07\x08'.repeat(8))}${row('plain text')}${row('\x1b[0m one span')}${row('\x07\x08'.repeat(8))}${row('\x07')}`.repeat(300)),
+      enc(`${'\x07\x08'.repeat(24)}${row('\x1b[1m\x1b[2m')}${'\x07\x08\x07'.repeat(16)}`.repeat(200)),
+      // Between takes of a kept shape, a take of 16 lines (16 controls) that does not fit the output at once.
+      enc(`${row('\x07\x08'.repeat(8))}${'\x00\x01\x02\x03\x04\x05\x06\x0e\x0f\x10\x11\x12\x13\x14\x15\x16'}`.repeat(300)),
+      // Rows of the same bytes in a CSI's parameters and in an OSC's payload: alike but for their colour.
+      enc(`\x1b[${'1;'.repeat(200)}m\x1b]2;x${'1;'.repeat(200)}\x07`.repeat(20)),
+      enc('='.repeat(30_000)),
+      enc(`${'\x07\x08'.repeat(3000)}x${'\x07\x08'.repeat(3000)}\x1b[31m${'\x07'.repeat(5000)}`),
+      enc(`${'\x1b[0m'.repeat(4000)}${'\x07 '.repeat(4000)}`),
+    ];
+    for (const bytes of inputs) {
+      for (const view of [{ color: false, columns: Infinity }, { color: true, columns: Infinity }, { color: true, columns: 80 }, { color: false, columns: 50 }]) {
+        for (const flushAt of [1 << 20, 700]) {
+          const c = { ...base, ...view, flushAt, bytes: Uint8Array.from(bytes) };
+          expect(await engine(c)).toBe(await reference(c));
+        }
+      }
+    }
+    // Rows of 128 bytes: a take with a line of more offsets than a cached line holds (unevenly
+    // spaced BELs, written afresh) between takes of a kept shape.
+    const wide = enc(`${'\x07\x08'.repeat(16)}${'a'.repeat(96)}\x08a\x08a\x08a\x1b[0m${'\x07a\x07a\x07bb'.repeat(16)}\x07a\x07a\x07b`.repeat(50));
+    for (const view of [{ color: false, columns: Infinity }, { color: true, columns: 200 }]) {
+      const c = { ...base, ...view, width: 128, flushAt: 1 << 20, bytes: Uint8Array.from(wide) };
+      expect(await engine(c)).toBe(await reference(c));
+    }
+  }, 120_000);
+
+  it('writes a character across a row edge, at a range edge and at the end of input as the text dump does', async () => {
+    const bytes = Uint8Array.from([...enc('abcdefghijklmno'), ...enc('本'), ...enc('xyz\u202e'), 0xe2, 0x82]);
+    for (let offset = 0; offset < 20; offset++) {
+      for (const length of [Infinity, 1, 2, 3, 5, 16, 17]) {
+        for (const view of [{ color: false, columns: Infinity }, { color: true, columns: 80 }]) {
+          const c = { bytes, feed: 7, flushAt: 1 << 20, offset, length, width: 16, ...view };
+          expect(await engine(c)).toBe(await reference(c));
+        }
+      }
+    }
+  });
+});
