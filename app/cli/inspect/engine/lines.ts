@@ -10,7 +10,7 @@
 // and the length repeats from line to line, so a line is composed (and, on a terminal, cut) once
 // per kind and kept in a cache with the places of its numbers, then copied and the numbers written.
 import {
-  T_CLASS, T_FLAGS, T_HEAD, T_HEAD_LEN, T_HEX, T_HEX2, T_LINE_CONT, T_LINE_CONT_LEN, T_MEANING, T_MEANING_TEXT, T_WORDS,
+  T_CLASS, T_FLAGS, T_HEAD, T_HEAD_LEN, T_HEX2, T_LINE_CONT, T_LINE_CONT_LEN, T_MEANING, T_MEANING_TEXT, T_WORDS,
   W_AT, W_B_TO, W_EACH, W_EVERY,
 } from './layout';
 import { alloc } from './heap';

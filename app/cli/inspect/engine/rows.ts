@@ -7,7 +7,7 @@
 // pieces. Caret cells come from formatHexRows' notation, with the UTF-8 state carried from row to
 // row as HexRowWriter carries it: a character cut by a row edge shows in the row of its lead byte.
 import {
-  C_ARG, CTRL, K_C1, K_CONT, K_INVALID, K_PARTIAL, T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN, T_CONT,
+  C_ARG, CTRL, K_C1, K_CONT, K_INVALID, K_PARTIAL, T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN,
   T_HEX, T_HEX2, T_INVALID, T_KIND_COLOUR, T_PARTIAL, T_ROW_CONT, T_ROW_CONT_LEN, T_SPAN_COLOUR, cpSlot,
 } from './layout';
 import { alloc } from './heap';
