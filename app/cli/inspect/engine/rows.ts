@@ -7,7 +7,7 @@
 // pieces. Caret cells come from formatHexRows' notation, with the UTF-8 state carried from row to
 // row as HexRowWriter carries it: a character cut by a row edge shows in the row of its lead byte.
 import {
-  C_ARG, CTRL, K_C1, K_CONT, K_INVALID, K_PARTIAL, T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN,
+  C_ARG, CTRL, K_C1, K_CONT, K_INVALID, K_PARTIAL, T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN, T_CONT,
   T_HEX, T_HEX2, T_INVALID, T_KIND_COLOUR, T_PARTIAL, T_ROW_CONT, T_ROW_CONT_LEN, T_SPAN_COLOUR, cpSlot,
 } from './layout';
 import { alloc } from './heap';
@@ -285,7 +285,7 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
     if (x < sEnd) {
       // A byte of a sequence begun at an earlier byte.
       if (r == REST_CONT) {
-        store<u16>(tp, 0xb7c2); // `·`
+        store<u16>(tp, load<u16>(T_CONT));
         tp += 2;
         store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_CONT));
       } else if (r == REST_INVALID) {
@@ -465,7 +465,7 @@ function paintedHex(p: usize, end: usize): usize {
   for (let k: usize = 0; k < 16; k++) {
     const c = <u32>load<u8>(colourOf + k);
     if (c == 0) continue;
-    const at = 10 + 3 * k + (k >> 3);
+    const at = k * 3 + (k >> 3) + 10;
     p = copy16(p, scratch + from, at - from);
     p = paint(p, c);
     store<u16>(p, load<u16>(scratch + at));
@@ -485,7 +485,7 @@ function paintedAsciiRow(p: usize, end: usize, i: usize): usize {
   for (let k: usize = 0; k < 16; k++) {
     const c = <u32>load<u8>(colourOf + k);
     if (c == 0) continue;
-    const at = 10 + 3 * k + (k >> 3);
+    const at = k * 3 + (k >> 3) + 10;
     p = copy16(p, scratch + from, at - from);
     p = paint(p, c);
     store<u16>(p, load<u16>(scratch + at));
