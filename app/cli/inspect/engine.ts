@@ -247,7 +247,7 @@ export class DumpEngine {
       let k = this.colours.get(sgr);
       if (k === undefined) {
         k = this.colours.size;
-        if (sgr.length > 8 || k >= 32) throw new Error(`dump engine: colour ${JSON.stringify(sgr)} does not fit the table`);
+        if (sgr.length > 8 || k >= 16) throw new Error(`dump engine: colour ${JSON.stringify(sgr)} does not fit the table`);
         ascii(at('T_SGR') + k * 8, sgr);
         b[at('T_SGR_LEN') + k] = sgr.length;
         this.colours.set(sgr, k);

@@ -14,7 +14,7 @@
 import { C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS, CTRL, T_HEX, T_HEX2, cpSlot } from './layout';
 import { alloc } from './heap';
 import { linesPending, roomWanted, setLineLayout, setLineLog, shapeLines, startLines, writeLines } from './lines';
-import { STRETCH_ROW_BYTES, asciiStretch, beginUtf8, forgetRow, keepColours, resolveRow, rowMax, setRowLayout, writeRow } from './rows';
+import { STRETCH_ROW_BYTES, asciiStretch, beginUtf8, forgetRow, keepColours, resolveRow, rowMax, setRowLayout, stretchRows, writeRow } from './rows';
 
 export {
   CTRL, C_ARG, C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS,
@@ -77,6 +77,8 @@ let logN: i32 = 0;
 let outP: usize = 0;
 let flushAt: usize = 0;
 let streamEnds: bool = false;
+/** The row a stretch of rows stopped before: it is not one ({@link asciiStretch}). */
+let noStretchAt: f64 = -1;
 
 /**
  * Lays out the regions for rows of `width` bytes with offsets of at least `digits` digits,
@@ -279,18 +281,19 @@ function run(limit: f64, final: bool): i32 {
       beginUtf8(i, at, holdEnd, streamEnds);
       started = true;
     }
-    if (W == 16 && !linesPending()) {
-      // Full rows before the next span starts, as far as they are settled and the output has room:
-      // ASCII rows that no colour reaches are written in one call.
+    if (W == 16 && at != noStretchAt && !linesPending()) {
+      // Full rows before the next span starts, as far as they are settled and the output has
+      // room: ASCII rows that no span colours are written in one call.
       const next = head < logN ? load<f64>(logStart + (<usize>head << 3)) : Infinity;
       const stop = min(min(limit, fed), min(min(TO, next), 4294967296));
-      const rows = <i32>min(floor((stop - at) / 16), <f64>((out + outCap - outP - ROW_MAX) / STRETCH_ROW_BYTES));
+      const rows = min(<i32>((stop - at) * 0.0625), <i32>((out + outCap - outP - ROW_MAX) / STRETCH_ROW_BYTES));
       if (rows > 0) {
-        const r = asciiStretch(outP, i, at, rows);
-        const written = <i32>floor(r / 4294967296);
+        outP = asciiStretch(outP, i, at, rows);
+        const written = stretchRows;
         if (written > 0) {
-          outP = <usize>(r - <f64>written * 4294967296);
-          pos = at + <f64>written * 16;
+          pos = at + <f64>(written << 4);
+          // The row the stretch stopped before (if it did) is not tried again.
+          if (written < rows) noStretchAt = pos;
           if (outP >= flushAt) return FLUSH;
           continue;
         }

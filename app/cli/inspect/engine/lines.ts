@@ -175,6 +175,19 @@ export function startLines(from: i32, to: i32): void {
   recordBase = load<f64>(logStart + (<usize>from << 3));
   patches = 0;
   if (to - from > bCap) setBucketCapacity(max(to - from, bCap * 2));
+  lineFrom = from;
+  lineTo = to;
+  nextBucket = 0;
+  pending = true;
+  if (to - from == 1) {
+    // One group, one line (the commonest take).
+    store<i32>(bFirst, from);
+    store<i32>(bSize, 1);
+    store<f64>(bPrev, load<f64>(logStart + (<usize>from << 3)));
+    store<i32>(bucketOf, 0);
+    buckets = 1;
+    return;
+  }
   let nb = 0;
   for (let k = from; k < to; k++) {
     const s = load<f64>(logStart + (<usize>k << 3));
@@ -201,11 +214,7 @@ export function startLines(from: i32, to: i32): void {
     store<f64>(bPrev + (<usize>b << 3), s);
     store<i32>(bucketOf + (<usize>(k - from) << 2), b);
   }
-  lineFrom = from;
-  lineTo = to;
   buckets = nb;
-  nextBucket = 0;
-  pending = true;
 }
 
 /**
@@ -276,6 +285,7 @@ function keepShape(from: usize, to: usize): void {
  * or 0 when it has another shape (then {@link startLines} and {@link writeLines} write them).
  */
 export function shapeLines(from: i32, to: i32, p: usize, end: usize): usize {
+  if (to - from < shapeN || shapeN == 0) return 0;
   while (from < to && load<f64>(logStart + (<usize>from << 3)) < FROM) from++;
   while (to > from && load<f64>(logStart + (<usize>(to - 1) << 3)) >= TO) to--;
   if (to - from != shapeN || p + shapeTextLen > end) return 0;
@@ -428,14 +438,15 @@ function writeHex8(p: usize, v: f64): void {
 
 /** Decimal digits of `v` (an integer). */
 function decimalDigits(v: f64): i32 {
-  let n = 1;
-  for (let x = <u64>v / 10; x != 0; x /= 10) n++;
+  if (v < 1e4) return v < 10 ? 1 : v < 100 ? 2 : v < 1e3 ? 3 : 4;
+  let n = 5;
+  for (let x = v / 1e5; x >= 1; x /= 10) n++;
   return n;
 }
 
-/** The `digits` decimal digits of `v` at `p`. */
+/** The `digits` decimal digits of `v` (below 10^6) at `p`. */
 function writeDigits(p: usize, v: f64, digits: i32): void {
-  let x = <u64>v;
+  let x = <u32>v;
   for (let q = p + <usize>digits; q > p; ) {
     q--;
     const d = x / 10;

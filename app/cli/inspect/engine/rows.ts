@@ -8,7 +8,7 @@
 // row as HexRowWriter carries it: a character cut by a row edge shows in the row of its lead byte.
 import {
   C_ARG, CTRL, K_C1, K_CONT, K_INVALID, K_PARTIAL, T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN, T_CONT,
-  T_HEX, T_HEX2, T_INVALID, T_KIND_COLOUR, T_PARTIAL, T_ROW_CONT, T_ROW_CONT_LEN, T_SPAN_COLOUR, cpSlot,
+  T_HEX, T_HEX2, T_INVALID, T_KIND_COLOUR, T_SGR, T_SGR_LEN, T_PARTIAL, T_ROW_CONT, T_ROW_CONT_LEN, T_SPAN_COLOUR, cpSlot,
 } from './layout';
 import { alloc } from './heap';
 import { hexDigits, paint, put, reset, spaces, writeHex } from './text';
@@ -45,8 +45,8 @@ let cellColour: usize = 0;
 let caretWidth: i32 = 0;
 /** Final colour per byte of the row: its span's, else its cell's. */
 let colourOf: usize = 0;
-/** A row's plain text, painted from (room for the widest row, and 16 bytes past it). */
-let scratch: usize = 0;
+/** Where each cell of a painted row begins, from its start (u16 each; see placeCells). */
+let cellAt: usize = 0;
 /** Whether the row resolved last is all ASCII (its cells are then read from tables, not resolved). */
 let asciiRow: bool = false;
 
@@ -79,7 +79,7 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   cellStart = alloc((<usize>width + 1) << 1);
   cellColour = alloc(<usize>width);
   colourOf = alloc(<usize>width);
-  scratch = alloc(<usize>width * 14 + 64);
+  cellAt = alloc(64);
   actCap = 256;
   actStart = alloc(<usize>actCap << 3);
   actEnd = alloc(<usize>actCap << 3);
@@ -389,9 +389,8 @@ export function writeRow(p: usize, i: usize, at: f64, n: i32, logStart: usize, l
   if (width > COLUMNS) return remember(p, cutRow(p, i, at, n, coloured, digits, simd), i, coloured, repeatable);
   if (simd) {
     if (!coloured) return asciiRow ? asciiCaret(simdHex(p, i, at), i) : resolvedCaret(simdHex(p, i, at), n, false);
-    const hexEnd = simdHex(scratch, i, at);
-    if (asciiRow) return remember(p, paintedAsciiRow(p, asciiCaret(hexEnd, i), i), i, true, true);
-    return resolvedCaret(paintedHex(p, hexEnd), n, true);
+    if (asciiRow) return remember(p, paintedAsciiRow(p, i, at), i, true, true);
+    return resolvedCaret(paintedHex(writeHex(p, at, 8), i), n, true);
   }
   p = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
   return asciiRow ? asciiCaretText(p, i, n, coloured) : resolvedCaret(p, n, coloured);
@@ -454,58 +453,84 @@ function copy16(p: usize, src: usize, n: usize): usize {
   return p + n;
 }
 
-/**
- * The offset and hex column of a painted row in the default layout, from their plain text in
- * `scratch` (by simdHex, ending at `end`): the stretches between coloured cells copied whole,
- * each coloured cell in its SGR and the reset (hex cell `k` is at 10 + 3k, +1 from the second
- * group). Returns the end; the text of `scratch` copied is up to {@link painted}.
- */
-function paintedHex(p: usize, end: usize): usize {
-  let from: usize = 0;
-  for (let k: usize = 0; k < 16; k++) {
-    const c = <u32>load<u8>(colourOf + k);
-    if (c == 0) continue;
-    const at = k * 3 + (k >> 3) + 10;
-    p = copy16(p, scratch + from, at - from);
-    p = paint(p, c);
-    store<u16>(p, load<u16>(scratch + at));
-    p = reset(p + 2);
-    from = at + 2;
-  }
-  return copy16(p, scratch + from, end - scratch - from);
+/** Two spaces before each group of 8 and the 2 digits: a hex cell's bytes but for its colour. */
+const HEX_CELL = i8x16(4, 3, 3, 3, 3, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 3);
+
+/** Inclusive prefix sums of 8 u16 lanes. */
+function scan8(v: v128): v128 {
+  const z = i8x16.splat(0);
+  v = i16x8.add(v, i8x16.shuffle(z, v, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
+  v = i16x8.add(v, i8x16.shuffle(z, v, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
+  return i16x8.add(v, i8x16.shuffle(z, v, 0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23));
 }
 
 /**
- * The painted row of 16 ASCII bytes at `i` in the default layout, from its plain text in
- * `scratch` (simdHex and asciiCaret, ending at `end`): as {@link paintedHex}, and the caret
- * column (from 61) likewise.
+ * Where each of 16 cells of byte lengths `lens` begins (u16 each, into `cellAt`), the cells one
+ * after another; returns their total. Cells are then written where they begin, each apart from
+ * the others: no chain of additions from cell to cell.
  */
-function paintedAsciiRow(p: usize, end: usize, i: usize): usize {
-  let from: usize = 0;
+function placeCells(lens: v128): usize {
+  const lo = i16x8.extend_low_i8x16_u(lens);
+  const hi = i16x8.extend_high_i8x16_u(lens);
+  const inLo = scan8(lo);
+  const inHi = i16x8.add(scan8(hi), i16x8.splat(i16x8.extract_lane_u(inLo, 7)));
+  v128.store(cellAt, i16x8.sub(inLo, lo));
+  v128.store(cellAt + 16, i16x8.sub(inHi, hi));
+  return <usize>i16x8.extract_lane_u(inHi, 7);
+}
+
+/** Each cell's SGR and reset lengths, from its colour in colourOf (colours below 16). */
+function paintLengths(col: v128): v128 {
+  return i8x16.add(i8x16.swizzle(v128.load(T_SGR_LEN), col), v128.and(i8x16.ne(col, i8x16.splat(0)), i8x16.splat(4)));
+}
+
+/**
+ * The hex column of a painted row of 16 bytes at `i` (its colours in colourOf), with the `  |`
+ * after it, at `p` (after the offset); returns the end. Each cell is its gap, its colour's SGR
+ * (none for colour 0), its digits and, when coloured, the reset, written where it begins.
+ */
+function paintedHex(p: usize, i: usize): usize {
+  const total = placeCells(i8x16.add(HEX_CELL, paintLengths(v128.load(colourOf))));
   for (let k: usize = 0; k < 16; k++) {
-    const c = <u32>load<u8>(colourOf + k);
-    if (c == 0) continue;
-    const at = k * 3 + (k >> 3) + 10;
-    p = copy16(p, scratch + from, at - from);
-    p = paint(p, c);
-    store<u16>(p, load<u16>(scratch + at));
-    p = reset(p + 2);
-    from = at + 2;
+    const o = p + <usize>load<u16>(cellAt + (k << 1));
+    store<u16>(o, 0x2020);
+    const c = <usize>load<u8>(colourOf + k);
+    const q = o + 1 + <usize>((k & 7) == 0);
+    store<u64>(q, load<u64>(T_SGR + (c << 3)));
+    const d = q + <usize>load<u8>(T_SGR_LEN + c);
+    store<u16>(d, load<u16>(T_HEX2 + (<usize>load<u8>(i + k) << 1)));
+    store<u32>(d + 2, 0x6d305b1b);
   }
-  let at: usize = 61;
+  p += total;
+  store<u32>(p, 0x7c2020);
+  return p + 3;
+}
+
+/** The painted row of 16 ASCII bytes at `i` (offset `at`, 8 digits) in the default layout, at `p`: its cells placed as {@link paintedHex} places them. */
+function paintedAsciiRow(p: usize, i: usize, at: f64): usize {
+  const x = <u32>at;
+  store<u16>(p, load<u16>(T_HEX2 + (<usize>(x >>> 24) << 1)));
+  store<u16>(p + 2, load<u16>(T_HEX2 + (<usize>((x >>> 16) & 255) << 1)));
+  store<u16>(p + 4, load<u16>(T_HEX2 + (<usize>((x >>> 8) & 255) << 1)));
+  store<u16>(p + 6, load<u16>(T_HEX2 + (<usize>(x & 255) << 1)));
+  p = paintedHex(p + 8, i);
+  // A caret cell is 1 byte, or 2 for a control, DEL and the escaped \ ^ < |.
+  const v = v128.load(i);
+  const two = v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f))),
+    v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))), v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c)))));
+  const total = placeCells(i8x16.add(i8x16.add(i8x16.splat(1), v128.and(two, i8x16.splat(1))), paintLengths(v128.load(colourOf))));
   for (let k: usize = 0; k < 16; k++) {
-    const len = <usize>load<u8>(T_CARET_LEN + <usize>load<u8>(i + k));
-    const c = <u32>load<u8>(colourOf + k);
-    if (c != 0) {
-      p = copy16(p, scratch + from, at - from);
-      p = paint(p, c);
-      store<u16>(p, load<u16>(scratch + at));
-      p = reset(p + len);
-      from = at + len;
-    }
-    at += len;
+    const o = p + <usize>load<u16>(cellAt + (k << 1));
+    const c = <usize>load<u8>(colourOf + k);
+    store<u64>(o, load<u64>(T_SGR + (c << 3)));
+    const b = <usize>load<u8>(i + k);
+    const d = o + <usize>load<u8>(T_SGR_LEN + c);
+    store<u16>(d, load<u16>(T_CARET + (b << 1)));
+    store<u32>(d + <usize>load<u8>(T_CARET_LEN + b), 0x6d305b1b);
   }
-  return copy16(p, scratch + from, end - scratch - from);
+  p += total;
+  store<u16>(p, 0x0a7c);
+  return p + 2;
 }
 
 /** The caret column of the `n` ASCII bytes at `i` (coloured or not), `|` and LF at `p`; returns the end. */
@@ -528,17 +553,17 @@ function resolvedCaret(p: usize, n: i32, coloured: bool): usize {
   if (!coloured) {
     p = copy16(p, caretText, end);
   } else {
-    let from: usize = 0;
     for (let k = 0; k < n; k++) {
-      const c = <u32>load<u8>(colourOf + <usize>k);
-      if (c == 0) continue;
+      const c = <usize>load<u8>(colourOf + <usize>k);
       const at = <usize>load<u16>(cellStart + (<usize>k << 1));
-      const to = <usize>load<u16>(cellStart + (<usize>(k + 1) << 1));
-      p = copy16(p, caretText + from, at - from);
-      p = reset(copy16(paint(p, c), caretText + at, to - at));
-      from = to;
+      store<u64>(p, load<u64>(T_SGR + (c << 3)));
+      p += <usize>load<u8>(T_SGR_LEN + c);
+      // A cell's text is at most 10 bytes (`<U+10FFFF>`).
+      v128.store(p, v128.load(caretText + at));
+      p += <usize>load<u16>(cellStart + (<usize>(k + 1) << 1)) - at;
+      store<u32>(p, 0x6d305b1b);
+      p += <usize>(c != 0) << 2;
     }
-    p = copy16(p, caretText + from, end - from);
   }
   store<u16>(p, 0x0a7c);
   return p + 2;
@@ -630,7 +655,7 @@ function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool, digits: i32
   if (digits + FIXED - 1 <= COLUMNS) {
     if (!simd) cutP = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
     else if (!coloured) cutP = simdHex(p, i, at);
-    else cutP = paintedHex(p, simdHex(scratch, i, at));
+    else cutP = paintedHex(writeHex(p, at, 8), i);
     cutCol = digits + FIXED - 1;
   } else {
     cutP = writeHex(p, at, DIGITS);
@@ -718,37 +743,55 @@ function simdHex(p: usize, i: usize, at: f64): usize {
   return p + 61;
 }
 
-/** The most bytes a row of {@link asciiStretch} takes (61 + 32 + 2, and 16 for the caret's last store). */
-export const STRETCH_ROW_BYTES: usize = 112;
+/** The most bytes a row of {@link asciiStretch} takes (a painted row of 16 cells, and 16 for the last store). */
+export const STRETCH_ROW_BYTES: usize = 61 + 32 + 2 + 32 * 12 + 16;
+
+/** Rows the last {@link asciiStretch} wrote. */
+export let stretchRows: i32 = 0;
 
 /**
  * Writes up to `rows` rows of 16 ASCII bytes from `i` (offset `at`, below 2^32 after them) at
- * `p`, as {@link writeRow} writes rows that no colour reaches and that fit the terminal; stops
- * before a row that is not such a row (a byte from 0x80; with colour, a control; wider than the
- * terminal). Returns the end plus 2^32 times the rows written. For the stretches between spans:
- * one call, no per-row work outside the loop.
+ * `p`, as {@link writeRow} writes rows that no span colours (none is kept, and none starts in
+ * them) and that fit the terminal: with colour, a control's cell painted by the table. Stops
+ * before a row that is not such a row (a byte from 0x80, or wider than the terminal); returns
+ * the end ({@link stretchRows}: how many). For the stretches between spans: one call, no per-row
+ * work outside the loop.
  */
-export function asciiStretch(p: usize, i: usize, at: f64, rows: i32): f64 {
-  if (!SIMD || seqEnd > at || (COLOUR && actN > 0)) return <f64>p;
+export function asciiStretch(p: usize, i: usize, at: f64, rows: i32): usize {
+  stretchRows = 0;
+  if (!SIMD || seqEnd > at || (COLOUR && actN > 0)) return p;
   // In the default layout a row of 16 one-column cells is 78 columns; each two-column cell adds one.
   const room = COLUMNS - 78;
+  const low = v128.load(T_ASCII_COLOUR);
+  const high = v128.load(T_ASCII_COLOUR + 16);
+  const del = i8x16.splat(<i8>load<u8>(T_ASCII_COLOUR + 0x7f));
   let r = 0;
   let a = <u32>at;
   for (; r < rows; r++) {
     const v = v128.load(i);
     if (i8x16.bitmask(v) != 0) break;
     const controls = v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f)));
-    if (COLOUR && v128.any_true(controls)) break;
+    const anyControl = v128.any_true(controls);
     if (room < 16) {
       const escaped = v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))),
         v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))));
       if (<i32>popcnt(<u32>i8x16.bitmask(v128.or(controls, escaped))) > room) break;
     }
-    p = asciiCaret(simdHex(p, i, <f64>a), i);
+    if (COLOUR && anyControl) {
+      // Each cell's colour outside spans (as colourRow16 takes it from the table).
+      let col = v128.or(i8x16.swizzle(low, v), i8x16.swizzle(high, i8x16.sub(v, i8x16.splat(16))));
+      col = v128.or(col, v128.and(i8x16.eq(v, i8x16.splat(0x7f)), del));
+      v128.store(colourOf, col);
+      asciiRow = true;
+      p = paintedAsciiRow(p, i, <f64>a);
+    } else {
+      p = asciiCaret(simdHex(p, i, <f64>a), i);
+    }
     i += 16;
     a += 16;
   }
-  return <f64>p + <f64>r * 4294967296;
+  stretchRows = r;
+  return p;
 }
 
 /**
