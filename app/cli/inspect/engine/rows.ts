@@ -80,6 +80,7 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   cellColour = alloc(<usize>width);
   colourOf = alloc(<usize>width);
   cellAt = alloc(64);
+  plainRow = alloc(160);
   actCap = 256;
   actStart = alloc(<usize>actCap << 3);
   actEnd = alloc(<usize>actCap << 3);
@@ -506,8 +507,54 @@ function paintedHex(p: usize, i: usize): usize {
   return p + 3;
 }
 
-/** The painted row of 16 ASCII bytes at `i` (offset `at`, 8 digits) in the default layout, at `p`: its cells placed as {@link paintedHex} places them. */
+/**
+ * The painted row of 16 ASCII bytes at `i` (offset `at`, 8 digits) in the default layout, at
+ * `p`. With few cells coloured (an LF in a line of text), the plain row written by SIMD and
+ * copied with each coloured cell's SGR and reset put in; else every cell placed as
+ * {@link paintedHex} places them.
+ */
 function paintedAsciiRow(p: usize, i: usize, at: f64): usize {
+  const mask = <u32>i8x16.bitmask(i8x16.ne(v128.load(colourOf), i8x16.splat(0)));
+  if (popcnt(mask) <= 3) return fewPaintedAsciiRow(p, i, at, mask);
+  return placedAsciiRow(p, i, at);
+}
+
+/** The plain row's text for {@link fewPaintedAsciiRow} (a row and 16 bytes past it). */
+let plainRow: usize = 0;
+
+/** {@link paintedAsciiRow} for a row whose coloured cells are the bits of `mask`. */
+function fewPaintedAsciiRow(p: usize, i: usize, at: f64, mask: u32): usize {
+  const end = asciiCaret(simdHex(plainRow, i, at), i);
+  let from: usize = 0;
+  for (let m = mask; m != 0; m &= m - 1) {
+    const k = <usize>ctz(m);
+    const cell = k * 3 + (k >> 3) + 10;
+    p = copy16(p, plainRow + from, cell - from);
+    p = paint(p, load<u8>(colourOf + k));
+    store<u16>(p, load<u16>(plainRow + cell));
+    p = reset(p + 2);
+    from = cell + 2;
+  }
+  // Caret cell k begins after the k cells before it: one byte each, two for those of two.
+  const v = v128.load(i);
+  const two = <u32>i8x16.bitmask(v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f))),
+    v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))), v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))))));
+  for (let m = mask; m != 0; m &= m - 1) {
+    const k = <usize>ctz(m);
+    const bit = (<u32>1 << <u32>k);
+    const cell = 61 + k + <usize>popcnt(two & (bit - 1));
+    const len = 1 + <usize>((two & bit) != 0);
+    p = copy16(p, plainRow + from, cell - from);
+    p = paint(p, load<u8>(colourOf + k));
+    store<u16>(p, load<u16>(plainRow + cell));
+    p = reset(p + len);
+    from = cell + len;
+  }
+  return copy16(p, plainRow + from, end - plainRow - from);
+}
+
+/** {@link paintedAsciiRow} with every cell placed. */
+function placedAsciiRow(p: usize, i: usize, at: f64): usize {
   const x = <u32>at;
   store<u16>(p, load<u16>(T_HEX2 + (<usize>(x >>> 24) << 1)));
   store<u16>(p + 2, load<u16>(T_HEX2 + (<usize>((x >>> 16) & 255) << 1)));
