@@ -7,7 +7,7 @@ import {
   APC_MEANING, c0Meaning, c1Meaning, csiMeaning, dcsMeaning, escMeaning, invisibleMeaning, oscMeaning,
   PM_MEANING, SOS_MEANING, strayMeaning, WITHHELD_MEANING,
 } from './meaning';
-import type { ParserSink } from './sink';
+import type { ParserSink, SpanLog } from './sink';
 import { SpanClass, SpanFlag, StretchFlag } from './span-class';
 import { Action, State, Unit } from './states';
 import { TRANSITIONS } from './transition-table';
@@ -198,6 +198,11 @@ export interface ParserOptions {
    * of reporting it, as [count, bytes] for {@link SGR_MEANINGS}[0] then [count, bytes] for [1].
    */
   sgrCounts?: Float64Array;
+  /**
+   * @internal With {@link sgrCounts}: the plain SGR counted there are also recorded into this
+   * log, with these kinds (see SpanLog.kind) for SGR_MEANINGS[0] and [1].
+   */
+  sgrLog?: { log: SpanLog; kinds: readonly [number, number] };
 }
 
 /** The two meanings of a plain SGR (without and with a conceal parameter), as csiMeaning gives them. */
@@ -271,6 +276,10 @@ export class Parser {
   /** Every unit through {@link unit} (the table), no fast path: the reference the fast paths are tested against. */
   private readonly stateMachineOnly: boolean;
   private readonly sgrCounts: Float64Array | null;
+  /** ParserOptions.sgrLog: the log and the kinds of the two SGR meanings (null: none). */
+  private readonly sgrLog: SpanLog | null;
+  private readonly sgrKind0: number;
+  private readonly sgrKind1: number;
 
   /** The current chunk seen as 32-bit words (from byte {@link wordBase}), for skipping clean text 4 bytes at a time. */
   private words: Uint32Array = new Uint32Array(0);
@@ -288,6 +297,9 @@ export class Parser {
     this.limits = resolveLimits(limits);
     this.stateMachineOnly = options.stateMachineOnly === true;
     this.sgrCounts = options.sgrCounts ?? null;
+    this.sgrLog = options.sgrLog?.log ?? null;
+    this.sgrKind0 = options.sgrLog?.kinds[0] ?? 0;
+    this.sgrKind1 = options.sgrLog?.kinds[1] ?? 0;
     this.out = sink;
     // V8 treats a field written only once as a constant and folds it into optimized code; `base`
     // first changes after the first chunk, which would throw that code away mid-stream. A second
@@ -780,6 +792,7 @@ export class Parser {
       && this.limits.maxCsiParamBytes >= 1) {
       counts[0]++;
       counts[1] += 4;
+      if (this.sgrLog !== null) this.logSgr(this.base + i, 4, this.sgrKind0);
       return i + 4;
     }
     let j = i + 2;
@@ -835,6 +848,7 @@ export class Parser {
         const k = eight ? 2 : 0;
         counts[k]++;
         counts[k + 1] += j + 1 - i;
+        if (this.sgrLog !== null) this.logSgr(this.base + i, j + 1 - i, eight ? this.sgrKind1 : this.sgrKind0);
       } else {
         this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, eight ? SGR_MEANINGS[1] : SGR_MEANINGS[0], 0, b, count > 0 ? this.params[0] : -1);
       }
@@ -843,6 +857,17 @@ export class Parser {
     const meaning = csiMeaning(priv, inter, b, this.params, Math.min(count, MAX_TRACKED_PARAMS));
     this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b, count > 0 ? this.params[0] : -1);
     return j + 1;
+  }
+
+  /** Records a plain SGR counted in the ground fast path into the span log. */
+  private logSgr(offset: number, length: number, kind: number): void {
+    const log = this.sgrLog as SpanLog;
+    if (log.n === log.kind.length) log.drain();
+    const n = log.n;
+    log.start[n] = offset;
+    log.length[n] = length;
+    log.kind[n] = kind;
+    log.n = n + 1;
   }
 
   /** ESC, CSI and DCS-header states: one unit at a time through the table. */

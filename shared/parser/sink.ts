@@ -38,3 +38,27 @@ export class NoopSink implements ParserSink {
   print(_bytes: Uint8Array, _start: number, _end: number, _offset: number): void {}
   span(_cls: SpanClass, _offset: number, _length: number, _meaning: string, _flags: number, _code: number): void {}
 }
+
+/**
+ * Spans recorded into typed arrays as they are reported: for a consumer that takes every span of
+ * a large input (a hex dump's annotations), without a call and a meaning string per span as
+ * {@link ParserSink.span} has them. Entry `k < n` is a span of `length[k]` raw bytes at stream
+ * offset `start[k]`, in the order the parser completed them (nearly start order: a sequence that
+ * contains an executed control completes after it).
+ */
+export interface SpanLog {
+  start: Float64Array;
+  length: Float64Array;
+  /**
+   * Its class, flags and meaning as one integer: `class | flags << 4 | meaning << 10`, where
+   * `meaning` numbers the (class, meaning) pair (the Sanitizer's spanMeaning names it).
+   */
+  kind: Int32Array;
+  /** Entries recorded: the next goes at `n`. */
+  n: number;
+  /**
+   * Called when the arrays are full (`n` is their length): takes the entries (setting `n` back)
+   * or gives larger arrays. The arrays are read again after it.
+   */
+  drain(): void;
+}

@@ -92,6 +92,8 @@ export class ReportBuilder {
   private readonly meanings = SPAN_CLASS_NAMES.map(() => new Map<string, MeaningCounter>());
   /** The meaning of each counter, by its number. */
   private readonly meaningById: string[] = [];
+  /** Numbers given out before their counters exist (see {@link reserveMeaning}), per class. */
+  private readonly reserved = SPAN_CLASS_NAMES.map(() => new Map<string, number>());
   /** The counter of the last meaning seen: runs of one meaning (SGR after SGR) skip the map. */
   private lastMeaning = '';
   private lastClass = -1;
@@ -130,11 +132,24 @@ export class ReportBuilder {
     return this.meaningById.length;
   }
 
-  /** A new counter for a class's meaning, numbered next. */
-  private counter(byMeaning: Map<string, MeaningCounter>, meaning: string): MeaningCounter {
-    const counter = { n: 0, id: this.meaningById.length };
-    this.meaningById.push(meaning);
-    byMeaning.set(meaning, counter);
+  /**
+   * The number the counter of `meaning` in class `cls` has, or will have once a span of it is
+   * recorded (the report lists only meanings that occurred): for spans recorded elsewhere first.
+   */
+  reserveMeaning(cls: SpanClass, meaning: string): number {
+    const known = this.meanings[cls].get(meaning)?.id ?? this.reserved[cls].get(meaning);
+    if (known !== undefined) return known;
+    const id = this.meaningById.push(meaning) - 1;
+    this.reserved[cls].set(meaning, id);
+    return id;
+  }
+
+  /** A new counter for a class's meaning, numbered next (or as reserved). */
+  private counter(cls: SpanClass, meaning: string): MeaningCounter {
+    let id = this.reserved[cls].get(meaning);
+    if (id === undefined) id = this.meaningById.push(meaning) - 1;
+    const counter = { n: 0, id };
+    this.meanings[cls].set(meaning, counter);
     return counter;
   }
 
@@ -152,7 +167,7 @@ export class ReportBuilder {
       let counter = this.prevCounter;
       if (meaning !== this.prevMeaning || cls !== this.prevClass) {
         const byMeaning = this.meanings[cls];
-        counter = byMeaning.get(meaning) ?? this.counter(byMeaning, meaning);
+        counter = byMeaning.get(meaning) ?? this.counter(cls, meaning);
       }
       this.prevMeaning = this.lastMeaning;
       this.prevClass = this.lastClass;
@@ -178,7 +193,7 @@ export class ReportBuilder {
     this.counts[cls] += count;
     this.bytes[cls] += bytes;
     const byMeaning = this.meanings[cls];
-    (byMeaning.get(meaning) ?? this.counter(byMeaning, meaning)).n += count;
+    (byMeaning.get(meaning) ?? this.counter(cls, meaning)).n += count;
   }
 
   /** Nothing from raw `offset` on reached the text (a span open at end of input). */

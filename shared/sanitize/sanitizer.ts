@@ -123,10 +123,17 @@ export class Sanitizer implements ParserSink {
   constructor(private readonly options: SanitizerOptions = {}) {
     this.limits = resolveLimits(options.limits);
     // Without onSpan, plain SGR spans only count: the parser counts them itself (see sgrCounts).
-    this.sgrCounts = options.onSpan || options.spanLog ? null : new Float64Array(4);
+    this.sgrCounts = options.onSpan ? null : new Float64Array(4);
     this.onSpan = options.onSpan ?? null;
     this.spanLog = options.spanLog ?? null;
-    this.parser = new Parser(this, this.limits, { stateMachineOnly: options.stateMachineOnly === true, sgrCounts: this.sgrCounts ?? undefined });
+    // With a span log the parser records the plain SGR it counts there itself, under the numbers
+    // their meanings will have in the report.
+    const log = this.sgrCounts !== null ? this.spanLog : null;
+    const sgrLog = log === null ? undefined : {
+      log,
+      kinds: [0, 1].map((k) => SpanClass.Csi | (this.report.reserveMeaning(SpanClass.Csi, SGR_MEANINGS[k]) << 10)) as [number, number],
+    };
+    this.parser = new Parser(this, this.limits, { stateMachineOnly: options.stateMachineOnly === true, sgrCounts: this.sgrCounts ?? undefined, sgrLog });
     this.mode = options.cr ?? 'newline';
     this.line = this.mode === 'overwrite' ? new LineBuffer() : null;
     this.map = options.mapOffsets ? new OffsetMap() : null;
