@@ -522,9 +522,15 @@ function paintedAsciiRow(p: usize, i: usize, at: f64): usize {
 /** The plain row's text for {@link fewPaintedAsciiRow} (a row and 16 bytes past it). */
 let plainRow: usize = 0;
 
-/** {@link paintedAsciiRow} for a row whose coloured cells are the bits of `mask`. */
-function fewPaintedAsciiRow(p: usize, i: usize, at: f64, mask: u32): usize {
-  const end = asciiCaret(simdHex(plainRow, i, at), i);
+/** Where the copy of {@link plainRow} has got to. */
+let plainFrom: usize = 0;
+
+/**
+ * The offset and hex column (and `  |`) of the plain row in {@link plainRow} at `p`, with the
+ * SGR and reset of the coloured cells (the bits of `mask`) put in; {@link plainFrom}: how far
+ * the plain text was copied.
+ */
+function fewPaintedHexFrom(p: usize, mask: u32): usize {
   let from: usize = 0;
   for (let m = mask; m != 0; m &= m - 1) {
     const k = <usize>ctz(m);
@@ -535,6 +541,22 @@ function fewPaintedAsciiRow(p: usize, i: usize, at: f64, mask: u32): usize {
     p = reset(p + 2);
     from = cell + 2;
   }
+  plainFrom = from;
+  return p;
+}
+
+/** The offset and hex column of a row of 16 bytes (few cells coloured) at `p`, with `  |`: as {@link fewPaintedHexFrom}. */
+function fewPaintedHex(p: usize, i: usize, at: f64): usize {
+  simdHex(plainRow, i, at);
+  p = fewPaintedHexFrom(p, <u32>i8x16.bitmask(i8x16.ne(v128.load(colourOf), i8x16.splat(0))));
+  return copy16(p, plainRow + plainFrom, 61 - plainFrom);
+}
+
+/** {@link paintedAsciiRow} for a row whose coloured cells are the bits of `mask`. */
+function fewPaintedAsciiRow(p: usize, i: usize, at: f64, mask: u32): usize {
+  const end = asciiCaret(simdHex(plainRow, i, at), i);
+  p = fewPaintedHexFrom(p, mask);
+  let from = plainFrom;
   // Caret cell k begins after the k cells before it: one byte each, two for those of two.
   const v = v128.load(i);
   const two = <u32>i8x16.bitmask(v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f))),
@@ -702,7 +724,7 @@ function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool, digits: i32
   if (digits + FIXED - 1 <= COLUMNS) {
     if (!simd) cutP = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
     else if (!coloured) cutP = simdHex(p, i, at);
-    else cutP = paintedHex(writeHex(p, at, 8), i);
+    else cutP = popcnt(<u32>i8x16.bitmask(i8x16.ne(v128.load(colourOf), i8x16.splat(0)))) <= 3 ? fewPaintedHex(p, i, at) : paintedHex(writeHex(p, at, 8), i);
     cutCol = digits + FIXED - 1;
   } else {
     cutP = writeHex(p, at, DIGITS);
@@ -722,33 +744,44 @@ function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool, digits: i32
     store<u8>(cutP, 0x7c);
     cutP++;
   }
-  for (let k = 0; k < n; k++) {
-    const c: u32 = coloured ? load<u8>(colourOf + <usize>k) : 0;
+  // The caret cells: each cut before when it does not fit (an uncoloured space is then dropped).
+  let q = cutP;
+  let col = cutCol;
+  const columns = COLUMNS;
+  for (let k: usize = 0; k < <usize>n; k++) {
+    const c = coloured ? <usize>load<u8>(colourOf + k) : 0;
     let text: usize;
     let len: usize;
     let w: i32;
     if (asciiRow) {
-      const b = <usize>load<u8>(i + <usize>k);
+      const b = <usize>load<u8>(i + k);
       text = T_CARET + (b << 1);
       len = <usize>load<u8>(T_CARET_LEN + b);
       w = <i32>len;
     } else {
-      const from = <usize>load<u16>(cellStart + (<usize>k << 1));
+      const from = <usize>load<u16>(cellStart + (k << 1));
       text = caretText + from;
-      len = <usize>load<u16>(cellStart + (<usize>(k + 1) << 1)) - from;
+      len = <usize>load<u16>(cellStart + ((k + 1) << 1)) - from;
       w = load<u8>(text) < 0x80 ? <i32>len : 2;
     }
-    if (cutCol + w > COLUMNS) {
+    if (col + w > columns) {
+      cutP = q;
+      cutCol = col;
       newVisualRow();
-      // An uncoloured space is blank: dropped where a cut falls.
+      q = cutP;
+      col = cutCol;
       if (c == 0 && len == 1 && load<u8>(text) == 0x20) continue;
     }
-    cutCol += w;
-    let q = cutP;
-    if (c != 0) q = paint(q, c);
-    q = put(q, text, len);
-    cutP = c != 0 ? reset(q) : q;
+    col += w;
+    store<u64>(q, load<u64>(T_SGR + (c << 3)));
+    q += <usize>load<u8>(T_SGR_LEN + c);
+    v128.store(q, v128.load(text));
+    q += len;
+    store<u32>(q, 0x6d305b1b);
+    q += <usize>(c != 0) << 2;
   }
+  cutP = q;
+  cutCol = col;
   fit(1, false);
   store<u8>(cutP, 0x7c);
   cutP++;
