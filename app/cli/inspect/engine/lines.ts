@@ -58,6 +58,8 @@ let bKey: usize = 0;
 let bLen: usize = 0;
 let bCap: i32 = 0;
 let cache: usize = 0;
+/** The cache slot of a single span's line by its kind: 1024 entries of kind, length digits and slot. */
+let oneMemo: usize = 0;
 /** A line composed before it is cut; a line kept in the cache, composed and cut; their size. */
 let lineBuf: usize = 0;
 let keepBuf: usize = 0;
@@ -121,6 +123,7 @@ export function setLineLayout(from: f64, to: f64, columns: i32): void {
   recPos = alloc(<usize>SHAPE_PATCHES << 2);
   recRel = alloc(<usize>SHAPE_PATCHES << 3);
   cache = alloc(<usize>LC_SLOTS * LC_BYTES);
+  oneMemo = alloc(1024 << 4);
   for (let s = 0; s < LC_SLOTS; s++) store<i32>(cache + <usize>s * LC_BYTES, -1);
 }
 
@@ -321,6 +324,32 @@ function freshLine(p: usize, b: i32, k: i32, kind: i32, size: f64, template: boo
 function cachedLine(b: i32, k: i32, kind: i32, size: f64): usize {
   const ki = <usize>k;
   const packed = load<i32>(logKind + (ki << 2));
+  // The line of one span (the commonest by far): found by its kind and length's digit count, in
+  // a memo of the slot its line has, before the general key.
+  let memo: usize = 0;
+  if (kind == LINE_SINGLE && load<f64>(logCount + (ki << 3)) == 1) {
+    const len = load<f64>(logLen + (ki << 3));
+    const digits = len < LENGTH_FIELD_MAX ? decimalDigits(len) : 0;
+    memo = oneMemo + (<usize>((<u32>packed * 0x9e3779b1) >>> 22) << 4);
+    if (load<i32>(memo) == packed && load<i32>(memo, 4) == digits && digits != 0) {
+      const slot = <usize>load<u32>(memo, 8);
+      // (The slot may have taken another line since.)
+      if (load<i32>(slot) == kind && load<i32>(slot, 4) == packed && load<f64>(slot, 8) == 1 && load<f64>(slot, 24) == -<f64>digits) {
+        return load<u16>(slot, 32) == 0 ? 0 : slot;
+      }
+    }
+    store<i32>(memo, packed);
+    store<i32>(memo, digits, 4);
+    store<u32>(memo, 0, 8);
+  }
+  const slot = cachedSlot(b, k, kind, size, packed);
+  if (memo != 0) store<u32>(memo, <u32>slot, 8);
+  return load<u16>(slot, 32) == 0 ? 0 : slot;
+}
+
+/** The cache slot of bucket `b`'s line (its text length 0 when it cannot be kept), filled now if it did not hold it. */
+function cachedSlot(b: i32, k: i32, kind: i32, size: f64, packed: i32): usize {
+  const ki = <usize>k;
   const n = kind == LINE_SINGLE ? load<f64>(logCount + (ki << 3)) : size;
   const stride = kind == LINE_EVERY ? load<f64>(bStride + (<usize>b << 3)) : 0;
   const len = load<f64>(logLen + (ki << 3));
@@ -328,9 +357,7 @@ function cachedLine(b: i32, k: i32, kind: i32, size: f64): usize {
   let h = (<u32>(kind + 1) * 0x9e3779b1) ^ (<u32>packed * 0x85ebca6b) ^ (<u32>(<i64>n) * 0xc2b2ae35) ^ (<u32>(<i64>stride) * 0x27d4eb2f) ^ (<u32>(<i64>lenKey) * 0x165667b1);
   h ^= h >>> 15;
   const slot = cache + <usize>((h * 0x2c1b3c6d) >>> 22) * LC_BYTES;
-  if (load<i32>(slot) == kind && load<i32>(slot, 4) == packed && load<f64>(slot, 8) == n && load<f64>(slot, 16) == stride && load<f64>(slot, 24) == lenKey) {
-    return load<u16>(slot, 32) == 0 ? 0 : slot;
-  }
+  if (load<i32>(slot) == kind && load<i32>(slot, 4) == packed && load<f64>(slot, 8) == n && load<f64>(slot, 16) == stride && load<f64>(slot, 24) == lenKey) return slot;
   store<i32>(slot, kind);
   store<i32>(slot, packed, 4);
   store<f64>(slot, n, 8);
@@ -338,10 +365,10 @@ function cachedLine(b: i32, k: i32, kind: i32, size: f64): usize {
   store<f64>(slot, lenKey, 24);
   store<u16>(slot, 0, 32);
   const text = slot + LC_TEXT_AT;
-  if (kind == LINE_AT && size > <f64>LC_AT) return 0;
+  if (kind == LINE_AT && size > <f64>LC_AT) return slot;
   // The line with markers for its numbers, cut as any line of these digit counts is cut.
   const length = freshLine(keepBuf, b, k, kind, size, true) - keepBuf;
-  if (length > LC_TEXT) return 0;
+  if (length > LC_TEXT) return slot;
   memory.copy(text, keepBuf, length);
   let offsetPos = NONE;
   let lenPos = NONE;
@@ -359,20 +386,20 @@ function cachedLine(b: i32, k: i32, kind: i32, size: f64): usize {
     while (e < length && load<u8>(text + e) == m) e++;
     const run = e - j;
     if (m == MARK_LENGTH) {
-      if (lenPos != NONE || run != <usize>(-lenKey)) return 0;
+      if (lenPos != NONE || run != <usize>(-lenKey)) return slot;
       lenPos = <u16>j;
     } else {
-      if (run % 8 != 0) return 0;
+      if (run % 8 != 0) return slot;
       for (let r: usize = 0; r < run; r += 8) {
         const at = <u16>(j + r);
         if (m == MARK_OFFSET) {
-          if (offsetPos != NONE) return 0;
+          if (offsetPos != NONE) return slot;
           offsetPos = at;
         } else if (m == MARK_LAST) {
-          if (lastPos != NONE) return 0;
+          if (lastPos != NONE) return slot;
           lastPos = at;
         } else {
-          if (ats == LC_AT) return 0;
+          if (ats == LC_AT) return slot;
           store<u16>(slot + 44 + (<usize>ats << 1), at);
           ats++;
         }
@@ -380,7 +407,7 @@ function cachedLine(b: i32, k: i32, kind: i32, size: f64): usize {
     }
     j = e;
   }
-  if (offsetPos == NONE || (kind == LINE_EVERY && lastPos == NONE) || (kind == LINE_AT && <f64>ats != size)) return 0;
+  if (offsetPos == NONE || (kind == LINE_EVERY && lastPos == NONE) || (kind == LINE_AT && <f64>ats != size)) return slot;
   store<u16>(slot, offsetPos, 34);
   store<u16>(slot, lenPos, 36);
   store<u16>(slot, lastPos, 40);
@@ -392,7 +419,8 @@ function cachedLine(b: i32, k: i32, kind: i32, size: f64): usize {
 /** Bucket `b`'s line from its cached slot: the text copied, its numbers written. */
 function copyLine(p: usize, slot: usize, b: i32, k: i32, kind: i32): usize {
   const length = <usize>load<u16>(slot, 32);
-  memory.copy(p, slot + LC_TEXT_AT, length);
+  // 16 bytes at a time (a line is short; what is written past it is overwritten after).
+  for (let j: usize = 0; j < length; j += 16) v128.store(p + j, v128.load(slot + LC_TEXT_AT + j));
   const ki = <usize>k;
   offsetAt(p + <usize>load<u16>(slot, 34), load<f64>(logStart + (ki << 3)));
   const lenPos = load<u16>(slot, 36);
