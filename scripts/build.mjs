@@ -1,6 +1,7 @@
 // Builds everything `npm start`, `npm test` and packaging need:
 //   dist/airlock.mjs               the CLI's executable: dist/sanitize-main.mjs for `sanitize` and
-//                                  dist/inspect-main.mjs for `inspect` (one file each),
+//                                  dist/inspect-main.mjs for `inspect` (one file each; its dump thread
+//                                  dist/inspect-worker.mjs),
 //                                  else dist/cli.mjs (+ chunks, one ESM file per command: fast start)
 //   dist/renderer/                 the viewer (RENDERER's vite config), when renderer/vite.config.ts exists
 //   dist/app/main.cjs              Electron main (electron external)
@@ -32,7 +33,7 @@ await build({
 // `sanitize` and `inspect`, each alone in one file (no splitting): a pipeline pays start-up on every
 // run, and each extra module the split build loads costs about a millisecond (see
 // app/cli/sanitize-main.ts, app/cli/inspect-main.ts).
-await build({ ...cli, entryPoints: { 'sanitize-main': 'app/cli/sanitize-main.ts', 'inspect-main': 'app/cli/inspect-main.ts' }, outdir: 'dist' });
+await build({ ...cli, entryPoints: { 'sanitize-main': 'app/cli/sanitize-main.ts', 'inspect-main': 'app/cli/inspect-main.ts', 'inspect-worker': 'app/cli/inspect-worker.ts' }, outdir: 'dist' });
 // The executable picks one of the three; it is not bundled, so its dynamic import stays a path.
 await build({ ...cli, bundle: false, sourcemap: false, entryPoints: { airlock: 'app/cli/airlock.ts' }, outdir: 'dist' });
 

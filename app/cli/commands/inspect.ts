@@ -1,4 +1,6 @@
-import { Sanitizer } from '../../../shared/sanitize';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Sanitizer, type RemovalReport } from '../../../shared/sanitize';
 import { wrapLine } from '../../node/fit';
 import { sha256Digest } from '../../node/sha256';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
@@ -9,6 +11,7 @@ import { openArtifact } from '../inspect/artifact';
 import { legend, paintCell, wantsColor } from '../inspect/paint';
 import { ByteOutput } from '../inspect/bytes-out';
 import { DumpEngine } from '../inspect/engine';
+import { THREAD_MIN_BYTES, ThreadedDump } from '../inspect/threaded-dump';
 import { formatReportSummary } from '../inspect/summary';
 import { parseByteCount } from '../size';
 import { StdoutWriter } from '../stdio';
@@ -55,6 +58,16 @@ const READ_PAGE = 1 << 20;
  */
 const FEED = 32 * 1024;
 
+/** Bytes of the file at `path` (0 for stdin or what cannot be read: the error comes when it is opened). */
+function fileBytes(path: string, io: Parameters<Command['run']>[1]): number {
+  if (path === '-') return 0;
+  try {
+    return statSync(resolve(io.cwd, path)).size;
+  } catch {
+    return 0;
+  }
+}
+
 /** `airlock inspect`: the forensic byte viewer for terminals. */
 export const inspectCommand: Command = {
   name: 'inspect',
@@ -79,45 +92,65 @@ export const inspectCommand: Command = {
 
     const { path, shown } = await openArtifact(positionals[0], { offset, length, dump }, values['--vault'], io);
     const out = new ByteOutput(new StdoutWriter(io));
+    const layout = { offset, windowEnd, width, color, columns };
+    // A large dump to a descriptor is formatted on a second thread while this one parses.
+    const threaded = dump && io.stdoutFd !== undefined && io.env.AIRLOCK_INSPECT_THREADS !== '1' && fileBytes(path, io) >= THREAD_MIN_BYTES
+      ? ThreadedDump.start(layout, io.stdoutFd) : null;
     // The dump keeps only the spans it can show: none for a summary, those overlapping a range.
-    const dumper = dump ? new DumpEngine(out, { offset, windowEnd, width, color, columns }) : undefined;
+    const dumper = dump && threaded === null ? new DumpEngine(out, layout) : undefined;
     // The text is not used here: a reused output buffer spares a copy per page.
-    const sanitizer = new Sanitizer({ digest: await sha256Digest(), spanLog: dumper?.spans, reuseOutputBuffer: true });
+    const sanitizer = new Sanitizer({ digest: await sha256Digest(), spanLog: threaded?.spans ?? dumper?.spans, reuseOutputBuffer: true });
     if (dumper !== undefined) dumper.meanings = sanitizer;
+    if (threaded !== null) threaded.meanings = sanitizer;
     if (!json) {
       const header = [...own(`airlock inspect: ${terminalSafeLine(shown)}`, 'airlock inspect:')];
       if (dump && color) header.push(...legend(columns));
       out.text(`${header.map((l, i) => (i === 0 ? `${note('airlock inspect:')}${l.slice('airlock inspect:'.length)}` : l)).join('\n')}\n`);
+      // The dump thread writes to the descriptor itself, after this.
+      if (threaded !== null) await out.flush();
     }
 
     let at = 0;
-    // Pages are read into one buffer: the dump copies what it keeps, the sanitizer keeps nothing.
-    for await (const page of readSource(path, io, READ_PAGE, true)) {
-      if (dumper === undefined) sanitizer.write(page);
-      else {
-        for (let i = 0; i < page.length; i += FEED) {
-          const chunk = page.subarray(i, i + FEED);
-          sanitizer.write(chunk);
-          dumper.append(chunk);
-          await dumper.advance(false);
+    let report: RemovalReport;
+    try {
+      // Pages are read into one buffer: the dump copies what it keeps, the sanitizer keeps nothing.
+      for await (const page of readSource(path, io, READ_PAGE, true)) {
+        if (threaded !== null) {
+          for (let i = 0; i < page.length; i += threaded.chunkBytes) {
+            const chunk = page.subarray(i, i + threaded.chunkBytes);
+            sanitizer.write(chunk);
+            threaded.push(chunk);
+          }
+        } else if (dumper === undefined) {
+          sanitizer.write(page);
+        } else {
+          for (let i = 0; i < page.length; i += FEED) {
+            const chunk = page.subarray(i, i + FEED);
+            sanitizer.write(chunk);
+            dumper.append(chunk);
+            await dumper.advance(false);
+          }
+          // A short page is a slow source (a pipe): what is settled goes out now, not at 1 MiB.
+          if (page.length < READ_PAGE) await out.flush();
         }
-        // A short page is a slow source (a pipe): what is settled goes out now, not at 1 MiB.
-        if (page.length < READ_PAGE) await out.flush();
+        at += page.length;
       }
-      at += page.length;
+      sanitizer.end();
+      // The whole input was parsed, so the summary and digest describe all of it, not the range.
+      report = sanitizer.getReport();
+      if (threaded !== null) await threaded.finish();
+    } catch (err) {
+      // The dump thread's output went away (a reader that closed the pipe): nothing more to say.
+      if (threaded !== null && (await threaded.stopped(err))) return 0;
+      throw err;
     }
-    sanitizer.end();
-    // The whole input was parsed, so the summary and digest describe all of it, not the range.
-    const report = sanitizer.getReport();
     if (json) {
       out.text(`${terminalSafeJson({ source: shown, bytes: at, sha256: report.sha256 ?? null, report }, 2)}\n`);
       await out.flush();
       return 0;
     }
-    if (dumper !== undefined) {
-      await dumper.advance(true);
-      if (offset > 0 && offset >= at) for (const l of own(`${note('airlock inspect:')} --offset ${offset} is at or past the end of the input (${at} bytes): no rows to show`, 'airlock inspect:')) out.text(`${l}\n`);
-    }
+    if (dumper !== undefined) await dumper.advance(true);
+    if (dump && offset > 0 && offset >= at) for (const l of own(`${note('airlock inspect:')} --offset ${offset} is at or past the end of the input (${at} bytes): no rows to show`, 'airlock inspect:')) out.text(`${l}\n`);
     for (const line of formatReportSummary(report)) {
       for (const l of line.startsWith('  ') ? own(line, '         ') : own(`${note('summary:')} ${line}`, 'summary:')) out.text(`${l}\n`);
     }

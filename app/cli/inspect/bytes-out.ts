@@ -1,4 +1,10 @@
-import type { StdoutWriter } from '../stdio';
+/** Where output goes: a descriptor written synchronously, or a stream (see StdoutWriter). */
+export interface OutputWriter {
+  /** Whether writes go straight to the descriptor: a written buffer may then be reused at once. */
+  readonly synchronous: boolean;
+  /** Writes all of `data`. */
+  write(data: Uint8Array): Promise<void>;
+}
 
 /**
  * A growable byte buffer that text is written into directly (`buf[p++] = …`): callers
@@ -63,7 +69,7 @@ export class ByteBuffer {
  * turns non-blocking in the middle of a write, and the stream took the rest, is it replaced.
  */
 export class ByteOutput extends ByteBuffer {
-  constructor(private readonly writer: StdoutWriter, readonly flushAt = 1 << 20) {
+  constructor(private readonly writer: OutputWriter, readonly flushAt = 1 << 20) {
     super(flushAt + (64 << 10));
   }
 

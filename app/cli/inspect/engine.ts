@@ -204,6 +204,20 @@ export class DumpEngine {
     this.refresh();
   }
 
+  /** Adds `n` spans recorded elsewhere (a span log's arrays) to the engine's raw log. */
+  addSpans(start: Float64Array, length: Float64Array, kind: Int32Array, n: number): void {
+    const raw = this.spans;
+    for (let k = 0; k < n; ) {
+      if (raw.n === raw.kind.length) raw.drain();
+      const m = Math.min(n - k, raw.kind.length - raw.n);
+      raw.start.set(start.subarray(k, k + m), raw.n);
+      raw.length.set(length.subarray(k, k + m), raw.n);
+      raw.kind.set(kind.subarray(k, k + m), raw.n);
+      raw.n += m;
+      k += m;
+    }
+  }
+
   /** Puts the text of the meanings numbered since the last call in the engine's table. */
   private learnMeanings(): void {
     const m = this.meanings;
