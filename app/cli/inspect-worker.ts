@@ -6,7 +6,8 @@ import { RingFailure, SlotRing } from './inspect/slot-ring';
 // The dump thread of `airlock inspect` (dist/inspect-worker.mjs; see inspect/threaded-dump.ts):
 // formats the dump while the main thread parses. A failure stops the ring first (the main thread
 // may be waiting for a slot), then says what it was.
-const data = workerData as DumpThreadData;
+// Started before the command knew what to dump (see airlock.ts), it is told in its first message.
+const data = (workerData as DumpThreadData | null) ?? (await new Promise<DumpThreadData>((resolve) => parentPort?.once('message', resolve)));
 try {
   await runDumpThread(data);
   parentPort?.postMessage({ done: true });

@@ -10,7 +10,7 @@ import { readSource } from '../byte-source';
 import { openArtifact } from '../inspect/artifact';
 import { legend, paintCell, wantsColor } from '../inspect/paint';
 import { ByteOutput } from '../inspect/bytes-out';
-import { DumpEngine } from '../inspect/engine';
+import { DumpEngine, FEED } from '../inspect/engine';
 import { THREAD_MIN_BYTES, ThreadedDump } from '../inspect/threaded-dump';
 import { formatReportSummary } from '../inspect/summary';
 import { parseByteCount } from '../size';
@@ -52,11 +52,6 @@ const SPEC: FlagSpec = {
 /** Bytes per read. */
 const READ_PAGE = 1 << 20;
 
-/**
- * Bytes per sanitizer write while dumping: rows are shown a little behind the parser, so their
- * spans are known (see Dump), and the bytes and spans waiting for their rows stay few.
- */
-const FEED = 32 * 1024;
 
 /** Bytes of the file at `path` (0 for stdin or what cannot be read: the error comes when it is opened). */
 function fileBytes(path: string, io: Parameters<Command['run']>[1]): number {
@@ -96,6 +91,7 @@ export const inspectCommand: Command = {
     // A large dump to a descriptor is formatted on a second thread while this one parses.
     const threaded = dump && io.stdoutFd !== undefined && io.env.AIRLOCK_INSPECT_THREADS !== '1' && fileBytes(path, io) >= THREAD_MIN_BYTES
       ? ThreadedDump.start(layout, io.stdoutFd) : null;
+    if (threaded === null) ThreadedDump.discard();
     // The dump keeps only the spans it can show: none for a summary, those overlapping a range.
     const dumper = dump && threaded === null ? new DumpEngine(out, layout) : undefined;
     // The text is not used here: a reused output buffer spares a copy per page.
@@ -116,8 +112,8 @@ export const inspectCommand: Command = {
       // Pages are read into one buffer: the dump copies what it keeps, the sanitizer keeps nothing.
       for await (const page of readSource(path, io, READ_PAGE, true)) {
         if (threaded !== null) {
-          for (let i = 0; i < page.length; i += threaded.chunkBytes) {
-            const chunk = page.subarray(i, i + threaded.chunkBytes);
+          for (let i = 0; i < page.length; i += FEED) {
+            const chunk = page.subarray(i, i + FEED);
             sanitizer.write(chunk);
             threaded.push(chunk);
           }

@@ -26,6 +26,14 @@ export const OFFSET_DIGITS = 8;
  */
 export const LAG = 32 * 1024;
 
+/**
+ * Bytes parsed between two advances: the dump shows rows after each FEED bytes. What it shows
+ * depends on it (a span that completes after the row it starts in was shown goes under a later
+ * row; a run ends where its first span's row was shown), so every way of feeding the dump (one
+ * thread or two) feeds it the same.
+ */
+export const FEED = 32 * 1024;
+
 /** Bytes held at first: a read of 1 MiB (the CLI's) and the bytes not yet shown before it. */
 const HOLD_BYTES = (1 << 20) + 4 * LAG;
 /** Spans the sanitizer records before the engine takes them into its log. */
@@ -62,6 +70,7 @@ const enum Ctrl {
   Arg = 4,
   Pos = 5,
   FlushAt = 6,
+  Moved = 7,
 }
 
 /** The engine's exports (engine/index.ts). */
@@ -147,6 +156,8 @@ export class DumpEngine {
   private holdAt = 0;
   private holdLen = 0;
   private fed = 0;
+  /** The engine's C_MOVED when the views were made. */
+  private moved = -1;
 
   constructor(private readonly out: ByteOutput, layout: DumpLayout) {
     const { offset, windowEnd, width, color, columns } = layout;
@@ -166,23 +177,23 @@ export class DumpEngine {
    * region moved (the held bytes or the output, moved to larger ones).
    */
   private refresh(): void {
+    // Unchanged since the last look (a detached view, after the memory grew, reads undefined).
+    if (this.ctrl !== undefined && this.ctrl[Ctrl.Moved] === this.moved) return;
     const e = this.e;
     const buffer = e.memory.buffer;
-    const configured = e.rawCapacity() > 0;
-    if (buffer !== this.buffer || (configured && (this.hold?.byteOffset !== e.holdAddress() || this.outBytes?.byteOffset !== e.outAddress()))) {
-      this.buffer = buffer;
-      this.bytes = new Uint8Array(buffer);
-      this.ctrl = new Float64Array(buffer, address(e, 'CTRL'), 16);
-      if (configured) {
-        const raw = e.rawCapacity();
-        this.spans.start = new Float64Array(buffer, e.rawStartAddress(), raw);
-        this.spans.length = new Float64Array(buffer, e.rawLenAddress(), raw);
-        this.spans.kind = new Int32Array(buffer, e.rawKindAddress(), raw);
-        this.hold = new Uint8Array(buffer, e.holdAddress(), e.holdCapacity());
-        this.outBytes = new Uint8Array(buffer, e.outAddress(), e.outCapacity());
-      }
+    this.buffer = buffer;
+    this.bytes = new Uint8Array(buffer);
+    this.ctrl = new Float64Array(buffer, address(e, 'CTRL'), 16);
+    this.moved = this.ctrl[Ctrl.Moved];
+    if (e.rawCapacity() > 0) {
+      const raw = e.rawCapacity();
+      this.spans.start = new Float64Array(buffer, e.rawStartAddress(), raw);
+      this.spans.length = new Float64Array(buffer, e.rawLenAddress(), raw);
+      this.spans.kind = new Int32Array(buffer, e.rawKindAddress(), raw);
+      this.hold = new Uint8Array(buffer, e.holdAddress(), e.holdCapacity());
+      this.outBytes = new Uint8Array(buffer, e.outAddress(), e.outCapacity());
+      this.adoptOutput();
     }
-    if (configured) this.adoptOutput();
   }
 
   /**

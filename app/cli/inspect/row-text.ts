@@ -1,7 +1,7 @@
 import type { Cell, HexRow } from '../../../shared/hex';
 import type { SpanClass } from '../../../shared/parser';
-import { charWidth, fitPieces, textWidth, type Piece } from '../../node/fit';
-import { cellSgr, painted } from './paint';
+import { charWidth, textWidth } from '../../node/fit';
+import { cellSgr, RESET } from './paint';
 
 /** Bytes per hex group; an extra space between groups helps the eye count columns. */
 export const GROUP_SIZE = 8;
@@ -25,35 +25,94 @@ export interface RowLayout {
  * beginning with `+` under the offset column, so the terminal never wraps caret text (which shows
  * printable input as it is) onto a row of its own. A literal `|` in the caret column is `\|`, so
  * input cannot fake the column's end.
+ *
+ * In colour, each byte's hex and caret cell take its colour (its span's, else its cell kind's:
+ * cellSgr), painted by runs: consecutive cells of one colour are one stretch of it, the gaps
+ * between their hex cells included (a string's bytes show as one band), so a colour is set where
+ * a run begins and reset where it ends, or where the row is cut.
  */
 export function formatRow(row: HexRow, layout: RowLayout): string[] {
   if (layout.columns === Infinity && !layout.color) return [plainRow(row, layout)];
-  const sgr = rowSgr(row, layout);
-  const line = wholeRow(row, layout, sgr);
-  return line !== null ? [line] : cutRow(row, layout, sgr);
+  return cutRow(row, layout);
+}
+
+/** A piece of a row: its text and columns, its colour ('' none), and whether it is blank (dropped where a cut falls). */
+interface RowPiece {
+  readonly text: string;
+  readonly width: number;
+  readonly colour: string;
+  readonly blank: boolean;
 }
 
 /**
- * The definition of a painted or cut row: its pieces, fitted to the terminal by {@link fitPieces}.
- * (Exported for the test that holds {@link formatRow}'s one-line path to it.)
+ * The definition of a painted or cut row: its pieces (the offset, each gap and hex cell, `  `,
+ * the bars, each caret cell), laid into visual rows that fit the terminal by {@link fitRowPieces}.
  */
 export function cutRow(row: HexRow, layout: RowLayout, sgr: readonly string[] = rowSgr(row, layout)): string[] {
-  const pieces: Piece[] = [];
+  const pieces: RowPiece[] = [];
+  const piece = (text: string, width: number, colour = '', blank = false): void => {
+    pieces.push({ text, width, colour, blank });
+  };
   const offset = row.offset.toString(16).padStart(layout.offsetDigits, '0');
-  pieces.push({ text: offset, width: offset.length });
-  for (let k = 0; k < Math.max(layout.width, row.hex.length); k++) {
+  piece(offset, offset.length);
+  const n = row.hex.length;
+  for (let k = 0; k < Math.max(layout.width, n); k++) {
     const gap = k % GROUP_SIZE === 0 ? '  ' : ' ';
-    pieces.push({ text: gap, width: gap.length });
-    pieces.push(k < row.hex.length ? { text: painted(row.hex[k], sgr[k]), width: 2 } : { text: '  ', width: 2 });
+    // A gap inside a run of one colour is of that colour.
+    piece(gap, gap.length, k > 0 && k < n && sgr[k] !== '' && sgr[k] === sgr[k - 1] ? sgr[k] : '', true);
+    if (k < n) piece(row.hex[k], 2, sgr[k]);
+    else piece('  ', 2, '', true);
   }
-  pieces.push({ text: '  ', width: 2 }, { text: '|', width: 1 });
+  piece('  ', 2, '', true);
+  piece('|', 1);
   row.cells.forEach((cell, k) => {
     const text = cell.text === '|' ? '\\|' : cell.text;
-    pieces.push({ text: painted(text, sgr[k]), width: cellWidth(cell.kind, text) });
+    piece(text, cellWidth(cell.kind, text), sgr[k], text === ' ' && sgr[k] === '');
   });
-  pieces.push({ text: '|', width: 1 });
-  if (layout.columns === Infinity) return [pieces.map((p) => p.text).join('')];
-  return fitPieces(pieces, layout.columns, `${' '.repeat(layout.offsetDigits)}+ `);
+  piece('|', 1);
+  return fitRowPieces(pieces, layout.columns, `${' '.repeat(layout.offsetDigits)}+ `);
+}
+
+/**
+ * Lays a row's pieces out into visual rows of at most `columns` columns, as fitPieces does (a
+ * piece that does not fit starts a further row beginning with `continuation`; a blank piece is
+ * dropped there; a row ends without its trailing spaces), setting each colour where a piece of it
+ * follows one of another and resetting it where it ends, and at the end of each visual row: a
+ * further row begins uncoloured. Spaces at the end of a row that are inside a colour (a gap in a
+ * run) stay.
+ */
+function fitRowPieces(pieces: readonly RowPiece[], columns: number, continuation: string): string[] {
+  const rows: string[] = [];
+  const indent = textWidth(continuation);
+  let row = '';
+  let width = 0;
+  let empty = true;
+  let open = '';
+  const close = (): void => {
+    if (open === '') row = row.trimEnd();
+    else row += RESET;
+    open = '';
+  };
+  for (const p of pieces) {
+    if (!empty && width + p.width > columns) {
+      close();
+      rows.push(row);
+      row = continuation;
+      width = indent;
+      if (p.blank) continue;
+    }
+    if (p.colour !== open) {
+      if (open !== '') row += RESET;
+      row += p.colour;
+      open = p.colour;
+    }
+    row += p.text;
+    width += p.width;
+    empty = false;
+  }
+  close();
+  rows.push(row);
+  return rows;
 }
 
 /** The SGR of each cell of `row` ('' each without colour), in one array reused from row to row. */
@@ -63,32 +122,6 @@ function rowSgr(row: HexRow, layout: RowLayout): readonly string[] {
   sgrOfCell.length = cells.length;
   for (let k = 0; k < cells.length; k++) sgrOfCell[k] = layout.color ? cellSgr(cells[k].kind, cells[k].text, layout.spanAt(row.offset + k)) : '';
   return sgrOfCell;
-}
-
-/**
- * The row as one line when it fits the terminal (always when there is none), built as one string
- * as {@link cutRow} would join its pieces (without an object per piece); null when it must be cut.
- */
-function wholeRow(row: HexRow, layout: RowLayout, sgr: readonly string[]): string | null {
-  const { hex, cells } = row;
-  let line = row.offset.toString(16).padStart(layout.offsetDigits, '0');
-  let width = line.length;
-  for (let k = 0; k < Math.max(layout.width, hex.length); k++) {
-    line += k % GROUP_SIZE === 0 ? '  ' : ' ';
-    line += k < hex.length ? painted(hex[k], sgr[k]) : '  ';
-    width += k % GROUP_SIZE === 0 ? 4 : 3;
-  }
-  line += '  |';
-  width += 3;
-  for (let k = 0; k < cells.length; k++) {
-    const cell = cells[k];
-    const text = cell.text === '|' ? '\\|' : cell.text;
-    line += painted(text, sgr[k]);
-    width += cellWidth(cell.kind, text);
-    if (width > layout.columns) return null;
-  }
-  line += '|';
-  return width + 1 <= layout.columns ? line : null;
 }
 
 /** Display columns of a caret cell's text (a UTF-8 continuation cell shows one character). */

@@ -1,5 +1,5 @@
 import type { SpanLog } from '../../../shared/sanitize';
-import type { SpanMeanings } from './engine';
+import { FEED, type SpanMeanings } from './engine';
 
 /*
  * A ring of slots in shared memory between the thread that parses (the producer: bytes as the
@@ -12,13 +12,13 @@ import type { SpanMeanings } from './engine';
  */
 
 /** Slots in the ring: the producer may be this many slots ahead. */
-export const SLOTS = 6;
-/** Bytes of input a slot carries at most (the producer's chunk). */
-export const SLOT_BYTES = 256 * 1024;
-/** Spans a slot carries at most (a span per byte of a quarter of a chunk: BEL/BS fills four). */
-export const SLOT_SPANS = 64 * 1024;
-/** Bytes of meaning text a slot carries at most (every meaning of the parser's tables fits one). */
-export const SLOT_MEANING_BYTES = 64 * 1024;
+export const SLOTS = 32;
+/** Bytes of input a slot carries at most: a chunk the dump is fed at once (engine.ts FEED). */
+export const SLOT_BYTES = FEED;
+/** Spans a slot carries at most (more fill slots of their own: BEL/BS, a span per byte, four a chunk). */
+export const SLOT_SPANS = 8 * 1024;
+/** Bytes of meaning text a slot carries at most (more go on in the next slots). */
+export const SLOT_MEANING_BYTES = 16 * 1024;
 
 /** Slot flags. */
 export const enum SlotFlag {
@@ -137,13 +137,28 @@ export class RingWriter implements SpanLog {
 
   /** The bytes of a chunk the sanitizer has written (at most SLOT_BYTES), with the spans its parse reported. */
   push(chunk: Uint8Array): void {
+    this.sendMeanings();
     this.ring.slots[this.current].bytes.set(chunk);
     this.seal(chunk.length, SlotFlag.Bytes);
   }
 
   /** The input ended. */
   end(): void {
+    this.sendMeanings();
     this.seal(0, SlotFlag.Final, false);
+  }
+
+  /** Meanings that do not all fit the current slot go first, in slots of their own (rows are shown only after a slot of bytes). */
+  private sendMeanings(): void {
+    while (this.meanings !== null && this.sentMeanings < this.meanings.spanMeaningCount && !this.meaningsFit()) this.seal(0, 0);
+  }
+
+  /** Whether the meanings not sent yet fit one slot. */
+  private meaningsFit(): boolean {
+    const m = this.meanings as SpanMeanings;
+    let bytes = 0;
+    for (let id = this.sentMeanings; id < m.spanMeaningCount; id++) bytes += 6 + Buffer.byteLength(m.spanMeaning(id), 'utf8');
+    return bytes <= SLOT_MEANING_BYTES;
   }
 
   private take(s: number): void {
@@ -173,7 +188,11 @@ export class RingWriter implements SpanLog {
     let p = 0;
     for (; this.sentMeanings < m.spanMeaningCount; this.sentMeanings++) {
       const text = Buffer.from(m.spanMeaning(this.sentMeanings), 'utf8');
-      if (p + 6 + text.length > into.length) throw new Error('dump thread: more meaning text than a slot holds');
+      // The rest goes in the next slot (a meaning is a short label: one alone always fits).
+      if (p + 6 + text.length > into.length) {
+        if (p === 0) throw new Error('dump thread: a span meaning longer than a slot holds');
+        break;
+      }
       into[p] = this.sentMeanings & 0xff;
       into[p + 1] = (this.sentMeanings >>> 8) & 0xff;
       into[p + 2] = (this.sentMeanings >>> 16) & 0xff;

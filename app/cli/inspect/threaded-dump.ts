@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { CliError } from '../command';
 import type { DumpThreadData } from './dump-thread';
 import type { DumpLayout, SpanMeanings } from './engine';
-import { RingFailure, RingStopped, RingWriter, SLOT_BYTES, SlotRing } from './slot-ring';
+import { RingFailure, RingStopped, RingWriter, SlotRing } from './slot-ring';
 
 /**
  * Inputs from this size on are dumped on a second thread: a thread costs ~40 ms to start, which a
@@ -22,6 +22,17 @@ function workerScript(): URL | null {
     if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
   }
   return null;
+}
+
+/** The global a dump thread started early (by dist/airlock.mjs, before this bundle loaded) is left in. */
+const PRESTARTED = Symbol.for('airlock.inspect.dumpThread');
+
+/** The dump thread started early, taken (once), or null. */
+function prestarted(): Worker | null {
+  const g = globalThis as Record<symbol, unknown>;
+  const worker = g[PRESTARTED];
+  delete g[PRESTARTED];
+  return worker instanceof Worker ? worker : null;
 }
 
 /**
@@ -48,13 +59,26 @@ export class ThreadedDump {
     this.done.catch(() => undefined);
   }
 
-  /** Starts the dump thread writing to descriptor `fd`, or returns null when it cannot be started here. */
+  /**
+   * Starts the dump thread writing to descriptor `fd` (or tells the one started early, see
+   * {@link prestarted}), or returns null when it cannot be started here.
+   */
   static start(layout: DumpLayout, fd: number): ThreadedDump | null {
-    const script = workerScript();
-    if (script === null) return null;
     const ring = new SlotRing();
     const data: DumpThreadData = { buffer: ring.buffer, layout, fd };
-    return new ThreadedDump(ring, new Worker(script, { workerData: data }));
+    const early = prestarted();
+    if (early !== null) {
+      early.ref();
+      early.postMessage(data);
+      return new ThreadedDump(ring, early);
+    }
+    const script = workerScript();
+    return script === null ? null : new ThreadedDump(ring, new Worker(script, { workerData: data }));
+  }
+
+  /** Ends a thread started early that the command did not want (a summary, a small file). */
+  static discard(): void {
+    void prestarted()?.terminate();
   }
 
   /** Sets where the span log's meanings come from (the sanitizer writing into it). */
@@ -62,12 +86,7 @@ export class ThreadedDump {
     this.spans.meanings = meanings;
   }
 
-  /** Bytes a {@link push} takes at most. */
-  get chunkBytes(): number {
-    return SLOT_BYTES;
-  }
-
-  /** Sends a chunk the sanitizer has just written (at most {@link chunkBytes}). */
+  /** Sends a chunk the sanitizer has just written (at most FEED bytes: the rows it settles are shown after it). */
   push(chunk: Uint8Array): void {
     this.spans.push(chunk);
   }

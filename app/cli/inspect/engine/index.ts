@@ -11,7 +11,7 @@
 // (lines), wrapLine (cuts); tests hold the engine to them byte for byte. Notation and colours come
 // from tables JavaScript fills (layout.ts); a code point's lead cell is asked for once (NEED_CP)
 // and kept in T_CP.
-import { C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS, CTRL, T_HEX, T_HEX2, cpSlot } from './layout';
+import { C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS, CTRL, T_BAR, T_HEX, T_HEX2, T_SPACES, cpSlot } from './layout';
 import { alloc } from './heap';
 import { linesPending, roomWanted, setLineLayout, setLineLog, shapeLines, startLines, writeLines } from './lines';
 import { STRETCH_ROW_BYTES, asciiStretch, beginUtf8, forgetRow, keepColours, resolveRow, rowMax, setRowLayout, stretchRows, writeRow } from './rows';
@@ -89,6 +89,8 @@ export function configure(width: i32, digits: i32, colour: bool, columns: i32, f
   for (let b: usize = 0; b < 256; b++) {
     store<u16>(T_HEX2 + (b << 1), <u16>load<u8>(T_HEX + (b >> 4)) | (<u16>load<u8>(T_HEX + (b & 15)) << 8));
   }
+  store<u8>(T_BAR, 0x7c);
+  memory.fill(T_SPACES, 0x20, 16);
   W = width;
   COLOUR = colour;
   FROM = from;

@@ -21,6 +21,8 @@ export const C_ARG: i32 = 4;
 export const C_POS: i32 = 5;
 /** Output is written out (FLUSH) once it holds this many bytes. */
 export const C_FLUSH_AT: i32 = 6;
+/** Bumped whenever the engine takes memory (a region may have moved, the memory grown): JavaScript's views are then made again. */
+export const C_MOVED: i32 = 7;
 
 /** The 16 lowercase hex digits. */
 export const T_HEX: usize = 256;
@@ -72,6 +74,9 @@ export const W_EVERY: usize = 1;
 export const W_B_TO: usize = 2;
 /** `  (at` */
 export const W_AT: usize = 3;
+/** `|`, and 16 spaces (the engine's own). */
+export const T_BAR: usize = 5840;
+export const T_SPACES: usize = 5856;
 /** The two hex digits of each byte value, 2 bytes each. */
 export const T_HEX2: usize = 6144;
 /** The flag label of each flags value (` [unterminated]`, with its leading space), 256 bytes each, length at +254..255. */

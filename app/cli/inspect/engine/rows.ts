@@ -8,7 +8,7 @@
 // row as HexRowWriter carries it: a character cut by a row edge shows in the row of its lead byte.
 import {
   C_ARG, CTRL, K_C1, K_CONT, K_INVALID, K_PARTIAL, T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN, T_CONT,
-  T_HEX, T_HEX2, T_INVALID, T_KIND_COLOUR, T_SGR, T_SGR_LEN, T_PARTIAL, T_ROW_CONT, T_ROW_CONT_LEN, T_SPAN_COLOUR, cpSlot,
+  T_BAR, T_HEX, T_HEX2, T_INVALID, T_KIND_COLOUR, T_PARTIAL, T_SPACES, T_ROW_CONT, T_ROW_CONT_LEN, T_SPAN_COLOUR, cpSlot,
 } from './layout';
 import { alloc } from './heap';
 import { hexDigits, paint, put, reset, spaces, writeHex } from './text';
@@ -45,8 +45,7 @@ let cellColour: usize = 0;
 let caretWidth: i32 = 0;
 /** Final colour per byte of the row: its span's, else its cell's. */
 let colourOf: usize = 0;
-/** Where each cell of a painted row begins, from its start (u16 each; see placeCells). */
-let cellAt: usize = 0;
+
 /** Whether the row resolved last is all ASCII (its cells are then read from tables, not resolved). */
 let asciiRow: bool = false;
 
@@ -79,8 +78,7 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   cellStart = alloc((<usize>width + 1) << 1);
   cellColour = alloc(<usize>width);
   colourOf = alloc(<usize>width);
-  cellAt = alloc(64);
-  plainRow = alloc(160);
+  plainRow = alloc(256);
   actCap = 256;
   actStart = alloc(<usize>actCap << 3);
   actEnd = alloc(<usize>actCap << 3);
@@ -389,12 +387,10 @@ export function writeRow(p: usize, i: usize, at: f64, n: i32, logStart: usize, l
   if (repeatable && repeats(i, coloured)) return repeatRow(p, at);
   if (width > COLUMNS) return remember(p, cutRow(p, i, at, n, coloured, digits, simd), i, coloured, repeatable);
   if (simd) {
-    if (!coloured) return asciiRow ? asciiCaret(simdHex(p, i, at), i) : resolvedCaret(simdHex(p, i, at), n, false);
-    if (asciiRow) return remember(p, paintedAsciiRow(p, i, at), i, true, true);
-    return resolvedCaret(paintedHex(writeHex(p, at, 8), i), n, true);
+    if (!coloured) return asciiRow ? asciiCaret(simdHex(p, i, at), i) : resolvedCaret(simdHex(p, i, at), n);
+    return remember(p, paintedRow16(p, i, at), i, true, repeatable);
   }
-  p = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
-  return asciiRow ? asciiCaretText(p, i, n, coloured) : resolvedCaret(p, n, coloured);
+  return scalarRow(p, i, at, n, coloured);
 }
 
 // The last painted or cut row of ASCII: where its text is in the output (valid until the output
@@ -424,11 +420,7 @@ function repeatRow(p: usize, at: f64): usize {
   memory.copy(p, lastRowAt, n);
   lastRowAt = p;
   lastRowEnd = p + n;
-  const x = <u32>at;
-  store<u16>(p, load<u16>(T_HEX2 + (<usize>(x >>> 24) << 1)));
-  store<u16>(p + 2, load<u16>(T_HEX2 + (<usize>((x >>> 16) & 255) << 1)));
-  store<u16>(p + 4, load<u16>(T_HEX2 + (<usize>((x >>> 8) & 255) << 1)));
-  store<u16>(p + 6, load<u16>(T_HEX2 + (<usize>(x & 255) << 1)));
+  writeHex8(p, at);
   return p + n;
 }
 
@@ -445,6 +437,15 @@ function remember(p: usize, end: usize, i: usize, coloured: bool, keep: bool): u
   return end;
 }
 
+/** The 8 hex digits of `v` (below 2^32) at `p`. */
+function writeHex8(p: usize, v: f64): void {
+  const x = <u32>v;
+  store<u16>(p, load<u16>(T_HEX2 + (<usize>(x >>> 24) << 1)));
+  store<u16>(p + 2, load<u16>(T_HEX2 + (<usize>((x >>> 16) & 255) << 1)));
+  store<u16>(p + 4, load<u16>(T_HEX2 + (<usize>((x >>> 8) & 255) << 1)));
+  store<u16>(p + 6, load<u16>(T_HEX2 + (<usize>(x & 255) << 1)));
+}
+
 /**
  * Copies `n` bytes from `src` to `p` 16 at a time (up to 15 bytes past `p + n` are written, and
  * overwritten by what follows); returns `p + n`.
@@ -454,186 +455,95 @@ function copy16(p: usize, src: usize, n: usize): usize {
   return p + n;
 }
 
-/** Two spaces before each group of 8 and the 2 digits: a hex cell's bytes but for its colour. */
-const HEX_CELL = i8x16(4, 3, 3, 3, 3, 3, 3, 3, 4, 3, 3, 3, 3, 3, 3, 3);
+// A row's colour runs: a colour is set before the first cell of a run of cells of one colour and
+// reset after its last (formatRow's definition); the gaps between a run's hex cells are inside it.
 
-/** Inclusive prefix sums of 8 u16 lanes. */
-function scan8(v: v128): v128 {
+/** The cells of a full row (colours in colourOf) that begin a run (bits), and {@link runEnds}. */
+let runStarts: u32 = 0;
+/** The cells that end a run. */
+let runEnds: u32 = 0;
+
+/** Sets {@link runStarts} and {@link runEnds} for a full row of 16 cells. */
+function runs16(): void {
   const z = i8x16.splat(0);
-  v = i16x8.add(v, i8x16.shuffle(z, v, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
-  v = i16x8.add(v, i8x16.shuffle(z, v, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
-  return i16x8.add(v, i8x16.shuffle(z, v, 0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23));
+  const col = v128.load(colourOf);
+  const prev = i8x16.shuffle(z, col, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
+  const next = i8x16.shuffle(col, z, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+  const coloured = i8x16.ne(col, z);
+  runStarts = <u32>i8x16.bitmask(v128.and(coloured, i8x16.ne(col, prev)));
+  runEnds = <u32>i8x16.bitmask(v128.and(coloured, i8x16.ne(col, next)));
 }
 
-/**
- * Where each of 16 cells of byte lengths `lens` begins (u16 each, into `cellAt`), the cells one
- * after another; returns their total. Cells are then written where they begin, each apart from
- * the others: no chain of additions from cell to cell.
- */
-function placeCells(lens: v128): usize {
-  const lo = i16x8.extend_low_i8x16_u(lens);
-  const hi = i16x8.extend_high_i8x16_u(lens);
-  const inLo = scan8(lo);
-  const inHi = i16x8.add(scan8(hi), i16x8.splat(i16x8.extract_lane_u(inLo, 7)));
-  v128.store(cellAt, i16x8.sub(inLo, lo));
-  v128.store(cellAt + 16, i16x8.sub(inHi, hi));
-  return <usize>i16x8.extract_lane_u(inHi, 7);
-}
-
-/** Each cell's SGR and reset lengths, from its colour in colourOf (colours below 16). */
-function paintLengths(col: v128): v128 {
-  return i8x16.add(i8x16.swizzle(v128.load(T_SGR_LEN), col), v128.and(i8x16.ne(col, i8x16.splat(0)), i8x16.splat(4)));
-}
-
-/**
- * The hex column of a painted row of 16 bytes at `i` (its colours in colourOf), with the `  |`
- * after it, at `p` (after the offset); returns the end. Each cell is its gap, its colour's SGR
- * (none for colour 0), its digits and, when coloured, the reset, written where it begins.
- */
-function paintedHex(p: usize, i: usize): usize {
-  const total = placeCells(i8x16.add(HEX_CELL, paintLengths(v128.load(colourOf))));
-  for (let k: usize = 0; k < 16; k++) {
-    const o = p + <usize>load<u16>(cellAt + (k << 1));
-    store<u16>(o, 0x2020);
-    const c = <usize>load<u8>(colourOf + k);
-    const q = o + 1 + <usize>((k & 7) == 0);
-    store<u64>(q, load<u64>(T_SGR + (c << 3)));
-    const d = q + <usize>load<u8>(T_SGR_LEN + c);
-    store<u16>(d, load<u16>(T_HEX2 + (<usize>load<u8>(i + k) << 1)));
-    store<u32>(d + 2, 0x6d305b1b);
-  }
-  p += total;
-  store<u32>(p, 0x7c2020);
-  return p + 3;
-}
-
-/**
- * The painted row of 16 ASCII bytes at `i` (offset `at`, 8 digits) in the default layout, at
- * `p`. With few cells coloured (an LF in a line of text), the plain row written by SIMD and
- * copied with each coloured cell's SGR and reset put in; else every cell placed as
- * {@link paintedHex} places them.
- */
-function paintedAsciiRow(p: usize, i: usize, at: f64): usize {
-  const mask = <u32>i8x16.bitmask(i8x16.ne(v128.load(colourOf), i8x16.splat(0)));
-  if (popcnt(mask) <= 3) return fewPaintedAsciiRow(p, i, at, mask);
-  return placedAsciiRow(p, i, at);
-}
-
-/** The plain row's text for {@link fewPaintedAsciiRow} (a row and 16 bytes past it). */
+/** The plain text of a painted row (a row of text and 16 bytes past it), copied with its colours put in. */
 let plainRow: usize = 0;
-
 /** Where the copy of {@link plainRow} has got to. */
 let plainFrom: usize = 0;
 
 /**
- * The offset and hex column (and `  |`) of the plain row in {@link plainRow} at `p`, with the
- * SGR and reset of the coloured cells (the bits of `mask`) put in; {@link plainFrom}: how far
- * the plain text was copied.
+ * Copies {@link plainRow} on to `p` from where it got to, up to cell `k` (at `cell` in it, `len`
+ * bytes), with its run's colour set before it when it begins a run and reset after it when it
+ * ends one; returns the end.
  */
-function fewPaintedHexFrom(p: usize, mask: u32): usize {
-  let from: usize = 0;
-  for (let m = mask; m != 0; m &= m - 1) {
-    const k = <usize>ctz(m);
-    const cell = k * 3 + (k >> 3) + 10;
-    p = copy16(p, plainRow + from, cell - from);
-    p = paint(p, load<u8>(colourOf + k));
-    store<u16>(p, load<u16>(plainRow + cell));
-    p = reset(p + 2);
-    from = cell + 2;
+function runCell(p: usize, k: u32, cell: usize, len: usize): usize {
+  const bit = (<u32>1) << k;
+  if ((runStarts & bit) != 0) {
+    p = paint(copy16(p, plainRow + plainFrom, cell - plainFrom), load<u8>(colourOf + <usize>k));
+    plainFrom = cell;
   }
-  plainFrom = from;
+  if ((runEnds & bit) != 0) {
+    p = reset(copy16(p, plainRow + plainFrom, cell + len - plainFrom));
+    plainFrom = cell + len;
+  }
   return p;
 }
 
-/** The offset and hex column of a row of 16 bytes (few cells coloured) at `p`, with `  |`: as {@link fewPaintedHexFrom}. */
-function fewPaintedHex(p: usize, i: usize, at: f64): usize {
-  simdHex(plainRow, i, at);
-  p = fewPaintedHexFrom(p, <u32>i8x16.bitmask(i8x16.ne(v128.load(colourOf), i8x16.splat(0))));
-  return copy16(p, plainRow + plainFrom, 61 - plainFrom);
-}
-
-/** {@link paintedAsciiRow} for a row whose coloured cells are the bits of `mask`. */
-function fewPaintedAsciiRow(p: usize, i: usize, at: f64, mask: u32): usize {
-  const end = asciiCaret(simdHex(plainRow, i, at), i);
-  p = fewPaintedHexFrom(p, mask);
-  let from = plainFrom;
-  // Caret cell k begins after the k cells before it: one byte each, two for those of two.
-  const v = v128.load(i);
-  const two = <u32>i8x16.bitmask(v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f))),
-    v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))), v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))))));
-  for (let m = mask; m != 0; m &= m - 1) {
-    const k = <usize>ctz(m);
-    const bit = (<u32>1 << <u32>k);
-    const cell = 61 + k + <usize>popcnt(two & (bit - 1));
-    const len = 1 + <usize>((two & bit) != 0);
-    p = copy16(p, plainRow + from, cell - from);
-    p = paint(p, load<u8>(colourOf + k));
-    store<u16>(p, load<u16>(plainRow + cell));
-    p = reset(p + len);
-    from = cell + len;
+/**
+ * The offset and hex column (with `  |`) of a full row of 16 bytes in the default layout, its
+ * plain text in {@link plainRow} (by simdHex), at `p` with its runs' colours put in. Hex cell
+ * `k` is at 10 + 3k, +1 from the second group.
+ */
+function paintedHex16(p: usize): usize {
+  runs16();
+  plainFrom = 0;
+  for (let m = runStarts | runEnds; m != 0; m &= m - 1) {
+    const k = <u32>ctz(m);
+    p = runCell(p, k, <usize>k * 3 + <usize>(k >> 3) + 10, 2);
   }
-  return copy16(p, plainRow + from, end - plainRow - from);
+  return p;
 }
 
-/** {@link paintedAsciiRow} with every cell placed. */
-function placedAsciiRow(p: usize, i: usize, at: f64): usize {
-  const x = <u32>at;
-  store<u16>(p, load<u16>(T_HEX2 + (<usize>(x >>> 24) << 1)));
-  store<u16>(p + 2, load<u16>(T_HEX2 + (<usize>((x >>> 16) & 255) << 1)));
-  store<u16>(p + 4, load<u16>(T_HEX2 + (<usize>((x >>> 8) & 255) << 1)));
-  store<u16>(p + 6, load<u16>(T_HEX2 + (<usize>(x & 255) << 1)));
-  p = paintedHex(p + 8, i);
-  // A caret cell is 1 byte, or 2 for a control, DEL and the escaped \ ^ < |.
-  const v = v128.load(i);
-  const two = v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f))),
-    v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))), v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c)))));
-  const total = placeCells(i8x16.add(i8x16.add(i8x16.splat(1), v128.and(two, i8x16.splat(1))), paintLengths(v128.load(colourOf))));
-  for (let k: usize = 0; k < 16; k++) {
-    const o = p + <usize>load<u16>(cellAt + (k << 1));
-    const c = <usize>load<u8>(colourOf + k);
-    store<u64>(o, load<u64>(T_SGR + (c << 3)));
-    const b = <usize>load<u8>(i + k);
-    const d = o + <usize>load<u8>(T_SGR_LEN + c);
-    store<u16>(d, load<u16>(T_CARET + (b << 1)));
-    store<u32>(d + <usize>load<u8>(T_CARET_LEN + b), 0x6d305b1b);
-  }
-  p += total;
-  store<u16>(p, 0x0a7c);
-  return p + 2;
-}
-
-/** The caret column of the `n` ASCII bytes at `i` (coloured or not), `|` and LF at `p`; returns the end. */
-function asciiCaretText(p: usize, i: usize, n: i32, coloured: bool): usize {
-  for (let k = 0; k < n; k++) {
-    const b = <usize>load<u8>(i + <usize>k);
-    const c: u32 = coloured ? load<u8>(colourOf + <usize>k) : 0;
-    if (c != 0) p = paint(p, c);
-    store<u16>(p, load<u16>(T_CARET + (b << 1)));
-    p += <usize>load<u8>(T_CARET_LEN + b);
-    if (c != 0) p = reset(p);
-  }
-  store<u16>(p, 0x0a7c);
-  return p + 2;
-}
-
-/** The caret column of the row's `n` resolved cells (coloured or not), `|` and LF at `p`; returns the end. */
-function resolvedCaret(p: usize, n: i32, coloured: bool): usize {
-  const end = <usize>load<u16>(cellStart + (<usize>n << 1));
-  if (!coloured) {
-    p = copy16(p, caretText, end);
-  } else {
-    for (let k = 0; k < n; k++) {
-      const c = <usize>load<u8>(colourOf + <usize>k);
+/**
+ * A full painted row of 16 bytes in the default layout at `p`: its plain text (SIMD hex, caret
+ * from the table or as resolved) copied with the colours of its runs put in.
+ */
+function paintedRow16(p: usize, i: usize, at: f64): usize {
+  const caret = simdHex(plainRow, i, at);
+  const end = asciiRow ? asciiCaret(caret, i) : resolvedCaret(caret, 16);
+  p = paintedHex16(p);
+  // Caret cell k begins after the cells before it (an ASCII one of one byte, or two: see twoBytes).
+  const two = asciiRow ? twoBytes(i) : 0;
+  for (let m = runStarts | runEnds; m != 0; m &= m - 1) {
+    const k = <u32>ctz(m);
+    const bit = (<u32>1) << k;
+    if (asciiRow) p = runCell(p, k, 61 + <usize>k + <usize>popcnt(two & (bit - 1)), 1 + <usize>((two & bit) != 0));
+    else {
       const at = <usize>load<u16>(cellStart + (<usize>k << 1));
-      store<u64>(p, load<u64>(T_SGR + (c << 3)));
-      p += <usize>load<u8>(T_SGR_LEN + c);
-      // A cell's text is at most 10 bytes (`<U+10FFFF>`).
-      v128.store(p, v128.load(caretText + at));
-      p += <usize>load<u16>(cellStart + (<usize>(k + 1) << 1)) - at;
-      store<u32>(p, 0x6d305b1b);
-      p += <usize>(c != 0) << 2;
+      p = runCell(p, k, 61 + at, <usize>load<u16>(cellStart + ((<usize>k + 1) << 1)) - at);
     }
   }
+  return copy16(p, plainRow + plainFrom, end - plainRow - plainFrom);
+}
+
+/** The bits of the 16 ASCII bytes at `i` whose caret text is two bytes (a control, DEL, \\ ^ < |). */
+function twoBytes(i: usize): u32 {
+  const v = v128.load(i);
+  return <u32>i8x16.bitmask(v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f))),
+    v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))), v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))))));
+}
+
+/** The caret column of the row's `n` resolved cells (uncoloured), `|` and LF at `p`; returns the end. */
+function resolvedCaret(p: usize, n: i32): usize {
+  p = copy16(p, caretText, <usize>load<u16>(cellStart + (<usize>n << 1)));
   store<u16>(p, 0x0a7c);
   return p + 2;
 }
@@ -651,148 +561,151 @@ function printable(i: usize, n: i32): bool {
   return true;
 }
 
-/** The hex cell of `b` in colour `c` (0: none) at `p`; returns the end. */
-function hexCell(p: usize, b: u32, c: u32): usize {
-  if (c != 0) p = paint(p, c);
-  store<u16>(p, load<u16>(T_HEX2 + (<usize>b << 1)));
-  p += 2;
-  return c != 0 ? reset(p) : p;
-}
-
-/** The hex column (with the `  |` after it) of the row at `i`: ` hh` per byte, an extra space before each group of 8, blanks past `n`. */
-function hexColumn(p: usize, i: usize, n: i32, coloured: bool): usize {
-  for (let k = 0; k < W; k++) {
-    store<u8>(p, 0x20);
-    p++;
-    if ((k & 7) == 0) {
-      store<u8>(p, 0x20);
-      p++;
-    }
-    if (k >= n) {
-      p = spaces(p, 2);
-      continue;
-    }
-    p = hexCell(p, load<u8>(i + <usize>k), coloured ? load<u8>(colourOf + <usize>k) : 0);
+/** Cell `k`'s caret text (its address), length and columns, as a row's cells are: from the table (ASCII) or as resolved. */
+let cellText: usize = 0;
+let cellLen: usize = 0;
+let cellCols: i32 = 0;
+function caretCellOf(i: usize, k: usize): void {
+  if (asciiRow) {
+    const b = <usize>load<u8>(i + k);
+    cellText = T_CARET + (b << 1);
+    cellLen = <usize>load<u8>(T_CARET_LEN + b);
+    cellCols = <i32>cellLen;
+  } else {
+    const from = <usize>load<u16>(cellStart + (k << 1));
+    cellText = caretText + from;
+    cellLen = <usize>load<u16>(cellStart + ((k + 1) << 1)) - from;
+    cellCols = load<u8>(cellText) < 0x80 ? <i32>cellLen : 2;
   }
-  store<u8>(p, 0x20);
-  store<u8>(p + 1, 0x20);
-  store<u8>(p + 2, 0x7c);
-  return p + 3;
 }
 
+/** The colour of cell `k` of a row of `n` (0 past it, or without colour). */
+function colourAt(k: i32, n: i32, coloured: bool): u32 {
+  return coloured && k >= 0 && k < n ? <u32>load<u8>(colourOf + <usize>k) : 0;
+}
 
+/** Any row on one line (any layout), its colours' runs set and reset cell by cell. */
+function scalarRow(p: usize, i: usize, at: f64, n: i32, coloured: bool): usize {
+  p = scalarHex(p, i, at, n, coloured);
+  for (let k = 0; k < n; k++) {
+    caretCellOf(i, <usize>k);
+    const c = colourAt(k, n, coloured);
+    if (c != 0 && c != colourAt(k - 1, n, coloured)) p = paint(p, c);
+    p = put(p, cellText, cellLen);
+    if (c != 0 && c != colourAt(k + 1, n, coloured)) p = reset(p);
+  }
+  store<u16>(p, 0x0a7c);
+  return p + 2;
+}
 
-
-// A row wider than the terminal is laid out piece by piece, as cutRow's pieces are by fitPieces:
-// a piece that does not fit the visual row ends it (its trailing spaces dropped) and begins a
-// further one (`        + `); a blank piece (a gap, an uncoloured space) is dropped there.
+// A row wider than the terminal is laid out piece by piece, as cutRow lays its pieces out with
+// fitRowPieces: a piece that does not fit the visual row ends it and begins a further one
+// (`        + `), where a blank piece (a gap, an uncoloured space) is dropped; a colour open at
+// the end of a visual row is reset there (a further row begins uncoloured), else its trailing
+// spaces are dropped.
 let cutP: usize = 0;
 let cutLineStart: usize = 0;
 let cutCol: i32 = 0;
+/** The colour open on the visual row being written (0: none). */
+let cutOpen: u32 = 0;
 
-/** Before a piece `w` columns wide: cuts when it does not fit; returns false when it is blank and dropped there. */
-function fit(w: i32, blank: bool): bool {
-  if (cutCol + w <= COLUMNS) {
-    cutCol += w;
-    return true;
-  }
-  newVisualRow();
-  if (blank) return false;
-  cutCol += w;
-  return true;
-}
-
-/** Ends the visual row being cut (trailing spaces dropped, LF) and begins a further one. */
+/** Ends the visual row being cut (its colour reset, or its trailing spaces dropped; LF) and begins a further one. */
 function newVisualRow(): void {
-  let p = cutP;
-  while (p > cutLineStart && load<u8>(p - 1) == 0x20) p--;
-  store<u8>(p, LF);
-  p++;
-  cutLineStart = p;
+  closeVisualRow();
+  cutLineStart = cutP;
   const contLen = <usize>load<u8>(T_ROW_CONT_LEN);
-  cutP = put(p, T_ROW_CONT, contLen);
+  cutP = put(cutP, T_ROW_CONT, contLen);
   cutCol = <i32>contLen;
 }
 
+/** Ends the visual row being cut: a colour open reset, else its trailing spaces dropped; then LF. */
+function closeVisualRow(): void {
+  let p = cutP;
+  if (cutOpen != 0) {
+    p = reset(p);
+    cutOpen = 0;
+  } else {
+    while (p > cutLineStart && load<u8>(p - 1) == 0x20) p--;
+  }
+  store<u8>(p, LF);
+  cutP = p + 1;
+}
+
 /**
- * The row cut into visual rows that fit the terminal. The offset and hex column, when they fit
- * the first visual row (a terminal of 61 columns or more, in the default layout), are written
- * whole: no piece of them can be cut. Caret cells come from the tables (an ASCII row) or as resolved.
+ * Lays out a piece of `w` columns, colour `c`, its text at `text` (`len` bytes): cut before when
+ * it does not fit (dropped there when `blank`), its colour set when it differs from the one open.
  */
+function cutPiece(text: usize, len: usize, w: i32, c: u32, blank: bool): void {
+  if (cutCol + w > COLUMNS) {
+    newVisualRow();
+    if (blank) return;
+  }
+  if (c != cutOpen) {
+    if (cutOpen != 0) cutP = reset(cutP);
+    if (c != 0) cutP = paint(cutP, c);
+    cutOpen = c;
+  }
+  cutP = put(cutP, text, len);
+  cutCol += w;
+}
+
+/** The row cut into visual rows that fit the terminal. */
 function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool, digits: i32, simd: bool): usize {
   cutLineStart = p;
+  cutOpen = 0;
   if (digits + FIXED - 1 <= COLUMNS) {
-    if (!simd) cutP = hexColumn(writeHex(p, at, DIGITS), i, n, coloured);
-    else if (!coloured) cutP = simdHex(p, i, at);
-    else cutP = popcnt(<u32>i8x16.bitmask(i8x16.ne(v128.load(colourOf), i8x16.splat(0)))) <= 3 ? fewPaintedHex(p, i, at) : paintedHex(writeHex(p, at, 8), i);
+    // The offset and hex column fit the first visual row: written whole (no piece of them is cut).
+    if (simd) cutP = coloured ? paintedHex16Of(p, i, at) : simdHex(p, i, at);
+    else cutP = scalarHex(p, i, at, n, coloured);
     cutCol = digits + FIXED - 1;
   } else {
     cutP = writeHex(p, at, DIGITS);
     cutCol = digits;
     for (let k = 0; k < W; k++) {
+      const c = colourAt(k, n, coloured);
       const gap = (k & 7) == 0 ? 2 : 1;
-      if (fit(gap, true)) cutP = spaces(cutP, gap);
-      if (k >= n) {
-        if (fit(2, true)) cutP = spaces(cutP, 2);
-        continue;
-      }
-      fit(2, false);
-      cutP = hexCell(cutP, load<u8>(i + <usize>k), coloured ? load<u8>(colourOf + <usize>k) : 0);
+      cutPiece(T_SPACES, <usize>gap, gap, k > 0 && c != 0 && c == colourAt(k - 1, n, coloured) ? c : 0, true);
+      if (k < n) cutPiece(T_HEX2 + (<usize>load<u8>(i + <usize>k) << 1), 2, 2, c, false);
+      else cutPiece(T_SPACES, 2, 2, 0, true);
     }
-    if (fit(2, true)) cutP = spaces(cutP, 2);
-    fit(1, false);
-    store<u8>(cutP, 0x7c);
-    cutP++;
+    cutPiece(T_SPACES, 2, 2, 0, true);
+    cutPiece(T_BAR, 1, 1, 0, false);
   }
-  // The caret cells: each cut before when it does not fit (an uncoloured space is then dropped).
-  let q = cutP;
-  let col = cutCol;
-  const columns = COLUMNS;
-  for (let k: usize = 0; k < <usize>n; k++) {
-    const c = coloured ? <usize>load<u8>(colourOf + k) : 0;
-    let text: usize;
-    let len: usize;
-    let w: i32;
-    if (asciiRow) {
-      const b = <usize>load<u8>(i + k);
-      text = T_CARET + (b << 1);
-      len = <usize>load<u8>(T_CARET_LEN + b);
-      w = <i32>len;
-    } else {
-      const from = <usize>load<u16>(cellStart + (k << 1));
-      text = caretText + from;
-      len = <usize>load<u16>(cellStart + ((k + 1) << 1)) - from;
-      w = load<u8>(text) < 0x80 ? <i32>len : 2;
-    }
-    if (col + w > columns) {
-      cutP = q;
-      cutCol = col;
-      newVisualRow();
-      q = cutP;
-      col = cutCol;
-      if (c == 0 && len == 1 && load<u8>(text) == 0x20) continue;
-    }
-    col += w;
-    store<u64>(q, load<u64>(T_SGR + (c << 3)));
-    q += <usize>load<u8>(T_SGR_LEN + c);
-    v128.store(q, v128.load(text));
-    q += len;
-    store<u32>(q, 0x6d305b1b);
-    q += <usize>(c != 0) << 2;
+  for (let k = 0; k < n; k++) {
+    caretCellOf(i, <usize>k);
+    const c = colourAt(k, n, coloured);
+    cutPiece(cellText, cellLen, cellCols, c, c == 0 && cellLen == 1 && load<u8>(cellText) == 0x20);
   }
-  cutP = q;
-  cutCol = col;
-  fit(1, false);
-  store<u8>(cutP, 0x7c);
-  cutP++;
-  return endVisualRow(cutP, cutLineStart);
+  cutPiece(T_BAR, 1, 1, 0, false);
+  closeVisualRow();
+  return cutP;
 }
 
-/** Drops the trailing spaces of the visual row begun at `lineStart`, then LF; returns the end. */
-function endVisualRow(p: usize, lineStart: usize): usize {
-  while (p > lineStart && load<u8>(p - 1) == 0x20) p--;
-  store<u8>(p, LF);
-  return p + 1;
+/** {@link paintedHex16} of the row at `i` (offset `at`) from its plain text. */
+function paintedHex16Of(p: usize, i: usize, at: f64): usize {
+  simdHex(plainRow, i, at);
+  p = paintedHex16(p);
+  return copy16(p, plainRow + plainFrom, 61 - plainFrom);
+}
+
+/** The offset and hex column (with `  |`) of any row, its runs coloured cell by cell. */
+function scalarHex(p: usize, i: usize, at: f64, n: i32, coloured: bool): usize {
+  p = writeHex(p, at, DIGITS);
+  for (let k = 0; k < W; k++) {
+    store<u16>(p, 0x2020);
+    p += (k & 7) == 0 ? 2 : 1;
+    if (k >= n) {
+      p = spaces(p, 2);
+      continue;
+    }
+    const c = colourAt(k, n, coloured);
+    if (c != 0 && c != colourAt(k - 1, n, coloured)) p = paint(p, c);
+    store<u16>(p, load<u16>(T_HEX2 + (<usize>load<u8>(i + <usize>k) << 1)));
+    p += 2;
+    if (c != 0 && c != colourAt(k + 1, n, coloured)) p = reset(p);
+  }
+  store<u32>(p, 0x7c2020);
+  return p + 3;
 }
 
 /**
@@ -863,7 +776,7 @@ export function asciiStretch(p: usize, i: usize, at: f64, rows: i32): usize {
       col = v128.or(col, v128.and(i8x16.eq(v, i8x16.splat(0x7f)), del));
       v128.store(colourOf, col);
       asciiRow = true;
-      p = paintedAsciiRow(p, i, <f64>a);
+      p = paintedRow16(p, i, <f64>a);
     } else {
       p = asciiCaret(simdHex(p, i, <f64>a), i);
     }
