@@ -79,6 +79,7 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   cellColour = alloc(<usize>width);
   colourOf = alloc(<usize>width);
   plainRow = alloc(256);
+  caretAt = alloc(64);
   actCap = 256;
   actStart = alloc(<usize>actCap << 3);
   actEnd = alloc(<usize>actCap << 3);
@@ -376,7 +377,10 @@ export function writeRow(p: usize, i: usize, at: f64, n: i32, logStart: usize, l
   const digits = at < WIDE_OFFSET && DIGITS == 8 ? 8 : hexDigits(at, DIGITS);
   let width = FIXED + digits;
   if (asciiRow) {
-    if (COLUMNS != 0x7fffffff) for (let k = 0; k < n; k++) width += <i32>load<u8>(T_CARET_LEN + <usize>load<u8>(i + <usize>k));
+    if (COLUMNS != 0x7fffffff) {
+      if (n == 16) width += 16 + <i32>popcnt(twoBytes(i));
+      else for (let k = 0; k < n; k++) width += <i32>load<u8>(T_CARET_LEN + <usize>load<u8>(i + <usize>k));
+    }
   } else {
     width += caretWidth;
   }
@@ -385,7 +389,10 @@ export function writeRow(p: usize, i: usize, at: f64, n: i32, logStart: usize, l
   // again but for the offset: copied (padding, a run of one control, rules of '=').
   const repeatable = simd && asciiRow && (coloured || width > COLUMNS);
   if (repeatable && repeats(i, coloured)) return repeatRow(p, at);
-  if (width > COLUMNS) return remember(p, cutRow(p, i, at, n, coloured, digits, simd), i, coloured, repeatable);
+  if (width > COLUMNS) {
+    const end = simd && digits + FIXED - 1 <= COLUMNS ? cutRow16(p, i, at, coloured) : 0;
+    return remember(p, end != 0 ? end : cutRow(p, i, at, n, coloured, digits, simd), i, coloured, repeatable);
+  }
   if (simd) {
     if (!coloured) return asciiRow ? asciiCaret(simdHex(p, i, at), i) : resolvedCaret(simdHex(p, i, at), n);
     return remember(p, paintedRow16(p, i, at), i, true, repeatable);
@@ -478,6 +485,8 @@ function runs16(): void {
 let plainRow: usize = 0;
 /** Where the copy of {@link plainRow} has got to. */
 let plainFrom: usize = 0;
+/** Where each caret cell of the row in {@link plainRow} begins (u16, 17 entries). */
+let caretAt: usize = 0;
 
 /**
  * Copies {@link plainRow} on to `p` from where it got to, up to cell `k` (at `cell` in it, `len`
@@ -517,21 +526,112 @@ function paintedHex16(p: usize): usize {
  * from the table or as resolved) copied with the colours of its runs put in.
  */
 function paintedRow16(p: usize, i: usize, at: f64): usize {
-  const caret = simdHex(plainRow, i, at);
-  const end = asciiRow ? asciiCaret(caret, i) : resolvedCaret(caret, 16);
+  const end = plainRow16(i, at);
   p = paintedHex16(p);
-  // Caret cell k begins after the cells before it (an ASCII one of one byte, or two: see twoBytes).
-  const two = asciiRow ? twoBytes(i) : 0;
-  for (let m = runStarts | runEnds; m != 0; m &= m - 1) {
+  p = caretRuns(p, 0, 16);
+  return copy16(p, plainRow + plainFrom, end - plainRow - plainFrom);
+}
+
+/**
+ * Writes the plain text of a full row of 16 bytes into {@link plainRow} (SIMD hex, caret from the
+ * table or as resolved, `|` LF) and where each caret cell begins in it ({@link caretAt}, 17
+ * entries: the last is the end of the caret text); returns the end.
+ */
+function plainRow16(i: usize, at: f64): usize {
+  const caret = simdHex(plainRow, i, at);
+  if (asciiRow) {
+    // Caret cell k begins after the cells before it: one byte each, two for those in `two`.
+    const two = twoBytes(i);
+    for (let k: u32 = 0; k <= 16; k++) store<u16>(caretAt + (<usize>k << 1), <u16>(61 + k + popcnt(two & ((<u32>1 << k) - 1))));
+    return asciiCaret(caret, i);
+  }
+  for (let k: usize = 0; k <= 16; k++) store<u16>(caretAt + (k << 1), 61 + load<u16>(cellStart + (k << 1)));
+  return resolvedCaret(caret, 16);
+}
+
+/**
+ * Copies {@link plainRow} on from where it got to through caret cells `[k0, k1)`, with the
+ * colours of their runs put in: set before a run's first cell and reset after its last, a run
+ * cut by either end of the range set at `k0` and reset after `k1 - 1` (a cut row's visual rows
+ * each close their colours). Returns the end.
+ */
+function caretRuns(p: usize, k0: u32, k1: u32): usize {
+  if (k1 <= k0) return p;
+  const range = (k1 == 32 ? <u32>0xffffffff : ((<u32>1 << k1) - 1)) & ~((<u32>1 << k0) - 1);
+  const starts = (runStarts | (load<u8>(colourOf + <usize>k0) != 0 ? <u32>1 << k0 : 0)) & range;
+  const ends = (runEnds | (load<u8>(colourOf + <usize>(k1 - 1)) != 0 ? <u32>1 << (k1 - 1) : 0)) & range;
+  for (let m = starts | ends; m != 0; m &= m - 1) {
     const k = <u32>ctz(m);
     const bit = (<u32>1) << k;
-    if (asciiRow) p = runCell(p, k, 61 + <usize>k + <usize>popcnt(two & (bit - 1)), 1 + <usize>((two & bit) != 0));
-    else {
-      const at = <usize>load<u16>(cellStart + (<usize>k << 1));
-      p = runCell(p, k, 61 + at, <usize>load<u16>(cellStart + ((<usize>k + 1) << 1)) - at);
+    const cell = <usize>load<u16>(caretAt + (<usize>k << 1));
+    if ((starts & bit) != 0) {
+      p = paint(copy16(p, plainRow + plainFrom, cell - plainFrom), load<u8>(colourOf + <usize>k));
+      plainFrom = cell;
+    }
+    if ((ends & bit) != 0) {
+      const to = <usize>load<u16>(caretAt + ((<usize>k + 1) << 1));
+      p = reset(copy16(p, plainRow + plainFrom, to - plainFrom));
+      plainFrom = to;
     }
   }
+  return p;
+}
+
+/**
+ * A full row of 16 bytes in the default layout that is wider than the terminal, when its offset
+ * and hex column fit the first visual row and the rest needs one cut: the first visual row takes
+ * the caret cells that fit, the second (`        + `) the rest and the bar, as cutRow lays its
+ * pieces out. Returns the end, or 0 when the row needs more (cutRow writes it).
+ */
+function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
+  const end = plainRow16(i, at);
+  // The first caret cell that does not fit the first visual row (16: the bar).
+  const room = COLUMNS - 61;
+  let col = 0;
+  let cut: u32 = 0;
+  for (; cut < 16; cut++) {
+    const w = cellColumns(cut);
+    if (col + w > room) break;
+    col += w;
+  }
+  if (cut == 16 && col + 1 <= room) return 0;
+  // The rest on the second visual row (a blank cell where the cut falls is dropped).
+  let next = cut;
+  if (cut < 16 && (!coloured || load<u8>(colourOf + <usize>cut) == 0) && caretIsSpace(cut)) next++;
+  let rest = 1;
+  for (let k = next; k < 16; k++) rest += cellColumns(k);
+  const contLen = <usize>load<u8>(T_ROW_CONT_LEN);
+  if (<i32>contLen + rest > COLUMNS) return 0;
+  const lineStart = p;
+  if (coloured) {
+    p = paintedHex16(p);
+    p = caretRuns(p, 0, cut);
+  } else {
+    plainFrom = 0;
+  }
+  p = copy16(p, plainRow + plainFrom, <usize>load<u16>(caretAt + (<usize>cut << 1)) - plainFrom);
+  // The first visual row ends: its colour reset (caretRuns did), or its trailing spaces dropped.
+  if (!coloured || cut == 0 || load<u8>(colourOf + <usize>(cut - 1)) == 0) {
+    while (p > lineStart && load<u8>(p - 1) == 0x20) p--;
+  }
+  store<u8>(p, LF);
+  p = put(p + 1, T_ROW_CONT, contLen);
+  plainFrom = <usize>load<u16>(caretAt + (<usize>next << 1));
+  if (coloured) p = caretRuns(p, next, 16);
   return copy16(p, plainRow + plainFrom, end - plainRow - plainFrom);
+}
+
+/** Columns caret cell `k` of the row in {@link plainRow} takes: its bytes, or 2 for a character's. */
+function cellColumns(k: u32): i32 {
+  const from = <usize>load<u16>(caretAt + (<usize>k << 1));
+  const len = <i32>(load<u16>(caretAt + ((<usize>k + 1) << 1)) - from);
+  return load<u8>(plainRow + from) < 0x80 ? len : 2;
+}
+
+/** Whether caret cell `k` of the row in {@link plainRow} is a space. */
+function caretIsSpace(k: u32): bool {
+  const from = <usize>load<u16>(caretAt + (<usize>k << 1));
+  return load<u16>(caretAt + ((<usize>k + 1) << 1)) - from == 1 && load<u8>(plainRow + from) == 0x20;
 }
 
 /** The bits of the 16 ASCII bytes at `i` whose caret text is two bytes (a control, DEL, \\ ^ < |). */
