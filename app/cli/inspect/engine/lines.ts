@@ -260,6 +260,33 @@ export function writeLines(p: usize, end: usize): usize {
   return p;
 }
 
+/**
+ * The line of a take of one single span (the commonest take: a row with one SGR) at `p`, when
+ * its line is in the cache (found by the memo of its kind and length digits) and fits before
+ * `end`: copied, its offset and length written. Returns the end, or 0 (then startLines and
+ * writeLines write the take's lines).
+ */
+export function oneLine(from: i32, to: i32, p: usize, end: usize): usize {
+  if (to - from != 1) return 0;
+  const k = <usize>from;
+  const start = load<f64>(logStart + (k << 3));
+  if (start < FROM || start >= TO || start >= WIDE_OFFSET || load<f64>(logCount + (k << 3)) != 1) return 0;
+  const len = load<f64>(logLen + (k << 3));
+  if (len >= LENGTH_FIELD_MAX) return 0;
+  const packed = load<i32>(logKind + (k << 2));
+  const digits = decimalDigits(len);
+  const memo = oneMemo + (<usize>((<u32>packed * 0x9e3779b1) >>> 22) << 4);
+  if (load<i32>(memo) != packed || load<i32>(memo, 4) != digits) return 0;
+  const slot = <usize>load<u32>(memo, 8);
+  const length = <usize>load<u16>(slot, 32);
+  if (slot == 0 || length == 0 || p + length + 16 > end) return 0;
+  if (load<i32>(slot) != LINE_SINGLE || load<i32>(slot, 4) != packed || load<f64>(slot, 8) != 1 || load<f64>(slot, 24) != -<f64>digits) return 0;
+  for (let j: usize = 0; j < length; j += 16) v128.store(p + j, v128.load(slot + LC_TEXT_AT + j));
+  writeHex8(p + <usize>load<u16>(slot, 34), start);
+  writeDigits(p + <usize>load<u16>(slot, 36), len, digits);
+  return p + length;
+}
+
 /** Keeps the shape of the take whose lines are `[from, to)` of the output (see shapeN). */
 function keepShape(from: usize, to: usize): void {
   recording = false;
