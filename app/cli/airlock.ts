@@ -11,11 +11,12 @@ await import(entry);
 /**
  * A large dump is formatted on a second thread (app/cli/inspect/threaded-dump.ts), which takes
  * ~40 ms to start: started here, before the inspect bundle loads, when the arguments look like a
- * dump of a file of 8 MiB or more, it is ready when the command wants it. The command adopts it
+ * dump of a whole file of 8 MiB or more, it is ready when the command wants it. The command adopts it
  * (from the global below) or ends it; the arguments are only glanced at here, the command parses them.
  */
 async function prestartDumpThread(args: string[]): Promise<void> {
-  if (process.env.AIRLOCK_INSPECT_THREADS === '1' || args.includes('--summary-only') || args.includes('--json')) return;
+  // (A range, --length, is usually small: the command starts a thread itself if it is not.)
+  if (process.env.AIRLOCK_INSPECT_THREADS === '1' || ['--summary-only', '--json', '--length'].some((f) => args.includes(f))) return;
   const values = new Set(['--offset', '--length', '--width', '--color', '--vault']);
   const file = args.find((a, i) => !a.startsWith('--') && !values.has(args[i - 1]));
   try {

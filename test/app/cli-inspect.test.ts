@@ -37,8 +37,9 @@ describe('airlock inspect', () => {
     const plain = await runAirlock(['inspect', SAMPLE, '--color', 'never']);
     expect(plain.out.includes(0x1b)).toBe(false);
     const coloured = (await runAirlock(['inspect', SAMPLE, '--color', 'always'])).out.toString('utf8');
-    // A span is coloured over its whole extent (the OSC's payload too), LF as kept text, with a legend.
-    expect(coloured).toContain('\x1b[30;43m^[\x1b[0m\x1b[30;43m]\x1b[0m\x1b[30;43m0\x1b[0m');
+    // A span is coloured over its whole extent (the OSC's payload too) as one run, LF as kept text, with a legend.
+    expect(coloured).toContain('\x1b[2m0a\x1b[0m \x1b[30;43m1b 5d 30 3b\x1b[0m');
+    expect(coloured).toContain('|\x1b[30;43mbuild passed - s\x1b[0m|');
     expect(coloured).toContain('|$ make test\x1b[2m^J\x1b[0m');
     expect(coloured).toMatch(/^\x1b\[1;34mlegend:/m);
     // Every ESC in the coloured output starts one of Airlock's SGR sequences.

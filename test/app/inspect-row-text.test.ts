@@ -1,12 +1,13 @@
-// inspect's text rows (a terminal, or colour): a row that fits is built as one string
-// (formatRow's one-line path); cutRow, pieces fitted to the terminal, stays the definition of
-// every painted or cut row, and paintCell(styleFor(…)) the definition of a cell's colour.
+// inspect's text rows (formatRow), the definition the dump engine's rows are held to: in colour,
+// a row is painted by runs of one colour (the gaps between a run's hex cells inside it), set where
+// a run begins and reset where it ends or the row is cut; cut to the terminal, every visual row
+// fits, begins uncoloured, and shows every cell; paintCell(styleFor(…)) defines a cell's colour.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatHexRows } from '../../shared/hex';
 import { SPAN_CLASS_NAMES, type SpanClass } from '../../shared/parser';
-import { cellSgr, painted, paintCell, styleFor } from '../../app/cli/inspect/paint';
-import { cutRow, formatRow, type RowLayout } from '../../app/cli/inspect/row-text';
+import { cellSgr, painted, paintCell, RESET, styleFor } from '../../app/cli/inspect/paint';
+import { formatRow, type RowLayout } from '../../app/cli/inspect/row-text';
 import { textWidth } from '../../app/node/fit';
 import { hostileStream } from '../helpers/arbitraries';
 
@@ -22,40 +23,66 @@ function layoutOf(width: number, color: boolean, columns: number, spans: { start
   return { width, offsetDigits: 8, color, columns, spanAt };
 }
 
+/** The row's text without Airlock's colours. */
+const uncoloured = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, '');
+
 describe('inspect text rows', () => {
-  it('the one-line path equals the pieces it replaces, coloured or not, at any terminal width', () => {
+  it('in colour shows what it shows without, each colour closed on the visual row it opens on, every row fitting', () => {
     fc.assert(
       fc.property(
         fc.oneof(hostileStream(40), fc.constantFrom(...SAMPLES)),
         fc.integer({ min: 1, max: 40 }),
-        fc.boolean(),
         fc.oneof(fc.constant(Infinity), fc.integer({ min: 10, max: 220 })),
         spanRanges,
-        (bytes, width, color, columns, spans) => {
+        (bytes, width, columns, spans) => {
           for (const row of formatHexRows(bytes, 0, { width })) {
-            // The given width, and the row's own width and either side of it (where a row just fits).
-            const own = textWidth(cutRow(row, layoutOf(width, false, Infinity, spans))[0]);
-            for (const cols of [columns, own - 1, own, own + 1]) {
-              if (!color && cols === Infinity) continue; // the plain row, not this path
-              const layout = layoutOf(width, color, cols, spans);
-              expect(formatRow(row, layout)).toEqual(cutRow(row, layout));
+            const plain = formatRow(row, layoutOf(width, false, columns, spans));
+            const painted = formatRow(row, layoutOf(width, true, columns, spans));
+            // The same cells; on the same visual rows unless a coloured space (which shows, so is
+            // not dropped where a row is cut) moves a cut.
+            const flat = (lines: string[]): string => lines.map((l, i) => (i === 0 ? l : l.slice(10))).join('').replace(/ /g, '');
+            expect(flat(painted.map(uncoloured))).toBe(flat(plain));
+            const colouredSpace = row.cells.some((c, k) => c.text === ' ' && spans.some((s) => s.start <= row.offset + k && row.offset + k < s.start + s.length));
+            if (!colouredSpace) expect(painted.map(uncoloured).map((l) => l.trimEnd())).toEqual(plain.map((l) => l.trimEnd()));
+            for (const line of painted) {
+              // Every SGR is reset on its visual row, and nothing is open at its end.
+              const codes = line.match(/\x1b\[[0-9;]*m/g) ?? [];
+              codes.forEach((c, k) => expect(c === RESET).toBe(k % 2 === 1));
+              // A row narrower than one piece after `+ ` still shows it whole (the widest cell is `<U+10FFFF>`).
+              if (columns !== Infinity) expect(textWidth(line)).toBeLessThanOrEqual(Math.max(columns, 20));
             }
           }
         },
       ),
-      { numRuns: 400 },
+      { numRuns: 1000 },
     );
   });
 
-  it('cuts a row that does not fit, and keeps one that fits exactly on one line', () => {
-    const [row] = formatHexRows(utf8('\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b'), 0);
+  it('paints a run of one colour once, the gaps between its hex cells inside it', () => {
+    const [row] = formatHexRows(utf8('ab\x1b[31mcd'), 0);
+    // Bytes 2–6 are one CSI span: one run of magenta in each column.
+    const [line] = formatRow(row, layoutOf(16, true, Infinity, [{ start: 2, length: 5, cls: 3 }]));
+    const csi = SPAN_CLASS_NAMES.indexOf('csi') as SpanClass;
+    const magenta = cellSgr('c0', '^[', csi);
+    expect(line).toContain(`61 62 ${magenta}1b 5b 33 31 6d${RESET} 63  64`);
+    expect(line).toContain(`|ab${magenta}^[[31m${RESET}cd|`);
+    // Cells of another colour end the run: LF is dim (kept), BEL red.
+    const [bell] = formatHexRows(utf8('\n\x07\x07'), 0);
+    const [lf] = formatRow(bell, layoutOf(16, true, Infinity, [{ start: 1, length: 1, cls: 0 }, { start: 2, length: 1, cls: 0 }]));
+    expect(lf).toContain(`${cellSgr('c0', '^J', undefined)}0a${RESET} ${cellSgr('c0', '^G', 0 as SpanClass)}07 07${RESET}`);
+  });
+
+  it('cuts a row that does not fit, closing a run at the cut and opening it again on the next visual row', () => {
+    const [row] = formatHexRows(utf8('\x1b'.repeat(16)), 0);
     const wide = formatRow(row, layoutOf(16, false, Infinity, []));
     expect(wide).toHaveLength(1);
     const fits = formatRow(row, layoutOf(16, true, wide[0].length, []));
     expect(fits).toHaveLength(1);
-    const cut = formatRow(row, layoutOf(16, true, wide[0].length - 1, []));
+    // Five columns short: the cut falls inside the caret column's run.
+    const cut = formatRow(row, layoutOf(16, true, wide[0].length - 5, [{ start: 0, length: 16, cls: 2 }]));
     expect(cut.length).toBeGreaterThan(1);
-    expect(cut[1].startsWith('        + ')).toBe(true);
+    expect(cut[0].endsWith(RESET)).toBe(true);
+    expect(cut[1].startsWith(`        + ${cellSgr('c0', '^[', 2 as SpanClass)}`)).toBe(true);
   });
 
   it('a cell is painted from the tables exactly as paintCell(styleFor(…)) paints it', () => {

@@ -88,8 +88,9 @@ export const inspectCommand: Command = {
     const { path, shown } = await openArtifact(positionals[0], { offset, length, dump }, values['--vault'], io);
     const out = new ByteOutput(new StdoutWriter(io));
     const layout = { offset, windowEnd, width, color, columns };
-    // A large dump to a descriptor is formatted on a second thread while this one parses.
-    const threaded = dump && io.stdoutFd !== undefined && io.env.AIRLOCK_INSPECT_THREADS !== '1' && fileBytes(path, io) >= THREAD_MIN_BYTES
+    // A large dump to a descriptor is formatted on a second thread while this one parses (a small
+    // range of a large file is not: its dump is quick, and the thread would only cost its start).
+    const threaded = dump && io.stdoutFd !== undefined && io.env.AIRLOCK_INSPECT_THREADS !== '1' && Math.min(fileBytes(path, io) - offset, length) >= THREAD_MIN_BYTES
       ? ThreadedDump.start(layout, io.stdoutFd) : null;
     if (threaded === null) ThreadedDump.discard();
     // The dump keeps only the spans it can show: none for a summary, those overlapping a range.

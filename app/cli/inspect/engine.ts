@@ -4,8 +4,9 @@ import { leadCellForCodePoint } from '../../../shared/hex/codepoint';
 import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser';
 import type { ByteOutput } from './bytes-out';
 import { DUMP_ENGINE_WASM } from './engine.generated';
-import { cellSgr, paintCell } from './paint';
-import { flagLabel } from './span-queue';
+import { cellSgr } from './paint';
+import { classColumn, flagLabel, LINE_CONTINUATION, lineHead } from './line-text';
+import { rowContinuation } from './row-text';
 import type { SpanLog } from '../../../shared/sanitize';
 
 /*
@@ -39,8 +40,6 @@ const HOLD_BYTES = (1 << 20) + 4 * LAG;
 /** Spans the sanitizer records before the engine takes them into its log. */
 const RAW_SPANS = 1 << 15;
 
-/** Annotation lines start under the offset column: the offset's digits and two spaces. */
-const ANNOTATION_PAD = ' '.repeat(OFFSET_DIGITS + 2);
 
 /** How the dump is laid out. */
 export interface DumpLayout {
@@ -53,6 +52,11 @@ export interface DumpLayout {
   readonly color: boolean;
   /** Terminal width, or Infinity when output is not a terminal (rows and lines then stay whole). */
   readonly columns: number;
+  /**
+   * Tests only: the stream offset of the first byte fed (0): spans and rows are where they would
+   * be that far into a stream (offsets past 4 GiB without 4 GiB of input).
+   */
+  readonly streamBase?: number;
 }
 
 const enum Status {
@@ -76,7 +80,7 @@ const enum Ctrl {
 /** The engine's exports (engine/index.ts). */
 interface EngineExports {
   readonly memory: { readonly buffer: ArrayBuffer };
-  configure(width: number, digits: number, colour: number, columns: number, from: number, to: number, holdBytes: number, outBytes: number, rawEntries: number): void;
+  configure(width: number, digits: number, colour: number, columns: number, from: number, to: number, holdBytes: number, outBytes: number, rawEntries: number, base: number): void;
   advance(limit: number, final: number): number;
   holdAddress(): number;
   holdCapacity(): number;
@@ -161,15 +165,18 @@ export class DumpEngine {
 
   constructor(private readonly out: ByteOutput, layout: DumpLayout) {
     const { offset, windowEnd, width, color, columns } = layout;
+    const base = layout.streamBase ?? 0;
     if (!Number.isInteger(width) || width < 1 || width > 256) throw new RangeError(`width must be an integer in 1–256, got ${width}`);
     this.spans = new RawSpans(this);
     this.e = instantiate();
     this.refresh();
     this.fillTables(color);
     const cols = columns === Infinity ? 0 : Math.max(1, Math.floor(columns));
-    this.e.configure(width, OFFSET_DIGITS, color ? 1 : 0, cols, offset, windowEnd, HOLD_BYTES, out.buf.length, RAW_SPANS);
+    this.e.configure(width, OFFSET_DIGITS, color ? 1 : 0, cols, offset, windowEnd, HOLD_BYTES, out.buf.length, RAW_SPANS, base);
     this.refresh();
-    this.ctrl[Ctrl.Pos] = 0;
+    this.ctrl[Ctrl.Pos] = base;
+    this.holdAt = base;
+    this.fed = base;
   }
 
   /**
@@ -289,10 +296,9 @@ export class DumpEngine {
     }
     // The engine colours rows of printable ASCII without looking at the table (and C0 and DEL from it by SIMD).
     for (let c = 0x20; c < 0x7f; c++) if (b[at('T_ASCII_COLOUR') + c] !== 0) throw new Error('dump engine: the engine takes printable ASCII to be uncoloured');
-    SPAN_CLASS_NAMES.forEach((name, cls) => {
+    SPAN_CLASS_NAMES.forEach((_, cls) => {
       b[at('T_SPAN_COLOUR') + cls] = colour(cellSgr('printable', 'x', cls as SpanClass));
-      const text = ` ${name.padEnd(12)} `;
-      b[at('T_CLASS') + cls * 16 + 15] = ascii(at('T_CLASS') + cls * 16, text);
+      b[at('T_CLASS') + cls * 16 + 15] = ascii(at('T_CLASS') + cls * 16, classColumn(cls as SpanClass));
     });
     const kinds = at('T_KIND_COLOUR');
     b[kinds] = colour(cellSgr(CONTINUATION_CELL.kind, CONTINUATION_CELL.text, undefined));
@@ -307,9 +313,9 @@ export class DumpEngine {
       ascii(at('T_PARTIAL') + c * 8, PARTIAL_CELLS[c].text);
     }
     utf8(at('T_CONT'), CONTINUATION_CELL.text);
-    b[at('T_HEAD_LEN')] = ascii(at('T_HEAD'), `${ANNOTATION_PAD}${color ? paintCell('^', 'note') : '^'} `);
-    b[at('T_ROW_CONT_LEN')] = ascii(at('T_ROW_CONT'), `${' '.repeat(OFFSET_DIGITS)}+ `);
-    b[at('T_LINE_CONT_LEN')] = ascii(at('T_LINE_CONT'), `${ANNOTATION_PAD}+ `);
+    b[at('T_HEAD_LEN')] = ascii(at('T_HEAD'), lineHead(color));
+    b[at('T_ROW_CONT_LEN')] = ascii(at('T_ROW_CONT'), rowContinuation(OFFSET_DIGITS));
+    b[at('T_LINE_CONT_LEN')] = ascii(at('T_LINE_CONT'), LINE_CONTINUATION);
     [' each  ', '  (every ', ' B to ', '  (at'].forEach((word, k) => {
       b[at('T_WORDS') + k * 16 + 15] = ascii(at('T_WORDS') + k * 16, word);
     });

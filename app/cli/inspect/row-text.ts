@@ -70,7 +70,12 @@ export function cutRow(row: HexRow, layout: RowLayout, sgr: readonly string[] = 
     piece(text, cellWidth(cell.kind, text), sgr[k], text === ' ' && sgr[k] === '');
   });
   piece('|', 1);
-  return fitRowPieces(pieces, layout.columns, `${' '.repeat(layout.offsetDigits)}+ `);
+  return fitRowPieces(pieces, layout.columns, rowContinuation(layout.offsetDigits));
+}
+
+/** What begins each further visual row of a row cut to the terminal: under the offset column, `+ `. */
+export function rowContinuation(offsetDigits: number): string {
+  return `${' '.repeat(offsetDigits)}+ `;
 }
 
 /**

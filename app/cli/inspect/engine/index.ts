@@ -34,6 +34,8 @@ let W: i32 = 16;
 let COLOUR: bool = false;
 let FROM: f64 = 0;
 let TO: f64 = Infinity;
+/** The stream offset of the first byte fed (tests put streams past 4 GiB); the sanitizer's offsets are from it. */
+let BASE: f64 = 0;
 /** The most bytes one row can take in the output. */
 let ROW_MAX: usize = 0;
 
@@ -85,7 +87,7 @@ let noStretchAt: f64 = -1;
  * coloured or not, cut to `columns` (0: never cut), showing `[from, to)`. JavaScript fills the
  * tables first.
  */
-export function configure(width: i32, digits: i32, colour: bool, columns: i32, from: f64, to: f64, holdBytes: i32, outBytes: i32, rawEntries: i32): void {
+export function configure(width: i32, digits: i32, colour: bool, columns: i32, from: f64, to: f64, holdBytes: i32, outBytes: i32, rawEntries: i32, base: f64): void {
   for (let b: usize = 0; b < 256; b++) {
     store<u16>(T_HEX2 + (b << 1), <u16>load<u8>(T_HEX + (b >> 4)) | (<u16>load<u8>(T_HEX + (b & 15)) << 8));
   }
@@ -95,6 +97,8 @@ export function configure(width: i32, digits: i32, colour: bool, columns: i32, f
   COLOUR = colour;
   FROM = from;
   TO = to;
+  BASE = base;
+  pos = base;
   setRowLayout(width, digits, colour, columns);
   ROW_MAX = rowMax();
   setLineLayout(from, to, columns);
@@ -141,7 +145,7 @@ export function ingest(n: i32): void {
   let lk = latestKind;
   let last = lastStart;
   for (let r = 0; r < n; r++) {
-    const s = load<f64>(rawStart + (<usize>r << 3));
+    const s = load<f64>(rawStart + (<usize>r << 3)) + BASE;
     const l = load<f64>(rawLen + (<usize>r << 3));
     const kind = load<i32>(rawKind + (<usize>r << 2));
     if (s >= TO || s + l <= FROM) continue;
@@ -280,7 +284,7 @@ function run(limit: f64, final: bool): i32 {
     const i = hold + <usize>(at - holdAt);
     const n = <i32>(rowEnd - at);
     if (!started) {
-      beginUtf8(i, at, holdEnd, streamEnds);
+      beginUtf8(i, at, <usize>min(3, at - holdAt), holdEnd, streamEnds);
       started = true;
     }
     if (W == 16 && at != noStretchAt && !linesPending()) {

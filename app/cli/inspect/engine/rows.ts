@@ -219,12 +219,11 @@ function colourRow16(i: usize, at: f64, logStart: usize, logLen: usize, logKind:
 // ---- cells ----
 
 /**
- * The UTF-8 state at the first row, `i` (stream offset `at`), from the up to 3 bytes before it (a
- * character covering `i` begins at most 3 bytes earlier); `end`: the end of the bytes known,
- * `streamEnds`: the stream ends there.
+ * The UTF-8 state at the first row, `i` (stream offset `at`), from the `ctx` bytes before it (up
+ * to 3: a character covering `i` begins at most 3 bytes earlier); `end`: the end of the bytes
+ * known, `streamEnds`: the stream ends there.
  */
-export function beginUtf8(i: usize, at: f64, end: usize, streamEnds: bool): void {
-  const ctx = <usize>min(3, at);
+export function beginUtf8(i: usize, at: f64, ctx: usize, end: usize, streamEnds: bool): void {
   seqEnd = at;
   rest = REST_CONT;
   let j = i - ctx;

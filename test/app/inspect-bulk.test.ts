@@ -1,7 +1,8 @@
-// The bulk dump writes its rows with the SIMD row writer, into buffers in that writer's memory
-// (held bytes, output), across output flushes to a stream and a held-bytes buffer that has to
-// grow for a large chunk; the terminal rendering builds every row as text (formatHexRows). On a
-// terminal wide enough that nothing is cut, the two must be the same bytes.
+// The dump engine writes the bulk dump's rows by SIMD where it can (ASCII stretches, shown
+// characters), into its own memory (held bytes, output), across output flushes to a stream and a
+// held-bytes region that has to grow for a large chunk; a terminal dump takes other paths (widths
+// counted, rows cut when wider). On a terminal wide enough that nothing is cut, the two must be
+// the same bytes.
 import { describe, expect, it } from 'vitest';
 import { runAirlock } from '../helpers/cli';
 
@@ -29,7 +30,7 @@ function mixed(): Uint8Array {
   return out;
 }
 
-describe('inspect bulk dump (SIMD rows)', () => {
+describe('inspect bulk dump', () => {
   it('equals the row-by-row terminal rendering for a large mixed input read as one chunk', async () => {
     const stdin = mixed();
     const args = ['inspect', '-', '--color', 'never'];
