@@ -79,7 +79,6 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   cellColour = alloc(<usize>width);
   colourOf = alloc(<usize>width);
   plainRow = alloc(256);
-  caretAt = alloc(64);
   actCap = 256;
   actStart = alloc(<usize>actCap << 3);
   actEnd = alloc(<usize>actCap << 3);
@@ -484,8 +483,8 @@ function runs16(): void {
 let plainRow: usize = 0;
 /** Where the copy of {@link plainRow} has got to. */
 let plainFrom: usize = 0;
-/** Where each caret cell of the row in {@link plainRow} begins (u16, 17 entries). */
-let caretAt: usize = 0;
+/** The caret cells of the ASCII row in {@link plainRow} that take two bytes (bits; see {@link caretCell}). */
+let twoByteCells: u32 = 0;
 
 /**
  * Copies {@link plainRow} on to `p` from where it got to, up to cell `k` (at `cell` in it, `len`
@@ -533,19 +532,25 @@ function paintedRow16(p: usize, i: usize, at: f64): usize {
 
 /**
  * Writes the plain text of a full row of 16 bytes into {@link plainRow} (SIMD hex, caret from the
- * table or as resolved, `|` LF) and where each caret cell begins in it ({@link caretAt}, 17
- * entries: the last is the end of the caret text); returns the end.
+ * table or as resolved, `|` LF); {@link caretCell} says where each caret cell begins. Returns the end.
  */
 function plainRow16(i: usize, at: f64): usize {
   const caret = simdHex(plainRow, i, at);
   if (asciiRow) {
-    // Caret cell k begins after the cells before it: one byte each, two for those in `two`.
-    const two = twoBytes(i);
-    for (let k: u32 = 0; k <= 16; k++) store<u16>(caretAt + (<usize>k << 1), <u16>(61 + k + popcnt(two & ((<u32>1 << k) - 1))));
+    twoByteCells = twoBytes(i);
     return asciiCaret(caret, i);
   }
-  for (let k: usize = 0; k <= 16; k++) store<u16>(caretAt + (k << 1), 61 + load<u16>(cellStart + (k << 1)));
   return resolvedCaret(caret, 16);
+}
+
+/**
+ * Where caret cell `k` (0–16: 16 is the end of the caret text) of the row in {@link plainRow}
+ * begins in it: after the offset and hex column (61 bytes) and the cells before it (an ASCII
+ * row's take one byte each, two those in {@link twoByteCells}; other rows' as resolved).
+ */
+function caretCell(k: u32): usize {
+  if (asciiRow) return <usize>(61 + k + popcnt(twoByteCells & ((<u32>1 << k) - 1)));
+  return 61 + <usize>load<u16>(cellStart + (<usize>k << 1));
 }
 
 /**
@@ -562,13 +567,13 @@ function caretRuns(p: usize, k0: u32, k1: u32): usize {
   for (let m = starts | ends; m != 0; m &= m - 1) {
     const k = <u32>ctz(m);
     const bit = (<u32>1) << k;
-    const cell = <usize>load<u16>(caretAt + (<usize>k << 1));
+    const cell = caretCell(k);
     if ((starts & bit) != 0) {
       p = paint(copy16(p, plainRow + plainFrom, cell - plainFrom), load<u8>(colourOf + <usize>k));
       plainFrom = cell;
     }
     if ((ends & bit) != 0) {
-      const to = <usize>load<u16>(caretAt + ((<usize>k + 1) << 1));
+      const to = caretCell(k + 1);
       p = reset(copy16(p, plainRow + plainFrom, to - plainFrom));
       plainFrom = to;
     }
@@ -608,29 +613,29 @@ function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
   } else {
     plainFrom = 0;
   }
-  p = copy16(p, plainRow + plainFrom, <usize>load<u16>(caretAt + (<usize>cut << 1)) - plainFrom);
+  p = copy16(p, plainRow + plainFrom, caretCell(cut) - plainFrom);
   // The first visual row ends: its colour reset (caretRuns did), or its trailing spaces dropped.
   if (!coloured || cut == 0 || load<u8>(colourOf + <usize>(cut - 1)) == 0) {
     while (p > lineStart && load<u8>(p - 1) == 0x20) p--;
   }
   store<u8>(p, LF);
   p = put(p + 1, T_ROW_CONT, contLen);
-  plainFrom = <usize>load<u16>(caretAt + (<usize>next << 1));
+  plainFrom = caretCell(next);
   if (coloured) p = caretRuns(p, next, 16);
   return copy16(p, plainRow + plainFrom, end - plainRow - plainFrom);
 }
 
 /** Columns caret cell `k` of the row in {@link plainRow} takes: its bytes, or 2 for a character's. */
 function cellColumns(k: u32): i32 {
-  const from = <usize>load<u16>(caretAt + (<usize>k << 1));
-  const len = <i32>(load<u16>(caretAt + ((<usize>k + 1) << 1)) - from);
+  const from = caretCell(k);
+  const len = <i32>(caretCell(k + 1) - from);
   return load<u8>(plainRow + from) < 0x80 ? len : 2;
 }
 
 /** Whether caret cell `k` of the row in {@link plainRow} is a space. */
 function caretIsSpace(k: u32): bool {
-  const from = <usize>load<u16>(caretAt + (<usize>k << 1));
-  return load<u16>(caretAt + ((<usize>k + 1) << 1)) - from == 1 && load<u8>(plainRow + from) == 0x20;
+  const from = caretCell(k);
+  return caretCell(k + 1) - from == 1 && load<u8>(plainRow + from) == 0x20;
 }
 
 /** The bits of the 16 ASCII bytes at `i` whose caret text is two bytes (a control, DEL, \\ ^ < |). */
