@@ -299,10 +299,17 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
       continue;
     }
     if (b < 0x80) {
-      store<u16>(tp, load<u16>(T_CARET + (<usize>b << 1)));
-      tp += <usize>load<u8>(T_CARET_LEN + <usize>b);
-      store<u8>(cellColour + <usize>q, load<u8>(T_ASCII_COLOUR + <usize>b));
-      q++;
+      // This and the ASCII bytes after it, up to the next that is not (no sequence is open).
+      let c = b;
+      do {
+        store<u16>(cellStart + (<usize>q << 1), <u16>(tp - caretText));
+        store<u16>(tp, load<u16>(T_CARET + (<usize>c << 1)));
+        tp += <usize>load<u8>(T_CARET_LEN + <usize>c);
+        store<u8>(cellColour + <usize>q, load<u8>(T_ASCII_COLOUR + <usize>c));
+        q++;
+        if (q >= n) break;
+        c = <u32>load<u8>(i + <usize>q);
+      } while (c < 0x80);
       continue;
     }
     const packed = sequenceAt(i + <usize>q, end);
