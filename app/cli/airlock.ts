@@ -23,7 +23,7 @@ async function prestartDumpThread(args: string[]): Promise<void> {
     if (file === undefined || file === '-' || file.startsWith('restricted:') || statSync(file).size < 8 << 20) return;
     // (Loaded here only: the other commands do not pay for it.)
     const { Worker } = await import('node:worker_threads');
-    const worker = new Worker(new URL('./inspect-worker.mjs', import.meta.url));
+    const worker = new Worker(new URL('./inspect-worker.cjs', import.meta.url), { execArgv: [] });
     worker.unref();
     worker.on('error', () => undefined);
     (globalThis as Record<symbol, unknown>)[Symbol.for('airlock.inspect.dumpThread')] = worker;

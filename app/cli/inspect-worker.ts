@@ -7,12 +7,16 @@ import { RingFailure, SlotRing } from './inspect/slot-ring';
 // formats the dump while the main thread parses. A failure stops the ring first (the main thread
 // may be waiting for a slot), then says what it was.
 // Started before the command knew what to dump (see airlock.ts), it is told in its first message.
-const data = (workerData as DumpThreadData | null) ?? (await new Promise<DumpThreadData>((resolve) => parentPort?.once('message', resolve)));
-try {
-  await runDumpThread(data);
-  parentPort?.postMessage({ done: true });
-} catch (err) {
-  const closed = isErrno(err, 'EPIPE');
-  new SlotRing(data.buffer).fail(closed ? RingFailure.OutputClosed : RingFailure.Error);
-  parentPort?.postMessage({ error: closed ? 'EPIPE' : err instanceof Error ? (err.stack ?? err.message) : String(err) });
+void main();
+
+async function main(): Promise<void> {
+  const data = (workerData as DumpThreadData | null) ?? (await new Promise<DumpThreadData>((resolve) => parentPort?.once('message', resolve)));
+  try {
+    await runDumpThread(data);
+    parentPort?.postMessage({ done: true });
+  } catch (err) {
+    const closed = isErrno(err, 'EPIPE');
+    new SlotRing(data.buffer).fail(closed ? RingFailure.OutputClosed : RingFailure.Error);
+    parentPort?.postMessage({ error: closed ? 'EPIPE' : err instanceof Error ? (err.stack ?? err.message) : String(err) });
+  }
 }

@@ -13,11 +13,11 @@ import { RingFailure, RingStopped, RingWriter, SlotRing } from './slot-ring';
 export const THREAD_MIN_BYTES = 8 << 20;
 
 /**
- * The dump thread's script, dist/inspect-worker.mjs, beside this bundle (or above it, from the
+ * The dump thread's script, dist/inspect-worker.cjs, beside this bundle (or above it, from the
  * split build's chunks); null when there is none (tests run the sources).
  */
 function workerScript(): URL | null {
-  for (const name of ['./inspect-worker.mjs', '../inspect-worker.mjs']) {
+  for (const name of ['./inspect-worker.cjs', '../inspect-worker.cjs']) {
     const url = new URL(name, import.meta.url);
     if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
   }
@@ -73,7 +73,7 @@ export class ThreadedDump {
       return new ThreadedDump(ring, early);
     }
     const script = workerScript();
-    return script === null ? null : new ThreadedDump(ring, new Worker(script, { workerData: data }));
+    return script === null ? null : new ThreadedDump(ring, new Worker(script, { workerData: data, execArgv: [] }));
   }
 
   /** Ends a thread started early that the command did not want (a summary, a small file). */
