@@ -30,6 +30,12 @@ export function writeDecimal(p: usize, v: f64): usize {
   let n = 1;
   for (let y = x / 10; y != 0; y /= 10) n++;
   const end = p + <usize>n;
+  digitsBefore(end, x);
+  return end;
+}
+
+/** Writes the decimal digits of `x` so that they end at `end`; returns where they begin. */
+function digitsBefore(end: usize, x: u64): usize {
   let q = end;
   do {
     q--;
@@ -37,19 +43,12 @@ export function writeDecimal(p: usize, v: f64): usize {
     store<u8>(q, <u8>(0x30 + (x - d * 10)));
     x = d;
   } while (x != 0);
-  return end;
+  return q;
 }
 
 /** Writes `v` (below 10^6) right-aligned in a field of 6 columns at `p`; returns the end. */
 export function writeField6(p: usize, v: f64): usize {
-  let x = <u32>v;
-  let q = p + 6;
-  do {
-    q--;
-    const d = x / 10;
-    store<u8>(q, <u8>(0x30 + (x - d * 10)));
-    x = d;
-  } while (x != 0);
+  let q = digitsBefore(p + 6, <u64>v);
   while (q > p) {
     q--;
     store<u8>(q, 0x20);
