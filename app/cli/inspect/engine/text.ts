@@ -26,7 +26,7 @@ export function hexDigits(v: f64, digits: i32): i32 {
 
 /** Writes `v` (an integer below 2^53) in decimal at `p`; returns the end. */
 export function writeDecimal(p: usize, v: f64): usize {
-  let x = <u64>v;
+  const x = <u64>v;
   let n = 1;
   for (let y = x / 10; y != 0; y /= 10) n++;
   const end = p + <usize>n;
