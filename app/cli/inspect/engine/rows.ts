@@ -600,17 +600,26 @@ function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
   const room = COLUMNS - 61;
   let col = 0;
   let cut: u32 = 0;
-  for (; cut < 16; cut++) {
-    const w = cellColumns(cut);
-    if (col + w > room) break;
-    col += w;
+  if (asciiRow) {
+    // A cell's columns are its bytes: the cells before k take caretCell(k) - 61 columns. At most
+    // `room` cells fit; fewer, one fewer per two-column cell among them.
+    cut = <u32>min(16, max(0, room));
+    while (cut > 0 && <i32>(caretCell(cut) - 61) > room) cut--;
+    col = <i32>(caretCell(cut) - 61);
+  } else {
+    for (; cut < 16; cut++) {
+      const w = cellColumns(cut);
+      if (col + w > room) break;
+      col += w;
+    }
   }
   if (cut == 16 && col + 1 <= room) return 0;
   // The rest on the second visual row (a blank cell where the cut falls is dropped).
   let next = cut;
   if (cut < 16 && (!coloured || load<u8>(colourOf + <usize>cut) == 0) && caretIsSpace(cut)) next++;
   let rest = 1;
-  for (let k = next; k < 16; k++) rest += cellColumns(k);
+  if (asciiRow) rest += <i32>(caretCell(16) - caretCell(next));
+  else for (let k = next; k < 16; k++) rest += cellColumns(k);
   const contLen = <usize>load<u8>(T_ROW_CONT_LEN);
   if (<i32>contLen + rest > COLUMNS) return 0;
   const lineStart = p;
