@@ -7,7 +7,7 @@ import {
   APC_MEANING, c0Meaning, c1Meaning, csiMeaning, dcsMeaning, escMeaning, invisibleMeaning, oscMeaning,
   PM_MEANING, SOS_MEANING, strayMeaning, WITHHELD_MEANING,
 } from './meaning';
-import type { ParserSink, SpanLog } from './sink';
+import { recordSpan, type ParserSink, type SpanLog } from './sink';
 import { SpanClass, SpanFlag, StretchFlag } from './span-class';
 import { Action, State, Unit } from './states';
 import { TRANSITIONS } from './transition-table';
@@ -792,7 +792,7 @@ export class Parser {
       && this.limits.maxCsiParamBytes >= 1) {
       counts[0]++;
       counts[1] += 4;
-      if (this.sgrLog !== null) this.logSgr(this.base + i, 4, this.sgrKind0);
+      if (this.sgrLog !== null) recordSpan(this.sgrLog, this.base + i, 4, this.sgrKind0);
       return i + 4;
     }
     let j = i + 2;
@@ -848,7 +848,7 @@ export class Parser {
         const k = eight ? 2 : 0;
         counts[k]++;
         counts[k + 1] += j + 1 - i;
-        if (this.sgrLog !== null) this.logSgr(this.base + i, j + 1 - i, eight ? this.sgrKind1 : this.sgrKind0);
+        if (this.sgrLog !== null) recordSpan(this.sgrLog, this.base + i, j + 1 - i, eight ? this.sgrKind1 : this.sgrKind0);
       } else {
         this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, eight ? SGR_MEANINGS[1] : SGR_MEANINGS[0], 0, b, count > 0 ? this.params[0] : -1);
       }
@@ -857,17 +857,6 @@ export class Parser {
     const meaning = csiMeaning(priv, inter, b, this.params, Math.min(count, MAX_TRACKED_PARAMS));
     this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b, count > 0 ? this.params[0] : -1);
     return j + 1;
-  }
-
-  /** Records a plain SGR counted in the ground fast path into the span log. */
-  private logSgr(offset: number, length: number, kind: number): void {
-    const log = this.sgrLog as SpanLog;
-    if (log.n === log.kind.length) log.drain();
-    const n = log.n;
-    log.start[n] = offset;
-    log.length[n] = length;
-    log.kind[n] = kind;
-    log.n = n + 1;
   }
 
   /** ESC, CSI and DCS-header states: one unit at a time through the table. */

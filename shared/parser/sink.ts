@@ -62,3 +62,13 @@ export interface SpanLog {
    */
   drain(): void;
 }
+
+/** Appends a span to `log` (draining it first when full): the one way the parser and the sanitizer record. */
+export function recordSpan(log: SpanLog, offset: number, length: number, kind: number): void {
+  if (log.n === log.kind.length) log.drain();
+  const n = log.n;
+  log.start[n] = offset;
+  log.length[n] = length;
+  log.kind[n] = kind;
+  log.n = n + 1;
+}

@@ -4,4 +4,4 @@ export { ReportBuilder, type RemovalReport, type CrMode, type ClassCount, type I
 export { LineBuffer, MAX_LINE_CELLS } from './line-buffer';
 export type { Digest } from './digest';
 export { firstNotInert, isInert } from './inert';
-export type { SpanLog } from './span-log';
+export type { SpanLog } from '../parser/sink';

@@ -1,13 +1,12 @@
 import { resolveLimits, type ParserLimits } from '../parser/limits';
 import { Parser, SGR_MEANINGS } from '../parser/parser';
-import type { ParserSink } from '../parser/sink';
+import { recordSpan, type ParserSink, type SpanLog } from '../parser/sink';
 import { SpanClass, SpanFlag, StretchFlag } from '../parser/span-class';
 import type { Digest } from './digest';
 import { LineBuffer, MAX_CURSOR_COLUMN, MAX_LINE_CELLS } from './line-buffer';
 import { CSI_FINALS, Motion, motionOf } from './motion';
 import { OffsetMap, SegmentKind } from './offset-map';
 import { ReportBuilder, type CrMode, type RemovalReport } from './report';
-import type { SpanLog } from './span-log';
 
 /** U+FFFD REPLACEMENT CHARACTER, which stands in for each maximal ill-formed UTF-8 subpart. */
 const REPLACEMENT = Uint8Array.of(0xef, 0xbf, 0xbd);
@@ -293,15 +292,7 @@ export class Sanitizer implements ParserSink {
     this.spansSeen++;
     this.report.add(cls, length, meaning, flags, code);
     if (this.onSpan !== null) this.onSpan(cls, offset, length, meaning, flags, code);
-    const log = this.spanLog;
-    if (log !== null) {
-      if (log.n === log.kind.length) log.drain();
-      const n = log.n;
-      log.start[n] = offset;
-      log.length[n] = length;
-      log.kind[n] = cls | (flags << 4) | (this.report.lastMeaningId << 10);
-      log.n = n + 1;
-    }
+    if (this.spanLog !== null) recordSpan(this.spanLog, offset, length, cls | (flags << 4) | (this.report.lastMeaningId << 10));
     // Most spans are SGR (the final byte alone rules them out) or strings and invisible code points
     // (only counted): the rest stays out of this hot path. A flag matters only when it is
     // Unterminated (withheld to the end) or, on a CSI, Malformed (no motion then).
