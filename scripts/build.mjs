@@ -1,7 +1,7 @@
 // Builds everything `npm start`, `npm test` and packaging need:
 //   dist/airlock.mjs               the CLI's executable: dist/sanitize-main.mjs for `sanitize` and
 //                                  dist/inspect-main.mjs for `inspect` (one file each; its dump thread
-//                                  dist/inspect-worker.mjs),
+//                                  dist/inspect-worker.cjs),
 //                                  else dist/cli.mjs (+ chunks, one ESM file per command: fast start)
 //   dist/renderer/                 the viewer (RENDERER's vite config), when renderer/vite.config.ts exists
 //   dist/app/main.cjs              Electron main (electron external)

@@ -3,7 +3,7 @@ import { isErrno } from '../node/fs-atomic';
 import { runDumpThread, type DumpThreadData } from './inspect/dump-thread';
 import { RingFailure, SlotRing } from './inspect/slot-ring';
 
-// The dump thread of `airlock inspect` (dist/inspect-worker.mjs; see inspect/threaded-dump.ts):
+// The dump thread of `airlock inspect` (dist/inspect-worker.cjs; see inspect/threaded-dump.ts):
 // formats the dump while the main thread parses. A failure stops the ring first (the main thread
 // may be waiting for a slot), then says what it was.
 // Started before the command knew what to dump (see airlock.ts), it is told in its first message.

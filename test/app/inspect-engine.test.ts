@@ -2,6 +2,8 @@
 // (test/helpers/text-dump.ts: rows by formatHexRows/formatRow, lines by annotationLines, cuts by
 // wrapLine). For any input, range, chunking, output size, row width, colour and terminal width,
 // the engine must write the same bytes.
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { engineDumpText } from '../helpers/engine-dump';
@@ -66,6 +68,11 @@ const cases: fc.Arbitrary<Case> = fc.record({
 });
 
 describe('inspect dump engine', () => {
+  it('is built from its source: engine.generated.ts is what scripts/build-wasm.mjs compiles now', () => {
+    // Throws (exit 1, naming the file) when the committed module is stale.
+    execFileSync(process.execPath, [resolve(__dirname, '../../scripts/build-wasm.mjs'), '--check'], { stdio: 'pipe' });
+  }, 60_000);
+
   it('writes what the text dump writes past 4 GiB (offsets of 9 digits and more), as the stream crosses 2^32', async () => {
     // BEL/BS rows (lines copied from the take before), colour runs, text and a character across
     // the row where offsets grow a digit.

@@ -5,7 +5,7 @@ import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser';
 import type { ByteOutput } from './bytes-out';
 import { DUMP_ENGINE_WASM } from './engine.generated';
 import { cellSgr } from './paint';
-import { classColumn, flagLabel, LINE_CONTINUATION, lineHead } from './line-text';
+import { classColumn, COALESCED_WORDS, flagLabel, LINE_CONTINUATION, lineHead } from './line-text';
 import { rowContinuation } from './row-text';
 import type { SpanLog } from '../../../shared/sanitize';
 
@@ -316,7 +316,7 @@ export class DumpEngine {
     b[at('T_HEAD_LEN')] = ascii(at('T_HEAD'), lineHead(color));
     b[at('T_ROW_CONT_LEN')] = ascii(at('T_ROW_CONT'), rowContinuation(OFFSET_DIGITS));
     b[at('T_LINE_CONT_LEN')] = ascii(at('T_LINE_CONT'), LINE_CONTINUATION);
-    [' each  ', '  (every ', ' B to ', '  (at'].forEach((word, k) => {
+    COALESCED_WORDS.forEach((word, k) => {
       b[at('T_WORDS') + k * 16 + 15] = ascii(at('T_WORDS') + k * 16, word);
     });
     const flags = at('T_FLAGS');

@@ -22,6 +22,13 @@ const OFFSET_DIGITS = 8;
 const LENGTH_COLUMNS = 6;
 const LENGTH_FIELD_MAX = 10 ** LENGTH_COLUMNS;
 
+/**
+ * The words of a coalesced line, in the order the engine's table keeps them (engine/lines.ts
+ * copies them by index): `each`, `every`, `to` and `at` as in the examples above.
+ */
+export const COALESCED_WORDS = [' each  ', '  (every ', ' B to ', '  (at'] as const;
+const [EACH, EVERY, TO, AT] = COALESCED_WORDS;
+
 /** A group of spans, as a dump takes it from its log. */
 export interface SpanGroup {
   /** Stream offset of its first span. */
@@ -90,8 +97,8 @@ export function annotationLines(groups: readonly SpanGroup[], color: boolean): s
     if (bucket.length === 1) return `${lead}  ${g.count > 1 ? `${g.count}x ` : ''}${what}`;
     const gaps = bucket.slice(1).map((m, k) => m.start - bucket[k].start);
     if (bucket.length > 2 && gaps.every((gap) => gap === gaps[0])) {
-      return `${lead} each  ${bucket.length}x ${what}  (every ${gaps[0]} B to ${hex(bucket[bucket.length - 1].start)})`;
+      return `${lead}${EACH}${bucket.length}x ${what}${EVERY}${gaps[0]}${TO}${hex(bucket[bucket.length - 1].start)})`;
     }
-    return `${lead} each  ${bucket.length}x ${what}  (at ${bucket.map((m) => hex(m.start)).join(' ')})`;
+    return `${lead}${EACH}${bucket.length}x ${what}${AT} ${bucket.map((m) => hex(m.start)).join(' ')})`;
   });
 }
