@@ -20,6 +20,7 @@ async function prestartDumpThread(args: string[]): Promise<void> {
   const values = new Set(['--offset', '--length', '--width', '--color', '--vault']);
   const file = args.find((a, i) => !a.startsWith('--') && !values.has(args[i - 1]));
   try {
+    // (8 MiB: THREAD_MIN_BYTES of threaded-dump.ts, written out because this file is not bundled.)
     if (file === undefined || file === '-' || file.startsWith('restricted:') || statSync(file).size < 8 << 20) return;
     // (Loaded here only: the other commands do not pay for it.)
     const { Worker } = await import('node:worker_threads');

@@ -7,23 +7,15 @@ export interface OutputWriter {
 }
 
 /**
- * A growable byte buffer that text is written into directly (`buf[p++] = …`): callers
- * {@link reserve} room first, then write and advance `p`.
+ * A growable byte buffer: {@link text} appends to it, and the dump engine writes into it in place
+ * (it {@link adopt}s the engine's memory, and the engine advances `p`).
  */
 export class ByteBuffer {
   buf: Buffer;
-  /** A view of `buf` for 32-bit stores (`setInt32(p, word, true)`). */
-  view: DataView;
   p = 0;
-  /**
-   * Bumped whenever bytes before `p` may be overwritten (the buffer is written out or reset):
-   * text at an earlier position is still there only while the epoch is the same.
-   */
-  epoch = 0;
 
   constructor(size: number) {
     this.buf = Buffer.allocUnsafe(size);
-    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
   }
 
   /** Replaces the buffer with a new one of `size` (its first `p` bytes are copied over). */
@@ -33,14 +25,13 @@ export class ByteBuffer {
 
   /**
    * Writes into `bytes` from now on (the first `p` bytes are copied over, unless `copy` is false:
-   * they are there already): a new buffer, or memory a row writer writes rows into without a
-   * copy. Replaced as usual when more room is needed.
+   * they are there already): a new buffer, or the dump engine's output region, which it writes
+   * rows into without a copy. Replaced as usual when more room is needed.
    */
   adopt(bytes: Uint8Array, copy = true): void {
     const next = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (copy && this.p > 0) this.buf.copy(next, 0, 0, this.p);
     this.buf = next;
-    this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
   }
 
   /** Makes room for `n` more bytes at `p`. */
@@ -52,7 +43,6 @@ export class ByteBuffer {
   /** Empties the buffer. */
   reset(): void {
     this.p = 0;
-    this.epoch++;
   }
 
   /** Appends a string as UTF-8. */
