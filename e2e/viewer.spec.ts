@@ -274,6 +274,12 @@ test('demo vault: browse, open a capture, its streams and the merged view in col
   await page.getByRole('button', { name: 'Back to the vault' }).click();
   await expect(page.getByTestId('vault-browser')).toBeVisible();
   await expect(page.getByTestId('artifact-row').first()).toBeVisible();
+  // The header counts records and their streams (a capture's stdout and stderr are two rows).
+  const listed = await page.evaluate(async () => (await window.airlock.listRecords()).map((r) => r.artifacts.length));
+  const streams = listed.reduce((a, b) => a + b, 0);
+  expect(streams).toBeGreaterThan(listed.length);
+  await expect(page.getByTestId('artifact-row')).toHaveCount(streams);
+  await expect(page.getByTestId('vault-counts')).toHaveText(`${listed.length} records · ${streams} streams`);
   await shot(page, '0-vault');
   const stderrRow = page.locator('[data-testid=artifact-row]').filter({ hasText: 'stderr' }).first();
   await stderrRow.focus();

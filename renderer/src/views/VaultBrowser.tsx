@@ -28,6 +28,11 @@ function RemovalSummaryCell({ a }: { a: ArtifactSummary }) {
   );
 }
 
+/** `1 record`, `7 streams`: a count and its noun. */
+function counted(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 export function VaultBrowser() {
   const { vault, records, loading, error } = useArtifact();
   const first = useRef<HTMLTableRowElement | null>(null);
@@ -57,7 +62,7 @@ export function VaultBrowser() {
         <div>
           <h1>Vault</h1>
           <p className="muted">
-            {vault ? <>{vault.root}{vault.demo && <span className="tag">demo vault</span>} · {vault.records} records</> : 'Opening…'}
+            {vault ? <>{vault.root}{vault.demo && <span className="tag">demo vault</span>} · <span data-testid="vault-counts">{counted(vault.records, 'record')} · {counted(rows.length, 'stream')}</span></> : 'Opening…'}
           </p>
         </div>
         <div className="vault-actions">
