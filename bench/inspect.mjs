@@ -71,6 +71,7 @@ export async function runInspectSection({ mb, runs, modes = Object.keys(INSPECT_
       const f = fig(mode);
       if (!f.error && !sanitize.error) {
         f.ratio = f.ms / sanitize.ms;
+        f.paired = pairedRatios(samples[mode].ms, samples.sanitize.ms);
         if (f.cpuMs !== undefined && sanitize.cpuMs !== undefined) f.cpuRatio = f.cpuMs / sanitize.cpuMs;
       }
       res.modes[mode] = f;
@@ -79,6 +80,24 @@ export async function runInspectSection({ mb, runs, modes = Object.keys(INSPECT_
     log(`  ${name}: sanitize ${sanitize.ms?.toFixed(0) ?? 'ERR'} ms; ${modes.map((m) => `${m} ${res.modes[m].ratio?.toFixed(2) ?? 'ERR'}x`).join(', ')}`);
   }
   return results;
+}
+
+/**
+ * Each round's run against the same round's sanitize: the quartiles of those ratios, or undefined
+ * when a side missed a round (the rounds no longer line up). This host drifts between fast and
+ * slow phases within a bench; a round's two runs share a phase, so these show how much of a
+ * ratio of medians near the target is drift. The target is still judged on the ratio of medians.
+ */
+function pairedRatios(ms, sanitizeMs) {
+  if (ms.length !== sanitizeMs.length || ms.length === 0) return undefined;
+  const r = ms.map((m, i) => m / sanitizeMs[i]).sort((a, b) => a - b);
+  // Linear interpolation between the nearest ranks.
+  const at = (q) => {
+    const x = q * (r.length - 1);
+    const lo = Math.floor(x);
+    return r[lo] + (r[Math.min(lo + 1, r.length - 1)] - r[lo]) * (x - lo);
+  };
+  return { p25: at(0.25), median: median(r), p75: at(0.75) };
 }
 
 /** Which (input, mode) pairs miss {@link INSPECT_TARGET}, as readable lines. */

@@ -293,6 +293,9 @@ function printInspect(results) {
   const cell = (f, key) => (f.error ? 'ERR' : f[key] === undefined ? 'n/a' : `${f[key].toFixed(2)}x`);
   const head = ['input', 'sanitize', ...modes.map((m) => INSPECT_MODES[m].label)];
   console.log(table([head, ...Object.entries(results).map(([name, r]) => [name, r.sanitize.error ? 'ERR' : `${r.sanitize.ms.toFixed(0)} ms`, ...modes.map((m) => cell(r.modes[m], 'ratio'))])]));
+  console.log('\ninspect, per-round ratio (each run against the same round\'s sanitize): median [p25-p75]');
+  const paired = (f) => (f.paired === undefined ? 'n/a' : `${f.paired.median.toFixed(2)}x [${f.paired.p25.toFixed(2)}-${f.paired.p75.toFixed(2)}]`);
+  console.log(table([head, ...Object.entries(results).map(([name, r]) => [name, '', ...modes.map((m) => paired(r.modes[m]))])]));
   console.log('\ninspect, CPU time (user+sys, all threads) against sanitize\'s');
   console.log(table([head, ...Object.entries(results).map(([name, r]) => [name, r.sanitize.cpuMs === undefined ? 'n/a' : `${r.sanitize.cpuMs.toFixed(0)} ms`, ...modes.map((m) => cell(r.modes[m], 'cpuRatio'))])]));
   console.log('\ninspect, peak RSS (MiB)');
