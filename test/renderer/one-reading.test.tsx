@@ -90,10 +90,11 @@ describe('report: ambiguous stretches and text withheld to end', () => {
       id: 'r1', createdAt: '2026-01-01T00:00:00.000Z', source: 'capture', title: 'make', cwd: null, exitCode: 0, signal: null, durationMs: 1, rebuilt: false,
       artifacts: [{ ref: `restricted:sha256:${'a'.repeat(64)}`, sha256: 'a'.repeat(64), size: HOSTILE.length, stream: 'stdout', removal, rawAvailable: true }],
     };
-    useArtifact.setState({ vault: { demo: true } as unknown as VaultInfo, records: [record] });
+    useArtifact.setState({ vault: { demo: true, root: '/vault', records: 1 } as unknown as VaultInfo, records: [record] });
     render(<VaultBrowser />);
     const row = screen.getByTestId('artifact-row');
     expect(within(row).getByTestId('withheld-to-end').textContent).toBe('withheld to end');
     expect(row.textContent).toContain('2 ambiguous');
+    expect(screen.getByTestId('vault-counts').textContent).toBe('1 record · 1 stream');
   });
 });
