@@ -10,11 +10,11 @@
 // and the length repeats from line to line, so a line is composed (and, on a terminal, cut) once
 // per kind and kept in a cache with the places of its numbers, then copied and the numbers written.
 import {
-  T_CLASS, T_FLAGS, T_HEAD, T_HEAD_LEN, T_HEX2, T_LINE_CONT, T_LINE_CONT_LEN, T_MEANING, T_MEANING_TEXT, T_WORDS,
+  T_CLASS, T_FLAGS, T_HEAD, T_HEAD_LEN, T_LINE_CONT, T_LINE_CONT_LEN, T_MEANING, T_MEANING_TEXT, T_WORDS,
   W_AT, W_B_TO, W_EACH, W_EVERY,
 } from './layout';
 import { alloc } from './heap';
-import { put, spaces, writeDecimal, writeField6, writeHex } from './text';
+import { put, spaces, writeDecimal, writeField6, writeHex, writeHex8 } from './text';
 import { textWidth, wrapLine } from './wrap';
 
 const LF: u8 = 0x0a;
@@ -480,15 +480,6 @@ function offsetAt(p: usize, v: f64): void {
     store<f64>(recRel + (<usize>patches << 3), v - recordBase);
     patches++;
   }
-}
-
-/** The 8 hex digits of `v` (below 2^32) at `p`, two at a time from T_HEX2. */
-function writeHex8(p: usize, v: f64): void {
-  const x = <u32>v;
-  store<u16>(p, load<u16>(T_HEX2 + (<usize>(x >>> 24) << 1)));
-  store<u16>(p + 2, load<u16>(T_HEX2 + (<usize>((x >>> 16) & 255) << 1)));
-  store<u16>(p + 4, load<u16>(T_HEX2 + (<usize>((x >>> 8) & 255) << 1)));
-  store<u16>(p + 6, load<u16>(T_HEX2 + (<usize>(x & 255) << 1)));
 }
 
 /** Decimal digits of `v` (an integer). */

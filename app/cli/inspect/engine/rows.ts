@@ -11,7 +11,7 @@ import {
   T_BAR, T_HEX, T_HEX2, T_INVALID, T_KIND_COLOUR, T_PARTIAL, T_SPACES, T_ROW_CONT, T_ROW_CONT_LEN, T_SPAN_COLOUR, cpSlot,
 } from './layout';
 import { alloc } from './heap';
-import { hexDigits, paint, put, reset, spaces, writeHex } from './text';
+import { hexDigits, paint, put, reset, spaces, writeHex, writeHex8 } from './text';
 import { SEQ_ILL_FORMED, SEQ_LENGTH_MASK, SEQ_TRUNCATED, SEQ_VALID, codePointAt, sequenceAt } from './utf8';
 
 const GROUP: i32 = 8;
@@ -447,15 +447,6 @@ function remember(p: usize, end: usize, i: usize, coloured: bool, keep: bool): u
     lastRowValid = true;
   }
   return end;
-}
-
-/** The 8 hex digits of `v` (below 2^32) at `p`. */
-function writeHex8(p: usize, v: f64): void {
-  const x = <u32>v;
-  store<u16>(p, load<u16>(T_HEX2 + (<usize>(x >>> 24) << 1)));
-  store<u16>(p + 2, load<u16>(T_HEX2 + (<usize>((x >>> 16) & 255) << 1)));
-  store<u16>(p + 4, load<u16>(T_HEX2 + (<usize>((x >>> 8) & 255) << 1)));
-  store<u16>(p + 6, load<u16>(T_HEX2 + (<usize>(x & 255) << 1)));
 }
 
 /**

@@ -1,5 +1,5 @@
 // AssemblyScript. Writing numbers and fixed text into memory.
-import { T_HEX, T_SGR, T_SGR_LEN } from './layout';
+import { T_HEX, T_HEX2, T_SGR, T_SGR_LEN } from './layout';
 
 /** Writes `v` (an integer below 2^53) in lowercase hex, at least `digits` digits, at `p`; returns the end. */
 export function writeHex(p: usize, v: f64, digits: i32): usize {
@@ -15,6 +15,15 @@ export function writeHex(p: usize, v: f64, digits: i32): usize {
     x >>= 4;
   }
   return end;
+}
+
+/** The 8 hex digits of `v` (below 2^32) at `p`, two at a time from T_HEX2 (offsets of rows and lines). */
+export function writeHex8(p: usize, v: f64): void {
+  const x = <u32>v;
+  store<u16>(p, load<u16>(T_HEX2 + (<usize>(x >>> 24) << 1)));
+  store<u16>(p + 2, load<u16>(T_HEX2 + (<usize>((x >>> 16) & 255) << 1)));
+  store<u16>(p + 4, load<u16>(T_HEX2 + (<usize>((x >>> 8) & 255) << 1)));
+  store<u16>(p + 6, load<u16>(T_HEX2 + (<usize>(x & 255) << 1)));
 }
 
 /** The number of hex digits `writeHex(p, v, digits)` writes. */
