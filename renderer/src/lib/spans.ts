@@ -45,6 +45,11 @@ export function grouped(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** A count and its noun: `1 byte`, `1,024 bytes`, `7 streams`. */
+export function counted(n: number, noun: string): string {
+  return `${grouped(n)} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 const described = new WeakMap<SpanInfo, string>();
 
 /** "OSC 52 clipboard access, 44 bytes, ended by BEL · unterminated" (cached per span object). */
@@ -73,16 +78,16 @@ export function spanHead(span: SpanInfo): string {
 function describe(span: SpanInfo): string {
   const m = meaningText(span);
   if (span.cls === WITHHELD_CLASS) {
-    const bytes = `${grouped(span.length)} byte${span.length === 1 ? '' : 's'}`;
+    const bytes = counted(span.length, 'byte');
     return `Withheld: text one reading shows, withheld (a UTF-8 and an 8-bit terminal disagree here), ${bytes}`;
   }
   const stray = span.cls === INVALID_UTF8_CLASS && (span.flags & SpanFlag.Stray) !== 0 ? strayHead(m) : null;
   if (stray !== null) {
-    const bytes = `${grouped(span.length)} byte${span.length === 1 ? '' : 's'}`;
+    const bytes = counted(span.length, 'byte');
     return `${stray}, ${bytes}`;
   }
   const head = spanHead(span);
-  const bytes = `${grouped(span.length)} byte${span.length === 1 ? '' : 's'}`;
+  const bytes = counted(span.length, 'byte');
   const t = span.terminator;
   const ended = t && t !== 'final' ? (t === 'EOF' ? ', unterminated at end of input' : t === 'interrupted' ? ', interrupted' : `, ended by ${t}`) : '';
   const flags = flagNames(span.flags);

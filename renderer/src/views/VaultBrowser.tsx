@@ -3,7 +3,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { ArtifactSummary, RecordSummary } from '../../../shared/bridge/types';
 import { loadVault, openArtifact, openFile } from '../actions';
-import { humanSize } from '../lib/spans';
+import { counted, humanSize } from '../lib/spans';
 import { loadRequests, openRequests, useArtifact, useRequests } from '../stores';
 
 function exitText(r: RecordSummary): { text: string; bad: boolean } {
@@ -26,11 +26,6 @@ function RemovalSummaryCell({ a }: { a: ArtifactSummary }) {
       {r.withheldToEnd && <span className="tag warn" data-testid="withheld-to-end" title="The two terminal readings still disagreed at the end: no text from there on was kept">withheld to end</span>}
     </span>
   );
-}
-
-/** `1 record`, `7 streams`: a count and its noun. */
-function counted(n: number, noun: string): string {
-  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 export function VaultBrowser() {
