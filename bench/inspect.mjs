@@ -97,7 +97,7 @@ function pairedRatios(ms, sanitizeMs) {
     const lo = Math.floor(x);
     return r[lo] + (r[Math.min(lo + 1, r.length - 1)] - r[lo]) * (x - lo);
   };
-  return { p25: at(0.25), median: median(r), p75: at(0.75) };
+  return { p25: at(0.25), median: at(0.5), p75: at(0.75) };
 }
 
 /** Which (input, mode) pairs miss {@link INSPECT_TARGET}, as readable lines. */

@@ -77,17 +77,13 @@ export function spanHead(span: SpanInfo): string {
 
 function describe(span: SpanInfo): string {
   const m = meaningText(span);
+  const bytes = counted(span.length, 'byte');
   if (span.cls === WITHHELD_CLASS) {
-    const bytes = counted(span.length, 'byte');
     return `Withheld: text one reading shows, withheld (a UTF-8 and an 8-bit terminal disagree here), ${bytes}`;
   }
   const stray = span.cls === INVALID_UTF8_CLASS && (span.flags & SpanFlag.Stray) !== 0 ? strayHead(m) : null;
-  if (stray !== null) {
-    const bytes = counted(span.length, 'byte');
-    return `${stray}, ${bytes}`;
-  }
+  if (stray !== null) return `${stray}, ${bytes}`;
   const head = spanHead(span);
-  const bytes = counted(span.length, 'byte');
   const t = span.terminator;
   const ended = t && t !== 'final' ? (t === 'EOF' ? ', unterminated at end of input' : t === 'interrupted' ? ', interrupted' : `, ended by ${t}`) : '';
   const flags = flagNames(span.flags);
