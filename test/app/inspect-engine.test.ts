@@ -131,6 +131,26 @@ describe('inspect dump engine', () => {
     }
   }, 120_000);
 
+  it('cuts rows of 16 cells of every width (characters, notation, invalid and partial bytes, C1) at every terminal width as the text dump does', async () => {
+    // The cut of a full row that is not all ASCII is found from its cells' summed columns: every
+    // room for the caret column, and second visual rows from far inside the terminal to just past it.
+    const rows = [
+      [0xff, 0xfe, 0xc0, 0xc1, 0xf5, 0xff, 0xfe, 0xc0, 0xc1, 0xf5, 0xff, 0xfe, 0xc0, 0xc1, 0xf5, 0xff],
+      [0x85, 0x9b, 0x90, 0x9d, 0x61, 0x85, 0x9b, 0x90, 0x9d, 0x62, 0x85, 0x9b, 0x90, 0x9d, 0x63, 0x85],
+      [...enc('\u200b\u202e\ufeff\u0301'), ...enc('ab')],
+      [...enc('本🙂é'), ...enc('x\u200by')],
+      [0xe2, 0x82, 0x41, 0xf0, 0x9f, 0x42, 0xe2, 0x82, 0x43, 0xf0, 0x9f, 0x44, 0xe2, 0x82, 0x45, 0x46],
+      [...enc('\x07\\^<|'), ...enc('✓─'), 0xff, 0xc3],
+    ];
+    const bytes = Uint8Array.from(rows.flatMap((r) => [...r.slice(0, 16), ...Array(16 - Math.min(16, r.length)).fill(0x2e)]));
+    for (let columns = 61; columns <= 140; columns++) {
+      for (const color of [false, true]) {
+        const c = { bytes, feed: 1 << 15, flushAt: 1 << 20, offset: 0, length: Infinity, width: 16, color, columns };
+        expect(await engine(c)).toBe(reference(c));
+      }
+    }
+  });
+
   it('writes a character across a row edge, at a range edge and at the end of input as the text dump does', async () => {
     const bytes = Uint8Array.from([...enc('abcdefghijklmno'), ...enc('本'), ...enc('xyz\u202e'), 0xe2, 0x82]);
     for (let offset = 0; offset < 20; offset++) {

@@ -43,6 +43,13 @@ let caretText: usize = 0;
 let cellStart: usize = 0;
 let cellColour: usize = 0;
 let caretWidth: i32 = 0;
+/**
+ * The columns each resolved cell takes (u8; its text's bytes, or 2 for a character's: as
+ * cellColumns counts them), for the cut of a row of 16 ({@link columnsBefore}).
+ */
+let cellWidths: usize = 0;
+/** Scratch for {@link columnsBefore}: the columns of cells `[0, k]` at byte k (saturating at 255). */
+let cumCols: usize = 0;
 /** Final colour per byte of the row: its span's, else its cell's. */
 let colourOf: usize = 0;
 
@@ -77,6 +84,8 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   caretText = alloc(<usize>width * 12 + 64);
   cellStart = alloc((<usize>width + 1) << 1);
   cellColour = alloc(<usize>width);
+  cellWidths = alloc(<usize>width + 16);
+  cumCols = alloc(16);
   colourOf = alloc(<usize>width);
   plainRow = alloc(256);
   actCap = 256;
@@ -286,14 +295,17 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
         store<u16>(tp, load<u16>(T_CONT));
         tp += 2;
         store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_CONT));
+        store<u8>(cellWidths + <usize>q, 2);
       } else if (r == REST_INVALID) {
         store<u32>(tp, load<u32>(T_INVALID + (<usize>b << 2)));
         tp += 4;
         store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_INVALID));
+        store<u8>(cellWidths + <usize>q, 4);
       } else {
         store<u64>(tp, load<u64>(T_PARTIAL + (<usize>b << 3)));
         tp += 5;
         store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_PARTIAL));
+        store<u8>(cellWidths + <usize>q, 5);
       }
       q++;
       continue;
@@ -304,7 +316,9 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
       do {
         store<u16>(cellStart + (<usize>q << 1), <u16>(tp - caretText));
         store<u16>(tp, load<u16>(T_CARET + (<usize>c << 1)));
-        tp += <usize>load<u8>(T_CARET_LEN + <usize>c);
+        const w = load<u8>(T_CARET_LEN + <usize>c);
+        tp += <usize>w;
+        store<u8>(cellWidths + <usize>q, w);
         store<u8>(cellColour + <usize>q, load<u8>(T_ASCII_COLOUR + <usize>c));
         q++;
         if (q >= n) break;
@@ -334,10 +348,12 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
         tp += <usize>length;
         narrow += length - 2;
         store<u8>(cellColour + <usize>q, 0);
+        store<u8>(cellWidths + <usize>q, 2);
       } else {
         v128.store(tp, v128.load(slot + 8));
         tp += len;
         store<u8>(cellColour + <usize>q, load<u8>(slot + 4));
+        store<u8>(cellWidths + <usize>q, <u8>len);
       }
       r = REST_CONT;
     } else if (status == SEQ_ILL_FORMED) {
@@ -345,18 +361,22 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
       // A byte no sequence claims is C1 when it is 0x80–0x9F.
       if (length == 1 && b < 0xa0) {
         store<u64>(tp, load<u64>(T_C1 + (<usize>(b - 0x80) << 3)));
-        tp += <usize>load<u8>(T_C1_LEN + <usize>(b - 0x80));
+        const w = load<u8>(T_C1_LEN + <usize>(b - 0x80));
+        tp += <usize>w;
         store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_C1));
+        store<u8>(cellWidths + <usize>q, w);
       } else {
         store<u32>(tp, load<u32>(T_INVALID + (<usize>b << 2)));
         tp += 4;
         store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_INVALID));
+        store<u8>(cellWidths + <usize>q, 4);
       }
     } else {
       r = REST_PARTIAL;
       store<u64>(tp, load<u64>(T_PARTIAL + (<usize>b << 3)));
       tp += 5;
       store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_PARTIAL));
+      store<u8>(cellWidths + <usize>q, 5);
     }
     sEnd = x + <f64>length;
     q++;
@@ -597,6 +617,11 @@ function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
     cut = <u32>min(16, max(0, room));
     while (cut > 0 && <i32>(caretCell(cut) - 61) > room) cut--;
     col = <i32>(caretCell(cut) - 61);
+  } else if (room < CUT_ROOM_MAX) {
+    // The cells whose columns so far fit: a prefix (every cell takes a column or more).
+    const cum = columnsBefore();
+    cut = <u32>popcnt(i8x16.bitmask(i8x16.le_u(cum, i8x16.splat(<i8>room))));
+    col = cut == 0 ? 0 : <i32>load<u8>(cumCols + <usize>(cut - 1));
   } else {
     for (; cut < 16; cut++) {
       const w = cellColumns(cut);
@@ -610,6 +635,7 @@ function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
   if (cut < 16 && (!coloured || load<u8>(colourOf + <usize>cut) == 0) && caretIsSpace(cut)) next++;
   let rest = 1;
   if (asciiRow) rest += <i32>(caretCell(16) - caretCell(next));
+  else if (room < CUT_ROOM_MAX) rest += caretWidth - (next == 0 ? 0 : <i32>load<u8>(cumCols + <usize>(next - 1)));
   else for (let k = next; k < 16; k++) rest += cellColumns(k);
   const contLen = <usize>load<u8>(T_ROW_CONT_LEN);
   if (<i32>contLen + rest > COLUMNS) return 0;
@@ -630,6 +656,27 @@ function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
   plainFrom = caretCell(next);
   if (coloured) p = caretRuns(p, next, 16);
   return copy16(p, plainRow + plainFrom, end - plainRow - plainFrom);
+}
+
+/**
+ * Below this many columns of room for the caret column on a cut row's first visual row, the cut
+ * is found from {@link columnsBefore}'s sums, which stay exact (below 255) up to one cell past it.
+ */
+const CUT_ROOM_MAX: i32 = 200;
+
+/**
+ * The columns of resolved cells `[0, k]` in lane k of a row of 16 (saturating at 255), also kept
+ * in {@link cumCols}: a prefix sum of {@link cellWidths} in four shifted adds.
+ */
+function columnsBefore(): v128 {
+  const z = i8x16.splat(0);
+  let s = v128.load(cellWidths);
+  s = i8x16.add_sat_u(s, i8x16.shuffle(z, s, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30));
+  s = i8x16.add_sat_u(s, i8x16.shuffle(z, s, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
+  s = i8x16.add_sat_u(s, i8x16.shuffle(z, s, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
+  s = i8x16.add_sat_u(s, i8x16.shuffle(z, s, 0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19, 20, 21, 22, 23));
+  v128.store(cumCols, s);
+  return s;
 }
 
 /** Columns caret cell `k` of the row in {@link plainRow} takes: its bytes, or 2 for a character's. */
