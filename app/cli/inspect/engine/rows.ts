@@ -44,8 +44,8 @@ let cellStart: usize = 0;
 let cellColour: usize = 0;
 let caretWidth: i32 = 0;
 /**
- * The columns each resolved cell takes (u8; its text's bytes, or 2 for a character's: as
- * cellColumns counts them), for the cut of a row of 16 ({@link columnsBefore}).
+ * The columns each resolved cell takes (u8): its text's bytes, but 2 for a character shown as
+ * itself. Noted as the cell is written; what a cut reads ({@link columnsBefore}, cutRow's pieces).
  */
 let cellWidths: usize = 0;
 /** Scratch for {@link columnsBefore}: the columns of cells `[0, k]` at byte k (saturating at 255). */
@@ -625,7 +625,7 @@ function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
     col = cut == 0 ? 0 : <i32>load<u8>(cumCols + <usize>(cut - 1));
   } else {
     for (; cut < 16; cut++) {
-      const w = cellColumns(cut);
+      const w = <i32>load<u8>(cellWidths + <usize>cut);
       if (col + w > room) break;
       col += w;
     }
@@ -637,7 +637,7 @@ function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
   let rest = 1;
   if (asciiRow) rest += <i32>(caretCell(16) - caretCell(next));
   else if (room < CUT_ROOM_MAX) rest += caretWidth - (next == 0 ? 0 : <i32>load<u8>(cumCols + <usize>(next - 1)));
-  else for (let k = next; k < 16; k++) rest += cellColumns(k);
+  else for (let k = next; k < 16; k++) rest += <i32>load<u8>(cellWidths + <usize>k);
   const contLen = <usize>load<u8>(T_ROW_CONT_LEN);
   if (<i32>contLen + rest > COLUMNS) return 0;
   const lineStart = p;
@@ -679,13 +679,6 @@ function columnsBefore(): v128 {
   s = i8x16.add_sat_u(s, i8x16.shuffle(z, s, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23));
   v128.store(cumCols, s);
   return s;
-}
-
-/** Columns caret cell `k` of the row in {@link plainRow} takes: its bytes, or 2 for a character's. */
-function cellColumns(k: u32): i32 {
-  const from = caretCell(k);
-  const len = <i32>(caretCell(k + 1) - from);
-  return load<u8>(plainRow + from) < 0x80 ? len : 2;
 }
 
 /** Whether caret cell `k` of the row in {@link plainRow} is a space. */
@@ -735,7 +728,7 @@ function caretCellOf(i: usize, k: usize): void {
     const from = <usize>load<u16>(cellStart + (k << 1));
     cellText = caretText + from;
     cellLen = <usize>load<u16>(cellStart + ((k + 1) << 1)) - from;
-    cellCols = load<u8>(cellText) < 0x80 ? <i32>cellLen : 2;
+    cellCols = <i32>load<u8>(cellWidths + k);
   }
 }
 
