@@ -1,9 +1,12 @@
 // The built CLI as a real process: stdin from a pipe whose writer pauses (the synchronous fast
-// path must wait or fall back, never fail with EAGAIN), and a reader that goes away early.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// path must wait or fall back, never fail with EAGAIN), a reader that goes away early, and the
+// files `inspect` loads on demand (its engine, its vault code) found and used as the sources are.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runAirlock } from '../helpers/cli';
 
 const CLI = join(__dirname, '../../dist/airlock.mjs');
 const built = existsSync(CLI);
@@ -36,5 +39,37 @@ describe.skipIf(!built)('airlock as a process (dist/airlock.mjs; `npm test` buil
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     expect(err).not.toMatch(/EPIPE|Error/);
+  });
+
+  it("loads inspect's engine and vault code from their own files, and dumps and opens as the sources do", async () => {
+    const dist = join(__dirname, '../../dist');
+    // What a summary or a dump on the second thread never runs stays out of the file every inspect compiles.
+    const main = readFileSync(join(dist, 'inspect-main.mjs'), 'utf8');
+    expect(main).not.toContain('DUMP_ENGINE_WASM');
+    expect(main).not.toContain('AuditLog');
+    expect(main).toContain('./inspect-engine.mjs');
+    expect(main).toContain('./inspect-restricted.mjs');
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-lazy-'));
+    try {
+      const built = (...argv: string[]) => spawnSync(process.execPath, [CLI, ...argv], { env, cwd: dir });
+      const sample = join(__dirname, '../../assets/samples/hostile-transcript.bin');
+      // A small file is dumped on this thread, by the engine loaded on demand.
+      const dump = built('inspect', sample, '--color', 'always');
+      expect(dump.status, dump.stderr.toString()).toBe(0);
+      expect(dump.stdout.equals((await runAirlock(['inspect', sample, '--color', 'always'], { env, cwd: dir })).out)).toBe(true);
+      const vault = join(dir, 'vault');
+      const captured = built('capture', '--vault', vault, '--json', '--', 'sh', '-c', 'printf "x\\033]0;t\\007y"');
+      expect(captured.status, captured.stderr.toString()).toBe(0);
+      const ref = (JSON.parse(captured.stdout.toString()) as { raw_artifacts: { stdout: string } }).raw_artifacts.stdout;
+      const opened = built('inspect', ref, '--vault', vault);
+      expect(opened.status, opened.stderr.toString()).toBe(0);
+      expect(opened.stdout.toString()).toContain('|x^[]0;t^Gy|');
+      // Its failures are the command's one line and exit code, though its CliError is another class.
+      const unknown = built('inspect', `restricted:sha256:${'0'.repeat(64)}`, '--vault', vault);
+      expect(unknown.status).toBe(1);
+      expect(unknown.stderr.toString()).toMatch(/^airlock inspect: raw artifact restricted:sha256:0{64} is not in vault .* \(pruned, or never stored there\)\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 // Runs inspect's dump engine (app/cli/inspect/engine.ts) in memory, as `airlock inspect` feeds it.
 import { ByteBuffer, type ByteOutput } from '../../app/cli/inspect/bytes-out';
-import { DumpEngine, type DumpLayout } from '../../app/cli/inspect/engine';
+import type { DumpLayout } from '../../app/cli/inspect/dump-layout';
+import { DumpEngine } from '../../app/cli/inspect/engine';
 import { Sanitizer } from '../../shared/sanitize';
 
 /** Output gathered in memory; written out (appended to `parts`) at `flushAt` like ByteOutput. */

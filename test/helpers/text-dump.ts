@@ -11,7 +11,7 @@
 //   taken that holds it, else its cell's kind's.
 // - Before the range and past it, groups are taken as they come (they colour, but get no lines);
 //   at the end, every group left.
-import { FEED, LAG, OFFSET_DIGITS, type DumpLayout } from '../../app/cli/inspect/engine';
+import { FEED, LAG, OFFSET_DIGITS, type DumpLayout } from '../../app/cli/inspect/dump-layout';
 import { annotationLines, LINE_CONTINUATION, type SpanGroup } from '../../app/cli/inspect/line-text';
 import { formatRow } from '../../app/cli/inspect/row-text';
 import { wrapLine } from '../../app/node/fit';

@@ -10,7 +10,7 @@ import { readSource } from '../byte-source';
 import { openArtifact } from '../inspect/artifact';
 import { legend, paintCell, wantsColor } from '../inspect/paint';
 import { ByteOutput } from '../inspect/bytes-out';
-import { DumpEngine, FEED } from '../inspect/engine';
+import { FEED } from '../inspect/dump-layout';
 import { THREAD_MIN_BYTES, ThreadedDump } from '../inspect/threaded-dump';
 import { formatReportSummary } from '../inspect/summary';
 import { parseByteCount } from '../size';
@@ -94,7 +94,8 @@ export const inspectCommand: Command = {
       ? ThreadedDump.start(layout, io.stdoutFd) : null;
     if (threaded === null) ThreadedDump.discard();
     // The dump keeps only the spans it can show: none for a summary, those overlapping a range.
-    const dumper = dump && threaded === null ? new DumpEngine(out, layout) : undefined;
+    // (Its engine is loaded only here: a summary, or a dump on the second thread, never compiles it.)
+    const dumper = dump && threaded === null ? new (await import('../inspect/engine')).DumpEngine(out, layout) : undefined;
     // The text is not used here: a reused output buffer spares a copy per page.
     const sanitizer = new Sanitizer({ digest: await sha256Digest(), spanLog: threaded?.spans ?? dumper?.spans, reuseOutputBuffer: true });
     if (dumper !== undefined) dumper.meanings = sanitizer;

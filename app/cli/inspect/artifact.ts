@@ -1,8 +1,4 @@
-import { AuditLog } from '../../node/audit';
-import { terminalSafeLine } from '../../node/terminal-safe';
-import { parseRef } from '../../node/vault';
 import { CliError, type CliIo } from '../command';
-import { openVaultForCli, toCliError } from '../vault-open';
 
 /** What part of an artifact is being looked at, for the audit entry. */
 export interface ViewedRange {
@@ -12,30 +8,33 @@ export interface ViewedRange {
   readonly dump: boolean;
 }
 
+/** Who opens an artifact: the command, and the view it shows (empty: inspect's hex dump or summary). */
+export interface OpenedBy {
+  readonly via: string;
+  readonly view: string;
+}
+
+/** What `inspect` (or `screen`) reads: the path to open, and how to name it to the user. */
+export interface Opened {
+  readonly path: string;
+  readonly shown: string;
+}
+
 /**
  * Resolves what `inspect` reads: a file or `-` as given, or a vault artifact named by its
- * `restricted:sha256:` reference (for `inspect`, or the command and view named in `by`). Opening
- * raw bytes from the vault is an access like any other:
- * a `raw.opened` entry (who, digest, range, view) is appended to the audit log first, and if the
- * log cannot take it nothing is opened.
+ * `restricted:sha256:` reference (see restricted-artifact.ts: an audited access). The vault and
+ * audit code is loaded only for a reference, so a dump of a file does not pay for compiling it.
  */
-export async function openArtifact(arg: string, range: ViewedRange, vaultFlag: string | undefined, io: CliIo, by = { via: 'airlock inspect', view: '' }): Promise<{ path: string; shown: string }> {
+export async function openArtifact(arg: string, range: ViewedRange, vaultFlag: string | undefined, io: CliIo, by: OpenedBy = { via: 'airlock inspect', view: '' }): Promise<Opened> {
   if (!arg.startsWith('restricted:')) return { path: arg, shown: arg === '-' ? '(stdin)' : arg };
   try {
-    const { sha256 } = parseRef(arg);
-    const vault = await openVaultForCli(vaultFlag, io);
-    if (!(await vault.hasRaw(sha256))) throw new CliError(`raw artifact ${arg} is not in vault ${terminalSafeLine(vault.root)} (pruned, or never stored there)`);
-    await AuditLog.forVault(vault.root).append('raw.opened', {
-      sha256,
-      via: by.via,
-      view: by.view || (range.dump ? 'hex-dump' : 'summary'),
-      offset: range.offset,
-      length: range.length === Infinity ? 'all' : range.length,
-    });
-    return { path: vault.rawPath(sha256), shown: arg };
+    const { openRestricted } = await import('./restricted-artifact');
+    return await openRestricted(arg, range, vaultFlag, io, by);
   } catch (err) {
-    const e = toCliError(err);
-    if (e instanceof CliError) throw e;
-    throw new CliError(`did not open ${terminalSafeLine(arg.slice(0, 100))}: ${terminalSafeLine(e instanceof Error ? e.message : String(e))}`);
+    // It fails only with a CliError; built, it is a file of its own (dist/inspect-restricted.mjs)
+    // whose CliError is another class than this one: its message and exit code carry over.
+    if (err instanceof CliError) throw err;
+    const code = (err as { exitCode?: unknown } | null)?.exitCode;
+    throw new CliError(err instanceof Error ? err.message : String(err), typeof code === 'number' ? code : 1);
   }
 }

@@ -1,5 +1,6 @@
 import { ByteOutput } from './bytes-out';
-import { DumpEngine, type DumpLayout } from './engine';
+import type { DumpLayout } from './dump-layout';
+import { DumpEngine } from './engine';
 import { FdWriter } from './fd-writer';
 import { readMeanings, SlotFlag, SlotRing, SLOTS } from './slot-ring';
 

@@ -1,13 +1,14 @@
 import { CELL_KINDS } from '../../../shared/hex/cell';
 import { ASCII_CELLS, C1_CELLS, CONTINUATION_CELL, INVALID_CELLS, PARTIAL_CELLS } from '../../../shared/hex/notation';
 import { leadCellForCodePoint } from '../../../shared/hex/codepoint';
-import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser';
+import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser/span-class';
 import type { ByteOutput } from './bytes-out';
 import { DUMP_ENGINE_WASM } from './engine.generated';
 import { cellSgr } from './paint';
 import { classColumn, COALESCED_WORDS, flagLabel, LINE_CONTINUATION, lineHead } from './line-text';
 import { rowContinuation } from './row-text';
 import type { SpanLog } from '../../../shared/sanitize';
+import { LAG, OFFSET_DIGITS, type DumpLayout, type SpanMeanings } from './dump-layout';
 
 /*
  * The JavaScript side of the dump engine (engine/index.ts, WebAssembly): it fills the engine's
@@ -16,48 +17,11 @@ import type { SpanLog } from '../../../shared/sanitize';
  * answers what the engine asks for (a code point's lead cell, writing out the output).
  */
 
-/** Digits in the offset column: enough for 4 GiB; longer offsets widen the column. */
-export const OFFSET_DIGITS = 8;
-
-/**
- * Rows wait until this many bytes after them have been parsed, so the spans that start in a row
- * and end within that distance (nearly all of them) are known when it is printed, and their
- * lines sit right under it. A span that ends later is annotated under the row where it became
- * known (an unterminated string: after the last row).
- */
-export const LAG = 32 * 1024;
-
-/**
- * Bytes parsed between two advances: the dump shows rows after each FEED bytes. What it shows
- * depends on it (a span that completes after the row it starts in was shown goes under a later
- * row; a run ends where its first span's row was shown), so every way of feeding the dump (one
- * thread or two) feeds it the same.
- */
-export const FEED = 32 * 1024;
-
 /** Bytes held at first: a read of 1 MiB (the CLI's) and the bytes not yet shown before it. */
 const HOLD_BYTES = (1 << 20) + 4 * LAG;
 /** Spans the sanitizer records before the engine takes them into its log. */
 const RAW_SPANS = 1 << 15;
 
-
-/** How the dump is laid out. */
-export interface DumpLayout {
-  /** The shown range: `[offset, windowEnd)` of the stream (`windowEnd` may be Infinity). */
-  readonly offset: number;
-  readonly windowEnd: number;
-  /** Bytes per row. */
-  readonly width: number;
-  /** Colour with Airlock's own SGR. */
-  readonly color: boolean;
-  /** Terminal width, or Infinity when output is not a terminal (rows and lines then stay whole). */
-  readonly columns: number;
-  /**
-   * Tests only: the stream offset of the first byte fed (0): spans and rows are where they would
-   * be that far into a stream (offsets past 4 GiB without 4 GiB of input).
-   */
-  readonly streamBase?: number;
-}
 
 const enum Status {
   Done = 0,
@@ -113,12 +77,6 @@ function instantiate(): EngineExports {
 /** The address an exported table constant of the engine names. */
 function address(e: EngineExports, name: string): number {
   return (e[name] as { value: number }).value;
-}
-
-/** Where the meanings of a span log's kinds come from: the sanitizer that records it. */
-export interface SpanMeanings {
-  spanMeaning(id: number): string;
-  readonly spanMeaningCount: number;
 }
 
 /** Spans the sanitizer records (its span log) into the engine's memory: taken into the engine's own log when full and before each advance. */

@@ -1,4 +1,4 @@
-import { SPAN_CLASS_NAMES, SpanFlag, type SpanClass } from '../../../shared/parser';
+import { SPAN_CLASS_NAMES, SpanFlag, type SpanClass } from '../../../shared/parser/span-class';
 import { paintCell } from './paint';
 
 /*

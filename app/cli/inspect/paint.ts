@@ -1,5 +1,5 @@
 import type { CellKind } from '../../../shared/hex';
-import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser';
+import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser/span-class';
 import { fitPieces, type Piece } from '../../node/fit';
 
 /** What a cell is painted as: a span's class (its whole extent), else the cell's own kind. */

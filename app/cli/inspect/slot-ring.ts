@@ -1,5 +1,5 @@
 import type { SpanLog } from '../../../shared/sanitize';
-import { FEED, type SpanMeanings } from './engine';
+import { FEED, type SpanMeanings } from './dump-layout';
 
 /*
  * A ring of slots in shared memory between the thread that parses (the producer: bytes as the

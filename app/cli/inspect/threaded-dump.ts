@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CliError } from '../command';
 import type { DumpThreadData } from './dump-thread';
-import type { DumpLayout, SpanMeanings } from './engine';
+import type { DumpLayout, SpanMeanings } from './dump-layout';
 import { RingFailure, RingStopped, RingWriter, SlotRing } from './slot-ring';
 
 /**
