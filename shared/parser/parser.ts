@@ -463,6 +463,10 @@ export class Parser {
       this.unit(kind, this.pending, 0, len, this.pendingAt);
       this.unstash(len, total);
     }
+    // Text withheld inside the sequence left open is reported before it, as mid-stream, where a
+    // held run ends before the unit that completes the sequence: an index reads a span reported
+    // before the one that holds it as inside it (as a C0 control executed within a CSI).
+    this.flushHeld();
     if (this.stringEscPending) {
       this.stringEscPending = false;
       this.finish(this.base, SpanFlag.Unterminated, this.escInStringAt);

@@ -96,6 +96,15 @@ function checkpointAtText(r: IndexReader, t: number, f: number, fallback: number
   return lo > 0 ? cp[(lo - 1) * CHECKPOINT_FIELDS + f] : fallback;
 }
 
+/**
+ * Whether a span of class `cls` may come before a span that holds it: a C0 control executed
+ * inside a sequence, or text withheld inside one, is reported when met, and the sequence when it
+ * completes. A scan in report order does not stop at such a span (a later one may still overlap).
+ */
+function reportedInside(cls: number): boolean {
+  return cls === SpanClass.C0 || cls === SpanClass.Withheld;
+}
+
 /** First span index whose end is > x (spans.length if none). */
 export async function firstEndAfter(r: IndexReader, x: number): Promise<number> {
   // Spans before a checkpoint's first span all ended by its boundary (<= x).
@@ -125,7 +134,7 @@ export async function spansOverlapping(r: IndexReader, a: number, b: number, lim
         if (out.length < limit) out.push(decodeSpan(r, buf, at, i));
         else more++;
       }
-      if (cls !== SpanClass.C0 && (end >= b || (!countMore && out.length >= limit))) break outer;
+      if (!reportedInside(cls) && (end >= b || (!countMore && out.length >= limit))) break outer;
     }
   }
   out.sort((x, y) => x.offset - y.offset || y.length - x.length);
@@ -176,14 +185,14 @@ export async function findSpan(r: IndexReader, from: number, dir: 1 | -1, filter
         const off = buf.readDoubleLE(at);
         const end = off + buf.readDoubleLE(at + 8);
         if (off >= from && matches(buf, at) && (!best || off < best.offset)) best = decodeSpan(r, buf, at, i);
-        if (best && buf[at + 22] !== SpanClass.C0 && end >= best.offset) return best;
+        if (best && !reportedInside(buf[at + 22]) && end >= best.offset) return best;
       }
       if (buckets && !best) {
         // Jump over buckets with none of this class.
         const next = i < n ? await spanAt(r, i) : null;
         let bk = next ? Math.floor(next.offset / bw) : buckets.length;
-        // A C0 span may sit inside a later sequence that starts in an earlier bucket: no skip there.
-        if (next?.cls !== SpanClass.C0 && bk < buckets.length && buckets[bk] === 0) {
+        // A C0 or withheld span may sit inside a later sequence that starts in an earlier bucket: no skip there.
+        if (next !== null && !reportedInside(next.cls) && bk < buckets.length && buckets[bk] === 0) {
           while (bk < buckets.length && buckets[bk] === 0) bk++;
           if (bk >= buckets.length) return null;
           i = Math.max(i, await firstEndAfter(r, bk * bw));
@@ -195,7 +204,7 @@ export async function findSpan(r: IndexReader, from: number, dir: 1 | -1, filter
 
   // Backward: the span with the greatest offset < from.
   let i = await firstEndAfter(r, from);
-  // Spans at i.. that straddle `from` (and C0 inside them) can still start before it.
+  // Spans at i.. that straddle `from` (and the C0 and withheld spans inside them) can still start before it.
   let best: SpanInfo | null = null;
   {
     let j = i;
@@ -203,7 +212,7 @@ export async function findSpan(r: IndexReader, from: number, dir: 1 | -1, filter
       const buf = await spanBatch(r, j, 1);
       const off = buf.readDoubleLE(0);
       if (off < from && matches(buf, 0) && (!best || off > best.offset)) best = decodeSpan(r, buf, 0, j);
-      if (buf[22] !== SpanClass.C0) break;
+      if (!reportedInside(buf[22])) break;
       j++;
       if (j - i > SCAN_BATCH) break;
     }

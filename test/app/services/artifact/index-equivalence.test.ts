@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Parser, NoopSink, type SpanClass } from '../../../../shared/parser';
+import { Parser, NoopSink, SpanClass } from '../../../../shared/parser';
 import { sanitize } from '../../../../shared/sanitize';
 import { hostileStream } from '../../../helpers/arbitraries';
 import { CHECKPOINT_FIELDS, MAP_RECORD } from '../../../../app/services/artifact/format';
@@ -129,6 +129,36 @@ describe.each([['lazy', true], ['eager', false]] as const)('span index (%s) equa
       await check(f, Buffer.from('1\ufe0f\u20e3 😀\u200d💻 本\u{e0100} \u0628\u200c\u0628', 'utf8'));
     } finally {
       await f.cleanup();
+    }
+  });
+
+  it('finds text withheld inside a sequence in every range (reported before the sequence, also when the input ends in it)', async () => {
+    // ESC _ opens an APC in the UTF-8 reading; 0x9B is a CSI in the 8-bit one, so the TAB after it
+    // is text to one reading only. It is reported before the CSI that holds it, which a scan in
+    // report order must read past, as it reads past a C0 control executed inside a CSI.
+    const inputs = [[27, 95, 155, 9], [27, 95, 155, 9, 0x6d], [27, 95, 155, 9, 0x41, 0x6d, 0x41], [0x41, 27, 95, 155, 0x41, 9, 0x42, 0x6d, 0x43, 27, 95, 155, 9]];
+    for (const page of [1, 2, 3, 64]) {
+      const f = await fixture({ pageBytes: page });
+      try {
+        for (const input of inputs) {
+          const bytes = Uint8Array.from(input);
+          await check(f, bytes);
+          const want = direct(bytes).spans;
+          const { ref } = await indexed(f, bytes);
+          for (let a = 0; a < bytes.length; a++) {
+            for (let b = a + 1; b <= bytes.length; b++) {
+              const got = (await f.service.getSpans(ref, a, b - a)).map((s) => [s.cls, s.offset, s.length]).sort();
+              expect(got, `[${input}] page ${page} [${a}, ${b})`).toEqual(want.filter((s) => s[1] < b && s[1] + s[2] > a).map((s) => [s[0], s[1], s[2]]).sort());
+            }
+            const next = await f.service.findSpan(ref, a, 1, { cls: SpanClass.Withheld });
+            expect(next?.offset ?? null, `[${input}] page ${page} next from ${a}`).toBe(want.filter((s) => s[0] === SpanClass.Withheld && s[1] >= a).map((s) => s[1]).sort((x, y) => x - y)[0] ?? null);
+            const prev = await f.service.findSpan(ref, a + 1, -1, {});
+            expect(prev?.offset ?? null, `[${input}] page ${page} before ${a + 1}`).toBe(Math.max(-1, ...want.filter((s) => s[1] < a + 1).map((s) => s[1])) === -1 ? null : Math.max(...want.filter((s) => s[1] < a + 1).map((s) => s[1])));
+          }
+        }
+      } finally {
+        await f.cleanup();
+      }
     }
   });
 
