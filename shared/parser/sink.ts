@@ -44,7 +44,7 @@ export class NoopSink implements ParserSink {
  * a large input (a hex dump's annotations), without a call and a meaning string per span as
  * {@link ParserSink.span} has them. Entry `k < n` is a span of `length[k]` raw bytes at stream
  * offset `start[k]`, in the order the parser completed them (nearly start order: a sequence that
- * contains an executed control completes after it).
+ * contains an executed control, or text only the other reading shows, completes after it).
  */
 export interface SpanLog {
   start: Float64Array;
