@@ -131,6 +131,34 @@ describe('inspect dump engine', () => {
     }
   }, 120_000);
 
+  it('writes takes of one to three groups (single spans and runs) from the line memo as the text dump does', async () => {
+    // Each take recurs, so the second time its lines come from the memo of a group's line by
+    // kind, count and length digits: runs of 2 and 3 SGR (a run's line names its count), runs of
+    // 1- and 2-digit lengths, two or three groups with lines of their own, and alike single spans
+    // that share a line (not taken from the memo), in every order.
+    const base = { feed: 1 << 15, offset: 0, length: Infinity, width: 16 };
+    const row = (s: string): string => s.padEnd(16, '.').slice(0, 16);
+    const takes = [
+      '\x1b[0m\x1b[1m', '\x1b[0m\x1b[1m\x1b[2m', '\x1b[0m\x1b[31m', '\x1b[0m\x1b[31m\x1b[32m',
+      '\x1b[0mab\x1b[31m', '\x1b[0mab\x1b[1m', '\x1b[0mab\x1b[1mc\x1b[2m', '\x07a\x1b[0mb\x1b[31m',
+      '\x1b[0m\x1b[1mab\x1b[31m', '\x1b[0mab\x1b[0m\x1b[1m', '\x07a\x1b[0m\x1b[1mb\x07', '\x1b[0m',
+      '\x1b[31m', '\x07', '\x07\x08', '\x1b[0mabcdef\x1b[1m',
+    ];
+    const inputs = [
+      enc(takes.map(row).join('').repeat(40)),
+      enc(takes.map(row).reverse().join('').repeat(40)),
+      enc(takes.flatMap((a) => takes.map((b) => row(a) + row(b))).join('')),
+    ];
+    for (const bytes of inputs) {
+      for (const view of [{ color: false, columns: Infinity }, { color: true, columns: Infinity }, { color: true, columns: 80 }, { color: false, columns: 44 }]) {
+        for (const flushAt of [1 << 20, 300]) {
+          const c = { ...base, ...view, flushAt, bytes: Uint8Array.from(bytes) };
+          expect(await engine(c)).toBe(reference(c));
+        }
+      }
+    }
+  }, 120_000);
+
   it('cuts rows of 16 cells of every width (characters, notation, invalid and partial bytes, C1) at every terminal width as the text dump does', async () => {
     // The cut of a full row that is not all ASCII is found from its cells' summed columns: every
     // room for the caret column, and second visual rows from far inside the terminal to just past it.

@@ -13,7 +13,7 @@
 // and kept in T_CP.
 import { C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS, CTRL, T_BAR, T_HEX, T_HEX2, T_SPACES, cpSlot } from './layout';
 import { alloc } from './heap';
-import { linesPending, oneLine, roomWanted, setLineLayout, setLineLog, shapeLines, startLines, writeLines } from './lines';
+import { fewLines, linesPending, oneLine, roomWanted, setLineLayout, setLineLog, shapeLines, startLines, writeLines } from './lines';
 import { STRETCH_ROW_BYTES, asciiStretch, beginUtf8, forgetRow, keepColours, resolveRow, rowMax, setRowLayout, stretchRows, writeRow } from './rows';
 
 export {
@@ -312,8 +312,10 @@ function run(limit: f64, final: bool): i32 {
     if (COLOUR) keepColours(logStart, logLen, logKind, from, head, rowEnd);
     pos = rowEnd;
     if (head > from) {
-      // One span's line from the cache, or a take shaped like the last, else lines bucket by bucket.
+      // One span's line from the cache, two or three spans' lines from it, or a take shaped like
+      // the last, else lines bucket by bucket.
       let written = oneLine(from, head, outP, out + outCap);
+      if (written == 0) written = fewLines(from, head, outP, out + outCap);
       if (written == 0) written = shapeLines(from, head, outP, out + outCap);
       if (written != 0) outP = written;
       else startLines(from, head);

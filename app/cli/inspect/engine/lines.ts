@@ -58,7 +58,7 @@ let bKey: usize = 0;
 let bLen: usize = 0;
 let bCap: i32 = 0;
 let cache: usize = 0;
-/** The cache slot of a single span's line by its kind: 1024 entries of kind, length digits and slot. */
+/** The cache slot of a group's line (a line of its own) by its kind, count and length digits: 1024 entries of 32 bytes (kind, digits, count, slot). */
 let oneMemo: usize = 0;
 /** A line composed before it is cut; a line kept in the cache, composed and cut; their size. */
 let lineBuf: usize = 0;
@@ -123,7 +123,8 @@ export function setLineLayout(from: f64, to: f64, columns: i32): void {
   recPos = alloc(<usize>SHAPE_PATCHES << 2);
   recRel = alloc(<usize>SHAPE_PATCHES << 3);
   cache = alloc(<usize>LC_SLOTS * LC_BYTES);
-  oneMemo = alloc(1024 << 4);
+  oneMemo = alloc(1024 << 5);
+  memory.fill(oneMemo, 0, 1024 << 5);
   for (let s = 0; s < LC_SLOTS; s++) store<i32>(cache + <usize>s * LC_BYTES, -1);
 }
 
@@ -261,29 +262,88 @@ export function writeLines(p: usize, end: usize): usize {
 }
 
 /**
- * The line of a take of one single span (the commonest take: a row with one SGR) at `p`, when
- * its line is in the cache (found by the memo of its kind and length digits) and fits before
- * `end`: copied, its offset and length written. Returns the end, or 0 (then startLines and
- * writeLines write the take's lines).
+ * The line of a take of one group (the commonest take: a row with one SGR, or a run of them) at
+ * `p`, when its line is in the cache (found by the memo of its kind, count and length digits) and
+ * fits before `end`: copied, its offset and length written. Returns the end, or 0 (then
+ * startLines and writeLines write the take's lines).
  */
 export function oneLine(from: i32, to: i32, p: usize, end: usize): usize {
   if (to - from != 1) return 0;
-  const k = <usize>from;
-  const start = load<f64>(logStart + (k << 3));
-  if (start < FROM || start >= TO || start >= WIDE_OFFSET || load<f64>(logCount + (k << 3)) != 1) return 0;
-  const len = load<f64>(logLen + (k << 3));
+  const slot = memoSlot(from);
+  if (slot == 0 || p + <usize>load<u16>(slot, 32) + 16 > end) return 0;
+  return copyMemo(p, from, slot);
+}
+
+/**
+ * The lines of a take of two or three groups each of which has a line of its own (no two single
+ * spans alike in kind and length, which would share one), in order (the next commonest takes: a
+ * row with two or three SGR), when each line is in the cache as for {@link oneLine}: copied.
+ * Returns the end, or 0.
+ */
+export function fewLines(from: i32, to: i32, p: usize, end: usize): usize {
+  const n = to - from;
+  if (n < 2 || n > 3) return 0;
+  for (let a = from; a < to - 1; a++) {
+    if (load<f64>(logCount + (<usize>a << 3)) != 1) continue;
+    const kind = load<i32>(logKind + (<usize>a << 2));
+    const len = load<f64>(logLen + (<usize>a << 3));
+    for (let b = a + 1; b < to; b++) {
+      if (load<f64>(logCount + (<usize>b << 3)) == 1 && load<i32>(logKind + (<usize>b << 2)) == kind && load<f64>(logLen + (<usize>b << 3)) == len) return 0;
+    }
+  }
+  const s0 = memoSlot(from);
+  if (s0 == 0) return 0;
+  const s1 = memoSlot(from + 1);
+  if (s1 == 0) return 0;
+  const s2 = n == 3 ? memoSlot(from + 2) : 0;
+  if (n == 3 && s2 == 0) return 0;
+  const total = <usize>load<u16>(s0, 32) + <usize>load<u16>(s1, 32) + (s2 != 0 ? <usize>load<u16>(s2, 32) : 0);
+  if (p + total + 16 > end) return 0;
+  p = copyMemo(p, from, s0);
+  p = copyMemo(p, from + 1, s1);
+  return s2 != 0 ? copyMemo(p, from + 2, s2) : p;
+}
+
+/**
+ * The memo entry of the line of a group (a single span, or a run of `count`) of kind `packed`
+ * whose length has `digits` digits: a kind's groups differ in both (SGR of 4 B and of 11 B, one
+ * or a run of two), and each has an entry of its own.
+ */
+function memoOf(packed: i32, digits: i32, count: f64): usize {
+  const h = (<u32>packed * 0x9e3779b1) ^ (<u32>digits * 0x85ebca6b) ^ (<u32>(<i64>count) * 0xc2b2ae35);
+  return oneMemo + (<usize>(h >>> 22) << 5);
+}
+
+/**
+ * The cache slot of log group `k`'s line as a line of its own, by the memo of its kind, count
+ * and length digits; 0 when it is not there (or the group starts outside the range or past 2^32,
+ * or its length does not fit the line's field).
+ */
+function memoSlot(k: i32): usize {
+  const ki = <usize>k;
+  const start = load<f64>(logStart + (ki << 3));
+  if (start < FROM || start >= TO || start >= WIDE_OFFSET) return 0;
+  const len = load<f64>(logLen + (ki << 3));
   if (len >= LENGTH_FIELD_MAX) return 0;
-  const packed = load<i32>(logKind + (k << 2));
+  const count = load<f64>(logCount + (ki << 3));
+  const packed = load<i32>(logKind + (ki << 2));
   const digits = decimalDigits(len);
-  const memo = oneMemo + (<usize>((<u32>packed * 0x9e3779b1) >>> 22) << 4);
-  if (load<i32>(memo) != packed || load<i32>(memo, 4) != digits) return 0;
-  const slot = <usize>load<u32>(memo, 8);
+  const memo = memoOf(packed, digits, count);
+  if (load<i32>(memo) != packed || load<i32>(memo, 4) != digits || load<f64>(memo, 8) != count) return 0;
+  const slot = <usize>load<u32>(memo, 16);
+  if (slot == 0 || load<u16>(slot, 32) == 0) return 0;
+  if (load<i32>(slot) != LINE_SINGLE || load<i32>(slot, 4) != packed || load<f64>(slot, 8) != count || load<f64>(slot, 24) != -<f64>digits) return 0;
+  return slot;
+}
+
+/** Group `k`'s line from its cache slot at `p` (16 bytes past the end may be written over): its offset and length written in. Returns the end. */
+function copyMemo(p: usize, k: i32, slot: usize): usize {
+  const ki = <usize>k;
   const length = <usize>load<u16>(slot, 32);
-  if (slot == 0 || length == 0 || p + length + 16 > end) return 0;
-  if (load<i32>(slot) != LINE_SINGLE || load<i32>(slot, 4) != packed || load<f64>(slot, 8) != 1 || load<f64>(slot, 24) != -<f64>digits) return 0;
   for (let j: usize = 0; j < length; j += 16) v128.store(p + j, v128.load(slot + LC_TEXT_AT + j));
-  writeHex8(p + <usize>load<u16>(slot, 34), start);
-  writeDigits(p + <usize>load<u16>(slot, 36), len, digits);
+  writeHex8(p + <usize>load<u16>(slot, 34), load<f64>(logStart + (ki << 3)));
+  const len = load<f64>(logLen + (ki << 3));
+  writeDigits(p + <usize>load<u16>(slot, 36), len, decimalDigits(len));
   return p + length;
 }
 
@@ -351,26 +411,28 @@ function freshLine(p: usize, b: i32, k: i32, kind: i32, size: f64, template: boo
 function cachedLine(b: i32, k: i32, kind: i32, size: f64): usize {
   const ki = <usize>k;
   const packed = load<i32>(logKind + (ki << 2));
-  // The line of one span (the commonest by far): found by its kind and length's digit count, in
-  // a memo of the slot its line has, before the general key.
+  // The line of one group (a span or a run: the commonest by far): found by its kind, count and
+  // length's digit count, in a memo of the slot its line has, before the general key.
   let memo: usize = 0;
-  if (kind == LINE_SINGLE && load<f64>(logCount + (ki << 3)) == 1) {
+  if (kind == LINE_SINGLE) {
     const len = load<f64>(logLen + (ki << 3));
+    const count = load<f64>(logCount + (ki << 3));
     const digits = len < LENGTH_FIELD_MAX ? decimalDigits(len) : 0;
-    memo = oneMemo + (<usize>((<u32>packed * 0x9e3779b1) >>> 22) << 4);
-    if (load<i32>(memo) == packed && load<i32>(memo, 4) == digits && digits != 0) {
-      const slot = <usize>load<u32>(memo, 8);
+    memo = memoOf(packed, digits, count);
+    if (load<i32>(memo) == packed && load<i32>(memo, 4) == digits && load<f64>(memo, 8) == count && digits != 0) {
+      const slot = <usize>load<u32>(memo, 16);
       // (The slot may have taken another line since.)
-      if (load<i32>(slot) == kind && load<i32>(slot, 4) == packed && load<f64>(slot, 8) == 1 && load<f64>(slot, 24) == -<f64>digits) {
+      if (load<i32>(slot) == kind && load<i32>(slot, 4) == packed && load<f64>(slot, 8) == count && load<f64>(slot, 24) == -<f64>digits) {
         return load<u16>(slot, 32) == 0 ? 0 : slot;
       }
     }
     store<i32>(memo, packed);
     store<i32>(memo, digits, 4);
-    store<u32>(memo, 0, 8);
+    store<f64>(memo, count, 8);
+    store<u32>(memo, 0, 16);
   }
   const slot = cachedSlot(b, k, kind, size, packed);
-  if (memo != 0) store<u32>(memo, <u32>slot, 8);
+  if (memo != 0) store<u32>(memo, <u32>slot, 16);
   return load<u16>(slot, 32) == 0 ? 0 : slot;
 }
 
