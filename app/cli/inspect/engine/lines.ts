@@ -342,8 +342,8 @@ function copyMemo(p: usize, k: i32, slot: usize): usize {
   const length = <usize>load<u16>(slot, 32);
   for (let j: usize = 0; j < length; j += 16) v128.store(p + j, v128.load(slot + LC_TEXT_AT + j));
   writeHex8(p + <usize>load<u16>(slot, 34), load<f64>(logStart + (ki << 3)));
-  const len = load<f64>(logLen + (ki << 3));
-  writeDigits(p + <usize>load<u16>(slot, 36), len, decimalDigits(len));
+  // (The slot's length key is minus the digits of the lengths it is for.)
+  writeDigits(p + <usize>load<u16>(slot, 36), load<f64>(logLen + (ki << 3)), <i32>-load<f64>(slot, 24));
   return p + length;
 }
 
