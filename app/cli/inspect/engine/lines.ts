@@ -343,7 +343,8 @@ function copyMemo(p: usize, k: i32, slot: usize): usize {
   for (let j: usize = 0; j < length; j += 16) v128.store(p + j, v128.load(slot + LC_TEXT_AT + j));
   writeHex8(p + <usize>load<u16>(slot, 34), load<f64>(logStart + (ki << 3)));
   // (The slot's length key is minus the digits of the lengths it is for.)
-  writeDigits(p + <usize>load<u16>(slot, 36), load<f64>(logLen + (ki << 3)), <i32>-load<f64>(slot, 24));
+  const lenPos = load<u16>(slot, 36);
+  if (lenPos != NONE) writeDigits(p + <usize>lenPos, load<f64>(logLen + (ki << 3)), <i32>-load<f64>(slot, 24));
   return p + length;
 }
 
