@@ -254,6 +254,16 @@ export class DumpEngine {
     }
     // The engine colours rows of printable ASCII without looking at the table (and C0 and DEL from it by SIMD).
     for (let c = 0x20; c < 0x7f; c++) if (b[at('T_ASCII_COLOUR') + c] !== 0) throw new Error('dump engine: the engine takes printable ASCII to be uncoloured');
+    // And writes the caret column of a row of ASCII by SIMD (rows.ts asciiCaret): a control or DEL
+    // as `^` and its letter, \ ^ < | after a `\`, every other byte as itself.
+    for (let c = 0; c < 0x80; c++) {
+      const control = c < 0x20 || c === 0x7f;
+      const twoBytes = control || c === 0x5c || c === 0x5e || c === 0x3c || c === 0x7c;
+      const text = control ? `^${c === 0x7f ? '?' : String.fromCharCode(c + 0x40)}` : `${twoBytes ? '\\' : ''}${String.fromCharCode(c)}`;
+      if (b[at('T_CARET_LEN') + c] !== text.length || b[at('T_CARET') + c * 2] !== text.charCodeAt(0) || (text.length === 2 && b[at('T_CARET') + c * 2 + 1] !== text.charCodeAt(1))) {
+        throw new Error(`dump engine: the engine writes byte ${c} of a row of ASCII as ${JSON.stringify(text)}, not as the caret table says`);
+      }
+    }
     SPAN_CLASS_NAMES.forEach((_, cls) => {
       b[at('T_SPAN_COLOUR') + cls] = colour(cellSgr('printable', 'x', cls as SpanClass));
       b[at('T_CLASS') + cls * 16 + 15] = ascii(at('T_CLASS') + cls * 16, classColumn(cls as SpanClass));

@@ -88,6 +88,7 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   cumCols = alloc(16);
   colourOf = alloc(<usize>width);
   plainRow = alloc(256);
+  if (SIMD) fillSpread();
   actCap = 256;
   actStart = alloc(<usize>actCap << 3);
   actEnd = alloc(<usize>actCap << 3);
@@ -947,23 +948,61 @@ export function asciiStretch(p: usize, i: usize, at: f64, rows: i32): usize {
 }
 
 /**
+ * Where each caret byte of 8 ASCII bytes comes from, by which of them take two bytes (bit k: byte
+ * k): for each half of a row (the second half's lanes are 8–15) and each such mask, 16 lanes of
+ * the first bytes' vector then 16 of the second bytes' (a lane of 0xff: none). See {@link asciiCaret}.
+ */
+let spread: usize = 0;
+
+function fillSpread(): void {
+  spread = alloc(2 * 256 * 32);
+  memory.fill(spread, 0xff, 2 * 256 * 32);
+  for (let h = 0; h < 2; h++) {
+    for (let m = 0; m < 256; m++) {
+      const first = spread + <usize>((h * 256 + m) * 32);
+      const second = first + 16;
+      let j: usize = 0;
+      for (let k = 0; k < 8; k++) {
+        const lane = <u8>(k + 8 * h);
+        store<u8>(first + j, lane);
+        j++;
+        if (((m >> k) & 1) != 0) {
+          store<u8>(second + j, lane);
+          j++;
+        }
+      }
+    }
+  }
+}
+
+/**
  * The caret column of 16 ASCII bytes at `i`, uncoloured, then `|` and LF, at `q`: 16 bytes that
- * show as themselves (0x20–0x7E but \ ^ < |) in one store, else each byte's text from the table.
+ * show as themselves (0x20–0x7E but \ ^ < |) in one store, else each half spread by a table: a
+ * control or DEL is `^` and the byte's letter, \ ^ < | take a `\` before them (engine.ts checks
+ * that the caret table says so). Up to 8 bytes past the end are written over.
  */
 function asciiCaret(q: usize, i: usize): usize {
   const v = v128.load(i);
-  const shown = v128.and(i8x16.gt_u(v, i8x16.splat(0x1f)), i8x16.lt_u(v, i8x16.splat(0x7f)));
+  const controls = v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f)));
   const escaped = v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))),
     v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))));
-  if (i8x16.all_true(shown) && !v128.any_true(escaped)) {
+  const two = v128.or(controls, escaped);
+  if (!v128.any_true(two)) {
     v128.store(q, v);
     q += 16;
   } else {
-    for (let k: usize = 0; k < 16; k++) {
-      const b = <usize>load<u8>(i + k);
-      store<u16>(q, load<u16>(T_CARET + (b << 1)));
-      q += <usize>load<u8>(T_CARET_LEN + b);
-    }
+    // First bytes: `^` for a control, `\` for an escaped byte, else the byte; second bytes: a
+    // control's letter (DEL's `?`), else the byte.
+    const first = v128.bitselect(i8x16.splat(0x5e), v128.bitselect(i8x16.splat(0x5c), v, escaped), controls);
+    const letter = v128.bitselect(i8x16.splat(0x3f), i8x16.add(v, i8x16.splat(0x40)), i8x16.eq(v, i8x16.splat(0x7f)));
+    const second = v128.bitselect(letter, v, controls);
+    const m = <u32>i8x16.bitmask(two);
+    const lo = spread + (<usize>(m & 255) << 5);
+    v128.store(q, v128.or(i8x16.swizzle(first, v128.load(lo)), i8x16.swizzle(second, v128.load(lo, 16))));
+    q += 8 + <usize>popcnt(m & 255);
+    const hi = spread + 8192 + (<usize>(m >> 8) << 5);
+    v128.store(q, v128.or(i8x16.swizzle(first, v128.load(hi)), i8x16.swizzle(second, v128.load(hi, 16))));
+    q += 8 + <usize>popcnt(m >> 8);
   }
   store<u16>(q, 0x0a7c);
   return q + 2;
