@@ -328,11 +328,19 @@ function memoSlot(k: i32): usize {
   const count = load<f64>(logCount + (ki << 3));
   const packed = load<i32>(logKind + (ki << 2));
   const digits = decimalDigits(len);
-  const memo = memoOf(packed, digits, count);
+  const slot = memoHit(memoOf(packed, digits, count), packed, digits, count);
+  return slot == 0 || load<u16>(slot, 32) == 0 ? 0 : slot;
+}
+
+/**
+ * The cache slot memo entry `memo` names for the line of a group of kind `packed`, `count` and
+ * length digits `digits`, when the entry is that group's and the slot still holds its line (it
+ * may have taken another since); else 0.
+ */
+function memoHit(memo: usize, packed: i32, digits: i32, count: f64): usize {
   if (load<i32>(memo) != packed || load<i32>(memo, 4) != digits || load<f64>(memo, 8) != count) return 0;
   const slot = <usize>load<u32>(memo, 16);
-  if (slot == 0 || load<u16>(slot, 32) == 0) return 0;
-  if (load<i32>(slot) != LINE_SINGLE || load<i32>(slot, 4) != packed || load<f64>(slot, 8) != count || load<f64>(slot, 24) != -<f64>digits) return 0;
+  if (slot == 0 || load<i32>(slot) != LINE_SINGLE || load<i32>(slot, 4) != packed || load<f64>(slot, 8) != count || load<f64>(slot, 24) != -<f64>digits) return 0;
   return slot;
 }
 
@@ -420,13 +428,8 @@ function cachedLine(b: i32, k: i32, kind: i32, size: f64): usize {
     const count = load<f64>(logCount + (ki << 3));
     const digits = len < LENGTH_FIELD_MAX ? decimalDigits(len) : 0;
     memo = memoOf(packed, digits, count);
-    if (load<i32>(memo) == packed && load<i32>(memo, 4) == digits && load<f64>(memo, 8) == count && digits != 0) {
-      const slot = <usize>load<u32>(memo, 16);
-      // (The slot may have taken another line since.)
-      if (load<i32>(slot) == kind && load<i32>(slot, 4) == packed && load<f64>(slot, 8) == count && load<f64>(slot, 24) == -<f64>digits) {
-        return load<u16>(slot, 32) == 0 ? 0 : slot;
-      }
-    }
+    const hit = digits != 0 ? memoHit(memo, packed, digits, count) : 0;
+    if (hit != 0) return load<u16>(hit, 32) == 0 ? 0 : hit;
     store<i32>(memo, packed);
     store<i32>(memo, digits, 4);
     store<f64>(memo, count, 8);

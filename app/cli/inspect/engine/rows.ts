@@ -691,8 +691,18 @@ function caretIsSpace(k: u32): bool {
 /** The bits of the 16 ASCII bytes at `i` whose caret text is two bytes (a control, DEL, \\ ^ < |). */
 function twoBytes(i: usize): u32 {
   const v = v128.load(i);
-  return <u32>i8x16.bitmask(v128.or(v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f))),
-    v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))), v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))))));
+  return <u32>i8x16.bitmask(v128.or(controlLanes(v), escapedLanes(v)));
+}
+
+/** The lanes of ASCII bytes `v` that are C0 controls or DEL (caret text `^` and a letter). */
+function controlLanes(v: v128): v128 {
+  return v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f)));
+}
+
+/** The lanes of ASCII bytes `v` that are \ ^ < | (caret text a `\` and the byte). */
+function escapedLanes(v: v128): v128 {
+  return v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))),
+    v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))));
 }
 
 /** The caret column of the row's `n` resolved cells (uncoloured), `|` and LF at `p`; returns the end. */
@@ -923,11 +933,10 @@ export function asciiStretch(p: usize, i: usize, at: f64, rows: i32): usize {
   for (; r < rows; r++) {
     const v = v128.load(i);
     if (i8x16.bitmask(v) != 0) break;
-    const controls = v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f)));
+    const controls = controlLanes(v);
     const anyControl = v128.any_true(controls);
     if (room < 16) {
-      const escaped = v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))),
-        v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))));
+      const escaped = escapedLanes(v);
       if (<i32>popcnt(<u32>i8x16.bitmask(v128.or(controls, escaped))) > room) break;
     }
     if (COLOUR && anyControl) {
@@ -983,9 +992,8 @@ function fillSpread(): void {
  */
 function asciiCaret(q: usize, i: usize): usize {
   const v = v128.load(i);
-  const controls = v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f)));
-  const escaped = v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))),
-    v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))));
+  const controls = controlLanes(v);
+  const escaped = escapedLanes(v);
   const two = v128.or(controls, escaped);
   if (!v128.any_true(two)) {
     v128.store(q, v);
