@@ -13,6 +13,13 @@ import { FEED, type SpanMeanings } from './dump-layout';
 
 /** Slots in the ring: the producer may be this many slots ahead. */
 export const SLOTS = 32;
+/**
+ * Slots a producer that found the ring full waits to see freed before it goes on. Waking a thread
+ * that waits is a system call on each side (a cross-CPU interrupt in a VM); woken for each slot,
+ * the parse would pay it up to 512 times for 16 MiB; waiting for a quarter of the ring, 64 times
+ * (measured: the run's context switches halve; its wall time does not move beyond this host's noise).
+ */
+export const REFILL_SLOTS = SLOTS / 4;
 /** Bytes of input a slot carries at most: a chunk the dump is fed at once (engine.ts FEED). */
 export const SLOT_BYTES = FEED;
 /** Spans a slot carries at most (more fill slots of their own: BEL/BS, a span per byte, four a chunk). */
@@ -97,6 +104,17 @@ export class SlotRing {
     }
   }
 
+  /**
+   * The producer's wait for slot `s` to be free. When it is not, the ring is full (the producer
+   * fills slots in order, the consumer frees them in order), so it waits until the consumer has
+   * freed {@link REFILL_SLOTS} slots from `s` on: slot `s + REFILL_SLOTS - 1` free means all
+   * before it are. False when the ring failed meanwhile.
+   */
+  waitForFree(s: number): boolean {
+    if (Atomics.load(this.control, STATE + s) === 0) return Atomics.load(this.control, FAILED) === RingFailure.None;
+    return this.waitFor((s + REFILL_SLOTS - 1) % SLOTS, 0) && this.waitFor(s, 0);
+  }
+
   /** Marks slot `s` full (producer) or free (consumer) and wakes the other side. */
   set(s: number, state: 0 | 1): void {
     Atomics.store(this.control, STATE + s, state);
@@ -162,7 +180,7 @@ export class RingWriter implements SpanLog {
   }
 
   private take(s: number): void {
-    if (!this.ring.waitFor(s, 0)) throw new RingStopped(this.ring.failure);
+    if (!this.ring.waitForFree(s)) throw new RingStopped(this.ring.failure);
     const slot = this.ring.slots[s];
     this.current = s;
     this.start = slot.start;
