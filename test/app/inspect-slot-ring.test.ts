@@ -7,29 +7,42 @@ import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { REFILL_SLOTS, RingFailure, SLOTS, SlotRing } from '../../app/cli/inspect/slot-ring';
 
-/** The ring's state words (slot-ring.ts: FAILED, then each slot's), as the consumer thread sees them. */
-const STATE = 4;
+/** slot-ring.ts bundled as CommonJS, for a consumer thread that runs the same code as the dump thread. */
+function slotRingSource(): string {
+  const out = buildSync({ entryPoints: [join(__dirname, '../../app/cli/inspect/slot-ring.ts')], bundle: true, format: 'cjs', platform: 'node', write: false, logLevel: 'silent' });
+  return out.outputFiles[0].text;
+}
 
 /**
- * A consumer on its own thread: frees slots 0, 1, 2, ... one every `gapMs`, `count` of them,
- * then (with `failAfter`) marks the ring failed and wakes every waiter.
+ * A consumer on its own thread, running `body` (CommonJS, with `ring`: the SlotRing over `ring`'s
+ * memory, `SLOTS`, `workerData` and `parentPort`) with the ring's own code.
+ */
+function consumerThread(ring: SlotRing, body: string, data: Record<string, unknown> = {}): Worker {
+  const code = `
+    const module = { exports: {} };
+    (function (module, exports, require) { ${slotRingSource()} })(module, module.exports, require);
+    const { SlotRing, SLOTS } = module.exports;
+    const { workerData, parentPort } = require('node:worker_threads');
+    const ring = new SlotRing(workerData.buffer);
+    ${body}`;
+  return new Worker(code, { eval: true, workerData: { ...data, buffer: ring.buffer } });
+}
+
+/**
+ * A consumer that frees slots 0, 1, 2, ... one every `gapMs`, `count` of them, then (with
+ * `failAfter`) stops the ring as a failed dump thread does.
  */
 function consumer(ring: SlotRing, count: number, gapMs: number, failAfter = false): Worker {
-  const code = `
-    const { workerData } = require('node:worker_threads');
-    const control = new Int32Array(workerData.buffer, 0, ${STATE + SLOTS});
+  return consumerThread(ring, `
     const pause = new Int32Array(new SharedArrayBuffer(4));
     for (let s = 0; s < workerData.count; s++) {
       Atomics.wait(pause, 0, 0, workerData.gapMs);
-      Atomics.store(control, ${STATE} + s, 0);
-      Atomics.notify(control, ${STATE} + s);
+      ring.set(s, 0);
     }
     if (workerData.failAfter) {
       Atomics.wait(pause, 0, 0, workerData.gapMs);
-      Atomics.store(control, 0, ${RingFailure.Error});
-      for (let s = 0; s < ${SLOTS}; s++) Atomics.notify(control, ${STATE} + s);
-    }`;
-  return new Worker(code, { eval: true, workerData: { buffer: ring.buffer, count, gapMs, failAfter } });
+      ring.fail(${RingFailure.Error});
+    }`, { count, gapMs, failAfter });
 }
 
 function fullRing(): SlotRing {
@@ -44,7 +57,7 @@ describe('slot ring', () => {
     const worker = consumer(ring, SLOTS, 5);
     // Blocks this thread until the consumer has freed slot 0 and the REFILL_SLOTS - 1 after it.
     expect(ring.waitForFree(0)).toBe(true);
-    const free = Array.from({ length: SLOTS }, (_, s) => Atomics.load(ring.control, STATE + s) === 0);
+    const free = Array.from({ length: SLOTS }, (_, s) => ring.state(s) === 0);
     await worker.terminate();
     expect(REFILL_SLOTS).toBeGreaterThan(1);
     expect(free.slice(0, REFILL_SLOTS)).toEqual(Array(REFILL_SLOTS).fill(true));
@@ -54,7 +67,7 @@ describe('slot ring', () => {
     const ring = fullRing();
     ring.set(5, 0);
     expect(ring.waitForFree(5)).toBe(true);
-    expect(Atomics.load(ring.control, STATE + 6)).toBe(1);
+    expect(ring.state(6)).toBe(1);
   });
 
   it('a producer waiting on a full ring is woken by a failure, and told so', async () => {
@@ -69,27 +82,16 @@ describe('slot ring', () => {
   });
 });
 
-/** slot-ring.ts bundled as CommonJS, for a consumer thread that runs the same code as the dump thread. */
-function slotRingSource(): string {
-  const out = buildSync({ entryPoints: [join(__dirname, '../../app/cli/inspect/slot-ring.ts')], bundle: true, format: 'cjs', platform: 'node', write: false, logLevel: 'silent' });
-  return out.outputFiles[0].text;
-}
-
 describe('slot ring, both sides', () => {
   it('hands over thousands of slots in order with no lost wake-up, each side at times the slower', async () => {
     const HANDOVERS = 4000;
     const ring = new SlotRing();
     // The consumer: the ring's own waitFor and set, as the dump thread runs them; it spins a
     // while on some slots so the producer fills the ring and waits, and not on others so it waits.
-    const code = `
-      const module = { exports: {} };
-      (function (module, exports, require) { ${slotRingSource()} })(module, module.exports, require);
-      const { SlotRing, SLOTS } = module.exports;
-      const { workerData, parentPort } = require('node:worker_threads');
+    const worker = consumerThread(ring, `
       let timeouts = 0;
       const wait = Atomics.wait;
       Atomics.wait = (...a) => { const r = wait(...a); if (r === 'timed-out') timeouts++; return r; };
-      const ring = new SlotRing(workerData.buffer);
       const seen = [];
       for (let s = 0, k = 0; ; s = (s + 1) % SLOTS, k++) {
         if (!ring.waitFor(s, 1)) break;
@@ -100,8 +102,7 @@ describe('slot ring, both sides', () => {
         ring.set(s, 0);
         if (last) break;
       }
-      parentPort.postMessage({ timeouts, inOrder: seen.every((v, i) => v === i), count: seen.length });`;
-    const worker = new Worker(code, { eval: true, workerData: { buffer: ring.buffer } });
+      parentPort.postMessage({ timeouts, inOrder: seen.every((v, i) => v === i), count: seen.length });`);
     const result = new Promise<{ timeouts: number; inOrder: boolean; count: number }>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);

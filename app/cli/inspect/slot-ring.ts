@@ -111,8 +111,13 @@ export class SlotRing {
    * before it are. False when the ring failed meanwhile.
    */
   waitForFree(s: number): boolean {
-    if (Atomics.load(this.control, STATE + s) === 0) return Atomics.load(this.control, FAILED) === RingFailure.None;
-    return this.waitFor((s + REFILL_SLOTS - 1) % SLOTS, 0) && this.waitFor(s, 0);
+    if (this.state(s) !== 0 && !this.waitFor((s + REFILL_SLOTS - 1) % SLOTS, 0)) return false;
+    return this.waitFor(s, 0);
+  }
+
+  /** Slot `s`'s state now: 0 free, 1 full. */
+  state(s: number): 0 | 1 {
+    return Atomics.load(this.control, STATE + s) as 0 | 1;
   }
 
   /** Marks slot `s` full (producer) or free (consumer) and wakes the other side. */
