@@ -79,6 +79,8 @@ export const T_BAR: usize = 5840;
 export const T_SPACES: usize = 5856;
 /** The two hex digits of each byte value, 2 bytes each. */
 export const T_HEX2: usize = 6144;
+/** Vector constants of the hot paths, 16 bytes each (engine/vectors.ts fills them). */
+export const T_VEC: usize = 7168;
 /** The flag label of each flags value (` [unterminated]`, with its leading space), 256 bytes each, length at +254..255. */
 export const T_FLAGS: usize = 8192;
 /**

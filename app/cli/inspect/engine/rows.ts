@@ -13,6 +13,10 @@ import {
 import { alloc } from './heap';
 import { hexDigits, paint, put, reset, spaces, writeHex, writeHex8 } from './text';
 import { SEQ_ILL_FORMED, SEQ_LENGTH_MASK, SEQ_TRUNCATED, SEQ_VALID, codePointAt, sequenceAt } from './utf8';
+import {
+  setVectors, vec, V_0F, V_10, V_1F, V_20, V_3C, V_3F, V_40, V_5C, V_5E, V_7C, V_7F, V_HEX_A, V_HEX_A_SPACES, V_HEX_B_D, V_HEX_B_E,
+  V_HEX_B_SPACES, V_HEX_C, V_HEX_C_SPACES, V_HEX_D, V_HEX_D_SPACES, V_LANES, V_OFFSET_BYTES,
+} from './vectors';
 
 const GROUP: i32 = 8;
 const LF: u8 = 0x0a;
@@ -88,6 +92,7 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   cumCols = alloc(16);
   colourOf = alloc(<usize>width);
   plainRow = alloc(256);
+  setVectors();
   if (SIMD) fillSpread();
   actCap = 256;
   actStart = alloc(<usize>actCap << 3);
@@ -186,12 +191,10 @@ function colourRow(i: usize, at: f64, n: i32, logStart: usize, logLen: usize, lo
   return any != 0;
 }
 
-/** Lanes 0–15, for masks of a span's bytes in a row. */
-const LANES = i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-
 /** `col` with the lanes `[x0, x1)` that hold UNSET set to colour `c`. */
 function fillLanes(col: v128, x0: i32, x1: i32, c: u8): v128 {
-  const m = v128.and(v128.and(i8x16.ge_u(LANES, i8x16.splat(<i8>x0)), i8x16.lt_u(LANES, i8x16.splat(<i8>x1))), i8x16.eq(col, i8x16.splat(<i8>UNSET)));
+  const lanes = vec(V_LANES);
+  const m = v128.and(v128.and(i8x16.ge_u(lanes, i8x16.splat(<i8>x0)), i8x16.lt_u(lanes, i8x16.splat(<i8>x1))), i8x16.eq(col, i8x16.splat(<i8>UNSET)));
   return v128.bitselect(i8x16.splat(<i8>c), col, m);
 }
 
@@ -215,8 +218,8 @@ function colourRow16(i: usize, at: f64, logStart: usize, logLen: usize, logKind:
   if (asciiRow) {
     // An ASCII byte's colour outside spans: from the table's first 32 entries (C0), or DEL's.
     const v = v128.load(i);
-    cells = v128.or(i8x16.swizzle(v128.load(T_ASCII_COLOUR), v), i8x16.swizzle(v128.load(T_ASCII_COLOUR + 16), i8x16.sub(v, i8x16.splat(16))));
-    cells = v128.or(cells, v128.and(i8x16.eq(v, i8x16.splat(0x7f)), i8x16.splat(<i8>load<u8>(T_ASCII_COLOUR + 0x7f))));
+    cells = v128.or(i8x16.swizzle(v128.load(T_ASCII_COLOUR), v), i8x16.swizzle(v128.load(T_ASCII_COLOUR + 16), i8x16.sub(v, vec(V_10))));
+    cells = v128.or(cells, v128.and(i8x16.eq(v, vec(V_7F)), i8x16.splat(<i8>load<u8>(T_ASCII_COLOUR + 0x7f))));
   } else {
     cells = v128.load(cellColour);
   }
@@ -420,7 +423,7 @@ export function writeRow(p: usize, i: usize, at: f64, n: i32, logStart: usize, l
     return remember(p, end != 0 ? end : cutRow(p, i, at, n, coloured, digits, simd), i, coloured, repeatable);
   }
   if (simd) {
-    if (!coloured) return asciiRow ? asciiCaret(simdHex(p, i, at), i) : resolvedCaret(simdHex(p, i, at), n);
+    if (!coloured) return asciiRow ? asciiCaret(simdHex(p, i, <u32>at), i) : resolvedCaret(simdHex(p, i, <u32>at), n);
     return remember(p, paintedRow16(p, i, at), i, true, repeatable);
   }
   return scalarRow(p, i, at, n, coloured);
@@ -555,10 +558,13 @@ function paintedRow16(p: usize, i: usize, at: f64): usize {
  * table or as resolved, `|` LF); {@link caretCell} says where each caret cell begins. Returns the end.
  */
 function plainRow16(i: usize, at: f64): usize {
-  const caret = simdHex(plainRow, i, at);
+  const caret = simdHex(plainRow, i, <u32>at);
   if (asciiRow) {
-    twoByteCells = twoBytes(i);
-    return asciiCaret(caret, i);
+    const v = v128.load(i);
+    const controls = controlLanes(v);
+    const escaped = escapedLanes(v);
+    twoByteCells = <u32>i8x16.bitmask(v128.or(controls, escaped));
+    return caretOf(caret, v, controls, escaped);
   }
   return resolvedCaret(caret, 16);
 }
@@ -696,13 +702,12 @@ function twoBytes(i: usize): u32 {
 
 /** The lanes of ASCII bytes `v` that are C0 controls or DEL (caret text `^` and a letter). */
 function controlLanes(v: v128): v128 {
-  return v128.or(i8x16.lt_u(v, i8x16.splat(0x20)), i8x16.eq(v, i8x16.splat(0x7f)));
+  return v128.or(i8x16.lt_u(v, vec(V_20)), i8x16.eq(v, vec(V_7F)));
 }
 
 /** The lanes of ASCII bytes `v` that are \ ^ < | (caret text a `\` and the byte). */
 function escapedLanes(v: v128): v128 {
-  return v128.or(v128.or(i8x16.eq(v, i8x16.splat(0x5c)), i8x16.eq(v, i8x16.splat(0x5e))),
-    v128.or(i8x16.eq(v, i8x16.splat(0x3c)), i8x16.eq(v, i8x16.splat(0x7c))));
+  return v128.or(v128.or(i8x16.eq(v, vec(V_5C)), i8x16.eq(v, vec(V_5E))), v128.or(i8x16.eq(v, vec(V_3C)), i8x16.eq(v, vec(V_7C))));
 }
 
 /** The caret column of the row's `n` resolved cells (uncoloured), `|` and LF at `p`; returns the end. */
@@ -716,7 +721,7 @@ function resolvedCaret(p: usize, n: i32): usize {
 function printable(i: usize, n: i32): bool {
   if (n == 16) {
     const v = v128.load(i);
-    return i8x16.all_true(v128.and(i8x16.gt_u(v, i8x16.splat(0x1f)), i8x16.lt_u(v, i8x16.splat(0x7f))));
+    return i8x16.all_true(v128.and(i8x16.gt_u(v, vec(V_1F)), i8x16.lt_u(v, vec(V_7F))));
   }
   for (let k = 0; k < n; k++) {
     const b = load<u8>(i + <usize>k);
@@ -819,7 +824,7 @@ function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool, digits: i32
   cutOpen = 0;
   if (digits + FIXED - 1 <= COLUMNS) {
     // The offset and hex column fit the first visual row: written whole (no piece of them is cut).
-    if (simd) cutP = coloured ? paintedHex16Of(p, i, at) : simdHex(p, i, at);
+    if (simd) cutP = coloured ? paintedHex16Of(p, i, at) : simdHex(p, i, <u32>at);
     else cutP = scalarHex(p, i, at, n, coloured);
     cutCol = digits + FIXED - 1;
   } else {
@@ -847,7 +852,7 @@ function cutRow(p: usize, i: usize, at: f64, n: i32, coloured: bool, digits: i32
 
 /** {@link paintedHex16} of the row at `i` (offset `at`) from its plain text. */
 function paintedHex16Of(p: usize, i: usize, at: f64): usize {
-  simdHex(plainRow, i, at);
+  simdHex(plainRow, i, <u32>at);
   p = paintedHex16(p);
   return copy16(p, plainRow + plainFrom, 61 - plainFrom);
 }
@@ -877,16 +882,18 @@ function scalarHex(p: usize, i: usize, at: f64, n: i32, coloured: bool): usize {
  * default layout, uncoloured, with the `  |` after them, by SIMD: shuffles of the nibbles through
  * the digit table. Returns the end (61 bytes on).
  */
-function simdHex(p: usize, i: usize, at: f64): usize {
+function simdHex(p: usize, i: usize, at: u32): usize {
   const digitsTable = v128.load(T_HEX);
-  const nibble = i8x16.splat(15);
-  const o = i8x16.swizzle(i32x4.splat(<i32><u32>at), i8x16(3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0));
-  let hi = i8x16.swizzle(digitsTable, i8x16.shr_u(o, 4));
+  const nibble = vec(V_0F);
+  const o = i8x16.swizzle(i32x4.splat(<i32>at), vec(V_OFFSET_BYTES));
+  // A byte's high nibble: a 16-bit shift and the nibble mask (V8 writes i8x16.shr_u as the same
+  // shift and a mask of its own, built each time).
+  let hi = i8x16.swizzle(digitsTable, v128.and(i16x8.shr_u(o, 4), nibble));
   let lo = i8x16.swizzle(digitsTable, v128.and(o, nibble));
   // (Whole interleaves, here and below: V8 writes each as one unpack.)
   v128.store64_lane(p, i8x16.shuffle(hi, lo, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), 0);
   const v = v128.load(i);
-  hi = i8x16.swizzle(digitsTable, i8x16.shr_u(v, 4));
+  hi = i8x16.swizzle(digitsTable, v128.and(i16x8.shr_u(v, 4), nibble));
   lo = i8x16.swizzle(digitsTable, v128.and(v, nibble));
   const d = i8x16.shuffle(hi, lo, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
   const e = i8x16.shuffle(hi, lo, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
@@ -894,15 +901,10 @@ function simdHex(p: usize, i: usize, at: f64): usize {
   // each a swizzle by constant lanes (-1: zero) with the spaces and bar put in by OR. V8 writes a
   // constant swizzle as one byte shuffle; a shuffle of the digits with a vector of spaces took two
   // and their merge (5.7 % fewer instructions for the whole plain dump).
-  v128.store(p + 8, v128.or(i8x16.swizzle(d, i8x16(-1, -1, 0, 1, -1, 2, 3, -1, 4, 5, -1, 6, 7, -1, 8, 9)),
-    i8x16(0x20, 0x20, 0, 0, 0x20, 0, 0, 0x20, 0, 0, 0x20, 0, 0, 0x20, 0, 0)));
-  v128.store(p + 24, v128.or(v128.or(i8x16.swizzle(d, i8x16(-1, 10, 11, -1, 12, 13, -1, 14, 15, -1, -1, -1, -1, -1, -1, -1)),
-    i8x16.swizzle(e, i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 1, -1, 2, 3))),
-    i8x16(0x20, 0, 0, 0x20, 0, 0, 0x20, 0, 0, 0x20, 0x20, 0, 0, 0x20, 0, 0)));
-  v128.store(p + 40, v128.or(i8x16.swizzle(e, i8x16(-1, 4, 5, -1, 6, 7, -1, 8, 9, -1, 10, 11, -1, 12, 13, -1)),
-    i8x16(0x20, 0, 0, 0x20, 0, 0, 0x20, 0, 0, 0x20, 0, 0, 0x20, 0, 0, 0x20)));
-  v128.store(p + 56, v128.or(i8x16.swizzle(e, i8x16(14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)),
-    i8x16(0, 0, 0x20, 0x20, 0x7c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)));
+  v128.store(p + 8, v128.or(i8x16.swizzle(d, vec(V_HEX_A)), vec(V_HEX_A_SPACES)));
+  v128.store(p + 24, v128.or(v128.or(i8x16.swizzle(d, vec(V_HEX_B_D)), i8x16.swizzle(e, vec(V_HEX_B_E))), vec(V_HEX_B_SPACES)));
+  v128.store(p + 40, v128.or(i8x16.swizzle(e, vec(V_HEX_C)), vec(V_HEX_C_SPACES)));
+  v128.store(p + 56, v128.or(i8x16.swizzle(e, vec(V_HEX_D)), vec(V_HEX_D_SPACES)));
   return p + 61;
 }
 
@@ -935,19 +937,17 @@ export function asciiStretch(p: usize, i: usize, at: f64, rows: i32): usize {
     if (i8x16.bitmask(v) != 0) break;
     const controls = controlLanes(v);
     const anyControl = v128.any_true(controls);
-    if (room < 16) {
-      const escaped = escapedLanes(v);
-      if (<i32>popcnt(<u32>i8x16.bitmask(v128.or(controls, escaped))) > room) break;
-    }
+    const escaped = escapedLanes(v);
+    if (room < 16 && <i32>popcnt(<u32>i8x16.bitmask(v128.or(controls, escaped))) > room) break;
     if (COLOUR && anyControl) {
       // Each cell's colour outside spans (as colourRow16 takes it from the table).
-      let col = v128.or(i8x16.swizzle(low, v), i8x16.swizzle(high, i8x16.sub(v, i8x16.splat(16))));
-      col = v128.or(col, v128.and(i8x16.eq(v, i8x16.splat(0x7f)), del));
+      let col = v128.or(i8x16.swizzle(low, v), i8x16.swizzle(high, i8x16.sub(v, vec(V_10))));
+      col = v128.or(col, v128.and(i8x16.eq(v, vec(V_7F)), del));
       v128.store(colourOf, col);
       asciiRow = true;
       p = paintedRow16(p, i, <f64>a);
     } else {
-      p = asciiCaret(simdHex(p, i, <f64>a), i);
+      p = caretOf(simdHex(p, i, a), v, controls, escaped);
     }
     i += 16;
     a += 16;
@@ -992,8 +992,11 @@ function fillSpread(): void {
  */
 function asciiCaret(q: usize, i: usize): usize {
   const v = v128.load(i);
-  const controls = controlLanes(v);
-  const escaped = escapedLanes(v);
+  return caretOf(q, v, controlLanes(v), escapedLanes(v));
+}
+
+/** {@link asciiCaret} of the bytes `v`, their {@link controlLanes} and {@link escapedLanes} (the callers have them). */
+function caretOf(q: usize, v: v128, controls: v128, escaped: v128): usize {
   const two = v128.or(controls, escaped);
   if (!v128.any_true(two)) {
     v128.store(q, v);
@@ -1001,8 +1004,8 @@ function asciiCaret(q: usize, i: usize): usize {
   } else {
     // First bytes: `^` for a control, `\` for an escaped byte, else the byte; second bytes: a
     // control's letter (DEL's `?`), else the byte.
-    const first = v128.bitselect(i8x16.splat(0x5e), v128.bitselect(i8x16.splat(0x5c), v, escaped), controls);
-    const letter = v128.bitselect(i8x16.splat(0x3f), i8x16.add(v, i8x16.splat(0x40)), i8x16.eq(v, i8x16.splat(0x7f)));
+    const first = v128.bitselect(vec(V_5E), v128.bitselect(vec(V_5C), v, escaped), controls);
+    const letter = v128.bitselect(vec(V_3F), i8x16.add(v, vec(V_40)), i8x16.eq(v, vec(V_7F)));
     const second = v128.bitselect(letter, v, controls);
     const m = <u32>i8x16.bitmask(two);
     const lo = spread + (<usize>(m & 255) << 5);
