@@ -198,6 +198,12 @@ function fillLanes(col: v128, x0: i32, x1: i32, c: u8): v128 {
   return v128.bitselect(i8x16.splat(<i8>c), col, m);
 }
 
+/** Each of 16 ASCII bytes' colour outside spans: from the table's first 32 entries (C0), or DEL's. */
+function asciiColours(v: v128): v128 {
+  const col = v128.or(i8x16.swizzle(v128.load(T_ASCII_COLOUR), v), i8x16.swizzle(v128.load(T_ASCII_COLOUR + 16), i8x16.sub(v, vec(V_10))));
+  return v128.or(col, v128.and(i8x16.eq(v, vec(V_7F)), i8x16.splat(<i8>load<u8>(T_ASCII_COLOUR + 0x7f))));
+}
+
 /** {@link colourRow} for a full row of 16 bytes, a lane per byte. */
 function colourRow16(i: usize, at: f64, logStart: usize, logLen: usize, logKind: usize, from: i32, to: i32): bool {
   const end = at + 16;
@@ -216,10 +222,7 @@ function colourRow16(i: usize, at: f64, logStart: usize, logLen: usize, logKind:
   }
   let cells: v128;
   if (asciiRow) {
-    // An ASCII byte's colour outside spans: from the table's first 32 entries (C0), or DEL's.
-    const v = v128.load(i);
-    cells = v128.or(i8x16.swizzle(v128.load(T_ASCII_COLOUR), v), i8x16.swizzle(v128.load(T_ASCII_COLOUR + 16), i8x16.sub(v, vec(V_10))));
-    cells = v128.or(cells, v128.and(i8x16.eq(v, vec(V_7F)), i8x16.splat(<i8>load<u8>(T_ASCII_COLOUR + 0x7f))));
+    cells = asciiColours(v128.load(i));
   } else {
     cells = v128.load(cellColour);
   }
@@ -927,9 +930,6 @@ export function asciiStretch(p: usize, i: usize, at: f64, rows: i32): usize {
   if (!SIMD || seqEnd > at || (COLOUR && actN > 0)) return p;
   // In the default layout a row of 16 one-column cells is 78 columns; each two-column cell adds one.
   const room = COLUMNS - 78;
-  const low = v128.load(T_ASCII_COLOUR);
-  const high = v128.load(T_ASCII_COLOUR + 16);
-  const del = i8x16.splat(<i8>load<u8>(T_ASCII_COLOUR + 0x7f));
   let r = 0;
   let a = <u32>at;
   for (; r < rows; r++) {
@@ -940,10 +940,8 @@ export function asciiStretch(p: usize, i: usize, at: f64, rows: i32): usize {
     const escaped = escapedLanes(v);
     if (room < 16 && <i32>popcnt(<u32>i8x16.bitmask(v128.or(controls, escaped))) > room) break;
     if (COLOUR && anyControl) {
-      // Each cell's colour outside spans (as colourRow16 takes it from the table).
-      let col = v128.or(i8x16.swizzle(low, v), i8x16.swizzle(high, i8x16.sub(v, vec(V_10))));
-      col = v128.or(col, v128.and(i8x16.eq(v, vec(V_7F)), del));
-      v128.store(colourOf, col);
+      // Each cell's colour outside spans (as colourRow16 takes it).
+      v128.store(colourOf, asciiColours(v));
       asciiRow = true;
       p = paintedRow16(p, i, <f64>a);
     } else {

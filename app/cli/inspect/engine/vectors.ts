@@ -2,7 +2,7 @@
 //
 // The vector constants of the row paths, kept in memory. V8 (Node 20) builds a v128.const in a
 // register on every use, inside loops too: two 64-bit immediates moved over from general
-// registers and merged, 3–5 instructions (simdHex had 12 of them, a quarter of its code). A
+// registers and merged, 3–5 instructions (simdHex had 12 of them, about a third of its code). A
 // v128.load from a fixed address is one. So the hot paths read theirs from T_VEC through
 // {@link vec}, and {@link setVectors} writes them once.
 import { T_VEC } from './layout';
