@@ -95,6 +95,59 @@ function plainLine(g, clock) {
   return s + '\n';
 }
 
+// A log whose messages are CJK text (Chinese, Japanese, Korean): characters drawn by a Zipf law
+// from thousands of code points, as real text in those scripts is, among ASCII timestamps, paths
+// and numbers. Most rows of its dump hold characters; no ASCII stretch helps.
+function cjkPool(from, count, step, skip = new Set()) {
+  const pool = new Set();
+  for (let k = 0; pool.size < count; k++) {
+    const cp = from + ((k * step) % (count * 4));
+    if (!skip.has(cp)) pool.add(cp);
+  }
+  return [...pool].map((cp) => u(String.fromCodePoint(cp)));
+}
+const CJK_SCRIPTS = [
+  // Chinese: 3,000 ideographs of U+4E00–U+9FFF, spread over the block.
+  { chars: cjkPool(0x4e00, 3000, 7), punct: [u('，'), u('。'), u('：'), u('、')], spaced: false },
+  // Japanese: kana (not U+30FB, a look-alike of the continuation mark) and 800 ideographs.
+  { chars: [...cjkPool(0x3041, 80, 1), ...cjkPool(0x30a1, 82, 1, new Set([0x30fb])), ...cjkPool(0x5000, 800, 13)], punct: [u('、'), u('。'), u('「'), u('」')], spaced: false },
+  // Korean: 1,200 Hangul syllables, words between spaces.
+  { chars: cjkPool(0xac00, 1200, 11), punct: [u('.'), u(',')], spaced: true },
+];
+const ZIPF = (() => {
+  const cum = [];
+  let t = 0;
+  for (let k = 1; k <= 3000; k++) cum.push((t += 1 / k));
+  return cum;
+})();
+
+/** A character of `chars` by rank, the k-th as often as 1/k. */
+function zipfPick(g, chars) {
+  const x = g.r() * ZIPF[chars.length - 1];
+  let lo = 0;
+  let hi = chars.length - 1;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (ZIPF[m] < x) lo = m + 1;
+    else hi = m;
+  }
+  return chars[lo];
+}
+
+function cjkLine(g, clock) {
+  const [[, head]] = logParts(g, clock);
+  const script = g.pick(CJK_SCRIPTS);
+  let s = `${head.startsWith('[') ? head : `[${pad2(g.int(24))}:${pad2(g.int(60))}]`} ${g.pick(LEVELS)} `;
+  for (let w = g.range(3, 12); w > 0; w--) {
+    if (g.chance(0.15)) s += `${g.pick(DIRS)}/${g.pick(FILES)}${g.pick(EXTS)} `;
+    else if (g.chance(0.1)) s += `${g.range(1, 9999)} `;
+    for (let k = g.range(1, 5); k > 0; k--) s += zipfPick(g, script.chars);
+    if (script.spaced) s += ' ';
+    else if (g.chance(0.2)) s += g.pick(script.punct);
+  }
+  return `${s}${g.chance(0.3) ? ` (${g.range(1, 900)} ms)` : ''}\n`;
+}
+
 const SGR_BY_KIND = {
   dim: ['2', '90', '38;5;244'],
   level: ['1;31', '1;33', '1;32', '1;34', '1;35'],
@@ -218,6 +271,11 @@ export const INPUTS = {
   hostile: { title: 'hostile mix', line: hostileLine },
 };
 
+/** Inputs only the inspect section reads (its dump is where text in other scripts costs). */
+export const INSPECT_ONLY_INPUTS = {
+  cjk: { title: 'CJK text log', line: cjkLine },
+};
+
 // ---------------------------------------------------------------------------------------------
 // Writes `gen` output to `file` via a temp name + rename so an interrupted run never leaves a
 // truncated file that a later run would trust.
@@ -244,9 +302,9 @@ function cachedPath(name, size, write) {
   return { file, generated: true };
 }
 
-/** Ensures the log-like input `name` (plain|colour|hostile) of ~`size` bytes exists; returns its path. */
+/** Ensures the log-like input `name` (plain|colour|hostile, or cjk) of ~`size` bytes exists; returns its path. */
 export function ensureInput(name, size) {
-  const spec = INPUTS[name];
+  const spec = INPUTS[name] ?? INSPECT_ONLY_INPUTS[name];
   if (!spec) throw new Error(`unknown input ${name}`);
   return cachedPath(name, size, (emit) => {
     // Each input has its own stream, derived from the seed and name, so `--only` filters do not

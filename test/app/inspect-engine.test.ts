@@ -31,6 +31,28 @@ function engine({ bytes, feed, flushAt, offset, length, width, color, columns, s
 
 const enc = (s: string): number[] => Array.from(new TextEncoder().encode(s));
 
+/**
+ * Code points of scripts whose text is mostly characters: CJK ideographs, Hangul (lead ED),
+ * Devanagari (lead E0), Cyrillic and Greek (2 bytes), emoji (lead F0), plane 16 (lead F4), with
+ * ASCII, spaces, and characters shown as notation (U+30FB, a look-alike; U+200B, invisible).
+ */
+const scriptCodePoint = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0x4e00, max: 0x9fff }) },
+  { weight: 2, arbitrary: fc.integer({ min: 0xac00, max: 0xd7a3 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0x0900, max: 0x097f }) },
+  { weight: 2, arbitrary: fc.integer({ min: 0x0391, max: 0x04ff }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0x1f300, max: 0x1faff }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0x100000, max: 0x10fffd }) },
+  { weight: 3, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) },
+  { weight: 1, arbitrary: fc.constantFrom(0x30fb, 0x200b, 0x0a, 0x09, 0x7c) },
+);
+const scriptText = fc.array(scriptCodePoint, { minLength: 1, maxLength: 48 }).map((cps) => enc(String.fromCodePoint(...cps)));
+const NEAR_MISSES = [
+  [0xe0, 0x9f, 0x80], [0xe0, 0xa0], [0xed, 0xa0, 0x80], [0xed, 0x9f, 0xbf], [0xf0, 0x8f, 0x80, 0x80], [0xf0, 0x90, 0x80],
+  [0xf4, 0x90, 0x80, 0x80], [0xf4, 0x8f, 0xbf, 0xbf], [0xc0, 0x80], [0xc1, 0xbf], [0xf5, 0x80, 0x80, 0x80], [0x80, 0xbf],
+  [0xe2, 0x82, 0xe2, 0x82, 0xac], [0xc2], [0xe4, 0xb8],
+];
+
 /** What a dump shows: text, controls, sequences and strings of every class, UTF-8 of every length and notation, invalid bytes. */
 const piece = fc.oneof(
   { weight: 6, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 40 }).map(enc) },
@@ -48,6 +70,10 @@ const piece = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom('é', '本', '─', '🙂', '✓', '\u200b', '\u0085', '\u202e', '\u00b7', '\u0301', '\ufeff', '\u{e0041}', '\u{10ffff}').map(enc) },
   { weight: 1, arbitrary: fc.integer({ min: 0x80, max: 0x10ffff }).filter((cp) => cp < 0xd800 || cp > 0xdfff).map((cp) => enc(String.fromCodePoint(cp))) },
   { weight: 1, arbitrary: fc.constantFrom([0x9b, 0x33, 0x6d], [0xc3], [0xe2, 0x82], [0xff], [0x1b], [0x90, 0x71], [0xc2, 0x9b, 0x31, 0x6d], [0xf0, 0x9f]) },
+  // Near misses of well-formed UTF-8 (Table 3-7's narrowed second bytes, overlongs, stray and
+  // missing continuation bytes) among text in other scripts.
+  { weight: 2, arbitrary: fc.tuple(scriptText, fc.constantFrom(...NEAR_MISSES), scriptText).map(([a, b, c]) => [...a, ...b, ...c]) },
+  { weight: 3, arbitrary: scriptText },
   // A row's worth of controls, text and sequences repeated: rows and takes alike, copied from the one before.
   {
     weight: 2,
@@ -175,6 +201,49 @@ describe('inspect dump engine', () => {
       for (const color of [false, true]) {
         const c = { bytes, feed: 1 << 15, flushAt: 1 << 20, offset: 0, length: Infinity, width: 16, color, columns };
         expect(await engine(c)).toBe(reference(c));
+      }
+    }
+  });
+
+  it('writes rows of characters in other scripts (thousands of code points, across row edges, in every chunking) as the text dump does', async () => {
+    // Text of 6,000 ideographs, Hangul syllables and Devanagari letters among ASCII: more code
+    // points than T_CP has slots, each character at every position of a row, rows resolved by
+    // lanes (16 bytes known after them) and byte by byte (near the end of what is held).
+    const cps: number[] = [];
+    for (let k = 0; k < 6000; k++) {
+      cps.push(k % 7 === 0 ? 0x61 + (k % 26) : k % 5 === 0 ? 0xac00 + k * 3 : k % 11 === 0 ? 0x0905 + (k % 40) : 0x4e00 + ((k * 7919) % 20000));
+      if (k % 13 === 0) cps.push(k % 2 ? 0x20 : 0x0a);
+    }
+    const text = enc(String.fromCodePoint(...cps));
+    for (const shift of [0, 1, 2, 5]) {
+      const bytes = Uint8Array.from([...enc('x'.repeat(shift)), ...text, ...enc('\u{1f642}\u{10fffd}'), ...text.slice(0, 4000)]);
+      for (const [feed, view] of [[1 << 15, { color: false, columns: Infinity }], [4096, { color: true, columns: 80 }], [97, { color: true, columns: 61 }], [1 << 15, { color: false, columns: 79 }]] as const) {
+        const c = { bytes, feed, flushAt: 1 << 20, offset: 0, length: Infinity, width: 16, ...view };
+        expect(await engine(c)).toBe(reference(c));
+      }
+    }
+  }, 120_000);
+
+  it('resolves rows of text in other scripts lane by lane, and never a near miss of a character it has shown', async () => {
+    // Nearly every full row of CJK text, whatever its first bytes continue, takes the lane path
+    // (but the rows of the first sight of each character, and the last, with fewer than 16 bytes
+    // known after them).
+    const cjk = Uint8Array.from(enc(String.fromCodePoint(...Array.from({ length: 20000 }, (_, k) => 0x4e00 + (k % 300)))));
+    let lanes = 0;
+    const dump = { offset: 0, windowEnd: Infinity, width: 16, color: false, columns: Infinity };
+    await engineDumpText(cjk, 1 << 15, 1 << 20, dump, (d) => (lanes = d.rowsByLanes));
+    expect(lanes).toBeGreaterThan(0.95 * (cjk.length / 16));
+    // Once 本, é and 𝄞 were shown: their overlong forms (E0 and F0 with a second byte below
+    // Table 3-7's), and 本 with its last byte replaced by ASCII of the same low six bits, at
+    // every position of a row, are ill-formed, not those characters.
+    const misses = [[0xe0, 0x83, 0xa9], [0xf0, 0x86, 0x9c, 0xac], [0xe6, 0x9c, 0x6c], [0xf0, 0x8d, 0x84, 0x9e]];
+    for (const miss of misses) {
+      for (let at = 0; at < 16; at++) {
+        const bytes = Uint8Array.from([...enc('本é\u{1d11e}'), ...enc('x'.repeat(16 + at)), ...miss, ...enc('y'.repeat(40))]);
+        for (const view of [dump, { ...dump, color: true, columns: 80 }]) {
+          const c = { bytes, feed: 1 << 15, flushAt: 1 << 20, length: Infinity, ...view };
+          expect(await engine(c)).toBe(reference(c));
+        }
       }
     }
   });

@@ -19,8 +19,11 @@ class Collect extends ByteBuffer {
   }
 }
 
-/** The engine's dump of `bytes` in `layout`, fed `feed` bytes per sanitizer write, written out every `flushAt` bytes; as latin1 text. */
-export async function engineDumpText(bytes: Uint8Array, feed: number, flushAt: number, layout: DumpLayout): Promise<string> {
+/**
+ * The engine's dump of `bytes` in `layout`, fed `feed` bytes per sanitizer write, written out
+ * every `flushAt` bytes; as latin1 text. `done` is given the engine after the dump.
+ */
+export async function engineDumpText(bytes: Uint8Array, feed: number, flushAt: number, layout: DumpLayout, done?: (engine: DumpEngine) => void): Promise<string> {
   const out = new Collect(flushAt);
   const d = new DumpEngine(out as unknown as ByteOutput, layout);
   const sanitizer = new Sanitizer({ spanLog: d.spans, reuseOutputBuffer: true });
@@ -34,5 +37,6 @@ export async function engineDumpText(bytes: Uint8Array, feed: number, flushAt: n
   sanitizer.end();
   await d.advance(true);
   await out.flush();
+  done?.(d);
   return Buffer.concat(out.parts).toString('latin1');
 }

@@ -57,6 +57,8 @@ interface EngineExports {
   ingest(n: number): void;
   setHoldCapacity(bytes: number): void;
   cpSlotOf(cp: number): number;
+  shownBitsAddress(): number;
+  rowsByLanes(): number;
   readonly [table: string]: unknown;
 }
 
@@ -321,6 +323,11 @@ export class DumpEngine {
     this.fed += chunk.length;
   }
 
+  /** Rows whose cells the engine resolved lane by lane (16 at once) so far: tests hold text in other scripts to that path. */
+  get rowsByLanes(): number {
+    return this.e.rowsByLanes();
+  }
+
   /**
    * Shows the rows that are settled: those {@link LAG} bytes behind the parser, or with `final`
    * (the input ended and every span is known) all of them, then every span left.
@@ -354,6 +361,8 @@ export class DumpEngine {
     const b = this.bytes;
     new Int32Array(this.buffer, slot, 1)[0] = cp;
     const shown = cell.kind === 'utf8-lead';
+    // A character of the BMP shown as itself is told by a bit, not a slot (kept for good).
+    if (shown && cp < 0x10000) b[this.e.shownBitsAddress() + (cp >> 3)] |= 1 << (cp & 7);
     b[slot + 4] = shown || this.colours.size === 1 ? 0 : this.colourOf(cellSgr(cell.kind, cell.text, undefined));
     b[slot + 5] = shown ? 0 : cell.text.length;
     if (!shown) {

@@ -15,6 +15,7 @@ import { C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS, CTRL, T_BAR, 
 import { alloc } from './heap';
 import { fewLines, linesPending, oneLine, roomWanted, setLineLayout, setLineLog, shapeLines, startLines, writeLines } from './lines';
 import { STRETCH_ROW_BYTES, asciiStretch, beginUtf8, forgetRow, keepColours, resolveRow, rowMax, setRowLayout, stretchRows, writeRow } from './rows';
+export { rowsByLanes, shownBitsAddress } from './rows';
 
 export {
   CTRL, C_ARG, C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS,

@@ -14,7 +14,8 @@ import { alloc } from './heap';
 import { hexDigits, paint, put, reset, spaces, writeHex, writeHex8 } from './text';
 import { SEQ_ILL_FORMED, SEQ_LENGTH_MASK, SEQ_TRUNCATED, SEQ_VALID, codePointAt, sequenceAt } from './utf8';
 import {
-  setVectors, vec, V_0F, V_10, V_1F, V_20, V_3C, V_3F, V_40, V_5C, V_5E, V_7C, V_7F, V_HEX_A, V_HEX_A_SPACES, V_HEX_B_D, V_HEX_B_E,
+  setVectors, vec, V_01, V_0F, V_10, V_1F, V_20, V_3C, V_3F, V_40, V_5C, V_5E, V_7C, V_7F, V_80, V_8F, V_90, V_9F, V_A0, V_C0,
+  V_C2, V_DF, V_E0, V_ED, V_F0, V_F4, V_HEX_A, V_HEX_A_SPACES, V_HEX_B_D, V_HEX_B_E,
   V_HEX_B_SPACES, V_HEX_C, V_HEX_C_SPACES, V_HEX_D, V_HEX_D_SPACES, V_LANES, V_OFFSET_BYTES,
 } from './vectors';
 
@@ -92,8 +93,11 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   cumCols = alloc(16);
   colourOf = alloc(<usize>width);
   plainRow = alloc(256);
+  shownBits = alloc(SHOWN_BITS_BYTES);
+  memory.fill(shownBits, 0, SHOWN_BITS_BYTES);
   setVectors();
   if (SIMD) fillSpread();
+  if (width == 16) fillPacks();
   actCap = 256;
   actStart = alloc(<usize>actCap << 3);
   actEnd = alloc(<usize>actCap << 3);
@@ -280,6 +284,7 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
   }
   asciiRow = false;
   if (resAt != at) {
+    if (n == 16 && i + 32 <= end && (seqEnd <= at || rest == REST_CONT) && resolveRow16(i, at)) return true;
     resAt = at;
     resQ = 0;
     resSeqEnd = seqEnd;
@@ -293,32 +298,16 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
   let tp = caretText + <usize>(q == 0 ? 0 : load<u16>(cellStart + (<usize>q << 1)));
   let narrow = resWidth;
   while (q < n) {
-    const x = at + <f64>q;
-    const b = <u32>load<u8>(i + <usize>q);
-    store<u16>(cellStart + (<usize>q << 1), <u16>(tp - caretText));
-    if (x < sEnd) {
-      // A byte of a sequence begun at an earlier byte.
-      if (r == REST_CONT) {
-        store<u16>(tp, load<u16>(T_CONT));
-        tp += 2;
-        store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_CONT));
-        store<u8>(cellWidths + <usize>q, 2);
-      } else if (r == REST_INVALID) {
-        store<u32>(tp, load<u32>(T_INVALID + (<usize>b << 2)));
-        tp += 4;
-        store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_INVALID));
-        store<u8>(cellWidths + <usize>q, 4);
-      } else {
-        store<u64>(tp, load<u64>(T_PARTIAL + (<usize>b << 3)));
-        tp += 5;
-        store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_PARTIAL));
-        store<u8>(cellWidths + <usize>q, 5);
-      }
-      q++;
+    if (at + <f64>q < sEnd) {
+      // Bytes of a sequence begun at an earlier byte (of an earlier row, or ill-formed or cut here).
+      const upto = <i32>min(<f64>n, sEnd - at);
+      tp = continuing(tp, i, q, upto, r);
+      q = upto;
       continue;
     }
+    const b = <u32>load<u8>(i + <usize>q);
     if (b < 0x80) {
-      // This and the ASCII bytes after it, up to the next that is not (no sequence is open).
+      // This and the ASCII bytes after it, up to the next that is not.
       let c = b;
       do {
         store<u16>(cellStart + (<usize>q << 1), <u16>(tp - caretText));
@@ -333,36 +322,52 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
       } while (c < 0x80);
       continue;
     }
+    store<u16>(cellStart + (<usize>q << 1), <u16>(tp - caretText));
     const packed = sequenceAt(i + <usize>q, end);
     const length = packed & SEQ_LENGTH_MASK;
     let status = packed & ~SEQ_LENGTH_MASK;
     if (status == SEQ_TRUNCATED && streamEnds) status = SEQ_ILL_FORMED;
     if (status == SEQ_VALID) {
       const cp = codePointAt(i + <usize>q, length);
-      const slot = cpSlot(cp);
-      if (load<i32>(slot) != cp) {
-        resQ = q;
-        resSeqEnd = sEnd;
-        resRest = r;
-        resWidth = narrow;
-        store<f64>(CTRL + (<usize>C_ARG << 3), <f64>cp);
-        return false;
+      let slot: usize = 0;
+      let len: usize = 0;
+      if (!shown(cp)) {
+        slot = cpSlot(cp);
+        if (load<i32>(slot) != cp) {
+          resQ = q;
+          resSeqEnd = sEnd;
+          resRest = r;
+          resWidth = narrow;
+          store<f64>(CTRL + (<usize>C_ARG << 3), <f64>cp);
+          return false;
+        }
+        len = <usize>load<u8>(slot + 5);
       }
-      const len = <usize>load<u8>(slot + 5);
+      sEnd = at + <f64>(q + length);
+      r = REST_CONT;
       if (len == 0) {
-        // Shown as itself: its bytes (even past the row's end), 2 columns.
-        for (let j: usize = 0; j < <usize>length; j++) store<u8>(tp + j, load<u8>(i + <usize>q + j));
+        // Shown as itself: its bytes (even past the row's end), 2 columns; then a mark for each
+        // of its continuation bytes in this row.
+        const src = i + <usize>q;
+        if (length == 4) {
+          store<u32>(tp, load<u32>(src));
+        } else {
+          store<u16>(tp, load<u16>(src));
+          if (length == 3) store<u8>(tp + 2, load<u8>(src + 2));
+        }
         tp += <usize>length;
         narrow += length - 2;
         store<u8>(cellColour + <usize>q, 0);
         store<u8>(cellWidths + <usize>q, 2);
-      } else {
-        v128.store(tp, v128.load(slot + 8));
-        tp += len;
-        store<u8>(cellColour + <usize>q, load<u8>(slot + 4));
-        store<u8>(cellWidths + <usize>q, <u8>len);
+        const upto = min(n, q + length);
+        tp = continuing(tp, i, q + 1, upto, REST_CONT);
+        q = upto;
+        continue;
       }
-      r = REST_CONT;
+      v128.store(tp, v128.load(slot + 8));
+      tp += len;
+      store<u8>(cellColour + <usize>q, load<u8>(slot + 4));
+      store<u8>(cellWidths + <usize>q, <u8>len);
     } else if (status == SEQ_ILL_FORMED) {
       r = REST_INVALID;
       // A byte no sequence claims is C1 when it is 0x80–0x9F.
@@ -378,14 +383,15 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
         store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_INVALID));
         store<u8>(cellWidths + <usize>q, 4);
       }
+      sEnd = at + <f64>(q + length);
     } else {
       r = REST_PARTIAL;
       store<u64>(tp, load<u64>(T_PARTIAL + (<usize>b << 3)));
       tp += 5;
       store<u8>(cellColour + <usize>q, load<u8>(T_KIND_COLOUR + K_PARTIAL));
       store<u8>(cellWidths + <usize>q, 5);
+      sEnd = at + <f64>(q + length);
     }
-    sEnd = x + <f64>length;
     q++;
   }
   store<u16>(cellStart + (<usize>n << 1), <u16>(tp - caretText));
@@ -394,6 +400,202 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
   seqEnd = sEnd;
   rest = r;
   return true;
+}
+
+/**
+ * The cells `[q, upto)` of the row at `i`, bytes of a sequence begun at an earlier byte (`r`
+ * says what it is: a character's continuation bytes, an ill-formed or a cut one's), at `tp`;
+ * returns the end of the text.
+ */
+function continuing(tp: usize, i: usize, q: i32, upto: i32, r: i32): usize {
+  if (r == REST_CONT) {
+    const mark = load<u16>(T_CONT);
+    const colour = load<u8>(T_KIND_COLOUR + K_CONT);
+    for (let k = q; k < upto; k++) {
+      store<u16>(cellStart + (<usize>k << 1), <u16>(tp - caretText));
+      store<u16>(tp, mark);
+      tp += 2;
+      store<u8>(cellColour + <usize>k, colour);
+      store<u8>(cellWidths + <usize>k, 2);
+    }
+  } else if (r == REST_INVALID) {
+    const colour = load<u8>(T_KIND_COLOUR + K_INVALID);
+    for (let k = q; k < upto; k++) {
+      store<u16>(cellStart + (<usize>k << 1), <u16>(tp - caretText));
+      store<u32>(tp, load<u32>(T_INVALID + (<usize>load<u8>(i + <usize>k) << 2)));
+      tp += 4;
+      store<u8>(cellColour + <usize>k, colour);
+      store<u8>(cellWidths + <usize>k, 4);
+    }
+  } else {
+    const colour = load<u8>(T_KIND_COLOUR + K_PARTIAL);
+    for (let k = q; k < upto; k++) {
+      store<u16>(cellStart + (<usize>k << 1), <u16>(tp - caretText));
+      store<u64>(tp, load<u64>(T_PARTIAL + (<usize>load<u8>(i + <usize>k) << 3)));
+      tp += 5;
+      store<u8>(cellColour + <usize>k, colour);
+      store<u8>(cellWidths + <usize>k, 5);
+    }
+  }
+  return tp;
+}
+
+/**
+ * One bit per code point of the BMP: set once JavaScript has said that its lead cell shows it as
+ * itself (see {@link shownBitsAddress}). Such a character needs no slot in T_CP, so text in a
+ * script of thousands of characters (CJK) does not evict its own from the slots.
+ */
+let shownBits: usize = 0;
+const SHOWN_BITS_BYTES: usize = 8192;
+
+/** Where the bits of {@link shownBits} are. */
+export function shownBitsAddress(): usize {
+  return shownBits;
+}
+
+/** Whether code point `cp` is known to be shown as itself (BMP only). */
+function shown(cp: i32): bool {
+  return cp < 0x10000 && ((<u32>load<u8>(shownBits + (<usize>cp >> 3)) >> (<u32>cp & 7)) & 1) != 0;
+}
+
+/**
+ * Shuffles that pack the texts of four cells (4 bytes each, of which a cell's text is its first
+ * 1–4) one after another, by the cells' lengths: entry `lo | hi << 4` (bit k of `lo` and `hi`:
+ * bits 0 and 1 of cell k's length - 1), 16 bytes each.
+ */
+let packs: usize = 0;
+
+function fillPacks(): void {
+  packs = alloc(256 * 16);
+  memory.fill(packs, 0xff, 256 * 16);
+  for (let key = 0; key < 256; key++) {
+    let j: usize = 0;
+    for (let k = 0; k < 4; k++) {
+      const length = 1 + ((key >> k) & 1) + 2 * ((key >> (k + 4)) & 1);
+      for (let b = 0; b < length; b++) store<u8>(packs + <usize>(key << 4) + j++, <u8>(4 * k + b));
+    }
+  }
+}
+
+/** Writes the texts of four cells (`cells`: 4 bytes each) packed at `p` (16 bytes written); returns their end. */
+function packCells(p: usize, cells: v128, lo: u32, hi: u32): usize {
+  v128.store(p, i8x16.swizzle(cells, v128.load(packs + (<usize>(lo | (hi << 4)) << 4))));
+  return p + 4 + <usize>popcnt(lo) + 2 * <usize>popcnt(hi);
+}
+
+/**
+ * {@link resolveRow} for a full row of 16 bytes when the 16 after it are known (`i + 32 <=
+ * end`) and every byte from 0x80 in it belongs to a well-formed character (Table 3-7) whose lead
+ * cell shows it as itself (in T_CP already): with a lane per byte, so that text mixing
+ * characters and ASCII costs no branch per byte. Returns false, having changed nothing but
+ * scratch, when the row is not such a row (resolveRow then resolves it byte by byte).
+ */
+function resolveRow16(i: usize, at: f64): bool {
+  const v = v128.load(i);
+  const after = v128.load(i + 16);
+  const high = i8x16.lt_s(v, i8x16.splat(0));
+  const cont = i8x16.eq(v128.and(v, vec(V_C0)), vec(V_80));
+  const lead3 = i8x16.eq(v128.and(v, vec(V_F0)), vec(V_E0));
+  const lead4 = v128.and(i8x16.ge_u(v, vec(V_F0)), i8x16.le_u(v, vec(V_F4)));
+  const leads = v128.or(v128.and(i8x16.ge_u(v, vec(V_C2)), i8x16.le_u(v, vec(V_DF))), v128.or(lead3, lead4));
+  const mLead = <u32>i8x16.bitmask(leads);
+  const m3 = <u32>i8x16.bitmask(lead3);
+  const m4 = <u32>i8x16.bitmask(lead4);
+  const mCont = <u32>i8x16.bitmask(cont);
+  // Every byte from 0x80 a lead (C2–F4) or a continuation byte; the continuation bytes exactly
+  // those the leads (and the sequence carried in, whose bytes were checked with its lead) call for.
+  if ((mLead | mCont) != <u32>i8x16.bitmask(high)) return false;
+  const carried: u32 = seqEnd > at ? (<u32>1 << <u32>(seqEnd - at)) - 1 : 0;
+  const wanted = carried | (mLead << 1) | ((m3 | m4) << 2) | (m4 << 3);
+  if ((wanted & 0xffff) != mCont) return false;
+  if (((wanted >> 16) & ~(<u32>i8x16.bitmask(i8x16.eq(v128.and(after, vec(V_C0)), vec(V_80))))) != 0) return false;
+  // Each byte's next, and the second bytes Table 3-7 narrows: E0 A0–BF, ED 80–9F, F0 90–BF, F4
+  // 80–8F. (A surrogate or a code point past U+10FFFF would also find no bit and no slot below.)
+  const next = i8x16.shuffle(v, after, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+  const narrowed = v128.or(
+    v128.or(v128.and(i8x16.eq(v, vec(V_E0)), i8x16.lt_u(next, vec(V_A0))), v128.and(i8x16.eq(v, vec(V_ED)), i8x16.gt_u(next, vec(V_9F)))),
+    v128.or(v128.and(i8x16.eq(v, vec(V_F0)), i8x16.lt_u(next, vec(V_90))), v128.and(i8x16.eq(v, vec(V_F4)), i8x16.gt_u(next, vec(V_8F)))),
+  );
+  if (v128.any_true(narrowed)) return false;
+  // Each character's lead cell known and shown as itself.
+  let lastEnd: u32 = 0;
+  for (let m = mLead; m != 0; m &= m - 1) {
+    const k = <u32>ctz(m);
+    const b = load<u32>(i + <usize>k);
+    let cp: i32;
+    if (((m4 >> k) & 1) != 0) {
+      cp = <i32>(((b & 0x07) << 18) | ((b & 0x3f00) << 4) | ((b >> 10) & 0xfc0) | ((b >> 24) & 0x3f));
+      const slot = cpSlot(cp);
+      if (load<i32>(slot) != cp || load<u8>(slot + 5) != 0) return false;
+      lastEnd = k + 4;
+      continue;
+    }
+    if (((m3 >> k) & 1) != 0) {
+      cp = <i32>(((b & 0x0f) << 12) | ((b & 0x3f00) >> 2) | ((b >> 16) & 0x3f));
+      lastEnd = k + 3;
+    } else {
+      cp = <i32>(((b & 0x1f) << 6) | ((b >> 8) & 0x3f));
+      lastEnd = k + 2;
+    }
+    if (!shown(cp)) return false;
+  }
+  // Each cell's text, up to 4 bytes: an ASCII byte's caret text (as caretOf writes it), a
+  // character's bytes in its lead cell, the mark in each continuation cell.
+  const controls = controlLanes(v);
+  const escaped = escapedLanes(v);
+  const two = v128.or(controls, escaped);
+  const markA = i8x16.splat(<i8>load<u8>(T_CONT));
+  const markB = i8x16.splat(<i8>load<u8>(T_CONT + 1));
+  const first = v128.bitselect(markA, v128.bitselect(vec(V_5E), v128.bitselect(vec(V_5C), v, escaped), controls), cont);
+  const letter = v128.bitselect(vec(V_3F), i8x16.add(v, vec(V_40)), i8x16.eq(v, vec(V_7F)));
+  const second = v128.bitselect(markB, v128.bitselect(next, v128.bitselect(letter, v, controls), leads), cont);
+  const third = i8x16.shuffle(v, after, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17);
+  const fourth = i8x16.shuffle(v, after, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18);
+  const ab = i8x16.shuffle(first, second, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const cd = i8x16.shuffle(third, fourth, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const ab2 = i8x16.shuffle(first, second, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  const cd2 = i8x16.shuffle(third, fourth, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  // Each cell's columns (an ASCII byte's caret text's bytes, else 2), its text's bytes (a lead
+  // cell's: its character's), its colour outside spans; where each cell starts (a prefix sum).
+  const widths = i8x16.sub(i8x16.sub(vec(V_01), two), high);
+  const lens = i8x16.sub(i8x16.sub(i8x16.sub(widths, lead3), lead4), lead4);
+  v128.store(cellWidths, widths);
+  v128.store(cellColour, v128.bitselect(i8x16.splat(<i8>load<u8>(T_KIND_COLOUR + K_CONT)), v128.andnot(asciiColours(v), high), cont));
+  const z = i8x16.splat(0);
+  let s = lens;
+  s = i8x16.add(s, i8x16.shuffle(z, s, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30));
+  s = i8x16.add(s, i8x16.shuffle(z, s, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
+  s = i8x16.add(s, i8x16.shuffle(z, s, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
+  s = i8x16.add(s, i8x16.shuffle(z, s, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23));
+  const starts = i8x16.shuffle(z, s, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
+  v128.store(cellStart, i16x8.extend_low_i8x16_u(starts));
+  v128.store(cellStart, i16x8.extend_high_i8x16_u(starts), 16);
+  const total = <u32>i8x16.extract_lane_u(s, 15);
+  store<u16>(cellStart + 32, <u16>total);
+  // The text, four cells at a time: their 16 bytes (4 a cell) packed by the shuffle for their
+  // lengths, the next four's written over what is past them.
+  const lo = <u32>i8x16.bitmask(i8x16.shl(i8x16.sub(lens, vec(V_01)), 7));
+  const hi = <u32>i8x16.bitmask(i8x16.shl(i8x16.sub(lens, vec(V_01)), 6));
+  let tp = caretText;
+  tp = packCells(tp, i16x8.shuffle(ab, cd, 0, 8, 1, 9, 2, 10, 3, 11), lo & 15, hi & 15);
+  tp = packCells(tp, i16x8.shuffle(ab, cd, 4, 12, 5, 13, 6, 14, 7, 15), (lo >> 4) & 15, (hi >> 4) & 15);
+  tp = packCells(tp, i16x8.shuffle(ab2, cd2, 0, 8, 1, 9, 2, 10, 3, 11), (lo >> 8) & 15, (hi >> 8) & 15);
+  packCells(tp, i16x8.shuffle(ab2, cd2, 4, 12, 5, 13, 6, 14, 7, 15), lo >> 12, hi >> 12);
+  caretWidth = <i32>total - <i32>popcnt(m3) - 2 * <i32>popcnt(m4);
+  if (lastEnd != 0) {
+    seqEnd = at + <f64>lastEnd;
+    rest = REST_CONT;
+  }
+  laneRows++;
+  return true;
+}
+
+/** Rows {@link resolveRow16} resolved (tests hold text in other scripts to this path). */
+let laneRows: i32 = 0;
+
+/** How many rows were resolved lane by lane. */
+export function rowsByLanes(): i32 {
+  return laneRows;
 }
 
 // ---- writing ----
@@ -617,7 +819,9 @@ function caretRuns(p: usize, k0: u32, k1: u32): usize {
  * pieces out. Returns the end, or 0 when the row needs more (cutRow writes it).
  */
 function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
-  const end = plainRow16(i, at);
+  // An uncoloured row of resolved cells is written straight from its caret text.
+  const direct = !asciiRow && !coloured;
+  const end = direct ? 0 : plainRow16(i, at);
   // The first caret cell that does not fit the first visual row (16: the bar).
   const room = COLUMNS - 61;
   let col = 0;
@@ -650,6 +854,7 @@ function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
   else for (let k = next; k < 16; k++) rest += <i32>load<u8>(cellWidths + <usize>k);
   const contLen = <usize>load<u8>(T_ROW_CONT_LEN);
   if (<i32>contLen + rest > COLUMNS) return 0;
+  if (direct) return cutResolved16(p, i, at, cut, next);
   const lineStart = p;
   if (coloured) {
     p = paintedHex16(p);
@@ -667,6 +872,23 @@ function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
   plainFrom = caretCell(next);
   if (coloured) p = caretRuns(p, next, 16);
   return copy16(p, plainRow + plainFrom, end - plainRow - plainFrom);
+}
+
+/**
+ * {@link cutRow16} of an uncoloured row of resolved cells, cut before cell `cut`, the second
+ * visual row from cell `next`: the offset and hex column by SIMD and the caret text copied from
+ * where resolveRow left it, not through {@link plainRow}.
+ */
+function cutResolved16(p: usize, i: usize, at: f64, cut: u32, next: u32): usize {
+  const lineStart = p;
+  p = copy16(simdHex(p, i, <u32>at), caretText, <usize>load<u16>(cellStart + (<usize>cut << 1)));
+  while (p > lineStart && load<u8>(p - 1) == 0x20) p--;
+  store<u8>(p, LF);
+  p = put(p + 1, T_ROW_CONT, <usize>load<u8>(T_ROW_CONT_LEN));
+  const from = <usize>load<u16>(cellStart + (<usize>next << 1));
+  p = copy16(p, caretText + from, <usize>load<u16>(cellStart + 32) - from);
+  store<u16>(p, 0x0a7c);
+  return p + 2;
 }
 
 /**
@@ -691,10 +913,12 @@ function columnsBefore(): v128 {
   return s;
 }
 
-/** Whether caret cell `k` of the row in {@link plainRow} is a space. */
+/** Whether caret cell `k` of the row (in {@link plainRow}, or resolved) is a space. */
 function caretIsSpace(k: u32): bool {
   const from = caretCell(k);
-  return caretCell(k + 1) - from == 1 && load<u8>(plainRow + from) == 0x20;
+  if (caretCell(k + 1) - from != 1) return false;
+  // (A row of resolved cells has its caret text where resolveRow left it, 61 bytes before.)
+  return load<u8>(asciiRow ? plainRow + from : caretText + from - 61) == 0x20;
 }
 
 /** The bits of the 16 ASCII bytes at `i` whose caret text is two bytes (a control, DEL, \\ ^ < |). */

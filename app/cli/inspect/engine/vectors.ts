@@ -33,8 +33,23 @@ export const V_HEX_D: usize = 19;
 export const V_HEX_D_SPACES: usize = 20;
 /** Lanes 0–15, for masks of a span's bytes in a row. */
 export const V_LANES: usize = 21;
+// resolveRow16: UTF-8 lead and continuation bytes, and the second bytes of E0, ED, F0 and F4
+// that Table 3-7 narrows.
+export const V_01: usize = 22;
+export const V_8F: usize = 23;
+export const V_90: usize = 24;
+export const V_9F: usize = 25;
+export const V_A0: usize = 26;
+export const V_C0: usize = 27;
+export const V_80: usize = 28;
+export const V_C2: usize = 29;
+export const V_DF: usize = 30;
+export const V_E0: usize = 31;
+export const V_ED: usize = 32;
+export const V_F0: usize = 33;
+export const V_F4: usize = 34;
 /** How many there are (T_VEC holds 64). */
-const VECTORS: usize = 22;
+const VECTORS: usize = 35;
 
 /** Vector constant `k` (a V_ constant). */
 export function vec(k: usize): v128 {
@@ -65,6 +80,19 @@ export function setVectors(): void {
   put(V_HEX_D, i8x16(14, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
   put(V_HEX_D_SPACES, i8x16(0, 0, 0x20, 0x20, 0x7c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
   put(V_LANES, i8x16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+  put(V_01, i8x16.splat(0x01));
+  put(V_8F, i8x16.splat(<i8>0x8f));
+  put(V_90, i8x16.splat(<i8>0x90));
+  put(V_9F, i8x16.splat(<i8>0x9f));
+  put(V_A0, i8x16.splat(<i8>0xa0));
+  put(V_C0, i8x16.splat(<i8>0xc0));
+  put(V_80, i8x16.splat(<i8>0x80));
+  put(V_C2, i8x16.splat(<i8>0xc2));
+  put(V_DF, i8x16.splat(<i8>0xdf));
+  put(V_E0, i8x16.splat(<i8>0xe0));
+  put(V_ED, i8x16.splat(<i8>0xed));
+  put(V_F0, i8x16.splat(<i8>0xf0));
+  put(V_F4, i8x16.splat(<i8>0xf4));
   assert(VECTORS <= 64);
 }
 
