@@ -33,14 +33,17 @@ const enc = (s: string): number[] => Array.from(new TextEncoder().encode(s));
 
 /**
  * Code points of scripts whose text is mostly characters: CJK ideographs, Hangul (lead ED),
- * Devanagari (lead E0), Cyrillic and Greek (2 bytes), emoji (lead F0), plane 16 (lead F4), with
- * ASCII, spaces, and characters shown as notation (U+30FB, a look-alike; U+200B, invisible).
+ * Devanagari (lead E0), Cyrillic and Greek (2 bytes), Hebrew and Arabic (right-to-left: shown as
+ * notation), combining marks (notation), emoji (lead F0), plane 16 (lead F4), with ASCII, spaces,
+ * and other characters shown as notation (U+30FB, a look-alike; U+200B, invisible).
  */
 const scriptCodePoint = fc.oneof(
   { weight: 6, arbitrary: fc.integer({ min: 0x4e00, max: 0x9fff }) },
   { weight: 2, arbitrary: fc.integer({ min: 0xac00, max: 0xd7a3 }) },
   { weight: 1, arbitrary: fc.integer({ min: 0x0900, max: 0x097f }) },
   { weight: 2, arbitrary: fc.integer({ min: 0x0391, max: 0x04ff }) },
+  { weight: 2, arbitrary: fc.integer({ min: 0x05d0, max: 0x06ff }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0x0300, max: 0x036f }) },
   { weight: 1, arbitrary: fc.integer({ min: 0x1f300, max: 0x1faff }) },
   { weight: 1, arbitrary: fc.integer({ min: 0x100000, max: 0x10fffd }) },
   { weight: 3, arbitrary: fc.integer({ min: 0x20, max: 0x7e }) },
@@ -196,7 +199,10 @@ describe('inspect dump engine', () => {
       [0xe2, 0x82, 0x41, 0xf0, 0x9f, 0x42, 0xe2, 0x82, 0x43, 0xf0, 0x9f, 0x44, 0xe2, 0x82, 0x45, 0x46],
       [...enc('\x07\\^<|'), ...enc('✓─'), 0xff, 0xc3],
     ];
-    const bytes = Uint8Array.from(rows.flatMap((r) => [...r.slice(0, 16), ...Array(16 - Math.min(16, r.length)).fill(0x2e)]));
+    // Twice, and a row after: the second time each row's code points are known, and 16 bytes
+    // after it, so its cells are resolved lane by lane.
+    const once = rows.flatMap((r) => [...r.slice(0, 16), ...Array(16 - Math.min(16, r.length)).fill(0x2e)]);
+    const bytes = Uint8Array.from([...once, ...once, ...Array(16).fill(0x2e)]);
     for (let columns = 61; columns <= 140; columns++) {
       for (const color of [false, true]) {
         const c = { bytes, feed: 1 << 15, flushAt: 1 << 20, offset: 0, length: Infinity, width: 16, color, columns };
@@ -206,12 +212,12 @@ describe('inspect dump engine', () => {
   });
 
   it('writes rows of characters in other scripts (thousands of code points, across row edges, in every chunking) as the text dump does', async () => {
-    // Text of 6,000 ideographs, Hangul syllables and Devanagari letters among ASCII: more code
+    // Text of 6,000 ideographs, Hangul syllables, Devanagari and Arabic letters among ASCII: more code
     // points than T_CP has slots, each character at every position of a row, rows resolved by
     // lanes (16 bytes known after them) and byte by byte (near the end of what is held).
     const cps: number[] = [];
     for (let k = 0; k < 6000; k++) {
-      cps.push(k % 7 === 0 ? 0x61 + (k % 26) : k % 5 === 0 ? 0xac00 + k * 3 : k % 11 === 0 ? 0x0905 + (k % 40) : 0x4e00 + ((k * 7919) % 20000));
+      cps.push(k % 7 === 0 ? 0x61 + (k % 26) : k % 5 === 0 ? 0xac00 + k * 3 : k % 11 === 0 ? 0x0905 + (k % 40) : k % 17 === 0 ? 0x0621 + (k % 40) : 0x4e00 + ((k * 7919) % 20000));
       if (k % 13 === 0) cps.push(k % 2 ? 0x20 : 0x0a);
     }
     const text = enc(String.fromCodePoint(...cps));
@@ -233,6 +239,10 @@ describe('inspect dump engine', () => {
     const dump = { offset: 0, windowEnd: Infinity, width: 16, color: false, columns: Infinity };
     await engineDumpText(cjk, 1 << 15, 1 << 20, dump, (d) => (lanes = d.rowsByLanes));
     expect(lanes).toBeGreaterThan(0.95 * (cjk.length / 16));
+    // And of Arabic and Hebrew text, whose letters show as notation (right to left, raw they would reorder the row).
+    const rtl = Uint8Array.from(enc(String.fromCodePoint(...Array.from({ length: 20000 }, (_, k) => (k % 6 === 5 ? 0x20 : k % 2 ? 0x05d0 + (k % 27) : 0x0621 + (k % 40))))));
+    await engineDumpText(rtl, 1 << 15, 1 << 20, dump, (d) => (lanes = d.rowsByLanes));
+    expect(lanes).toBeGreaterThan(0.9 * (rtl.length / 16));
     // Once 本, é and 𝄞 were shown: their overlong forms (E0 and F0 with a second byte below
     // Table 3-7's), and 本 with its last byte replaced by ASCII of the same low six bits, at
     // every position of a row, are ill-formed, not those characters.

@@ -97,7 +97,13 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   memory.fill(shownBits, 0, SHOWN_BITS_BYTES);
   setVectors();
   if (SIMD) fillSpread();
-  if (width == 16) fillPacks();
+  if (width == 16) {
+    fillPacks();
+    noteLen = alloc(16);
+    noteColour = alloc(16);
+    noteText = alloc(64);
+    noteLens = alloc(64);
+  }
   actCap = 256;
   actStart = alloc(<usize>actCap << 3);
   actEnd = alloc(<usize>actCap << 3);
@@ -458,6 +464,12 @@ function shown(cp: i32): bool {
   return cp < 0x10000 && ((<u32>load<u8>(shownBits + (<usize>cp >> 3)) >> (<u32>cp & 7)) & 1) != 0;
 }
 
+/** Scratch for {@link resolveRow16}'s cells shown as notation: length, colour, text's address (u32) per lane; and 64 bytes. */
+let noteLen: usize = 0;
+let noteColour: usize = 0;
+let noteText: usize = 0;
+let noteLens: usize = 0;
+
 /**
  * Shuffles that pack the texts of four cells (4 bytes each, of which a cell's text is its first
  * 1–4) one after another, by the cells' lengths: entry `lo | hi << 4` (bit k of `lo` and `hi`:
@@ -486,9 +498,9 @@ function packCells(p: usize, cells: v128, lo: u32, hi: u32): usize {
 /**
  * {@link resolveRow} for a full row of 16 bytes when the 16 after it are known (`i + 32 <=
  * end`) and every byte from 0x80 in it belongs to a well-formed character (Table 3-7) whose lead
- * cell shows it as itself (in T_CP already): with a lane per byte, so that text mixing
- * characters and ASCII costs no branch per byte. Returns false, having changed nothing but
- * scratch, when the row is not such a row (resolveRow then resolves it byte by byte).
+ * cell is known (its bit in {@link shownBits}, or its slot in T_CP): with a lane per byte, so
+ * that text mixing characters and ASCII costs no branch per byte. Returns false, having changed
+ * nothing but scratch, when the row is not such a row (resolveRow then resolves it byte by byte).
  */
 function resolveRow16(i: usize, at: f64): bool {
   const v = v128.load(i);
@@ -519,25 +531,31 @@ function resolveRow16(i: usize, at: f64): bool {
   if (v128.any_true(narrowed)) return false;
   // Each character's lead cell known and shown as itself.
   let lastEnd: u32 = 0;
+  // Lead cells shown as notation (`<U+0627>`): their lanes, and each one's text, length and colour.
+  let notation: u32 = 0;
   for (let m = mLead; m != 0; m &= m - 1) {
     const k = <u32>ctz(m);
     const b = load<u32>(i + <usize>k);
     let cp: i32;
     if (((m4 >> k) & 1) != 0) {
       cp = <i32>(((b & 0x07) << 18) | ((b & 0x3f00) << 4) | ((b >> 10) & 0xfc0) | ((b >> 24) & 0x3f));
-      const slot = cpSlot(cp);
-      if (load<i32>(slot) != cp || load<u8>(slot + 5) != 0) return false;
       lastEnd = k + 4;
-      continue;
-    }
-    if (((m3 >> k) & 1) != 0) {
+    } else if (((m3 >> k) & 1) != 0) {
       cp = <i32>(((b & 0x0f) << 12) | ((b & 0x3f00) >> 2) | ((b >> 16) & 0x3f));
       lastEnd = k + 3;
     } else {
       cp = <i32>(((b & 0x1f) << 6) | ((b >> 8) & 0x3f));
       lastEnd = k + 2;
     }
-    if (!shown(cp)) return false;
+    if (shown(cp)) continue;
+    const slot = cpSlot(cp);
+    if (load<i32>(slot) != cp) return false;
+    const len = load<u8>(slot + 5);
+    if (len == 0) continue;
+    notation |= <u32>1 << k;
+    store<u8>(noteLen + <usize>k, len);
+    store<u8>(noteColour + <usize>k, load<u8>(slot + 4));
+    store<u32>(noteText + (<usize>k << 2), <u32>(slot + 8));
   }
   // Each cell's text, up to 4 bytes: an ASCII byte's caret text (as caretOf writes it), a
   // character's bytes in its lead cell, the mark in each continuation cell.
@@ -558,9 +576,21 @@ function resolveRow16(i: usize, at: f64): bool {
   // Each cell's columns (an ASCII byte's caret text's bytes, else 2), its text's bytes (a lead
   // cell's: its character's), its colour outside spans; where each cell starts (a prefix sum).
   const widths = i8x16.sub(i8x16.sub(vec(V_01), two), high);
-  const lens = i8x16.sub(i8x16.sub(i8x16.sub(widths, lead3), lead4), lead4);
+  let lens = i8x16.sub(i8x16.sub(i8x16.sub(widths, lead3), lead4), lead4);
   v128.store(cellWidths, widths);
   v128.store(cellColour, v128.bitselect(i8x16.splat(<i8>load<u8>(T_KIND_COLOUR + K_CONT)), v128.andnot(asciiColours(v), high), cont));
+  if (notation != 0) {
+    // A notation cell's columns and length are its text's, its colour its kind's.
+    v128.store(noteLens, lens);
+    for (let m = notation; m != 0; m &= m - 1) {
+      const k = <usize>ctz(m);
+      const len = load<u8>(noteLen + k);
+      store<u8>(cellWidths + k, len);
+      store<u8>(noteLens + k, len);
+      store<u8>(cellColour + k, load<u8>(noteColour + k));
+    }
+    lens = v128.load(noteLens);
+  }
   const z = i8x16.splat(0);
   let s = lens;
   s = i8x16.add(s, i8x16.shuffle(z, s, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30));
@@ -572,16 +602,35 @@ function resolveRow16(i: usize, at: f64): bool {
   v128.store(cellStart, i16x8.extend_high_i8x16_u(starts), 16);
   const total = <u32>i8x16.extract_lane_u(s, 15);
   store<u16>(cellStart + 32, <u16>total);
-  // The text, four cells at a time: their 16 bytes (4 a cell) packed by the shuffle for their
-  // lengths, the next four's written over what is past them.
-  const lo = <u32>i8x16.bitmask(i8x16.shl(i8x16.sub(lens, vec(V_01)), 7));
-  const hi = <u32>i8x16.bitmask(i8x16.shl(i8x16.sub(lens, vec(V_01)), 6));
-  let tp = caretText;
-  tp = packCells(tp, i16x8.shuffle(ab, cd, 0, 8, 1, 9, 2, 10, 3, 11), lo & 15, hi & 15);
-  tp = packCells(tp, i16x8.shuffle(ab, cd, 4, 12, 5, 13, 6, 14, 7, 15), (lo >> 4) & 15, (hi >> 4) & 15);
-  tp = packCells(tp, i16x8.shuffle(ab2, cd2, 0, 8, 1, 9, 2, 10, 3, 11), (lo >> 8) & 15, (hi >> 8) & 15);
-  packCells(tp, i16x8.shuffle(ab2, cd2, 4, 12, 5, 13, 6, 14, 7, 15), lo >> 12, hi >> 12);
-  caretWidth = <i32>total - <i32>popcnt(m3) - 2 * <i32>popcnt(m4);
+  const t0 = i16x8.shuffle(ab, cd, 0, 8, 1, 9, 2, 10, 3, 11);
+  const t1 = i16x8.shuffle(ab, cd, 4, 12, 5, 13, 6, 14, 7, 15);
+  const t2 = i16x8.shuffle(ab2, cd2, 0, 8, 1, 9, 2, 10, 3, 11);
+  const t3 = i16x8.shuffle(ab2, cd2, 4, 12, 5, 13, 6, 14, 7, 15);
+  if (notation == 0) {
+    // The text, four cells at a time: their 16 bytes (4 a cell) packed by the shuffle for their
+    // lengths, the next four's written over what is past them.
+    const lo = <u32>i8x16.bitmask(i8x16.shl(i8x16.sub(lens, vec(V_01)), 7));
+    const hi = <u32>i8x16.bitmask(i8x16.shl(i8x16.sub(lens, vec(V_01)), 6));
+    let tp = caretText;
+    tp = packCells(tp, t0, lo & 15, hi & 15);
+    tp = packCells(tp, t1, (lo >> 4) & 15, (hi >> 4) & 15);
+    tp = packCells(tp, t2, (lo >> 8) & 15, (hi >> 8) & 15);
+    packCells(tp, t3, lo >> 12, hi >> 12);
+  } else {
+    // Cell by cell at its start, a notation cell's text from its slot (up to 16 bytes), any
+    // other's 4 bytes; each cell's written over what the one before wrote past its end.
+    v128.store(noteLens, t0);
+    v128.store(noteLens, t1, 16);
+    v128.store(noteLens, t2, 32);
+    v128.store(noteLens, t3, 48);
+    for (let k: usize = 0; k < 16; k++) {
+      const at = caretText + <usize>load<u16>(cellStart + (k << 1));
+      if (((notation >> <u32>k) & 1) != 0) v128.store(at, v128.load(<usize>load<u32>(noteText + (k << 2))));
+      else store<u32>(at, load<u32>(noteLens + (k << 2)));
+    }
+  }
+  // Columns: a character shown as itself takes 2 whatever its bytes.
+  caretWidth = <i32>total - <i32>popcnt(m3 & ~notation) - 2 * <i32>popcnt(m4 & ~notation);
   if (lastEnd != 0) {
     seqEnd = at + <f64>lastEnd;
     rest = REST_CONT;
@@ -821,7 +870,7 @@ function caretRuns(p: usize, k0: u32, k1: u32): usize {
 function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
   // An uncoloured row of resolved cells is written straight from its caret text.
   const direct = !asciiRow && !coloured;
-  const end = direct ? 0 : plainRow16(i, at);
+  const end: usize = direct ? 0 : plainRow16(i, at);
   // The first caret cell that does not fit the first visual row (16: the bar).
   const room = COLUMNS - 61;
   let col = 0;
