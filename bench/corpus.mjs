@@ -148,6 +148,24 @@ function cjkLine(g, clock) {
   return `${s}${g.chance(0.3) ? ` (${g.range(1, 900)} ms)` : ''}\n`;
 }
 
+// A log whose messages are Arabic and Hebrew text: right-to-left letters, each shown in the dump as
+// notation (`<U+0627>`, raw they would reorder the caret column), so its rows are the widest text makes.
+const RTL_WORDS = [
+  ...['خطأ', 'تحذير', 'تم', 'الملف', 'الاتصال', 'بالخادم', 'فشل', 'تحميل', 'الحزمة', 'اختبار', 'نجح', 'في', 'من', 'إلى', 'المستخدم'],
+  ...['שגיאה', 'אזהרה', 'הקובץ', 'נטען', 'בהצלחה', 'החיבור', 'לשרת', 'נכשל', 'בדיקה', 'עברה', 'של', 'את', 'משתמש'],
+].map(u);
+
+function rtlLine(g, clock) {
+  const [[, head]] = logParts(g, clock);
+  let s = `${head.startsWith('[') ? head : `[${pad2(g.int(24))}:${pad2(g.int(60))}]`} ${g.pick(LEVELS)} `;
+  for (let w = g.range(3, 12); w > 0; w--) {
+    if (g.chance(0.12)) s += `${g.pick(DIRS)}/${g.pick(FILES)}${g.pick(EXTS)} `;
+    else if (g.chance(0.1)) s += `${g.range(1, 9999)} `;
+    s += `${g.pick(RTL_WORDS)} `;
+  }
+  return `${s}${g.chance(0.3) ? `(${g.range(1, 900)} ms)` : ''}\n`;
+}
+
 const SGR_BY_KIND = {
   dim: ['2', '90', '38;5;244'],
   level: ['1;31', '1;33', '1;32', '1;34', '1;35'],
@@ -274,6 +292,7 @@ export const INPUTS = {
 /** Inputs only the inspect section reads (its dump is where text in other scripts costs). */
 export const INSPECT_ONLY_INPUTS = {
   cjk: { title: 'CJK text log', line: cjkLine },
+  rtl: { title: 'Arabic and Hebrew text log', line: rtlLine },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -302,7 +321,7 @@ function cachedPath(name, size, write) {
   return { file, generated: true };
 }
 
-/** Ensures the log-like input `name` (plain|colour|hostile, or cjk) of ~`size` bytes exists; returns its path. */
+/** Ensures the log-like input `name` (plain|colour|hostile, or cjk|rtl) of ~`size` bytes exists; returns its path. */
 export function ensureInput(name, size) {
   const spec = INPUTS[name] ?? INSPECT_ONLY_INPUTS[name];
   if (!spec) throw new Error(`unknown input ${name}`);

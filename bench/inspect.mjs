@@ -20,8 +20,11 @@ const TTY_PROBE = join(HERE, 'tty-probe.mjs');
 /** The ratio to sanitize and the peak RSS that issue #9 allows any mode. */
 export const INSPECT_TARGET = { ratio: 2, rssMiB: 100 };
 
-/** Inputs: the three logs, a log of CJK text, and alternating BEL/BS (a span per byte, none merging). */
-export const INSPECT_INPUTS = ['plain', 'colour', 'hostile', 'cjk', 'bel-bs'];
+/**
+ * Inputs: the three logs, logs of CJK and of Arabic and Hebrew text (rows of characters, and of
+ * notation), and alternating BEL/BS (a span per byte, none merging).
+ */
+export const INSPECT_INPUTS = ['plain', 'colour', 'hostile', 'cjk', 'rtl', 'bel-bs'];
 
 /** Each mode: its label and the arguments after `inspect FILE` (and a preload, for the terminal). */
 export const INSPECT_MODES = {

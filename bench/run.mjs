@@ -4,8 +4,8 @@
 //
 // Usage: node bench/run.mjs [--only NAME[,NAME]] [--skip NAME[,NAME]] [--capture] [--help]
 //   NAME is an input (plain, colour, hostile) or a section (throughput, indexing, linearity, capture,
-//   inspect). The inspect section runs the three and bel-bs (named inputs narrow it; naming bel-bs
-//   runs it; --skip drops any).
+//   inspect). The inspect section runs the three, cjk and rtl (logs of CJK and of Arabic and Hebrew
+//   text) and bel-bs (named inputs narrow it; naming cjk, rtl or bel-bs runs it; --skip drops any).
 //   Naming only inputs runs throughput+leaks on those inputs; `--capture` = `--only capture`.
 // Env: BENCH_MB (default 32, quick 4)   BENCH_QUICK=1   BENCH_RUNS (5)   BENCH_LIN_RUNS (5)
 //      BENCH_LIN_MAX_MB (16, quick 4)   BENCH_TIMEOUT_S (20)   BENCH_CAPTURE_MB (256, quick 32)
@@ -61,7 +61,7 @@ function parseArgs(argv) {
     else return { error: `unknown argument ${a}` };
   }
   for (const n of [...only, ...skip]) {
-    if (!SECTIONS.includes(n) && !INPUTS[n] && !INSPECT_INPUTS.includes(n)) return { error: `unknown input or section '${n}' (inputs: ${Object.keys(INPUTS).join(', ')}, and bel-bs for inspect; sections: ${SECTIONS.join(', ')})` };
+    if (!SECTIONS.includes(n) && !INPUTS[n] && !INSPECT_INPUTS.includes(n)) return { error: `unknown input or section '${n}' (inputs: ${Object.keys(INPUTS).join(', ')}, and for inspect also ${INSPECT_INPUTS.filter((m) => !INPUTS[m]).join(', ')}; sections: ${SECTIONS.join(', ')})` };
   }
   const onlyInputs = [...only].filter((n) => INPUTS[n]);
   const onlySections = [...only].filter((n) => SECTIONS.includes(n));

@@ -10,7 +10,7 @@
 // What the text is, is defined in JavaScript: formatHexRows/formatRow (rows), AnnotationWriter
 // (lines), wrapLine (cuts); tests hold the engine to them byte for byte. Notation and colours come
 // from tables JavaScript fills (layout.ts); a code point's lead cell is asked for once (NEED_CP)
-// and kept in T_CP.
+// and kept in T_CP, or, for a character of the BMP shown as itself, as a bit (rows.ts shownBits).
 import { C_FED, C_FLUSH_AT, C_HOLD_AT, C_HOLD_LEN, C_OUT_P, C_POS, CTRL, T_BAR, T_HEX, T_HEX2, T_SPACES, cpSlot } from './layout';
 import { alloc } from './heap';
 import { fewLines, linesPending, oneLine, roomWanted, setLineLayout, setLineLog, shapeLines, startLines, writeLines } from './lines';
