@@ -414,34 +414,20 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
  * returns the end of the text.
  */
 function continuing(tp: usize, i: usize, q: i32, upto: i32, r: i32): usize {
-  if (r == REST_CONT) {
-    const mark = load<u16>(T_CONT);
-    const colour = load<u8>(T_KIND_COLOUR + K_CONT);
-    for (let k = q; k < upto; k++) {
-      store<u16>(cellStart + (<usize>k << 1), <u16>(tp - caretText));
-      store<u16>(tp, mark);
-      tp += 2;
-      store<u8>(cellColour + <usize>k, colour);
-      store<u8>(cellWidths + <usize>k, 2);
-    }
-  } else if (r == REST_INVALID) {
-    const colour = load<u8>(T_KIND_COLOUR + K_INVALID);
-    for (let k = q; k < upto; k++) {
-      store<u16>(cellStart + (<usize>k << 1), <u16>(tp - caretText));
-      store<u32>(tp, load<u32>(T_INVALID + (<usize>load<u8>(i + <usize>k) << 2)));
-      tp += 4;
-      store<u8>(cellColour + <usize>k, colour);
-      store<u8>(cellWidths + <usize>k, 4);
-    }
-  } else {
-    const colour = load<u8>(T_KIND_COLOUR + K_PARTIAL);
-    for (let k = q; k < upto; k++) {
-      store<u16>(cellStart + (<usize>k << 1), <u16>(tp - caretText));
-      store<u64>(tp, load<u64>(T_PARTIAL + (<usize>load<u8>(i + <usize>k) << 3)));
-      tp += 5;
-      store<u8>(cellColour + <usize>k, colour);
-      store<u8>(cellWidths + <usize>k, 5);
-    }
+  // Each cell's text from a table: the mark (whatever the byte), or the byte's `\xNN` (4 bytes an
+  // entry) or `<NN?>` (8 bytes an entry, 5 used); 8 bytes copied, its length kept.
+  const kind = r == REST_CONT ? K_CONT : r == REST_INVALID ? K_INVALID : K_PARTIAL;
+  const table = r == REST_CONT ? T_CONT : r == REST_INVALID ? T_INVALID : T_PARTIAL;
+  const shift: usize = r == REST_PARTIAL ? 3 : 2;
+  const mask: usize = r == REST_CONT ? 0 : 0x7ff;
+  const w: usize = r == REST_CONT ? 2 : r == REST_INVALID ? 4 : 5;
+  const colour = load<u8>(T_KIND_COLOUR + kind);
+  for (let k = q; k < upto; k++) {
+    store<u16>(cellStart + (<usize>k << 1), <u16>(tp - caretText));
+    store<u64>(tp, load<u64>(table + ((<usize>load<u8>(i + <usize>k) << shift) & mask)));
+    tp += w;
+    store<u8>(cellColour + <usize>k, colour);
+    store<u8>(cellWidths + <usize>k, <u8>w);
   }
   return tp;
 }
