@@ -288,7 +288,8 @@ function run(limit: f64, final: bool): i32 {
       beginUtf8(i, at, <usize>min(3, at - holdAt), holdEnd, streamEnds);
       started = true;
     }
-    if (W == 16 && at != noStretchAt && !linesPending()) {
+    // (A full row that is not all ASCII, as most are in text of other scripts, starts none.)
+    if (W == 16 && at != noStretchAt && !linesPending() && (n < 16 || i8x16.bitmask(v128.load(i)) == 0)) {
       // Full rows before the next span starts, as far as they are settled and the output has
       // room: ASCII rows that no span colours are written in one call.
       const next = head < logN ? load<f64>(logStart + (<usize>head << 3)) : Infinity;

@@ -447,7 +447,12 @@ export function shownBitsAddress(): usize {
 
 /** Whether code point `cp` is known to be shown as itself (BMP only). */
 function shown(cp: i32): bool {
-  return cp < 0x10000 && ((<u32>load<u8>(shownBits + (<usize>cp >> 3)) >> (<u32>cp & 7)) & 1) != 0;
+  return cp < 0x10000 && shownBmp(cp);
+}
+
+/** {@link shown} of a code point of the BMP. */
+function shownBmp(cp: i32): bool {
+  return ((<u32>load<u8>(shownBits + (<usize>cp >> 3)) >> (<u32>cp & 7)) & 1) != 0;
 }
 
 /** Scratch for {@link resolveRow16}'s cells shown as notation: length, colour, text's address (u32) per lane; and 64 bytes. */
@@ -526,14 +531,16 @@ function resolveRow16(i: usize, at: f64): bool {
     if (((m4 >> k) & 1) != 0) {
       cp = <i32>(((b & 0x07) << 18) | ((b & 0x3f00) << 4) | ((b >> 10) & 0xfc0) | ((b >> 24) & 0x3f));
       lastEnd = k + 4;
-    } else if (((m3 >> k) & 1) != 0) {
-      cp = <i32>(((b & 0x0f) << 12) | ((b & 0x3f00) >> 2) | ((b >> 16) & 0x3f));
-      lastEnd = k + 3;
     } else {
-      cp = <i32>(((b & 0x1f) << 6) | ((b >> 8) & 0x3f));
-      lastEnd = k + 2;
+      if (((m3 >> k) & 1) != 0) {
+        cp = <i32>(((b & 0x0f) << 12) | ((b & 0x3f00) >> 2) | ((b >> 16) & 0x3f));
+        lastEnd = k + 3;
+      } else {
+        cp = <i32>(((b & 0x1f) << 6) | ((b >> 8) & 0x3f));
+        lastEnd = k + 2;
+      }
+      if (shownBmp(cp)) continue;
     }
-    if (shown(cp)) continue;
     const slot = cpSlot(cp);
     if (load<i32>(slot) != cp) return false;
     const len = load<u8>(slot + 5);
