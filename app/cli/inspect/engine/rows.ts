@@ -102,7 +102,7 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
     noteLen = alloc(16);
     noteColour = alloc(16);
     noteText = alloc(64);
-    noteLens = alloc(64);
+    laneScratch = alloc(64);
   }
   actCap = 256;
   actStart = alloc(<usize>actCap << 3);
@@ -455,11 +455,14 @@ function shownBmp(cp: i32): bool {
   return ((<u32>load<u8>(shownBits + (<usize>cp >> 3)) >> (<u32>cp & 7)) & 1) != 0;
 }
 
-/** Scratch for {@link resolveRow16}'s cells shown as notation: length, colour, text's address (u32) per lane; and 64 bytes. */
+/**
+ * Scratch for {@link resolveRow16}'s cells shown as notation: each one's length, colour and text's
+ * address (u32) by lane; and 64 bytes for the row's lengths, then its cells' texts (4 bytes each).
+ */
 let noteLen: usize = 0;
 let noteColour: usize = 0;
 let noteText: usize = 0;
-let noteLens: usize = 0;
+let laneScratch: usize = 0;
 
 /**
  * Shuffles that pack the texts of four cells (4 bytes each, of which a cell's text is its first
@@ -520,7 +523,7 @@ function resolveRow16(i: usize, at: f64): bool {
     v128.or(v128.and(i8x16.eq(v, vec(V_F0)), i8x16.lt_u(next, vec(V_90))), v128.and(i8x16.eq(v, vec(V_F4)), i8x16.gt_u(next, vec(V_8F)))),
   );
   if (v128.any_true(narrowed)) return false;
-  // Each character's lead cell known and shown as itself.
+  // Each character's lead cell known: by its bit (shown as itself), else by its slot.
   let lastEnd: u32 = 0;
   // Lead cells shown as notation (`<U+0627>`): their lanes, and each one's text, length and colour.
   let notation: u32 = 0;
@@ -574,23 +577,19 @@ function resolveRow16(i: usize, at: f64): bool {
   v128.store(cellColour, v128.bitselect(i8x16.splat(<i8>load<u8>(T_KIND_COLOUR + K_CONT)), v128.andnot(asciiColours(v), high), cont));
   if (notation != 0) {
     // A notation cell's columns and length are its text's, its colour its kind's.
-    v128.store(noteLens, lens);
+    v128.store(laneScratch, lens);
     for (let m = notation; m != 0; m &= m - 1) {
       const k = <usize>ctz(m);
       const len = load<u8>(noteLen + k);
       store<u8>(cellWidths + k, len);
-      store<u8>(noteLens + k, len);
+      store<u8>(laneScratch + k, len);
       store<u8>(cellColour + k, load<u8>(noteColour + k));
     }
-    lens = v128.load(noteLens);
+    lens = v128.load(laneScratch);
   }
-  const z = i8x16.splat(0);
-  let s = lens;
-  s = i8x16.add(s, i8x16.shuffle(z, s, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30));
-  s = i8x16.add(s, i8x16.shuffle(z, s, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
-  s = i8x16.add(s, i8x16.shuffle(z, s, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
-  s = i8x16.add(s, i8x16.shuffle(z, s, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23));
-  const starts = i8x16.shuffle(z, s, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
+  // (A row's text is below 255 bytes: at most 8 cells of notation, 16 bytes each, and their marks.)
+  const s = prefixSums(lens);
+  const starts = i8x16.shuffle(i8x16.splat(0), s, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
   v128.store(cellStart, i16x8.extend_low_i8x16_u(starts));
   v128.store(cellStart, i16x8.extend_high_i8x16_u(starts), 16);
   const total = <u32>i8x16.extract_lane_u(s, 15);
@@ -612,14 +611,14 @@ function resolveRow16(i: usize, at: f64): bool {
   } else {
     // Cell by cell at its start, a notation cell's text from its slot (up to 16 bytes), any
     // other's 4 bytes; each cell's written over what the one before wrote past its end.
-    v128.store(noteLens, t0);
-    v128.store(noteLens, t1, 16);
-    v128.store(noteLens, t2, 32);
-    v128.store(noteLens, t3, 48);
+    v128.store(laneScratch, t0);
+    v128.store(laneScratch, t1, 16);
+    v128.store(laneScratch, t2, 32);
+    v128.store(laneScratch, t3, 48);
     for (let k: usize = 0; k < 16; k++) {
       const at = caretText + <usize>load<u16>(cellStart + (k << 1));
       if (((notation >> <u32>k) & 1) != 0) v128.store(at, v128.load(<usize>load<u32>(noteText + (k << 2))));
-      else store<u32>(at, load<u32>(noteLens + (k << 2)));
+      else store<u32>(at, load<u32>(laneScratch + (k << 2)));
     }
   }
   // Columns: a character shown as itself takes 2 whatever its bytes.
@@ -941,18 +940,23 @@ const CUT_ROOM_MAX: i32 = 200;
 
 /**
  * The columns of resolved cells `[0, k]` in lane k of a row of 16 (saturating at 255), also kept
- * in {@link cumCols}: a prefix sum of {@link cellWidths} in four shifted adds.
+ * in {@link cumCols}: {@link prefixSums} of {@link cellWidths}.
  */
 function columnsBefore(): v128 {
+  const s = prefixSums(v128.load(cellWidths));
+  v128.store(cumCols, s);
+  return s;
+}
+
+/** Lane k: the sum of lanes `[0, k]` of `v` (saturating at 255), in four shifted adds. */
+function prefixSums(v: v128): v128 {
   const z = i8x16.splat(0);
-  let s = v128.load(cellWidths);
+  let s = v;
   // Shifted by 1, 2, 4 and 8 lanes as consecutive lanes of (zero, s): one byte align each in V8.
   s = i8x16.add_sat_u(s, i8x16.shuffle(z, s, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30));
   s = i8x16.add_sat_u(s, i8x16.shuffle(z, s, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29));
   s = i8x16.add_sat_u(s, i8x16.shuffle(z, s, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27));
-  s = i8x16.add_sat_u(s, i8x16.shuffle(z, s, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23));
-  v128.store(cumCols, s);
-  return s;
+  return i8x16.add_sat_u(s, i8x16.shuffle(z, s, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23));
 }
 
 /** Whether caret cell `k` of the row (in {@link plainRow}, or resolved) is a space. */
