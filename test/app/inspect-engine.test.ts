@@ -212,12 +212,14 @@ describe('inspect dump engine', () => {
   });
 
   it('writes rows of characters in other scripts (thousands of code points, across row edges, in every chunking) as the text dump does', async () => {
-    // Text of 6,000 ideographs, Hangul syllables, Devanagari and Arabic letters among ASCII: more code
-    // points than T_CP has slots, each character at every position of a row, rows resolved by
-    // lanes (16 bytes known after them) and byte by byte (near the end of what is held).
+    // Text of 6,000 ideographs, Hangul syllables, Devanagari and Arabic letters and private use
+    // characters of plane 15 (notation of four bytes: in colour, their three continuation cells take
+    // the lead's colour) among ASCII: more code points than T_CP has slots, each character at every
+    // position of a row, rows resolved by lanes (16 bytes known after them) and byte by byte (near
+    // the end of what is held).
     const cps: number[] = [];
     for (let k = 0; k < 6000; k++) {
-      cps.push(k % 7 === 0 ? 0x61 + (k % 26) : k % 5 === 0 ? 0xac00 + k * 3 : k % 11 === 0 ? 0x0905 + (k % 40) : k % 17 === 0 ? 0x0621 + (k % 40) : 0x4e00 + ((k * 7919) % 20000));
+      cps.push(k % 7 === 0 ? 0x61 + (k % 26) : k % 5 === 0 ? 0xac00 + k * 3 : k % 11 === 0 ? 0x0905 + (k % 40) : k % 17 === 0 ? 0x0621 + (k % 40) : k % 19 === 0 ? 0xf0000 + k : 0x4e00 + ((k * 7919) % 20000));
       if (k % 13 === 0) cps.push(k % 2 ? 0x20 : 0x0a);
     }
     const text = enc(String.fromCodePoint(...cps));

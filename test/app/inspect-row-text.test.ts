@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { formatHexRows } from '../../shared/hex';
 import { SPAN_CLASS_NAMES, type SpanClass } from '../../shared/parser';
 import { cellSgr, painted, paintCell, RESET, styleFor } from '../../app/cli/inspect/paint';
-import { formatRow, type RowLayout } from '../../app/cli/inspect/row-text';
+import { formatRow, kindSgrs, type RowLayout } from '../../app/cli/inspect/row-text';
 import { textWidth } from '../../app/node/fit';
 import { hostileStream } from '../helpers/arbitraries';
 
@@ -70,6 +70,25 @@ describe('inspect text rows', () => {
     const [bell] = formatHexRows(utf8('\n\x07\x07'), 0);
     const [lf] = formatRow(bell, layoutOf(16, true, Infinity, [{ start: 1, length: 1, cls: 0 }, { start: 2, length: 1, cls: 0 }]));
     expect(lf).toContain(`${cellSgr('c0', '^J', undefined)}0a${RESET} ${cellSgr('c0', '^G', 0 as SpanClass)}07 07${RESET}`);
+  });
+
+  it('colours a character shown as notation over all its bytes: its continuation cells take its lead cell colour, across a row edge too', () => {
+    const cyan = cellSgr('utf8-escaped', '<U+0627>', undefined);
+    // Two Arabic letters, a space and a CJK ideograph (shown as itself: no colour at all).
+    const [row] = formatHexRows(utf8('\u0627\u0644 \u672c'), 0);
+    const [line] = formatRow(row, layoutOf(16, true, Infinity, []));
+    expect(line).toContain(`${cyan}d8 a7 d9 84${RESET} 20 e6 9c ac`);
+    expect(line).toContain(`|${cyan}<U+0627>·<U+0644>·${RESET} 本··|`);
+    // U+0080 (C1, magenta) cut by the row's end: its continuation cell on the next row is magenta too.
+    const [first, second] = formatHexRows(new Uint8Array([0x41, 0xc2, 0x80, 0x42]), 0, { width: 2 });
+    const magenta = cellSgr('c1', '<PAD>', undefined);
+    const [l1] = formatRow(first, layoutOf(2, true, Infinity, []));
+    const [l2] = formatRow(second, { ...layoutOf(2, true, Infinity, []), leadSgr: kindSgrs(first).at(-1) });
+    expect(l1).toContain(`41 ${magenta}c2${RESET}`);
+    expect(l2).toContain(`${magenta}80${RESET} 42`);
+    // The first row shown has no lead before it: uncoloured.
+    const [l3] = formatRow(second, layoutOf(2, true, Infinity, []));
+    expect(l3).toContain('80 42');
   });
 
   it('cuts a row that does not fit, closing a run at the cut and opening it again on the next visual row', () => {

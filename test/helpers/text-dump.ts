@@ -13,7 +13,7 @@
 //   at the end, every group left.
 import { FEED, LAG, OFFSET_DIGITS, type DumpLayout } from '../../app/cli/inspect/dump-layout';
 import { annotationLines, LINE_CONTINUATION, type SpanGroup } from '../../app/cli/inspect/line-text';
-import { formatRow } from '../../app/cli/inspect/row-text';
+import { formatRow, kindSgrs } from '../../app/cli/inspect/row-text';
 import { wrapLine } from '../../app/node/fit';
 import { formatHexRows } from '../../shared/hex';
 import type { SpanClass } from '../../shared/parser';
@@ -34,6 +34,8 @@ class TextDump {
   private readonly base: number;
   private fed: number;
   private pos: number;
+  /** The colour of continuation cells at the next row's start (its lead's: kindSgrs). */
+  private leadSgr = '';
   /** Groups taken that may colour bytes from here on, in the order taken. */
   private active: { start: number; end: number; cls: SpanClass }[] = [];
 
@@ -115,7 +117,8 @@ class TextDump {
       const [local] = formatHexRows(this.bytes.subarray(i, rowEnd - this.base), i, { width, context, lookahead });
       const row = { ...local, offset: at };
       const spanAt = (x: number): SpanClass | undefined => this.active.find((a) => a.start <= x && x < a.end)?.cls;
-      for (const line of formatRow(row, { width, offsetDigits: OFFSET_DIGITS, color, columns, spanAt })) this.out.push(`${line}\n`);
+      for (const line of formatRow(row, { width, offsetDigits: OFFSET_DIGITS, color, columns, spanAt, leadSgr: this.leadSgr })) this.out.push(`${line}\n`);
+      this.leadSgr = kindSgrs(row, this.leadSgr).at(-1) ?? '';
       this.lines(groups);
       this.pos = rowEnd;
     }

@@ -28,7 +28,8 @@ notation; nothing reaches the terminal raw. Opening a vault artifact appends a '
                            are the file's)
   --width N                bytes per row (default 16)
   --color MODE             auto (default: colour only on a TTY without NO_COLOR), always, never;
-                           a span is coloured over its whole extent, with a legend above the dump
+                           a span is coloured over its whole extent, a character over all its
+                           bytes, with a legend above the dump
   --summary-only           print the summary without the dump
   --json                   print the summary as one JSON object (implies --summary-only)
   --vault DIR              the vault of a restricted:sha256: reference (default as for 'airlock vault')

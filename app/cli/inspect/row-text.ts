@@ -17,6 +17,11 @@ export interface RowLayout {
   readonly columns: number;
   /** The span class of the byte at `offset`, if it lies in one (for colouring a span's whole extent). */
   readonly spanAt: (offset: number) => SpanClass | undefined;
+  /**
+   * The colour of continuation cells at the row's start: their character's lead cell's, in the
+   * row before ({@link kindSgrs} of it, last cell); '' (none) for the first row shown.
+   */
+  readonly leadSgr?: string;
 }
 
 /**
@@ -27,7 +32,8 @@ export interface RowLayout {
  * input cannot fake the column's end.
  *
  * In colour, each byte's hex and caret cell take its colour (its span's, else its cell kind's:
- * cellSgr), painted by runs: consecutive cells of one colour are one stretch of it, the gaps
+ * cellSgr; a continuation cell's kind takes its lead's: a character is one colour over all its
+ * bytes, {@link kindSgrs}), painted by runs: consecutive cells of one colour are one stretch of it, the gaps
  * between their hex cells included (a string's bytes show as one band), so a colour is set where
  * a run begins and reset where it ends, or where the row is cut.
  */
@@ -120,13 +126,27 @@ function fitRowPieces(pieces: readonly RowPiece[], columns: number, continuation
   return rows;
 }
 
-/** The SGR of each cell of `row` ('' each without colour), in one array reused from row to row. */
-const sgrOfCell: string[] = [];
+/**
+ * The SGR of each cell of `row` outside spans: its kind's (cellSgr), but a UTF-8 continuation
+ * cell's is its lead cell's (`leadSgr` at the row's start: the lead is in the row before), so a
+ * character shown as notation (`<U+0627>·`) is one run of colour, in the hex column too.
+ */
+export function kindSgrs(row: HexRow, leadSgr = ''): string[] {
+  const sgrs: string[] = [];
+  row.cells.forEach((cell, k) => {
+    sgrs.push(cell.kind === 'utf8-cont' ? (k === 0 ? leadSgr : sgrs[k - 1]) : cellSgr(cell.kind, cell.text, undefined));
+  });
+  return sgrs;
+}
+
+/** The SGR of each cell of `row` ('' each without colour): its span's, else {@link kindSgrs}'. */
 function rowSgr(row: HexRow, layout: RowLayout): readonly string[] {
-  const { cells } = row;
-  sgrOfCell.length = cells.length;
-  for (let k = 0; k < cells.length; k++) sgrOfCell[k] = layout.color ? cellSgr(cells[k].kind, cells[k].text, layout.spanAt(row.offset + k)) : '';
-  return sgrOfCell;
+  if (!layout.color) return row.cells.map(() => '');
+  const kinds = kindSgrs(row, layout.leadSgr);
+  return row.cells.map((cell, k) => {
+    const span = layout.spanAt(row.offset + k);
+    return span === undefined ? kinds[k] : cellSgr(cell.kind, cell.text, span);
+  });
 }
 
 /** Display columns of a caret cell's text (a UTF-8 continuation cell shows one character). */

@@ -7,7 +7,7 @@
 // pieces. Caret cells come from formatHexRows' notation, with the UTF-8 state carried from row to
 // row as HexRowWriter carries it: a character cut by a row edge shows in the row of its lead byte.
 import {
-  C_ARG, CTRL, K_C1, K_CONT, K_INVALID, K_PARTIAL, T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN, T_CONT,
+  C_ARG, CTRL, K_C1, K_INVALID, K_PARTIAL, T_ASCII_COLOUR, T_C1, T_C1_LEN, T_CARET, T_CARET_LEN, T_CONT,
   T_BAR, T_HEX, T_HEX2, T_INVALID, T_KIND_COLOUR, T_PARTIAL, T_SPACES, T_ROW_CONT, T_ROW_CONT_LEN, T_SPAN_COLOUR, cpSlot,
 } from './layout';
 import { alloc } from './heap';
@@ -68,9 +68,13 @@ let actCls: usize = 0;
 let actCap: i32 = 0;
 let actN: i32 = 0;
 
-/** UTF-8 state: the stream offset where the sequence carried from earlier bytes ends, and what it is. */
+/**
+ * UTF-8 state: the stream offset where the sequence carried from earlier bytes ends, what it is,
+ * and (a character's) its lead cell's colour, which its continuation cells take.
+ */
 let seqEnd: f64 = 0;
 let rest: i32 = REST_CONT;
+let seqColour: u8 = 0;
 /** A row being resolved across NEED_CP returns: its offset (-1: none), next cell, UTF-8 state. */
 let resAt: f64 = -1;
 let resQ: i32 = 0;
@@ -251,6 +255,8 @@ function colourRow16(i: usize, at: f64, logStart: usize, logLen: usize, logKind:
 export function beginUtf8(i: usize, at: f64, ctx: usize, end: usize, streamEnds: bool): void {
   seqEnd = at;
   rest = REST_CONT;
+  // A character's lead before the first row is not shown: its continuation cells are uncoloured.
+  seqColour = 0;
   let j = i - ctx;
   while (j < i) {
     if (load<u8>(j) < 0x80) {
@@ -300,6 +306,8 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
   let q = resQ;
   let sEnd = resSeqEnd;
   let r = resRest;
+  // (A row resumed after NEED_CP goes on at a lead cell, which sets it before any cell reads it.)
+  let sColour = seqColour;
   // Text so far; columns it takes beyond its length (a character's bytes take 2).
   let tp = caretText + <usize>(q == 0 ? 0 : load<u16>(cellStart + (<usize>q << 1)));
   let narrow = resWidth;
@@ -307,7 +315,7 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
     if (at + <f64>q < sEnd) {
       // Bytes of a sequence begun at an earlier byte (of an earlier row, or ill-formed or cut here).
       const upto = <i32>min(<f64>n, sEnd - at);
-      tp = continuing(tp, i, q, upto, r);
+      tp = continuing(tp, i, q, upto, r, sColour);
       q = upto;
       continue;
     }
@@ -363,16 +371,18 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
         }
         tp += <usize>length;
         narrow += length - 2;
+        sColour = 0;
         store<u8>(cellColour + <usize>q, 0);
         store<u8>(cellWidths + <usize>q, 2);
         const upto = min(n, q + length);
-        tp = continuing(tp, i, q + 1, upto, REST_CONT);
+        tp = continuing(tp, i, q + 1, upto, REST_CONT, 0);
         q = upto;
         continue;
       }
       v128.store(tp, v128.load(slot + 8));
       tp += len;
-      store<u8>(cellColour + <usize>q, load<u8>(slot + 4));
+      sColour = load<u8>(slot + 4);
+      store<u8>(cellColour + <usize>q, sColour);
       store<u8>(cellWidths + <usize>q, <u8>len);
     } else if (status == SEQ_ILL_FORMED) {
       r = REST_INVALID;
@@ -405,23 +415,23 @@ export function resolveRow(i: usize, at: f64, n: i32, end: usize, streamEnds: bo
   resAt = -1;
   seqEnd = sEnd;
   rest = r;
+  seqColour = sColour;
   return true;
 }
 
 /**
  * The cells `[q, upto)` of the row at `i`, bytes of a sequence begun at an earlier byte (`r`
- * says what it is: a character's continuation bytes, an ill-formed or a cut one's), at `tp`;
- * returns the end of the text.
+ * says what it is: a character's continuation bytes, of colour `leadColour`, its lead cell's; an
+ * ill-formed or a cut one's), at `tp`; returns the end of the text.
  */
-function continuing(tp: usize, i: usize, q: i32, upto: i32, r: i32): usize {
+function continuing(tp: usize, i: usize, q: i32, upto: i32, r: i32, leadColour: u8): usize {
   // Each cell's text from a table: the mark (whatever the byte), or the byte's `\xNN` (4 bytes an
   // entry) or `<NN?>` (8 bytes an entry, 5 used); 8 bytes copied, its length kept.
-  const kind = r == REST_CONT ? K_CONT : r == REST_INVALID ? K_INVALID : K_PARTIAL;
   const table = r == REST_CONT ? T_CONT : r == REST_INVALID ? T_INVALID : T_PARTIAL;
   const shift: usize = r == REST_PARTIAL ? 3 : 2;
   const mask: usize = r == REST_CONT ? 0 : 0x7ff;
   const w: usize = r == REST_CONT ? 2 : r == REST_INVALID ? 4 : 5;
-  const colour = load<u8>(T_KIND_COLOUR + kind);
+  const colour = r == REST_CONT ? leadColour : load<u8>(T_KIND_COLOUR + (r == REST_INVALID ? K_INVALID : K_PARTIAL));
   for (let k = q; k < upto; k++) {
     store<u16>(cellStart + (<usize>k << 1), <u16>(tp - caretText));
     store<u64>(tp, load<u64>(table + ((<usize>load<u8>(i + <usize>k) << shift) & mask)));
@@ -574,7 +584,9 @@ function resolveRow16(i: usize, at: f64): bool {
   const widths = i8x16.sub(i8x16.sub(vec(V_01), two), high);
   let lens = i8x16.sub(i8x16.sub(i8x16.sub(widths, lead3), lead4), lead4);
   v128.store(cellWidths, widths);
-  v128.store(cellColour, v128.bitselect(i8x16.splat(<i8>load<u8>(T_KIND_COLOUR + K_CONT)), v128.andnot(asciiColours(v), high), cont));
+  // Colours outside spans: an ASCII byte's from its table; a lead cell shown as itself none; a
+  // notation cell its kind's, below; a continuation cell its lead's.
+  v128.store(cellColour, v128.andnot(asciiColours(v), high));
   if (notation != 0) {
     // A notation cell's columns and length are its text's, its colour its kind's.
     v128.store(laneScratch, lens);
@@ -587,6 +599,7 @@ function resolveRow16(i: usize, at: f64): bool {
     }
     lens = v128.load(laneScratch);
   }
+  if ((notation != 0 || seqColour != 0) && COLOUR) leadColours(cont);
   // (A row's text is below 255 bytes: at most 8 cells of notation, 16 bytes each, and their marks.)
   const s = prefixSums(lens);
   const starts = i8x16.shuffle(i8x16.splat(0), s, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
@@ -626,9 +639,24 @@ function resolveRow16(i: usize, at: f64): bool {
   if (lastEnd != 0) {
     seqEnd = at + <f64>lastEnd;
     rest = REST_CONT;
+    seqColour = load<u8>(cellColour + 15);
   }
   laneRows++;
   return true;
+}
+
+/**
+ * Gives each continuation lane of a row of 16 (`cont`) the colour of its lead cell in
+ * {@link cellColour}: the colour of the lane before, three times over (a character has up to three
+ * continuation bytes), shifting in {@link seqColour} for those of the character carried in.
+ */
+function leadColours(cont: v128): void {
+  const carry = i8x16.splat(<i8>seqColour);
+  let c = v128.load(cellColour);
+  c = v128.bitselect(i8x16.shuffle(carry, c, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30), c, cont);
+  c = v128.bitselect(i8x16.shuffle(carry, c, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30), c, cont);
+  c = v128.bitselect(i8x16.shuffle(carry, c, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30), c, cont);
+  v128.store(cellColour, c);
 }
 
 /** Rows {@link resolveRow16} resolved (tests hold text in other scripts to this path). */
