@@ -357,12 +357,16 @@ export class DumpEngine {
   /** Puts the lead cell of code point `cp` in its slot of the engine's table. */
   private putCodePoint(cp: number): void {
     const cell = leadCellForCodePoint(cp);
-    const slot = this.e.cpSlotOf(cp);
     const b = this.bytes;
-    new Int32Array(this.buffer, slot, 1)[0] = cp;
     const shown = cell.kind === 'utf8-lead';
-    // A character of the BMP shown as itself is told by a bit, not a slot (kept for good).
-    if (shown && cp < 0x10000) b[this.e.shownBitsAddress() + (cp >> 3)] |= 1 << (cp & 7);
+    // A character of the BMP shown as itself is told by a bit, not a slot (kept for good): it
+    // takes no slot, which would evict one that notation needs.
+    if (shown && cp < 0x10000) {
+      b[this.e.shownBitsAddress() + (cp >> 3)] |= 1 << (cp & 7);
+      return;
+    }
+    const slot = this.e.cpSlotOf(cp);
+    new Int32Array(this.buffer, slot, 1)[0] = cp;
     b[slot + 4] = shown || this.colours.size === 1 ? 0 : this.colourOf(cellSgr(cell.kind, cell.text, undefined));
     b[slot + 5] = shown ? 0 : cell.text.length;
     if (!shown) {
