@@ -1,3 +1,4 @@
+import { fstatSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { wrapLine } from '../node/fit';
 import type { Tty } from './tty';
@@ -44,8 +45,29 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * Whether stdout's descriptor is a pipe or socket: never a terminal. Told from the descriptor, not
+ * from process.stdout: creating that stream turns a pipe non-blocking, and a synchronous write to
+ * it then fails with EAGAIN whenever the reader lags (StdoutWriter falls back to the stream).
+ */
+function stdoutIsPipe(io: CliIo): boolean {
+  if (io.stdoutFd === undefined) return false;
+  try {
+    const stat = fstatSync(io.stdoutFd);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether stdout is a terminal (a pipe is answered without creating process.stdout). */
+export function stdoutIsTerminal(io: CliIo): boolean {
+  return !stdoutIsPipe(io) && Boolean((io.stdout as { isTTY?: boolean }).isTTY);
+}
+
 /** Width of the terminal behind stdout, or undefined when it is not a TTY. */
 export function terminalColumns(io: CliIo): number | undefined {
+  if (stdoutIsPipe(io)) return undefined;
   const columns = (io.stdout as { columns?: unknown }).columns;
   return typeof columns === 'number' && columns > 0 ? columns : undefined;
 }

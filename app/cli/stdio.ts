@@ -61,6 +61,9 @@ export class StdoutWriter {
         this.fd = undefined;
       }
     }
-    if (off < data.length) await writeAll(this.io.stdout, data.subarray(off));
+    // The stream gets a copy: it may hold the bytes after this resolves (a short write is only
+    // queued), and the caller may reuse its buffer at once (the dump engine writes its next rows
+    // there). A view once let those rows overwrite the queued bytes of the rows before.
+    if (off < data.length) await writeAll(this.io.stdout, Buffer.from(data.subarray(off)));
   }
 }

@@ -5,7 +5,7 @@ import { wrapLine } from '../../node/fit';
 import { sha256Digest } from '../../node/sha256';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
 import { parseFlags, type FlagSpec } from '../flags';
-import { terminalColumns, UsageError, type Command } from '../command';
+import { stdoutIsTerminal, terminalColumns, UsageError, type Command } from '../command';
 import { readSource } from '../byte-source';
 import { openArtifact } from '../inspect/artifact';
 import { legend, paintCell, wantsColor } from '../inspect/paint';
@@ -79,7 +79,7 @@ export const inspectCommand: Command = {
     if (!['auto', 'always', 'never'].includes(colorMode)) throw new UsageError("--color must be 'auto', 'always' or 'never'");
     const json = flags.has('--json');
     const dump = !flags.has('--summary-only') && !json;
-    const color = !json && wantsColor(colorMode, Boolean((io.stdout as { isTTY?: boolean }).isTTY), io.env);
+    const color = !json && wantsColor(colorMode, stdoutIsTerminal(io), io.env);
     const columns = terminalColumns(io) ?? Infinity;
     const note = (text: string): string => (color ? paintCell(text, 'note') : text);
     /** One of Airlock's own lines, cut to the terminal with `prefix+` on further rows. */
