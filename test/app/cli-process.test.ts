@@ -2,7 +2,7 @@
 // path must wait or fall back, never fail with EAGAIN), a reader that goes away early, and the
 // files `inspect` loads on demand (its engine, its vault code) found and used as the sources are.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,6 +30,68 @@ describe.skipIf(!built)('airlock as a process (dist/airlock.mjs; `npm test` buil
     expect(err).toBe('');
     expect(Buffer.concat(out).toString()).toBe([0, 1, 2, 3, 4].map((i) => `line ${i} colour\n`).join(''));
   });
+
+  it.each(['', '1'])('writes its dump whole and in order into a non-blocking pipe that is full when it starts (AIRLOCK_INSPECT_THREADS=%s)', async (threads) => {
+    // A parent may hand over a non-blocking pipe that still holds unread bytes. Writes then meet
+    // EAGAIN: the dump thread waits for the pipe, this thread falls back to the stream; the output
+    // is still whole and in order. (A short rest queued on the stream while the engine writes on,
+    // the corruption StdoutWriter's copy prevents, needs a reader racing the writer: its own test
+    // is test/app/stdout-writer.test.ts.)
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-nbpipe-'));
+    try {
+      const input = join(dir, 'big.log');
+      const line = 'step \x1b[32mok\x1b[0m \u0627\u0644\u062d build/output/file.txt\n';
+      writeFileSync(input, line.repeat(Math.ceil((9 << 20) / Buffer.byteLength(line))));
+      const childEnv = { ...env, AIRLOCK_INSPECT_THREADS: threads };
+      const expected = spawnSync(process.execPath, [CLI, 'inspect', input], { env: childEnv, maxBuffer: 1 << 30 });
+      expect(expected.status).toBe(0);
+      const fifo = join(dir, 'out');
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+      const readFd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      const writeFd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+      const filler = Buffer.alloc(4096, 0x58);
+      let filled = 0;
+      for (;;) {
+        try {
+          filled += writeSync(writeFd, filler);
+        } catch {
+          break;
+        }
+      }
+      const child = spawn(process.execPath, [CLI, 'inspect', input], { stdio: ['ignore', writeFd, 'pipe'], env: childEnv });
+      closeSync(writeFd);
+      let err = '';
+      child.stderr?.on('data', (d: Buffer) => (err += d));
+      const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+      // A late, slow reader: nothing read until the child has started writing into the full pipe,
+      // then 64 KiB at a time with a pause between reads, until the writer is gone.
+      await new Promise((r) => setTimeout(r, 600));
+      const parts: Buffer[] = [];
+      let done = false;
+      void exit.then(() => (done = true));
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 2));
+        const chunk = Buffer.alloc(1 << 16);
+        let n = -1;
+        try {
+          n = readSync(readFd, chunk, 0, chunk.length, null);
+        } catch {
+          // EAGAIN: nothing written yet.
+        }
+        if (n > 0) parts.push(chunk.subarray(0, n));
+        // End of file: every writer is gone (and nothing was left to read).
+        if (n === 0 && done) break;
+      }
+      closeSync(readFd);
+      expect(await exit).toBe(0);
+      expect(err).toBe('');
+      const got = Buffer.concat(parts);
+      expect(got.subarray(0, filled).every((b) => b === 0x58)).toBe(true);
+      expect(got.subarray(filled).equals(expected.stdout)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('exits quietly when its reader goes away (EPIPE)', async () => {
     const child = spawn(process.execPath, [CLI, 'inspect', join(__dirname, '../../assets/samples/hostile-transcript.bin')], { stdio: ['ignore', 'pipe', 'pipe'], env });

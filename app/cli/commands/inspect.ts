@@ -10,6 +10,7 @@ import { readSource } from '../byte-source';
 import { openArtifact } from '../inspect/artifact';
 import { legend, paintCell, wantsColor } from '../inspect/paint';
 import { ByteOutput } from '../inspect/bytes-out';
+import { FdWriter } from '../inspect/fd-writer';
 import { FEED } from '../inspect/dump-layout';
 import { THREAD_MIN_BYTES, ThreadedDump } from '../inspect/threaded-dump';
 import { formatReportSummary } from '../inspect/summary';
@@ -87,7 +88,10 @@ export const inspectCommand: Command = {
     const windowEnd = offset + length;
 
     const { path, shown } = await openArtifact(positionals[0], { offset, length, dump }, values['--vault'], io);
-    const out = new ByteOutput(new StdoutWriter(io));
+    // Written to the descriptor, waiting while it is not ready (EAGAIN: a non-blocking pipe the
+    // parent handed over, and full), never queued on a stream: the dump thread writes its rows to
+    // the same descriptor, and a header still queued here would come out after them.
+    const out = new ByteOutput(io.stdoutFd !== undefined ? new FdWriter(io.stdoutFd) : new StdoutWriter(io));
     const layout = { offset, windowEnd, width, color, columns };
     // A large dump to a descriptor is formatted on a second thread while this one parses (a small
     // range of a large file is not: its dump is quick, and the thread would only cost its start).
