@@ -33,10 +33,11 @@ describe.skipIf(!built)('airlock as a process (dist/airlock.mjs; `npm test` buil
 
   it.each(['', '1'])('writes its dump whole and in order into a non-blocking pipe that is full when it starts (AIRLOCK_INSPECT_THREADS=%s)', async (threads) => {
     // A parent may hand over a non-blocking pipe that still holds unread bytes. Writes then meet
-    // EAGAIN: the dump thread waits for the pipe, this thread falls back to the stream; the output
-    // is still whole and in order. (A short rest queued on the stream while the engine writes on,
-    // the corruption StdoutWriter's copy prevents, needs a reader racing the writer: its own test
-    // is test/app/stdout-writer.test.ts.)
+    // EAGAIN, and both threads' writes wait for the pipe (FdWriter): the output is still whole and
+    // in order. (Threaded, the header once went to the stream's queue and came out after the
+    // rows. The one-thread case met no EAGAIN in this setup when tried: it checks the output is
+    // whole. A short rest queued on a stream while the engine writes on, the corruption
+    // StdoutWriter's copy prevents, needs a reader racing the writer: test/app/stdout-writer.test.ts.)
     const dir = mkdtempSync(join(tmpdir(), 'airlock-nbpipe-'));
     try {
       const input = join(dir, 'big.log');
