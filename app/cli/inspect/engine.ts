@@ -271,7 +271,6 @@ export class DumpEngine {
       b[at('T_CLASS') + cls * 16 + 15] = ascii(at('T_CLASS') + cls * 16, classColumn(cls as SpanClass));
     });
     const kinds = at('T_KIND_COLOUR');
-    b[kinds] = colour(cellSgr(CONTINUATION_CELL.kind, CONTINUATION_CELL.text, undefined));
     b[kinds + 1] = colour(cellSgr(INVALID_CELLS[0x80].kind, INVALID_CELLS[0x80].text, undefined));
     b[kinds + 2] = colour(cellSgr(PARTIAL_CELLS[0x80].kind, PARTIAL_CELLS[0x80].text, undefined));
     b[kinds + 3] = colour(cellSgr(C1_CELLS[0].kind, C1_CELLS[0].text, undefined));

@@ -33,9 +33,9 @@ export interface RowLayout {
  *
  * In colour, each byte's hex and caret cell take its colour (its span's, else its cell kind's:
  * cellSgr; a continuation cell's kind takes its lead's: a character is one colour over all its
- * bytes, {@link kindSgrs}), painted by runs: consecutive cells of one colour are one stretch of it, the gaps
- * between their hex cells included (a string's bytes show as one band), so a colour is set where
- * a run begins and reset where it ends, or where the row is cut.
+ * bytes, {@link kindSgrs}), painted by runs: consecutive cells of one colour are one stretch of
+ * it, the gaps between their hex cells included (a string's bytes show as one band), so a colour
+ * is set where a run begins and reset where it ends, or where the row is cut.
  */
 export function formatRow(row: HexRow, layout: RowLayout): string[] {
   if (layout.columns === Infinity && !layout.color) return [plainRow(row, layout)];

@@ -38,9 +38,11 @@ export const T_SGR: usize = 1024;
 export const T_SGR_LEN: usize = 1280;
 /** Colour of a byte in a span of each class. */
 export const T_SPAN_COLOUR: usize = 1312;
-/** Colours of cells outside spans by kind: see K_ constants. */
+/**
+ * Colours of cells outside spans by kind: see K_ constants. (Entry 0 is unused: a continuation
+ * cell takes its lead cell's colour, carried with the UTF-8 state in rows.ts.)
+ */
 export const T_KIND_COLOUR: usize = 1344;
-export const K_CONT: usize = 0;
 export const K_INVALID: usize = 1;
 export const K_PARTIAL: usize = 2;
 export const K_C1: usize = 3;
