@@ -466,8 +466,8 @@ function shownBmp(cp: i32): bool {
 }
 
 /**
- * Scratch for {@link resolveRow16}'s cells shown as notation: each one's length, colour and text's
- * address (u32) by lane; and 64 bytes for the row's lengths, then its cells' texts (4 bytes each).
+ * Scratch for {@link resolveRow16}'s cells shown as notation: each one's length (0 in other lanes),
+ * colour and text's address (u32) by lane; and the texts of the row's other cells (4 bytes each).
  */
 let noteLen: usize = 0;
 let noteColour: usize = 0;
@@ -535,8 +535,10 @@ function resolveRow16(i: usize, at: f64): bool {
   if (v128.any_true(narrowed)) return false;
   // Each character's lead cell known: by its bit (shown as itself), else by its slot.
   let lastEnd: u32 = 0;
-  // Lead cells shown as notation (`<U+0627>`): their lanes, and each one's text, length and colour.
+  // Lead cells shown as notation (`<U+0627>`): their lanes, and each one's text, length and colour
+  // (a length of 0 in the other lanes).
   let notation: u32 = 0;
+  v128.store(noteLen, i8x16.splat(0));
   for (let m = mLead; m != 0; m &= m - 1) {
     const k = <u32>ctz(m);
     const b = load<u32>(i + <usize>k);
@@ -581,24 +583,21 @@ function resolveRow16(i: usize, at: f64): bool {
   const cd2 = i8x16.shuffle(third, fourth, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
   // Each cell's columns (an ASCII byte's caret text's bytes, else 2), its text's bytes (a lead
   // cell's: its character's), its colour outside spans; where each cell starts (a prefix sum).
-  const widths = i8x16.sub(i8x16.sub(vec(V_01), two), high);
+  let widths = i8x16.sub(i8x16.sub(vec(V_01), two), high);
   let lens = i8x16.sub(i8x16.sub(i8x16.sub(widths, lead3), lead4), lead4);
-  v128.store(cellWidths, widths);
   // Colours outside spans: an ASCII byte's from its table; a lead cell shown as itself none; a
-  // notation cell its kind's, below; a continuation cell its lead's.
-  v128.store(cellColour, v128.andnot(asciiColours(v), high));
+  // notation cell its kind's; a continuation cell its lead's (below).
+  let colours = v128.andnot(asciiColours(v), high);
   if (notation != 0) {
     // A notation cell's columns and length are its text's, its colour its kind's.
-    v128.store(laneScratch, lens);
-    for (let m = notation; m != 0; m &= m - 1) {
-      const k = <usize>ctz(m);
-      const len = load<u8>(noteLen + k);
-      store<u8>(cellWidths + k, len);
-      store<u8>(laneScratch + k, len);
-      store<u8>(cellColour + k, load<u8>(noteColour + k));
-    }
-    lens = v128.load(laneScratch);
+    const noted = v128.load(noteLen);
+    const lanes = i8x16.ne(noted, i8x16.splat(0));
+    widths = v128.bitselect(noted, widths, lanes);
+    lens = v128.bitselect(noted, lens, lanes);
+    colours = v128.bitselect(v128.load(noteColour), colours, lanes);
   }
+  v128.store(cellWidths, widths);
+  v128.store(cellColour, colours);
   if ((notation != 0 || seqColour != 0) && COLOUR) leadColours(cont);
   // (A row's text is below 255 bytes: at most 8 cells of notation, 16 bytes each, and their marks.)
   const s = prefixSums(lens);
