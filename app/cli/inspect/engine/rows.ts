@@ -103,9 +103,7 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   if (SIMD) fillSpread();
   if (width == 16) {
     fillPacks();
-    noteLen = alloc(16);
-    noteColour = alloc(16);
-    noteText = alloc(64);
+    notes = alloc(NOTES_BYTES);
     laneScratch = alloc(64);
   }
   actCap = 256;
@@ -466,12 +464,16 @@ function shownBmp(cp: i32): bool {
 }
 
 /**
- * Scratch for {@link resolveRow16}'s cells shown as notation: each one's length (0 in other lanes),
- * colour and text's address (u32) by lane; and the texts of the row's other cells (4 bytes each).
+ * Scratch for {@link resolveRow16}'s cells shown as notation, by lane: each one's length (0 in
+ * other lanes) at NOTE_LEN, colour at NOTE_COLOUR, text's address (u32) at NOTE_TEXT. One region,
+ * so that a loop holds one address, not three globals it would load again on every pass.
  */
-let noteLen: usize = 0;
-let noteColour: usize = 0;
-let noteText: usize = 0;
+let notes: usize = 0;
+const NOTE_LEN: usize = 0;
+const NOTE_COLOUR: usize = 16;
+const NOTE_TEXT: usize = 32;
+const NOTES_BYTES: usize = 96;
+/** The texts of the row's other cells (4 bytes each). */
 let laneScratch: usize = 0;
 
 /**
@@ -538,7 +540,9 @@ function resolveRow16(i: usize, at: f64): bool {
   // Lead cells shown as notation (`<U+0627>`): their lanes, and each one's text, length and colour
   // (a length of 0 in the other lanes).
   let notation: u32 = 0;
-  v128.store(noteLen, i8x16.splat(0));
+  const note = notes;
+  const bits = shownBits;
+  v128.store(note, i8x16.splat(0), NOTE_LEN);
   for (let m = mLead; m != 0; m &= m - 1) {
     const k = <u32>ctz(m);
     const b = load<u32>(i + <usize>k);
@@ -554,16 +558,16 @@ function resolveRow16(i: usize, at: f64): bool {
         cp = <i32>(((b & 0x1f) << 6) | ((b >> 8) & 0x3f));
         lastEnd = k + 2;
       }
-      if (shownBmp(cp)) continue;
+      if (((<u32>load<u8>(bits + (<usize>cp >> 3)) >> (<u32>cp & 7)) & 1) != 0) continue;
     }
     const slot = cpSlot(cp);
     if (load<i32>(slot) != cp) return false;
     const len = load<u8>(slot + 5);
     if (len == 0) continue;
     notation |= <u32>1 << k;
-    store<u8>(noteLen + <usize>k, len);
-    store<u8>(noteColour + <usize>k, load<u8>(slot + 4));
-    store<u32>(noteText + (<usize>k << 2), <u32>(slot + 8));
+    store<u8>(note + <usize>k, len, NOTE_LEN);
+    store<u8>(note + <usize>k, load<u8>(slot + 4), NOTE_COLOUR);
+    store<u32>(note + (<usize>k << 2), <u32>(slot + 8), NOTE_TEXT);
   }
   // Each cell's text, up to 4 bytes: an ASCII byte's caret text (as caretOf writes it), a
   // character's bytes in its lead cell, the mark in each continuation cell.
@@ -590,11 +594,11 @@ function resolveRow16(i: usize, at: f64): bool {
   let colours = v128.andnot(asciiColours(v), high);
   if (notation != 0) {
     // A notation cell's columns and length are its text's, its colour its kind's.
-    const noted = v128.load(noteLen);
+    const noted = v128.load(note, NOTE_LEN);
     const lanes = i8x16.ne(noted, i8x16.splat(0));
     widths = v128.bitselect(noted, widths, lanes);
     lens = v128.bitselect(noted, lens, lanes);
-    colours = v128.bitselect(v128.load(noteColour), colours, lanes);
+    colours = v128.bitselect(v128.load(note, NOTE_COLOUR), colours, lanes);
   }
   v128.store(cellWidths, widths);
   v128.store(cellColour, colours);
@@ -627,11 +631,26 @@ function resolveRow16(i: usize, at: f64): bool {
     v128.store(laneScratch, t1, 16);
     v128.store(laneScratch, t2, 32);
     v128.store(laneScratch, t3, 48);
-    for (let k: usize = 0; k < 16; k++) {
-      const at = caretText + <usize>load<u16>(cellStart + (k << 1));
-      if (((notation >> <u32>k) & 1) != 0) v128.store(at, v128.load(<usize>load<u32>(noteText + (k << 2))));
-      else store<u32>(at, load<u32>(laneScratch + (k << 2)));
-    }
+    // (Unrolled: a loop here re-reads its bounds and checks the stack on every pass.)
+    const text = caretText;
+    const starts = cellStart;
+    const own = laneScratch;
+    putCell(text, starts, own, note, notation, 0);
+    putCell(text, starts, own, note, notation, 1);
+    putCell(text, starts, own, note, notation, 2);
+    putCell(text, starts, own, note, notation, 3);
+    putCell(text, starts, own, note, notation, 4);
+    putCell(text, starts, own, note, notation, 5);
+    putCell(text, starts, own, note, notation, 6);
+    putCell(text, starts, own, note, notation, 7);
+    putCell(text, starts, own, note, notation, 8);
+    putCell(text, starts, own, note, notation, 9);
+    putCell(text, starts, own, note, notation, 10);
+    putCell(text, starts, own, note, notation, 11);
+    putCell(text, starts, own, note, notation, 12);
+    putCell(text, starts, own, note, notation, 13);
+    putCell(text, starts, own, note, notation, 14);
+    putCell(text, starts, own, note, notation, 15);
   }
   // Columns: a character shown as itself takes 2 whatever its bytes.
   caretWidth = <i32>total - <i32>popcnt(m3 & ~notation) - 2 * <i32>popcnt(m4 & ~notation);
@@ -642,6 +661,18 @@ function resolveRow16(i: usize, at: f64): bool {
   }
   laneRows++;
   return true;
+}
+
+/**
+ * Writes cell `k`'s text at its start in `text` (`starts`: each cell's, u16): a notation cell's
+ * from its slot (16 bytes, up to 16 of them its text), any other's 4 bytes from `own`.
+ */
+// @ts-ignore: decorator
+@inline
+function putCell(text: usize, starts: usize, own: usize, note: usize, notation: u32, k: usize): void {
+  const at = text + <usize>load<u16>(starts + (k << 1));
+  if (((notation >> <u32>k) & 1) != 0) v128.store(at, v128.load(<usize>load<u32>(note + (k << 2), NOTE_TEXT)));
+  else store<u32>(at, load<u32>(own + (k << 2)));
 }
 
 /**
@@ -747,11 +778,16 @@ function remember(p: usize, end: usize, i: usize, coloured: bool, keep: bool): u
 }
 
 /**
- * Copies `n` bytes from `src` to `p` 16 at a time (up to 15 bytes past `p + n` are written, and
- * overwritten by what follows); returns `p + n`.
+ * Copies `n` bytes from `src` to `p` 16 at a time (up to 16 bytes past `p + n` are written, and
+ * overwritten by what follows); returns `p + n`. The first 32 without a loop: most pieces a row
+ * is copied in are that short, and a loop checks the stack on every pass.
  */
 function copy16(p: usize, src: usize, n: usize): usize {
-  for (let j: usize = 0; j < n; j += 16) v128.store(p + j, v128.load(src + j));
+  v128.store(p, v128.load(src));
+  if (n > 16) {
+    v128.store(p, v128.load(src, 16), 16);
+    for (let j: usize = 32; j < n; j += 16) v128.store(p + j, v128.load(src + j));
+  }
   return p + n;
 }
 
