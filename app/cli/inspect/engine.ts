@@ -295,8 +295,8 @@ export class DumpEngine {
       b[flags + f * 256 + 254] = length & 0xff;
       b[flags + f * 256 + 255] = length >> 8;
     }
-    // No code point's lead cell is known yet.
-    new Int32Array(this.buffer, at('T_CP'), (address(e, 'CP_SLOTS') * 32) / 4).fill(-1);
+    // No code point's lead cell is known yet: T_CP is zero, as the engine's memory starts, and
+    // no lead cell is U+0000's (see layout.ts).
   }
 
   /** Keeps the next parsed bytes of the stream (the caller's array is not kept). */

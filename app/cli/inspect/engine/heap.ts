@@ -4,7 +4,11 @@ import { C_MOVED, CTRL, HEAP } from './layout';
 
 let top: usize = HEAP;
 
-/** `n` bytes (16-byte aligned), the memory grown when it must be. */
+/**
+ * `n` bytes (16-byte aligned), the memory grown when it must be. They are zero: nothing below `top`
+ * is handed out again, and memory is zero until written (so a table whose empty entry is zero needs
+ * no fill, which would touch every page of it).
+ */
 export function alloc(n: usize): usize {
   const at = (top + 15) & ~(<usize>15);
   top = at + n;

@@ -123,9 +123,9 @@ export function setLineLayout(from: f64, to: f64, columns: i32): void {
   recPos = alloc(<usize>SHAPE_PATCHES << 2);
   recRel = alloc(<usize>SHAPE_PATCHES << 3);
   cache = alloc(<usize>LC_SLOTS * LC_BYTES);
+  // Both start zero (alloc), which no key matches: a line's key has a length key of -digits or
+  // of a length past the field (never 0), a memo's digits are 1 or more.
   oneMemo = alloc(1024 << 5);
-  memory.fill(oneMemo, 0, 1024 << 5);
-  for (let s = 0; s < LC_SLOTS; s++) store<i32>(cache + <usize>s * LC_BYTES, -1);
 }
 
 /** Where the span log's arrays are (after the log moved, too). */

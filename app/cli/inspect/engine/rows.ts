@@ -97,8 +97,8 @@ export function setRowLayout(width: i32, digits: i32, colour: bool, columns: i32
   cumCols = alloc(16);
   colourOf = alloc(<usize>width);
   plainRow = alloc(256);
+  // (Zero: no code point is known to be shown as itself yet.)
   shownBits = alloc(SHOWN_BITS_BYTES);
-  memory.fill(shownBits, 0, SHOWN_BITS_BYTES);
   setVectors();
   if (SIMD) fillSpread();
   if (width == 16) {
