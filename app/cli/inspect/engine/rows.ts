@@ -972,7 +972,7 @@ function cutRow16(p: usize, i: usize, at: f64, coloured: bool): usize {
     while (p > lineStart && load<u8>(p - 1) == 0x20) p--;
   }
   store<u8>(p, LF);
-  p = put(p + 1, T_ROW_CONT, contLen);
+  p = copy16(p + 1, T_ROW_CONT, contLen);
   plainFrom = caretCell(next);
   if (coloured) p = caretRuns(p, next, 16);
   return copy16(p, plainRow + plainFrom, end - plainRow - plainFrom);
@@ -988,7 +988,7 @@ function cutResolved16(p: usize, i: usize, at: f64, cut: u32, next: u32): usize 
   p = copy16(simdHex(p, i, <u32>at), caretText, <usize>load<u16>(cellStart + (<usize>cut << 1)));
   while (p > lineStart && load<u8>(p - 1) == 0x20) p--;
   store<u8>(p, LF);
-  p = put(p + 1, T_ROW_CONT, <usize>load<u8>(T_ROW_CONT_LEN));
+  p = copy16(p + 1, T_ROW_CONT, <usize>load<u8>(T_ROW_CONT_LEN));
   const from = <usize>load<u16>(cellStart + (<usize>next << 1));
   p = copy16(p, caretText + from, <usize>load<u16>(cellStart + 32) - from);
   store<u16>(p, 0x0a7c);
