@@ -667,8 +667,6 @@ function resolveRow16(i: usize, at: f64): bool {
  * Writes cell `k`'s text at its start in `text` (`starts`: each cell's, u16): a notation cell's
  * from its slot (16 bytes, up to 16 of them its text), any other's 4 bytes from `own`.
  */
-// @ts-ignore: decorator
-@inline
 function putCell(text: usize, starts: usize, own: usize, note: usize, notation: u32, k: usize): void {
   const at = text + <usize>load<u16>(starts + (k << 1));
   if (((notation >> <u32>k) & 1) != 0) v128.store(at, v128.load(<usize>load<u32>(note + (k << 2), NOTE_TEXT)));
