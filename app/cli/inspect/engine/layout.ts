@@ -87,8 +87,8 @@ export const T_VEC: usize = 7168;
 export const T_FLAGS: usize = 8192;
 /**
  * Lead cells of non-ASCII code points, direct-mapped by {@link cpSlot}: 32 bytes a slot, the
- * code point (i32, 0 for none: U+0000 is ASCII, never looked up here) at +0, its colour at +4, its text's length at +5 (0: shown as
- * itself), the text at +8.
+ * code point (i32, 0 for none: U+0000 is ASCII, never looked up here) at +0, its colour at +4,
+ * its text's length at +5 (0: shown as itself), the text at +8.
  */
 export const T_CP: usize = 24576;
 export const CP_SLOTS: i32 = 4096;

@@ -455,12 +455,12 @@ export function shownBitsAddress(): usize {
 
 /** Whether code point `cp` is known to be shown as itself (BMP only). */
 function shown(cp: i32): bool {
-  return cp < 0x10000 && shownBmp(cp);
+  return cp < 0x10000 && shownBmp(shownBits, cp);
 }
 
-/** {@link shown} of a code point of the BMP. */
-function shownBmp(cp: i32): bool {
-  return ((<u32>load<u8>(shownBits + (<usize>cp >> 3)) >> (<u32>cp & 7)) & 1) != 0;
+/** {@link shown} of a code point of the BMP, `bits` being {@link shownBits} (a loop holds it in a local). */
+function shownBmp(bits: usize, cp: i32): bool {
+  return ((<u32>load<u8>(bits + (<usize>cp >> 3)) >> (<u32>cp & 7)) & 1) != 0;
 }
 
 /**
@@ -558,7 +558,7 @@ function resolveRow16(i: usize, at: f64): bool {
         cp = <i32>(((b & 0x1f) << 6) | ((b >> 8) & 0x3f));
         lastEnd = k + 2;
       }
-      if (((<u32>load<u8>(bits + (<usize>cp >> 3)) >> (<u32>cp & 7)) & 1) != 0) continue;
+      if (shownBmp(bits, cp)) continue;
     }
     const slot = cpSlot(cp);
     if (load<i32>(slot) != cp) return false;
