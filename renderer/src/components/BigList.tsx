@@ -59,6 +59,12 @@ export function BigList<P extends object>(p: BigListProps<P>) {
   /** The rows last reported, for the re-base check a landing puts off. */
   const lastVis = useRef<{ startIndex: number; stopIndex: number } | null>(null);
   const [edgeCheck, setEdgeCheck] = useState(0);
+  /** The put-off re-base check's timer: cleared on unmount, or it would set state after the list is gone. */
+  const edgeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => {
+    if (edgeTimer.current !== null) clearTimeout(edgeTimer.current);
+    edgeTimer.current = null;
+  }, []);
 
   /** Puts window row `index` at the top by setting the scroll offset directly (no smooth scroll). */
   const place = (index: number, rows: number) => {
@@ -123,7 +129,11 @@ export function BigList<P extends object>(p: BigListProps<P>) {
       // Re-basing now would replace the rows just landed on by others until a scroll event
       // puts them back: they are painted first, and the window re-based a moment later.
       landing.current = false;
-      setTimeout(() => setEdgeCheck((n) => n + 1), EDGE_CHECK_MS);
+      if (edgeTimer.current !== null) clearTimeout(edgeTimer.current);
+      edgeTimer.current = setTimeout(() => {
+        edgeTimer.current = null;
+        setEdgeCheck((n) => n + 1);
+      }, EDGE_CHECK_MS);
       return;
     }
     const nearLow = base > 0 && vis.startIndex < windowRows / 8;

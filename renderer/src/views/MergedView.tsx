@@ -47,10 +47,11 @@ export function MergedView() {
       if (log.rows.length <= 2000) {
         const byStream = new Map<string, TextLine[]>();
         for (const a of record.artifacts) {
+          if (!live) return; // closed: stop polling for an index nobody will show
           try {
             // Each stream's text comes from its own index: build it if this window has not yet.
             let st = await bridge().startIndex(a.ref);
-            for (let i = 0; st.state === 'running' && i < 400; i++) {
+            for (let i = 0; live && st.state === 'running' && i < 400; i++) {
               await new Promise((r) => setTimeout(r, 150));
               st = await bridge().getIndexStatus(a.ref);
             }

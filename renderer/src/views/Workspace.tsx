@@ -40,10 +40,6 @@ function SidePanel() {
   );
 }
 
-function focusSoon(selector: string) {
-  setTimeout(() => document.querySelector<HTMLElement>(selector)?.focus(), 0);
-}
-
 export function Workspace() {
   const mainTab = useView((v) => v.mainTab);
   const status = useArtifact((a) => a.status);
@@ -51,6 +47,13 @@ export function Workspace() {
   const report = useArtifact((a) => a.report);
 
   useEffect(() => {
+    // Focus moves after this key's own handling; the timer is cleared with the workspace, which
+    // may be gone (and with it the document, in tests) before it fires.
+    let focusTimer: ReturnType<typeof setTimeout> | undefined;
+    const focusSoon = (selector: string) => {
+      clearTimeout(focusTimer);
+      focusTimer = setTimeout(() => document.querySelector<HTMLElement>(selector)?.focus(), 0);
+    };
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey;
       if (mod && e.key.toLowerCase() === 'g') {
@@ -73,7 +76,10 @@ export function Workspace() {
       }
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      clearTimeout(focusTimer);
+    };
   }, []);
 
   const classCounts = report ? Object.values(report.classes).map((c) => c.count) : undefined;
