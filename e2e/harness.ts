@@ -65,7 +65,9 @@ export async function launchApp(options: LaunchOptions): Promise<HarnessApp> {
     if (!existsSync(join(REPO, need))) throw new Error(`e2e harness: ${need} is missing; run npm run build first`);
   }
   const { vault, demo } = await openOrBuildVault(options.vault);
-  const browser: Browser = await chromium.launch({ executablePath: process.env.AIRLOCK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: !options.headed });
+  // Playwright hides scrollbars in headless Chromium; Electron shows them, and so must the tests
+  // (the text list's sideways bar is how a long line says it goes on).
+  const browser: Browser = await chromium.launch({ executablePath: process.env.AIRLOCK_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: !options.headed, ignoreDefaultArgs: ['--hide-scrollbars'] });
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 }, acceptDownloads: false, serviceWorkers: 'block', permissions: [] });
   const kinds = new Map<number, 'viewer' | 'prompt'>();
   const pageIds = new Map<Page, number>();

@@ -332,6 +332,24 @@ test('screen reconstruction: what a terminal showed of build.log, what it hid, a
   await shot(page, '13-screen-light');
   await page.getByRole('button', { name: 'Switch to dark theme' }).click();
   await expect.poll(theme).toBe('dark');
+  // Long lines scroll sideways, never wrap: a bar shows that they do, and a finding whose text is
+  // past the right edge scrolls it into sight with its line number still pinned at the left.
+  const grid = page.getByTestId('text-grid');
+  const geometry = () => grid.evaluate((el: HTMLElement) => ({ bar: el.offsetHeight - el.clientHeight, wide: el.scrollWidth > el.clientWidth, left: el.scrollLeft }));
+  expect(await geometry()).toEqual({ bar: expect.any(Number), wide: true, left: 0 });
+  expect((await geometry()).bar).toBeGreaterThan(0);
+  const bypassed = page.locator('[data-testid=text-view] .hid-erased').filter({ hasText: 'token validation bypassed' });
+  const inSight = async () => {
+    const [g, b] = [await grid.boundingBox(), await bypassed.boundingBox()];
+    return g !== null && b !== null && b.x >= g.x && b.x + b.width <= g.x + g.width;
+  };
+  expect(await inSight()).toBe(false);
+  await panel.getByRole('button', { name: /^erased at 0x0+107/ }).click();
+  await expect.poll(inSight).toBe(true);
+  expect((await geometry()).left).toBeGreaterThan(0);
+  const ln = page.locator('[data-testid=text-line][data-line="6"] .ln');
+  expect(Math.round((await ln.boundingBox())!.x)).toBe(Math.round((await grid.boundingBox())!.x));
+  await shot(page, '13-screen-scrolled');
 });
 
 test('one safe reading: withheld text, ambiguous stretches and text withheld to end', async () => {

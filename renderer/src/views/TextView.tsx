@@ -1,10 +1,11 @@
 // The sanitized text, virtualized, with removed spans drawn as chips: an element with an icon and
 // a class label the app renders, which no text in the artifact can imitate (text is plain spans
 // of characters; a chip is a bordered, coloured box with an icon drawn in CSS).
-import { memo, useCallback, useEffect, useMemo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { ScreenFindingView, ScreenView, TextLine, TextPiece } from '../../../shared/bridge/types';
 import { copyPlainText, copySelection, selectFromText, selectRange } from '../actions';
 import { BigList, type RowRenderProps } from '../components/BigList';
+import { revealSideways } from '../lib/reveal';
 import { chipLabel, clsCss, describeSpan, hexOffset } from '../lib/spans';
 import { session } from '../session';
 import { useArtifact, useScreen, useSearch, useSelection, useView } from '../stores';
@@ -257,6 +258,30 @@ export function TextView() {
     session()?.text.line(textTop);
   }, [textTop, ref]);
 
+  // A piece selected from anywhere (arrow keys here, a finding, a jump from the hex view) is
+  // scrolled into sight sideways once its row is drawn; a few frames are allowed for the list to
+  // scroll to the row first.
+  const section = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    let frame = 0;
+    const unsubscribe = useSelection.subscribe((s, was) => {
+      if (s.textLine === null || s.textPiece === null || (s.textLine === was.textLine && s.textPiece === was.textPiece)) return;
+      cancelAnimationFrame(frame);
+      let tries = 8;
+      const reveal = () => {
+        const list = section.current?.querySelector<HTMLElement>('.biglist-window');
+        const piece = list?.querySelector<HTMLElement>(`[data-line="${s.textLine}"][data-piece="${s.textPiece}"]`);
+        if (list && piece) revealSideways(list, piece, piece.closest('.text-row')?.querySelector<HTMLElement>('.ln')?.offsetWidth ?? 0);
+        else if (--tries > 0) frame = requestAnimationFrame(reveal);
+      };
+      frame = requestAnimationFrame(reveal);
+    });
+    return () => {
+      unsubscribe();
+      cancelAnimationFrame(frame);
+    };
+  }, []);
+
   const onTop = useCallback((row: number) => useView.setState({ textTop: row }), []);
   const onVisible = useCallback((rows: number) => useView.setState({ textVisible: rows }), []);
   const onMouseUp = useCallback((e: MouseEvent<HTMLDivElement>) => {
@@ -307,7 +332,7 @@ export function TextView() {
   const rowProps = useMemo<TextRowProps>(() => ({ hits, hitLength, textVersion, showChips: true, hidden }), [hits, hitLength, textVersion, hidden]);
 
   return (
-    <section className="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
+    <section ref={section} className="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
       <div className="pane-head">
         <span>Sanitized text</span>
         <span className="muted" title={`${totalLines} lines · removed spans shown as chips`}>{totalLines} lines · removed spans shown as chips</span>
