@@ -1,7 +1,7 @@
 // Everything the UI does, as plain functions over the stores and the bridge, so components stay
 // small and tests can drive the app without clicking.
 import { MAX_RAW_READ, MAX_EXPORT_CHARS } from '../../shared/bridge/contract';
-import type { ArtifactSummary, CopyKind, RecordSummary, TextLine } from '../../shared/bridge/types';
+import type { ArtifactSummary, CopyKind, GrantInfo, RecordSummary, TextLine } from '../../shared/bridge/types';
 import { bridge, errorCode, errorText } from './bridge';
 import { cArrayText, caretText, compareMarkdown, hexDumpText, hexText, linesText, reportJson, reportMarkdown, bookmarksMarkdown } from './lib/formats';
 import { assertInert } from './lib/inert';
@@ -60,7 +60,9 @@ export async function openFile(): Promise<void> {
 let indexPoll: ReturnType<typeof setTimeout> | null = null;
 
 export async function openArtifact(record: RecordSummary, artifact: ArtifactSummary): Promise<void> {
-  await endGrant(null, true);
+  // Main's grants outlive the view: a grant for this or another artifact is found again when
+  // its artifact is (re)opened (adoptGrant); only the bytes this window cached are dropped.
+  forgetRaw();
   if (indexPoll) clearTimeout(indexPoll);
   const ref = artifact.ref;
   openSession(ref, artifact.size, (n) => useArtifact.setState({ totalLines: n }));
@@ -125,8 +127,12 @@ export async function retryIndex(): Promise<void> {
   if (record && artifact) await openArtifact(record, artifact);
 }
 
+/**
+ * Back to the vault browser. The grant is not revoked (it stands until it expires or is revoked
+ * here or in main; the vault browser lists it); the bytes this window cached leave memory.
+ */
 export async function closeArtifact(): Promise<void> {
-  await endGrant(null, true);
+  forgetRaw();
   closeSession();
   useArtifact.setState({ record: null, artifact: null, status: null, report: null, minimap: null, totalLines: 0 });
 }
@@ -149,6 +155,41 @@ export async function requestRaw(): Promise<void> {
     }
   } catch (e) {
     useGrants.setState({ phase: 'denied', grant: null, why: errorText(e) });
+  }
+}
+
+/**
+ * Leaves the open artifact's raw bytes behind without ending main's grant: every cached page is
+ * dropped and the grant state starts over (the next open adopts a grant main still holds).
+ */
+function forgetRaw(): void {
+  const s = session();
+  if (s) {
+    s.pages.clear();
+    s.inflight.clear();
+    s.rawGeneration++;
+  }
+  if (useGrants.getState().grant) useView.setState((v) => ({ rawVersion: v.rawVersion + 1 }));
+  useGrants.setState(initialGrants(), true);
+}
+
+/** This window's live grants (main's list), for the vault browser; [] when main cannot say. */
+export async function liveGrants(): Promise<GrantInfo[]> {
+  try {
+    const now = Date.now();
+    return (await bridge().listGrants()).filter((g) => g.expiresAt > now);
+  } catch {
+    return [];
+  }
+}
+
+/** Revokes one of this window's grants from the vault browser. */
+export async function revokeGrantById(id: string): Promise<void> {
+  try {
+    await bridge().revokeGrant(id);
+    notify('Raw access revoked');
+  } catch (e) {
+    notify(`Revoke failed: ${errorText(e)}`);
   }
 }
 
