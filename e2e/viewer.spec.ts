@@ -231,8 +231,15 @@ test('open → authorize → navigate → search → bookmark → compare → co
   await page.getByRole('tab', { name: 'Report' }).click();
   await page.getByRole('button', { name: 'Export report Markdown' }).click();
   await expect(page.getByTestId('notice')).toContainText('Exported');
+  // Export hex dump offers the selection and the whole artifact; each says which, and so does the audit entry.
   await page.getByRole('button', { name: 'Export hex dump' }).click();
-  await expect(page.getByTestId('notice')).toContainText('Exported');
+  await page.getByRole('menuitem', { name: 'Hex dump of the selection' }).click();
+  await expect(page.getByTestId('notice')).toContainText('Exported a hex dump of the selection');
+  await page.getByRole('button', { name: 'Export hex dump' }).click();
+  await page.getByRole('menuitem', { name: 'Hex dump of the whole artifact' }).click();
+  await expect(page.getByTestId('notice')).toContainText(`Exported a hex dump of the whole artifact (${size.toLocaleString('en-US')} bytes)`);
+  const dumps = (await app.services.audit.list()).flatMap((l) => ('entry' in l && l.entry.action === 'text.exported' && l.entry.kind === 'hex-dump' ? [l.entry.scope] : []));
+  expect(dumps).toEqual(['selection', 'artifact']);
 
   // Dark theme over the whole workspace (and light again), then revoke: every raw byte leaves the DOM.
   const toggle = page.getByRole('button', { name: /Switch to (dark|light) theme/ });

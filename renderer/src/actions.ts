@@ -1,12 +1,13 @@
 // Everything the UI does, as plain functions over the stores and the bridge, so components stay
 // small and tests can drive the app without clicking.
 import { MAX_RAW_READ, MAX_EXPORT_CHARS } from '../../shared/bridge/contract';
-import type { ArtifactSummary, CopyKind, GrantInfo, RecordSummary, TextLine } from '../../shared/bridge/types';
+import type { ArtifactSummary, CopyKind, GrantInfo, RecordSummary, SpanInfo, TextLine } from '../../shared/bridge/types';
 import { bridge, errorCode, errorText } from './bridge';
-import { cArrayText, caretText, compareMarkdown, hexDumpText, hexText, linesText, reportJson, reportMarkdown, bookmarksMarkdown } from './lib/formats';
+import { cArrayText, caretText, compareMarkdown, hexText, reportJson, reportMarkdown, bookmarksMarkdown, selectedText } from './lib/formats';
 import { assertInert } from './lib/inert';
 import { PAGE_SIZE, pageOf, sliceCached } from './lib/page-cache';
 import { clamp, maxTop, revealRow, rowCount, rowOf } from './lib/scroll';
+import { grouped, spanHead } from './lib/spans';
 import { closeSession, openSession, session } from './session';
 import { useArtifact } from './stores/artifact';
 import { useBookmarks } from './stores/bookmarks';
@@ -448,6 +449,18 @@ export function selectFromText(line: TextLine, pieceIndex: number): void {
   useSelection.setState({ textLine: line.line, textPiece: pieceIndex });
 }
 
+/** Selects text line `n` (its raw bytes), shows it in the text view, and its bytes in the hex view. */
+export async function selectLine(n: number): Promise<void> {
+  const s = session();
+  if (!s) return;
+  const [line] = await s.text.lines(n, 1);
+  if (!line || session() !== s) return;
+  selectRange(line.rawStart, Math.max(line.rawStart + 1, line.rawEnd), false);
+  useSelection.setState({ textLine: line.line, textPiece: null });
+  const { textTop, textVisible } = useView.getState();
+  useView.setState({ textTop: revealRow(textTop, line.line, textVisible, useArtifact.getState().totalLines) });
+}
+
 // ---------------------------------------------------------------- report walk
 
 /** Next or previous span of a class/meaning from the cursor; selects it. */
@@ -568,21 +581,25 @@ async function selectionBytes(): Promise<{ bytes: Uint8Array; start: number } | 
   return { bytes, start };
 }
 
-/** Sanitized text of the lines the selection touches. */
-async function selectionText(): Promise<string> {
+/**
+ * The sanitized text of the selection: the kept text of the bytes selected, cut at the selection's
+ * ends (text whose bytes map one to one is cut exactly; a replaced piece counts whole), lines
+ * joined as the text view shows them. `removed` counts the removed spans the selection holds.
+ */
+async function selectionText(): Promise<{ text: string; removed: SpanInfo[] }> {
   const s = session();
   const ref = useArtifact.getState().artifact?.ref;
-  if (!s || !ref) return '';
+  if (!s || !ref) return { text: '', removed: [] };
   const [start, end] = selectedRange(useSelection.getState());
   const a = await bridge().textPositionOf(ref, start);
   const b = await bridge().textPositionOf(ref, end - 1);
-  if (!a || !b) return '';
-  const lines = await s.text.lines(a.line, Math.min(2000, b.line - a.line + 1));
-  return linesText(lines.map((l) => ({ ...l, pieces: l.pieces.filter((p) => {
-    const [ps, pl] = p.t === 'chip' ? [p.span.offset, p.span.length] : [p.raw, p.rawLength];
-    return ps < end && ps + pl > start;
-  }) })), false);
+  if (!a || !b) return { text: '', removed: [] };
+  const lines = await s.text.lines(a.line, Math.min(MAX_COPY_LINES, b.line - a.line + 1));
+  return selectedText(lines, start, end);
 }
+
+/** Most lines one Copy Text takes. */
+const MAX_COPY_LINES = 2000;
 
 /** Copies text the user selected in the sanitized view (already sanitized; checked inert). */
 export async function copyPlainText(text: string): Promise<void> {
@@ -597,8 +614,15 @@ export async function copyPlainText(text: string): Promise<void> {
 export async function copySelection(kind: CopyKind): Promise<void> {
   try {
     let text: string;
-    if (kind === 'text') text = await selectionText();
-    else if (kind === 'offset') {
+    if (kind === 'text') {
+      const got = await selectionText();
+      // Nothing kept: say why, and put nothing on the clipboard (no empty write, no audit entry).
+      if (got.text === '') {
+        notify(nothingToCopy(got.removed));
+        return;
+      }
+      text = got.text;
+    } else if (kind === 'offset') {
       const [start, end] = selectedRange(useSelection.getState());
       text = end - start > 1 ? `0x${start.toString(16)}-0x${(end - 1).toString(16)}` : `0x${start.toString(16)}`;
     } else {
@@ -611,6 +635,14 @@ export async function copySelection(kind: CopyKind): Promise<void> {
   } catch (e) {
     notify(`Copy refused: ${errorText(e)}`);
   }
+}
+
+/** Why Copy Text copied nothing: the selection holds only removed spans (named), or no text at all. */
+function nothingToCopy(removed: readonly SpanInfo[]): string {
+  if (removed.length === 0) return 'Nothing copied: the selection holds no sanitized text';
+  const first = spanHead(removed[0]);
+  const what = removed.length === 1 ? `a removed span (${first})` : `${removed.length} removed spans (${first}, …)`;
+  return `Nothing copied: the selection is ${what}, which has no sanitized text`;
 }
 
 function baseName(): string {
@@ -636,9 +668,24 @@ async function save(kind: Parameters<ReturnType<typeof bridge>['exportText']>[0]
   }
 }
 
-export async function exportHexDump(): Promise<void> {
-  const got = await selectionBytes();
-  if (got) await save('hex-dump', `${baseName()}-${got.start.toString(16)}.hexdump.txt`, hexDumpText(got.bytes, got.start, title()));
+/**
+ * Main writes the hex dump: of the selection, or of the whole artifact (all the grant covers).
+ * The notice and main's audit entry say which.
+ */
+export async function exportHexDump(scope: 'selection' | 'artifact'): Promise<void> {
+  const grant = useGrants.getState().grant;
+  if (!grant) {
+    notify('Exporting a hex dump needs raw access');
+    return;
+  }
+  const [start, end] = selectedRange(useSelection.getState());
+  try {
+    const r = await bridge().exportHexDump(grant.id, scope === 'selection' ? { range: [start, end] } : {});
+    const what = r.scope === 'selection' ? `the selection (${grouped(r.range[1] - r.range[0])} bytes)` : r.scope === 'artifact' ? `the whole artifact (${grouped(r.range[1] - r.range[0])} bytes)` : `the granted range (${grouped(r.range[1] - r.range[0])} bytes)`;
+    notify(r.saved ? `Exported a hex dump of ${what} to ${r.name}` : 'Export cancelled');
+  } catch (e) {
+    notify(`Export refused: ${errorText(e)}`);
+  }
 }
 
 export async function exportReport(format: 'json' | 'md'): Promise<void> {

@@ -198,6 +198,16 @@ export interface GrantInfo {
   readonly expiresAt: number;
 }
 
+/** What `exportHexDump` wrote: which bytes (the scope says whether that was a selection or all the grant covers). */
+export interface HexDumpExport {
+  readonly saved: boolean;
+  /** File name chosen (printable ASCII), or null when cancelled. */
+  readonly name: string | null;
+  /** `selection`: the range asked for; `artifact`: the whole artifact; `granted-range`: all of a ranged grant. */
+  readonly scope: 'selection' | 'artifact' | 'granted-range';
+  readonly range: readonly [number, number];
+}
+
 export type RawAccessOutcome =
   | { readonly state: 'granted'; readonly grant: GrantInfo }
   | { readonly state: 'denied'; readonly why: string };

@@ -3,7 +3,7 @@
 // of characters; a chip is a bordered, coloured box with an icon drawn in CSS).
 import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { ScreenFindingView, ScreenView, TextLine, TextPiece } from '../../../shared/bridge/types';
-import { copyPlainText, copySelection, selectFromText, selectRange } from '../actions';
+import { copyPlainText, copySelection, selectFromText, selectLine, selectRange } from '../actions';
 import { BigList, type RowRenderProps } from '../components/BigList';
 import { revealSideways } from '../lib/reveal';
 import { ChipView } from '../components/ChipView';
@@ -305,13 +305,18 @@ export function TextView() {
   }, []);
   const onKeyDown = useCallback((e: KeyboardEvent<HTMLDivElement>) => {
     const { textTop: top, textVisible } = useView.getState();
+    // Up/Down (PageUp/PageDown, Ctrl+Home/End) move a line cursor: the line is selected (its bytes
+    // in the hex view), so Copy and Ctrl+C take what the line holds.
     const step: Record<string, number> = { ArrowUp: -1, ArrowDown: 1, PageUp: -textVisible, PageDown: textVisible };
-    if (e.key in step) {
+    const current = useSelection.getState().textLine;
+    let target: number | null = null;
+    if (e.key in step) target = current === null ? (step[e.key] > 0 ? top : top + textVisible - 1) : current + step[e.key];
+    else if (e.key === 'Home' && (e.ctrlKey || e.metaKey)) target = 0;
+    else if (e.key === 'End' && (e.ctrlKey || e.metaKey)) target = totalLines - 1;
+    if (target !== null) {
       e.preventDefault();
-      useView.setState({ textTop: Math.max(0, Math.min(Math.max(0, totalLines - textVisible), top + step[e.key])) });
-    } else if (e.key === 'Home' && (e.ctrlKey || e.metaKey)) useView.setState({ textTop: 0 });
-    else if (e.key === 'End' && (e.ctrlKey || e.metaKey)) useView.setState({ textTop: Math.max(0, totalLines - textVisible) });
-    else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      void selectLine(Math.max(0, Math.min(totalLines - 1, target)));
+    } else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
       // Walk the pieces (text and chips) of the linked line; each selects its bytes.
       e.preventDefault();
       const sel = useSelection.getState();

@@ -2,7 +2,8 @@ import { useRef, useState, type FormEvent } from 'react';
 import { closeArtifact, copySelection, exportHexDump, moveCursor, openArtifact, selectRange } from '../actions';
 import { markJump } from '../lib/timing';
 import { parseGoto } from '../lib/goto';
-import { humanSize } from '../lib/spans';
+import { MenuButton } from '../components/MenuButton';
+import { counted, grouped, humanSize } from '../lib/spans';
 import { useArtifact, useGrants, useSelection, useView, type MainTab } from '../stores';
 
 export function GotoBox() {
@@ -32,6 +33,22 @@ export function GotoBox() {
       <button type="submit">Go</button>
       {error && <span id="goto-error" className="error small" role="alert" data-testid="goto-error">{error}</span>}
     </form>
+  );
+}
+
+/** Export hex dump: of the selection or of the whole artifact (what the grant covers); the menu says which. */
+function ExportMenu() {
+  const grant = useGrants((g) => g.grant);
+  const size = useArtifact((a) => a.artifact?.size ?? 0);
+  const cursor = useSelection((s) => s.cursor);
+  const range = useSelection((s) => s.range);
+  const [start, end] = range ?? [cursor, cursor + 1];
+  const whole = grant?.range ? `Granted range — ${grouped(grant.range[1] - grant.range[0])} bytes` : `Whole artifact — ${grouped(size)} bytes`;
+  return (
+    <MenuButton label="Export hex dump" disabled={!grant} title={grant ? 'Main writes the dump to a file you choose; the audit log records which bytes' : 'Needs raw access'} items={[
+      { name: 'Hex dump of the selection', label: <>Selection — 0x{start.toString(16)}–0x{(end - 1).toString(16)}, {counted(end - start, 'byte')}</>, onChoose: () => void exportHexDump('selection') },
+      { name: grant?.range ? 'Hex dump of the granted range' : 'Hex dump of the whole artifact', label: whole, onChoose: () => void exportHexDump('artifact') },
+    ]} />
   );
 }
 
@@ -78,8 +95,8 @@ export function Toolbar() {
         <button type="button" onClick={() => void copySelection('c-array')} disabled={!granted}>C array</button>
         <button type="button" onClick={() => void copySelection('text')}>Text</button>
         <button type="button" onClick={() => void copySelection('offset')}>Offset</button>
-        <button type="button" onClick={() => void exportHexDump()} disabled={!granted}>Export hex dump</button>
       </div>
+      <ExportMenu />
       <button type="button" className="theme" aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`} onClick={() => useView.setState({ theme: theme === 'dark' ? 'light' : 'dark' })}>
         {theme === 'dark' ? '☀' : '☾'}
       </button>
