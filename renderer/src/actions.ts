@@ -6,6 +6,7 @@ import { bridge, errorCode, errorText } from './bridge';
 import { cArrayText, caretText, compareMarkdown, hexText, reportJson, reportMarkdown, bookmarksMarkdown, selectedText } from './lib/formats';
 import { assertInert } from './lib/inert';
 import { PAGE_SIZE, pageOf, sliceCached } from './lib/page-cache';
+import { compareRange } from './lib/compare-rows';
 import { clamp, maxTop, revealRow, rowCount, rowOf } from './lib/scroll';
 import { grouped, spanHead } from './lib/spans';
 import { closeSession, openSession, session } from './session';
@@ -695,7 +696,7 @@ export async function exportReport(format: 'json' | 'md'): Promise<void> {
   else await save('report-md', `${baseName()}-report.md`, reportMarkdown(report, artifact.ref, title()));
 }
 
-/** The comparison of the lines in view (or the selection's lines) as Markdown. */
+/** The comparison of the lines in view as Markdown, rows cut at sequence boundaries as Compare shows them. */
 export async function exportCompare(maxLines = 2000): Promise<void> {
   const s = session();
   const artifact = useArtifact.getState().artifact;
@@ -703,17 +704,17 @@ export async function exportCompare(maxLines = 2000): Promise<void> {
   const { textTop } = useView.getState();
   const lines = await s.text.lines(textTop, maxLines);
   const granted = useGrants.getState().grant !== null;
+  const ranges = new Map<number, [number, number]>();
   const raws = new Map<number, Uint8Array | null>();
-  if (granted) {
-    for (const l of lines) {
-      if (l.rawEnd - l.rawStart > 4096) {
-        raws.set(l.line, null);
-        continue;
-      }
-      raws.set(l.line, await readRange(l.rawStart, l.rawEnd));
-    }
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    await s.spans.ensureRange(Math.max(0, l.rawStart - 1), 2);
+    await s.spans.ensureRange(Math.max(0, l.rawEnd - 1), 2);
+    const range = compareRange(l, lines[i + 1] ?? s.text.line(l.line + 1), (o) => s.spans.outerAt(o));
+    ranges.set(l.line, range);
+    if (granted) raws.set(l.line, range[1] - range[0] > 4096 ? null : await readRange(range[0], range[1]));
   }
-  await save('compare-md', `${baseName()}-compare.md`, compareMarkdown(lines, (l) => raws.get(l.line) ?? null, artifact.ref, title()));
+  await save('compare-md', `${baseName()}-compare.md`, compareMarkdown(lines, (l) => ranges.get(l.line) ?? [l.rawStart, l.rawEnd], (l) => raws.get(l.line) ?? null, artifact.ref, title()));
 }
 
 export async function exportBookmarks(): Promise<void> {

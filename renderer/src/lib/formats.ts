@@ -69,13 +69,14 @@ export function lineRemovalSummary(line: TextLine): string {
 }
 
 /** The comparison as Markdown: each clean line, the raw range it came from (caret notation when granted) and what was removed. */
-export function compareMarkdown(lines: readonly TextLine[], rawOf: (line: TextLine) => Uint8Array | null, ref: string, title: string): string {
+export function compareMarkdown(lines: readonly TextLine[], rangeOf: (line: TextLine) => readonly [number, number], rawOf: (line: TextLine) => Uint8Array | null, ref: string, title: string): string {
   const out = [`# Raw vs clean: ${mdCell(title)}`, '', `Artifact: \`${ref}\``, '', '| Line | Raw range | Removed | Clean text | Raw (caret notation) |', '|---:|---|---|---|---|'];
   for (const l of lines) {
     const raw = rawOf(l);
+    const [start, end] = rangeOf(l);
     const clean = linesText([l], false);
     const caret = raw ? caretString(raw) : '(raw not authorized)';
-    out.push(`| ${l.line + 1} | 0x${hexOffset(l.rawStart)}–0x${hexOffset(l.rawEnd)} | ${lineRemovalSummary(l) || '—'} | \`${mdCell(clean).replace(/`/g, "'")}\` | \`${mdCell(caret).replace(/`/g, "'")}\` |`);
+    out.push(`| ${l.line + 1} | 0x${hexOffset(start)}–0x${hexOffset(end)} | ${lineRemovalSummary(l) || '—'} | \`${mdCell(clean).replace(/`/g, "'")}\` | \`${mdCell(caret).replace(/`/g, "'")}\` |`);
   }
   return assertInert(out.join('\n') + '\n');
 }
