@@ -1,6 +1,7 @@
 // Copy and export texts. Every one is built from notation (hex digits, caret cells, numbers) or
 // from sanitized text, never from raw bytes, and is checked inert before it leaves.
 import { caretString } from '../../../shared/hex/text';
+import { rankMeanings } from '../../../shared/parser/danger';
 import type { Bookmark, RemovalReport, SpanInfo, TextLine } from '../../../shared/bridge/types';
 import { assertInert } from './inert';
 import { chipLabel, hexOffset } from './spans';
@@ -47,8 +48,8 @@ export function reportMarkdown(report: RemovalReport, ref: string, title: string
     `- Ambiguous stretches (a UTF-8 and an 8-bit terminal disagree): ${report.ambiguous?.count ?? 0}, ${report.ambiguous?.bytes ?? 0} bytes${report.withheld_to_end ? `; text withheld to end of input from raw offset ${report.withheld_from ?? 0}` : ''}`,
     `- CR mode: ${report.cr_mode}${report.truncated ? '; input truncated' : ''}`, '', '## By class', '', '| Class | Count | Bytes |', '|---|---:|---:|');
   for (const [name, c] of Object.entries(report.classes)) if (c.count > 0) out.push(`| ${name} | ${c.count} | ${c.bytes} |`);
-  out.push('', '## By meaning', '', '| Class: meaning | Count |', '|---|---:|');
-  for (const [key, n] of Object.entries(report.meanings).sort((a, b) => b[1] - a[1])) out.push(`| ${mdCell(key)} | ${n} |`);
+  out.push('', '## By meaning, most dangerous first', '', '| Class: meaning | Count |', '|---|---:|');
+  for (const { key, count } of rankMeanings(report.meanings)) out.push(`| ${mdCell(key)} | ${count} |`);
   return assertInert(out.join('\n') + '\n');
 }
 

@@ -3,6 +3,7 @@ import { closeArtifact, copySelection, exportHexDump, moveCursor, openArtifact, 
 import { markJump } from '../lib/timing';
 import { parseGoto } from '../lib/goto';
 import { MenuButton } from '../components/MenuButton';
+import { ThemeButton } from '../components/ThemeButton';
 import { counted, grouped, humanSize } from '../lib/spans';
 import { useArtifact, useGrants, useSelection, useView, type MainTab } from '../stores';
 
@@ -56,7 +57,6 @@ export function Toolbar() {
   const record = useArtifact((a) => a.record);
   const artifact = useArtifact((a) => a.artifact);
   const mainTab = useView((v) => v.mainTab);
-  const theme = useView((v) => v.theme);
   const granted = useGrants((g) => g.grant !== null);
   if (!record || !artifact) return null;
   const tab = (t: MainTab, label: string) => (
@@ -88,18 +88,18 @@ export function Toolbar() {
         {tab('compare', 'Compare raw / clean')}
       </div>
       <GotoBox />
+      <div className="toolbar-actions">
       <div className="copy-group" role="group" aria-label="Copy selection">
         <span className="muted small">Copy</span>
         <button type="button" onClick={() => void copySelection('hex')} disabled={!granted} title="Ctrl+C in the hex view">Hex</button>
         <button type="button" onClick={() => void copySelection('caret')} disabled={!granted}>Caret</button>
         <button type="button" onClick={() => void copySelection('c-array')} disabled={!granted}>C array</button>
-        <button type="button" onClick={() => void copySelection('text')}>Text</button>
+        <button type="button" onClick={() => void copySelection('text')} title="The selection's sanitized text (Ctrl+C in the text view)">Text</button>
         <button type="button" onClick={() => void copySelection('offset')}>Offset</button>
       </div>
       <ExportMenu />
-      <button type="button" className="theme" aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`} onClick={() => useView.setState({ theme: theme === 'dark' ? 'light' : 'dark' })}>
-        {theme === 'dark' ? '☀' : '☾'}
-      </button>
+      <ThemeButton />
+      </div>
     </header>
   );
 }

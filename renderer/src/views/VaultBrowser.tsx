@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ArtifactSummary, GrantInfo, RecordSummary } from '../../../shared/bridge/types';
 import { DANGER_LABELS, dangerTier, type DangerCategory } from '../../../shared/parser/danger';
+import { ThemeButton } from '../components/ThemeButton';
 import { liveGrants, loadVault, openArtifact, openFile, revokeGrantById } from '../actions';
 import { artifactDanger, TIME_WINDOWS, triage, vaultCategories, type SortOrder, type TimeWindow } from '../lib/triage';
 import { counted, grouped, humanSize } from '../lib/spans';
@@ -35,12 +36,17 @@ function RemovalSummaryCell({ a }: { a: ArtifactSummary }) {
     <span className="removal" title={title}>
       <span className="removal-total"><strong>{grouped(r.removedSpans)}</strong> spans · {humanSize(r.removedBytes)} removed</span>
       {danger.slice(0, 3).map(([c, n]) => <DangerTag key={c} category={c} count={n} />)}
-      {danger.length > 3 && <span className="muted small"> +{danger.length - 3} more kinds</span>}
+      {danger.length > 3 && <span className="muted small more-kinds">+{danger.length - 3} more kinds</span>}
       {r.truncated && <span className="tag warn">truncated</span>}
       {r.ambiguous > 0 && <span className="tag warn" title="Stretches where a UTF-8 and an 8-bit terminal read the bytes differently">{r.ambiguous.toLocaleString('en-US')} ambiguous</span>}
       {r.withheldToEnd && <span className="tag warn" data-testid="withheld-to-end" title="The two terminal readings still disagreed at the end: no text from there on was kept">withheld to end</span>}
     </span>
   );
+}
+
+/** `2026-12-07T08:15:20.123Z` → [`2026-12-07`, `08:15:20`] (the parts wrap between, never inside). */
+function when(iso: string): string[] {
+  return iso.replace(/\.\d+Z?$|Z$/, '').split('T');
 }
 
 function countdown(ms: number): string {
@@ -176,6 +182,7 @@ export function VaultBrowser() {
           </button>
           <button type="button" onClick={() => void loadVault()}>Refresh</button>
           <button type="button" className="primary" onClick={() => void openFile()}>Open file…</button>
+          <ThemeButton />
         </div>
       </header>
       {error && <p className="error" role="alert">{error}</p>}
@@ -220,7 +227,7 @@ export function VaultBrowser() {
         <thead>
           <tr>
             <th scope="col">Captured</th><th scope="col">Command / file</th><th scope="col">Status</th><th scope="col">Stream</th>
-            <th scope="col" className="num">Size</th><th scope="col">Digest</th><th scope="col">Removed, most dangerous first</th>
+            <th scope="col" className="num">Size</th><th scope="col" className="digest">Digest</th><th scope="col">Removed, most dangerous first</th>
           </tr>
         </thead>
         {groups.map(({ record: r, rows, empty }) => {
@@ -240,7 +247,7 @@ export function VaultBrowser() {
                 >
                   {i === 0 && (
                     <>
-                      <td className="mono when" rowSpan={rows.length}>{r.createdAt.replace('T', ' ').replace(/\.\d+Z?$|Z$/, '')}</td>
+                      <td className="mono when" rowSpan={rows.length}>{when(r.createdAt).map((part) => <span key={part}>{part} </span>)}</td>
                       <td className="what" rowSpan={rows.length}>
                         <span className="title">{r.title}</span>
                         {r.cwd && <span className="muted small"> in {r.cwd}</span>}
@@ -252,7 +259,7 @@ export function VaultBrowser() {
                       <td className={exit.bad ? 'bad' : ''} rowSpan={rows.length}>{exit.text}</td>
                     </>
                   )}
-                  <td>
+                  <td title={`sha256 ${a.sha256}`}>
                     <span className={`stream s-${a.stream}`}>{a.stream}</span>
                     {!a.rawAvailable && <span className="tag">raw pruned</span>}
                     {live.some((g) => g.ref === a.ref) && <span className="tag warn" data-testid="row-granted" title="This window holds raw access to this stream">raw granted</span>}

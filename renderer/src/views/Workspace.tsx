@@ -54,7 +54,7 @@ function SidePanel({ layout }: { layout: Layout }) {
         ))}
         <button type="button" className="icon fold" aria-label="Fold the side panel" title="Fold the side panel (Enter on the splitter)" onClick={() => setPrefs({ sideCollapsed: true })}>»</button>
       </div>
-      <div className="side-body" role="tabpanel" id={`side-panel-${sideTab}`} aria-labelledby={`side-${sideTab}`}>
+      <div className={`side-body${sideTab === 'screen' ? ' fill' : ''}`} role="tabpanel" id={`side-panel-${sideTab}`} aria-labelledby={`side-${sideTab}`}>
         {sideTab === 'report' && <ReportPanel />}
         {sideTab === 'search' && <SearchPanel />}
         {sideTab === 'bookmarks' && <BookmarksPanel />}
