@@ -341,6 +341,13 @@ test('screen reconstruction: what a terminal showed of build.log, what it hid, a
   await expect.poll(theme).toBe('dark');
   // Long lines scroll sideways, never wrap: a bar shows that they do, and a finding whose text is
   // past the right edge scrolls it into sight with its line number still pinned at the left.
+  // (A narrow text pane: a smaller window, every span a full chip, the side panel widened with
+  // its splitter from the keyboard.)
+  await page.setViewportSize({ width: 1000, height: 900 });
+  await page.getByLabel('Chip density').selectOption('full');
+  await page.getByTestId('side-splitter').focus();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('side-splitter')).toHaveAttribute('aria-valuenow', await page.getByTestId('side-splitter').getAttribute('aria-valuemax') ?? '');
   const grid = page.getByTestId('text-grid');
   const geometry = () => grid.evaluate((el: HTMLElement) => ({ bar: el.offsetHeight - el.clientHeight, wide: el.scrollWidth > el.clientWidth, left: el.scrollLeft }));
   const before = await geometry();

@@ -312,8 +312,8 @@ function RawLocked({ phase, why, size, available }: { phase: string; why: string
       <div className="lock-text">
         <h3>Raw bytes are restricted</h3>
         <p>
-          The sanitized text and the removal report need no authorization. Showing these {size.toLocaleString('en-US')} bytes —
-          even as hex — needs a grant from a reviewer, recorded in the audit log.
+          The sanitized text and the report need no authorization; showing these {size.toLocaleString('en-US')} bytes, even as hex,
+          needs a reviewer's grant, recorded in the audit log.
         </p>
         {phase === 'denied' && (
           <p className="denied" data-testid="raw-denied" role="alert">
