@@ -156,6 +156,8 @@ test('a grant survives going back to the vault and reopening, until it is revoke
   await expect(page.locator(`[data-testid=artifact-row][data-ref="restricted:sha256:${sha}"] [data-testid=row-granted]`)).toBeVisible();
   expect(await app.auditActions()).not.toContain('raw.revoked');
   expect(await page.evaluate(async () => (await window.airlock.listGrants()).length)).toBe(1);
+  // The focus is back on the row of the artifact just left.
+  await expect(page.locator(`[data-testid=artifact-row][data-ref="restricted:sha256:${sha}"]`)).toBeFocused();
   await shot(page, 'triage-vault-grant');
 
   // Reopen: the grant is found again, no new prompt.

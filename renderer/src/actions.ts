@@ -16,6 +16,7 @@ import { initialGrants, useGrants } from './stores/grants';
 import { initialScreen, useScreen } from './stores/screen';
 import { initialSearch, useSearch, type SearchMode } from './stores/search';
 import { initialSelection, selectedRange, useSelection } from './stores/selection';
+import { useTriage } from './stores/triage';
 import { notify, useView } from './stores/view';
 
 /** Bytes per hex row. */
@@ -67,6 +68,8 @@ export async function openArtifact(record: RecordSummary, artifact: ArtifactSumm
   forgetRaw();
   if (indexPoll) clearTimeout(indexPoll);
   const ref = artifact.ref;
+  // Back in the vault browser, the focus returns to this artifact's row.
+  useTriage.setState({ focusRef: ref });
   openSession(ref, artifact.size, (n) => useArtifact.setState({ totalLines: n }));
   useArtifact.setState({ record, artifact, status: null, report: null, minimap: null, totalLines: 0, error: null });
   useSelection.setState({ ...initialSelection }, true);

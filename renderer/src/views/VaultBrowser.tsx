@@ -129,10 +129,7 @@ export function VaultBrowser() {
     // Only when the list first appears (or comes back), not on every filter keystroke.
   }, [records.length]);
 
-  const open = (r: RecordSummary, a: ArtifactSummary) => {
-    useTriage.setState({ focusRef: a.ref });
-    void openArtifact(r, a);
-  };
+  const open = (r: RecordSummary, a: ArtifactSummary) => void openArtifact(r, a);
   const onRowKey = (e: KeyboardEvent<HTMLTableRowElement>, r: RecordSummary, a: ArtifactSummary) => {
     const rows = [...(table.current?.querySelectorAll<HTMLElement>('[data-testid=artifact-row]') ?? [])];
     const at = rows.indexOf(e.currentTarget);
