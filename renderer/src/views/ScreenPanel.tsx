@@ -121,7 +121,7 @@ export function ScreenPanel() {
             {view.findings.length === 0 && <li className="muted">Nothing printed was hidden: the last screen shows every character the bytes printed (or scrolled past).</li>}
             {view.truncated && <li className="muted">More findings than listed; airlock screen --json lists them all.</li>}
           </ul>
-          <h3 className="screen-head">Last screen, as seen <span className="muted small">{view.cols}×{view.rows}</span></h3>
+          <h3 className="screen-head">Last screen, as seen</h3>
           {/* As tall as its rows (they all show without scrolling the panel); wider than the panel, it scrolls sideways. */}
           <div className="screen-last-box">
             <pre className="screen-last mono" data-testid="screen-last" aria-label="Last screen" style={{ width: `${view.cols}ch`, height: `calc(${view.screen.length} * var(--screen-lh) + 10px)` }}>{view.screen.join('\n')}</pre>
