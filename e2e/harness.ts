@@ -37,6 +37,11 @@ export interface LaunchOptions {
   readonly promptTimeoutMs?: number;
   /** Viewport of the viewer page. */
   readonly viewport?: { width: number; height: number };
+  /**
+   * What "Open file…" shows when no test set the next file (setNextOpenFile): the preview's
+   * picker (e2e/file-picker.ts). Without it the dialog answers "cancelled".
+   */
+  readonly pickFile?: (context: BrowserContext) => Promise<{ path: string } | null>;
 }
 
 export interface HarnessApp {
@@ -116,7 +121,7 @@ export async function launchApp(options: LaunchOptions): Promise<HarnessApp> {
     async chooseFile() {
       const f = nextFile;
       nextFile = null;
-      return f;
+      return f ?? (options.pickFile ? options.pickFile(context) : null);
     },
     chooseSavePath: async (_w, name) => join(exportDir, name),
     writeClipboard: (text) => void clipboard.push(text),

@@ -231,8 +231,15 @@ test('open → authorize → navigate → search → bookmark → compare → co
   await page.getByRole('tab', { name: 'Report' }).click();
   await page.getByRole('button', { name: 'Export report Markdown' }).click();
   await expect(page.getByTestId('notice')).toContainText('Exported');
+  // Export hex dump offers the selection and the whole artifact; each says which, and so does the audit entry.
   await page.getByRole('button', { name: 'Export hex dump' }).click();
-  await expect(page.getByTestId('notice')).toContainText('Exported');
+  await page.getByRole('menuitem', { name: 'Hex dump of the selection' }).click();
+  await expect(page.getByTestId('notice')).toContainText('Exported a hex dump of the selection');
+  await page.getByRole('button', { name: 'Export hex dump' }).click();
+  await page.getByRole('menuitem', { name: 'Hex dump of the whole artifact' }).click();
+  await expect(page.getByTestId('notice')).toContainText(`Exported a hex dump of the whole artifact (${size.toLocaleString('en-US')} bytes)`);
+  const dumps = (await app.services.audit.list()).flatMap((l) => ('entry' in l && l.entry.action === 'text.exported' && l.entry.kind === 'hex-dump' ? [l.entry.scope] : []));
+  expect(dumps).toEqual(['selection', 'artifact']);
 
   // Dark theme over the whole workspace (and light again), then revoke: every raw byte leaves the DOM.
   const toggle = page.getByRole('button', { name: /Switch to (dark|light) theme/ });
@@ -334,6 +341,13 @@ test('screen reconstruction: what a terminal showed of build.log, what it hid, a
   await expect.poll(theme).toBe('dark');
   // Long lines scroll sideways, never wrap: a bar shows that they do, and a finding whose text is
   // past the right edge scrolls it into sight with its line number still pinned at the left.
+  // (A narrow text pane: a smaller window, every span a full chip, the side panel widened with
+  // its splitter from the keyboard.)
+  await page.setViewportSize({ width: 1000, height: 900 });
+  await page.getByLabel('Chip density').selectOption('full');
+  await page.getByTestId('side-splitter').focus();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('side-splitter')).toHaveAttribute('aria-valuenow', await page.getByTestId('side-splitter').getAttribute('aria-valuemax') ?? '');
   const grid = page.getByTestId('text-grid');
   const geometry = () => grid.evaluate((el: HTMLElement) => ({ bar: el.offsetHeight - el.clientHeight, wide: el.scrollWidth > el.clientWidth, left: el.scrollLeft }));
   const before = await geometry();

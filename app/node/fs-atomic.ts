@@ -22,12 +22,12 @@ export interface AtomicWriteOptions {
 }
 
 /**
- * Writes `data` to `path` so that readers see either the old file or the complete new one, never a
- * torn write, even across a crash: temp file in the same directory (same filesystem, so rename is
+ * Writes `data` (whole, or streamed chunk by chunk) to `path` so that readers see either the old
+ * file or the complete new one, never a torn write, even across a crash: temp file in the same directory (same filesystem, so rename is
  * atomic), explicit chmod, fsync of the data, rename (or link for `exclusive`), fsync of the
  * directory so the new name itself is durable.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array | AsyncIterable<string | Uint8Array>, options: AtomicWriteOptions = {}): Promise<void> {
   const mode = options.mode ?? PRIVATE_FILE_MODE;
   const dir = dirname(path);
   // A leading dot and a fixed suffix let directory scanners recognise and skip leftovers.
@@ -39,7 +39,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   try {
     try {
       await fh.chmod(mode);
-      await fh.writeFile(data);
+      if (typeof data === 'string' || data instanceof Uint8Array) await fh.writeFile(data);
+      // Streamed: any size in bounded memory (writeFile on a handle writes whole, from where the last one ended).
+      else for await (const chunk of data) await fh.writeFile(chunk);
       await fh.sync();
     } finally {
       await fh.close();

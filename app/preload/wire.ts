@@ -11,7 +11,7 @@ export const PROMPT_CHANNEL = 'airlock-prompt:call';
 export const VIEWER_METHODS = [
   'getVaultInfo', 'listRecords', 'openFile', 'startIndex', 'getIndexStatus', 'cancelIndex', 'getReport', 'getSpans',
   'findSpan', 'getMinimap', 'getTextLines', 'textPositionOf', 'searchText', 'getScreen', 'getChunkLog', 'requestRawAccess', 'listGrants',
-  'revokeGrant', 'readRaw', 'searchRaw', 'listBookmarks', 'saveBookmark', 'deleteBookmark', 'copyText', 'exportText', 'listAudit',
+  'revokeGrant', 'readRaw', 'searchRaw', 'listBookmarks', 'saveBookmark', 'deleteBookmark', 'copyText', 'exportText', 'exportHexDump', 'listAudit',
   'listRequests', 'reviewRequest',
 ] as const;
 export const PROMPT_METHODS = ['getPrompt', 'answerPrompt'] as const;

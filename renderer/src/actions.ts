@@ -1,12 +1,14 @@
 // Everything the UI does, as plain functions over the stores and the bridge, so components stay
 // small and tests can drive the app without clicking.
 import { MAX_RAW_READ, MAX_EXPORT_CHARS } from '../../shared/bridge/contract';
-import type { ArtifactSummary, CopyKind, RecordSummary, TextLine } from '../../shared/bridge/types';
+import type { ArtifactSummary, CopyKind, GrantInfo, RecordSummary, SpanInfo, TextLine } from '../../shared/bridge/types';
 import { bridge, errorCode, errorText } from './bridge';
-import { cArrayText, caretText, compareMarkdown, hexDumpText, hexText, linesText, reportJson, reportMarkdown, bookmarksMarkdown } from './lib/formats';
+import { cArrayText, caretText, compareMarkdown, hexText, reportJson, reportMarkdown, bookmarksMarkdown, selectedText } from './lib/formats';
 import { assertInert } from './lib/inert';
 import { PAGE_SIZE, pageOf, sliceCached } from './lib/page-cache';
+import { compareRange } from './lib/compare-rows';
 import { clamp, maxTop, revealRow, rowCount, rowOf } from './lib/scroll';
+import { grouped, spanHead } from './lib/spans';
 import { closeSession, openSession, session } from './session';
 import { useArtifact } from './stores/artifact';
 import { useBookmarks } from './stores/bookmarks';
@@ -14,6 +16,7 @@ import { initialGrants, useGrants } from './stores/grants';
 import { initialScreen, useScreen } from './stores/screen';
 import { initialSearch, useSearch, type SearchMode } from './stores/search';
 import { initialSelection, selectedRange, useSelection } from './stores/selection';
+import { useTriage } from './stores/triage';
 import { notify, useView } from './stores/view';
 
 /** Bytes per hex row. */
@@ -60,9 +63,13 @@ export async function openFile(): Promise<void> {
 let indexPoll: ReturnType<typeof setTimeout> | null = null;
 
 export async function openArtifact(record: RecordSummary, artifact: ArtifactSummary): Promise<void> {
-  await endGrant(null, true);
+  // Main's grants outlive the view: a grant for this or another artifact is found again when
+  // its artifact is (re)opened (adoptGrant); only the bytes this window cached are dropped.
+  forgetRaw();
   if (indexPoll) clearTimeout(indexPoll);
   const ref = artifact.ref;
+  // Back in the vault browser, the focus returns to this artifact's row.
+  useTriage.setState({ focusRef: ref });
   openSession(ref, artifact.size, (n) => useArtifact.setState({ totalLines: n }));
   useArtifact.setState({ record, artifact, status: null, report: null, minimap: null, totalLines: 0, error: null });
   useSelection.setState({ ...initialSelection }, true);
@@ -125,8 +132,12 @@ export async function retryIndex(): Promise<void> {
   if (record && artifact) await openArtifact(record, artifact);
 }
 
+/**
+ * Back to the vault browser. The grant is not revoked (it stands until it expires or is revoked
+ * here or in main; the vault browser lists it); the bytes this window cached leave memory.
+ */
 export async function closeArtifact(): Promise<void> {
-  await endGrant(null, true);
+  forgetRaw();
   closeSession();
   useArtifact.setState({ record: null, artifact: null, status: null, report: null, minimap: null, totalLines: 0 });
 }
@@ -149,6 +160,41 @@ export async function requestRaw(): Promise<void> {
     }
   } catch (e) {
     useGrants.setState({ phase: 'denied', grant: null, why: errorText(e) });
+  }
+}
+
+/**
+ * Leaves the open artifact's raw bytes behind without ending main's grant: every cached page is
+ * dropped and the grant state starts over (the next open adopts a grant main still holds).
+ */
+function forgetRaw(): void {
+  const s = session();
+  if (s) {
+    s.pages.clear();
+    s.inflight.clear();
+    s.rawGeneration++;
+  }
+  if (useGrants.getState().grant) useView.setState((v) => ({ rawVersion: v.rawVersion + 1 }));
+  useGrants.setState(initialGrants(), true);
+}
+
+/** This window's live grants (main's list), for the vault browser; [] when main cannot say. */
+export async function liveGrants(): Promise<GrantInfo[]> {
+  try {
+    const now = Date.now();
+    return (await bridge().listGrants()).filter((g) => g.expiresAt > now);
+  } catch {
+    return [];
+  }
+}
+
+/** Revokes one of this window's grants from the vault browser. */
+export async function revokeGrantById(id: string): Promise<void> {
+  try {
+    await bridge().revokeGrant(id);
+    notify('Raw access revoked');
+  } catch (e) {
+    notify(`Revoke failed: ${errorText(e)}`);
   }
 }
 
@@ -407,6 +453,18 @@ export function selectFromText(line: TextLine, pieceIndex: number): void {
   useSelection.setState({ textLine: line.line, textPiece: pieceIndex });
 }
 
+/** Selects text line `n` (its raw bytes), shows it in the text view, and its bytes in the hex view. */
+export async function selectLine(n: number): Promise<void> {
+  const s = session();
+  if (!s) return;
+  const [line] = await s.text.lines(n, 1);
+  if (!line || session() !== s) return;
+  selectRange(line.rawStart, Math.max(line.rawStart + 1, line.rawEnd), false);
+  useSelection.setState({ textLine: line.line, textPiece: null });
+  const { textTop, textVisible } = useView.getState();
+  useView.setState({ textTop: revealRow(textTop, line.line, textVisible, useArtifact.getState().totalLines) });
+}
+
 // ---------------------------------------------------------------- report walk
 
 /** Next or previous span of a class/meaning from the cursor; selects it. */
@@ -527,21 +585,25 @@ async function selectionBytes(): Promise<{ bytes: Uint8Array; start: number } | 
   return { bytes, start };
 }
 
-/** Sanitized text of the lines the selection touches. */
-async function selectionText(): Promise<string> {
+/**
+ * The sanitized text of the selection: the kept text of the bytes selected, cut at the selection's
+ * ends (text whose bytes map one to one is cut exactly; a replaced piece counts whole), lines
+ * joined as the text view shows them. `removed` counts the removed spans the selection holds.
+ */
+async function selectionText(): Promise<{ text: string; removed: SpanInfo[] }> {
   const s = session();
   const ref = useArtifact.getState().artifact?.ref;
-  if (!s || !ref) return '';
+  if (!s || !ref) return { text: '', removed: [] };
   const [start, end] = selectedRange(useSelection.getState());
   const a = await bridge().textPositionOf(ref, start);
   const b = await bridge().textPositionOf(ref, end - 1);
-  if (!a || !b) return '';
-  const lines = await s.text.lines(a.line, Math.min(2000, b.line - a.line + 1));
-  return linesText(lines.map((l) => ({ ...l, pieces: l.pieces.filter((p) => {
-    const [ps, pl] = p.t === 'chip' ? [p.span.offset, p.span.length] : [p.raw, p.rawLength];
-    return ps < end && ps + pl > start;
-  }) })), false);
+  if (!a || !b) return { text: '', removed: [] };
+  const lines = await s.text.lines(a.line, Math.min(MAX_COPY_LINES, b.line - a.line + 1));
+  return selectedText(lines, start, end);
 }
+
+/** Most lines one Copy Text takes. */
+const MAX_COPY_LINES = 2000;
 
 /** Copies text the user selected in the sanitized view (already sanitized; checked inert). */
 export async function copyPlainText(text: string): Promise<void> {
@@ -556,8 +618,15 @@ export async function copyPlainText(text: string): Promise<void> {
 export async function copySelection(kind: CopyKind): Promise<void> {
   try {
     let text: string;
-    if (kind === 'text') text = await selectionText();
-    else if (kind === 'offset') {
+    if (kind === 'text') {
+      const got = await selectionText();
+      // Nothing kept: say why, and put nothing on the clipboard (no empty write, no audit entry).
+      if (got.text === '') {
+        notify(nothingToCopy(got.removed));
+        return;
+      }
+      text = got.text;
+    } else if (kind === 'offset') {
       const [start, end] = selectedRange(useSelection.getState());
       text = end - start > 1 ? `0x${start.toString(16)}-0x${(end - 1).toString(16)}` : `0x${start.toString(16)}`;
     } else {
@@ -570,6 +639,14 @@ export async function copySelection(kind: CopyKind): Promise<void> {
   } catch (e) {
     notify(`Copy refused: ${errorText(e)}`);
   }
+}
+
+/** Why Copy Text copied nothing: the selection holds only removed spans (named), or no text at all. */
+function nothingToCopy(removed: readonly SpanInfo[]): string {
+  if (removed.length === 0) return 'Nothing copied: the selection holds no sanitized text';
+  const first = spanHead(removed[0]);
+  const what = removed.length === 1 ? `a removed span (${first})` : `${removed.length} removed spans (${first}, …)`;
+  return `Nothing copied: the selection is ${what}, which has no sanitized text`;
 }
 
 function baseName(): string {
@@ -595,9 +672,24 @@ async function save(kind: Parameters<ReturnType<typeof bridge>['exportText']>[0]
   }
 }
 
-export async function exportHexDump(): Promise<void> {
-  const got = await selectionBytes();
-  if (got) await save('hex-dump', `${baseName()}-${got.start.toString(16)}.hexdump.txt`, hexDumpText(got.bytes, got.start, title()));
+/**
+ * Main writes the hex dump: of the selection, or of the whole artifact (all the grant covers).
+ * The notice and main's audit entry say which.
+ */
+export async function exportHexDump(scope: 'selection' | 'artifact'): Promise<void> {
+  const grant = useGrants.getState().grant;
+  if (!grant) {
+    notify('Exporting a hex dump needs raw access');
+    return;
+  }
+  const [start, end] = selectedRange(useSelection.getState());
+  try {
+    const r = await bridge().exportHexDump(grant.id, scope === 'selection' ? { range: [start, end] } : {});
+    const what = r.scope === 'selection' ? `the selection (${grouped(r.range[1] - r.range[0])} bytes)` : r.scope === 'artifact' ? `the whole artifact (${grouped(r.range[1] - r.range[0])} bytes)` : `the granted range (${grouped(r.range[1] - r.range[0])} bytes)`;
+    notify(r.saved ? `Exported a hex dump of ${what} to ${r.name}` : 'Export cancelled');
+  } catch (e) {
+    notify(`Export refused: ${errorText(e)}`);
+  }
 }
 
 export async function exportReport(format: 'json' | 'md'): Promise<void> {
@@ -607,7 +699,7 @@ export async function exportReport(format: 'json' | 'md'): Promise<void> {
   else await save('report-md', `${baseName()}-report.md`, reportMarkdown(report, artifact.ref, title()));
 }
 
-/** The comparison of the lines in view (or the selection's lines) as Markdown. */
+/** The comparison of the lines in view as Markdown, rows cut at sequence boundaries as Compare shows them. */
 export async function exportCompare(maxLines = 2000): Promise<void> {
   const s = session();
   const artifact = useArtifact.getState().artifact;
@@ -615,17 +707,17 @@ export async function exportCompare(maxLines = 2000): Promise<void> {
   const { textTop } = useView.getState();
   const lines = await s.text.lines(textTop, maxLines);
   const granted = useGrants.getState().grant !== null;
+  const ranges = new Map<number, [number, number]>();
   const raws = new Map<number, Uint8Array | null>();
-  if (granted) {
-    for (const l of lines) {
-      if (l.rawEnd - l.rawStart > 4096) {
-        raws.set(l.line, null);
-        continue;
-      }
-      raws.set(l.line, await readRange(l.rawStart, l.rawEnd));
-    }
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    await s.spans.ensureRange(Math.max(0, l.rawStart - 1), 2);
+    await s.spans.ensureRange(Math.max(0, l.rawEnd - 1), 2);
+    const range = compareRange(l, lines[i + 1] ?? s.text.line(l.line + 1), (o) => s.spans.outerAt(o));
+    ranges.set(l.line, range);
+    if (granted) raws.set(l.line, range[1] - range[0] > 4096 ? null : await readRange(range[0], range[1]));
   }
-  await save('compare-md', `${baseName()}-compare.md`, compareMarkdown(lines, (l) => raws.get(l.line) ?? null, artifact.ref, title()));
+  await save('compare-md', `${baseName()}-compare.md`, compareMarkdown(lines, (l) => ranges.get(l.line) ?? [l.rawStart, l.rawEnd], (l) => raws.get(l.line) ?? null, artifact.ref, title()));
 }
 
 export async function exportBookmarks(): Promise<void> {

@@ -12,7 +12,7 @@
 //   offsets, counts or span metadata only.
 import { z } from 'zod';
 import type {
-  ArtifactRef, AuditView, Bookmark, ChunkLogView, CopyKind, ExportKind, GrantInfo, IndexStatus, Minimap,
+  ArtifactRef, AuditView, Bookmark, ChunkLogView, CopyKind, ExportKind, GrantInfo, HexDumpExport, IndexStatus, Minimap,
   PromptView, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, RequestView, ScreenView, SearchHits, SpanInfo, TextPage,
   TextPosition, VaultInfo,
 } from './types';
@@ -61,8 +61,15 @@ export const BRIDGE_ARGS = {
   listBookmarks: z.tuple([artifactRefSchema]),
   saveBookmark: z.tuple([artifactRefSchema, z.object({ offset, length, note }).strict()]),
   deleteBookmark: z.tuple([artifactRefSchema, bookmarkId]),
-  copyText: z.tuple([z.enum(['hex', 'caret', 'c-array', 'text', 'offset']), z.string().max(MAX_EXPORT_CHARS)]),
+  /** An empty text is refused: nothing reaches the clipboard and no `text.copied` is audited. */
+  copyText: z.tuple([z.enum(['hex', 'caret', 'c-array', 'text', 'offset']), z.string().min(1, 'nothing to copy').max(MAX_EXPORT_CHARS)]),
   exportText: z.tuple([z.enum(['hex-dump', 'report-json', 'report-md', 'compare-md', 'bookmarks-md']), z.string().max(120), z.string().max(MAX_EXPORT_CHARS)]),
+  /**
+   * Main writes the hex dump of `range` (absent: all the grant covers, the whole artifact for a
+   * whole-artifact grant) to a file the human picks in main's save dialog, streamed (any size);
+   * audited as `text.exported` with its scope and range, and counted as a read of the grant.
+   */
+  exportHexDump: z.tuple([grantId, z.object({ range: range.optional() }).strict()]),
   listAudit: z.tuple([z.number().int().min(1).max(10_000)]),
   /** The review queue: every raw-access request of the vault (agents' bounded extracts). */
   listRequests: z.tuple([]),
@@ -77,7 +84,7 @@ export const BRIDGE_ARGS = {
 export type BridgeMethod = keyof typeof BRIDGE_ARGS;
 export const BRIDGE_METHODS = Object.keys(BRIDGE_ARGS) as BridgeMethod[];
 /** Methods that return raw bytes or facts about them and so need a grant bound to the caller. */
-export const GRANT_METHODS: ReadonlySet<BridgeMethod> = new Set<BridgeMethod>(['readRaw', 'searchRaw']);
+export const GRANT_METHODS: ReadonlySet<BridgeMethod> = new Set<BridgeMethod>(['readRaw', 'searchRaw', 'exportHexDump']);
 
 /** The API the preload exposes as `window.airlock` (and the harness stands in for). */
 export interface AirlockBridge {
@@ -110,6 +117,8 @@ export interface AirlockBridge {
   copyText(kind: CopyKind, text: string): Promise<void>;
   /** Main shows a save dialog and writes the (inert-checked) text atomically, mode 0600. */
   exportText(kind: ExportKind, suggestedName: string, text: string): Promise<{ saved: boolean; name: string | null }>;
+  /** Hex dump of a selection or of everything the grant covers, written by main (save dialog, 0600, atomic). */
+  exportHexDump(grantId: string, options: { range?: [number, number] }): Promise<HexDumpExport>;
   listAudit(limit: number): Promise<AuditView[]>;
   /** Every queued request, pending first; strings escaped, extracts inert (hex notation, digest, sanitized text). */
   listRequests(): Promise<RequestView[]>;

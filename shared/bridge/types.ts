@@ -1,6 +1,7 @@
 // Result and value types of the renderer bridge (`window.airlock`). Platform-neutral: main,
 // preload, the e2e harness and the renderer all import these. Offsets and sizes are plain JS
 // numbers (safe integers, never 32-bit): a 4 GiB artifact is an ordinary case.
+import type { DangerCategory } from '../parser/danger';
 import type { RemovalReport } from '../sanitize/report';
 
 /** `restricted:sha256:<64 hex>`: names one raw artifact. Only main can resolve it to bytes. */
@@ -29,8 +30,10 @@ export interface ArtifactSummary {
 export interface RemovalSummary {
   readonly removedSpans: number;
   readonly removedBytes: number;
-  /** Up to five `class: meaning` keys with the highest counts. */
+  /** Up to five `class: meaning` keys, most dangerous first, then by count (shared/parser/danger.ts). */
   readonly top: ReadonlyArray<{ readonly key: string; readonly count: number }>;
+  /** Removed spans per danger category, only those that occur, most dangerous first (absent from older mains). */
+  readonly danger?: Readonly<Partial<Record<DangerCategory, number>>>;
   readonly truncated: boolean;
   /** Text was withheld to end of input (one-reading rule). */
   readonly withheldToEnd: boolean;
@@ -193,6 +196,16 @@ export interface GrantInfo {
   readonly reason: string;
   readonly createdAt: number;
   readonly expiresAt: number;
+}
+
+/** What `exportHexDump` wrote: which bytes (the scope says whether that was a selection or all the grant covers). */
+export interface HexDumpExport {
+  readonly saved: boolean;
+  /** File name chosen (printable ASCII), or null when cancelled. */
+  readonly name: string | null;
+  /** `selection`: the range asked for; `artifact`: the whole artifact; `granted-range`: all of a ranged grant. */
+  readonly scope: 'selection' | 'artifact' | 'granted-range';
+  readonly range: readonly [number, number];
 }
 
 export type RawAccessOutcome =

@@ -6,7 +6,7 @@ import { Scrollbar } from '../../renderer/src/components/Scrollbar';
 import { copyPlainText, gotoHit, moveCursor, runSearch, selectRange, addBookmark } from '../../renderer/src/actions';
 import { bucketAt } from '../../renderer/src/views/Minimap';
 import { Chip, LinePieces } from '../../renderer/src/views/TextView';
-import { useBookmarks, useSearch, useSelection, useView } from '../../renderer/src/stores';
+import { resetPrefs, setPrefs, useBookmarks, useSearch, useSelection, useView } from '../../renderer/src/stores';
 import type { SpanInfo, TextLine } from '../../shared/bridge/types';
 import { NOT_INERT, grantRaw, openSample, startApp } from './setup';
 import { session } from '../../renderer/src/session';
@@ -14,6 +14,7 @@ import { session } from '../../renderer/src/session';
 afterEach(() => {
   cleanup();
   setBridge(null);
+  resetPrefs();
 });
 
 const rows4GiB = 2 ** 28;
@@ -73,9 +74,40 @@ describe('chips and pieces', () => {
     expect(fake.className).toBe('tp');
     expect(fake.querySelector('.chip-icon')).toBeNull();
   });
-  it('shows how many spans were elided after a chip', () => {
-    render(<Chip piece={{ t: 'chip', span: span({ cls: 3, meaning: 'SGR select graphic rendition', length: 5 }), more: 1200 }} selected={false} index={0} line={0} />);
+  it('shows how many spans were elided after a chip, drawn as a chip or as a mark', () => {
+    act(() => setPrefs({ chipDensity: 'full' }));
+    const piece = { t: 'chip' as const, span: span({ cls: 3, meaning: 'SGR select graphic rendition', length: 5 }), more: 1200 };
+    const { unmount } = render(<Chip piece={piece} selected={false} index={0} line={0} />);
     expect(screen.getByTestId('chip').textContent).toBe('CSISGR+1200');
+    unmount();
+    // Colour drawn thin (the default density): no label text, the count stays, the name says all.
+    act(() => setPrefs({ chipDensity: 'balanced' }));
+    render(<Chip piece={piece} selected={false} index={0} line={0} />);
+    const mark = screen.getByTestId('chip');
+    expect(mark.dataset.drawn).toBe('mark');
+    expect(mark.textContent).toBe('+1200');
+    expect(mark.getAttribute('aria-label')).toMatch(/^Removed: CSI SGR select graphic rendition, 5 bytes.*, and 1200 more$/);
+  });
+
+  it('draws a span as a chip or a mark by its danger category and the density chosen', () => {
+    const cases: Array<[number, string, boolean, boolean, boolean]> = [
+      // cls, meaning, chip at full, at balanced, at minimal
+      [4, 'OSC 52 clipboard access', true, true, true],
+      [4, 'OSC 8 hyperlink (open)', true, true, true],
+      [3, 'SGR select graphic rendition (conceal: hidden text)', true, true, true],
+      [10, 'tag character (ASCII smuggling)', true, true, true],
+      [3, 'CUU cursor up', true, true, false],
+      [0, 'CR carriage return', true, true, false],
+      [3, 'SGR select graphic rendition', true, false, false],
+    ];
+    for (const [cls, meaning, full, balanced, minimal] of cases) {
+      for (const [density, want] of [['full', full], ['balanced', balanced], ['minimal', minimal]] as const) {
+        act(() => setPrefs({ chipDensity: density }));
+        const { unmount } = render(<Chip piece={{ t: 'chip', span: span({ cls, meaning }) }} selected={false} index={0} line={0} />);
+        expect(screen.getByTestId('chip').dataset.drawn, `${meaning} at ${density}`).toBe(want ? 'chip' : 'mark');
+        unmount();
+      }
+    }
   });
 });
 

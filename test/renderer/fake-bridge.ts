@@ -12,6 +12,8 @@ import type { RequestView,
 import { SPAN_CLASS_COUNT, SPAN_CLASS_NAMES, SpanFlag } from '../../shared/parser/span-class';
 import { Sanitizer } from '../../shared/sanitize/sanitizer';
 import { isInert } from '../../shared/sanitize/inert';
+import { formatHexRows } from '../../shared/hex/rows';
+import { formatRowText } from '../../shared/hex/text';
 import { captureChunks, hostileTranscript, periodicUnit } from './samples';
 import { sha256Hex } from './sha256';
 import { screenViewOf } from '../../app/services/screen/view';
@@ -337,7 +339,7 @@ export interface FakeBridgeOptions {
 export interface FakeControl {
   calls: string[];
   copies: Array<{ kind: CopyKind; text: string }>;
-  exports: Array<{ kind: ExportKind; name: string; text: string }>;
+  exports: Array<{ kind: ExportKind; name: string; text: string; scope?: string; range?: readonly [number, number] }>;
   rawReads: Array<{ offset: number; length: number }>;
   grants: Map<string, GrantInfo>;
   /** Ends every grant as if it expired. */
@@ -576,6 +578,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       bookmarks.set(ref, (bookmarks.get(ref) ?? []).filter((b) => b.id !== id));
     },
     async copyText(kind, text) {
+      if (text === '') throw new Error('[bad-request] copyText: argument 2: nothing to copy');
       inert(text);
       control.copies.push({ kind, text });
     },
@@ -583,6 +586,22 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       inert(text);
       control.exports.push({ kind, name, text });
       return { saved: true, name };
+    },
+    async exportHexDump(grantId, opts) {
+      // As main: the range (or all the grant covers), its scope, one export; rows in the shared format.
+      const g = liveGrant(grantId);
+      const m = model(g.ref);
+      const bounds: [number, number] = g.range ? [g.range[0], g.range[1]] : [0, m.size];
+      const [start, end] = opts.range ?? bounds;
+      if (start < bounds[0] || end > bounds[1]) throw new Error('[forbidden] outside the granted range');
+      const scope = opts.range ? 'selection' as const : g.range ? 'granted-range' as const : 'artifact' as const;
+      const bytes = m.read(start, Math.min(end - start, 1 << 22));
+      const text = formatHexRows(bytes, start, { width: 16, lookahead: new Uint8Array(0) }).map((r) => formatRowText(r)).join('\n');
+      inert(text);
+      const name = `airlock-${scope}.hexdump.txt`;
+      control.exports.push({ kind: 'hex-dump', name, text, scope, range: [start, end] });
+      log('text.exported', { kind: 'hex-dump', scope });
+      return { saved: true, name, scope, range: [start, end] };
     },
     async listAudit(limit) {
       return audit.slice(-limit);

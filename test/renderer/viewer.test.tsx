@@ -227,7 +227,7 @@ describe('copy and export', () => {
     await grantRaw();
     act(() => selectRange(0, useArtifact.getState().artifact!.size));
     for (const kind of ['hex', 'caret', 'c-array', 'text', 'offset'] as const) await act(() => copySelection(kind));
-    await act(() => exportHexDump());
+    await act(() => exportHexDump('artifact'));
     await act(() => exportReport('json'));
     await act(() => exportReport('md'));
     await act(() => exportCompare());

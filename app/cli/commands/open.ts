@@ -3,15 +3,20 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { terminalSafeLine } from '../../node/terminal-safe';
+import { resolveVaultDir } from '../../node/vault/location';
 import { CliError, UsageError, type CliIo, type Command } from '../command';
+import { importIntoVault, type Imported } from '../vault/import';
 
 const USAGE = `Usage:
   airlock open FILE|restricted:sha256:<hex> [--vault DIR]
 
 Start the desktop viewer on a raw transcript: FILE (.bin, .log, a script(1) typescript, an
-asciinema .cast) is imported into the vault as a restricted artifact; a reference opens an
+asciinema .cast) is first imported into the vault as a restricted artifact, exactly as
+'airlock vault import FILE' does (the vault is created if missing); a reference opens an
 artifact already in the vault. Raw bytes still appear only after you authorize them in the app.
-A running app receives the target instead (one instance).
+A running app receives the target instead (one instance). Where the Electron binary is not
+installed, a source checkout opens the same viewer in Chromium (npm run preview, which needs a
+display); with neither, nothing is imported and the message says what to run.
 
 Options:
   --vault DIR   vault directory (default: $AIRLOCK_VAULT, else the default vault, else the demo vault)`;
@@ -25,6 +30,13 @@ export interface OpenDeps {
   /** dist/app/main.cjs of this installation. */
   mainScript(): string;
   launch(bin: string, args: string[], env: NodeJS.ProcessEnv): void;
+  /**
+   * scripts/preview.mjs of a source checkout whose preview can run (Playwright installed and the
+   * renderer built), or null: the viewer in Chromium with the real services, where Electron is not.
+   */
+  preview(): string | null;
+  /** Imports FILE into the vault at DIR (the import service, as `airlock vault import`). */
+  importFile(vaultDir: string, file: string): Promise<Imported>;
 }
 
 /** The package root: dist/airlock.mjs (bundled) or app/cli/commands/open.ts (sources) lives below it. */
@@ -49,6 +61,13 @@ export const defaultOpenDeps: OpenDeps = {
   launch(bin, args, env) {
     spawn(bin, args, { detached: true, stdio: 'ignore', env }).unref();
   },
+  preview() {
+    const root = packageRoot();
+    const script = join(root, 'scripts/preview.mjs');
+    const ready = [script, join(root, 'node_modules/@playwright/test/package.json'), join(root, 'dist/renderer/index.html'), join(root, 'e2e/harness.ts')].every((p) => existsSync(p));
+    return ready ? script : null;
+  },
+  importFile: (vaultDir, file) => importIntoVault(vaultDir, file),
 };
 
 /** Runs `airlock open` with the given dependencies. */
@@ -69,7 +88,8 @@ export async function runOpen(args: readonly string[], io: CliIo, deps: OpenDeps
   }
   if (targets.length !== 1) throw new UsageError(targets.length === 0 ? 'missing FILE or restricted:sha256: reference' : 'give one FILE or reference');
   let target = targets[0]!;
-  if (target.startsWith('restricted:')) {
+  const isRef = target.startsWith('restricted:');
+  if (isRef) {
     if (!REF.test(target)) throw new UsageError(`'${terminalSafeLine(target.slice(0, 100))}' is not a restricted:sha256:<64 lowercase hex digits> reference`);
   } else {
     target = resolve(io.cwd, target);
@@ -81,12 +101,34 @@ export async function runOpen(args: readonly string[], io: CliIo, deps: OpenDeps
     }
     if (!st.isFile()) throw new CliError(`not a regular file: ${terminalSafeLine(target)}`);
   }
+  // Which viewer runs here, decided before anything is imported.
   const bin = deps.electron();
-  if (!bin) throw new CliError('the Electron binary is not installed here (it cannot be downloaded); run `npm run preview` to open the viewer in Chromium with the real services');
   const main = deps.mainScript();
-  if (!existsSync(main)) throw new CliError(`${terminalSafeLine(main)} is missing; run npm run build`);
-  deps.launch(bin, [main, `--open=${target}`, ...(vault ? [`--vault=${resolve(io.cwd, vault)}`] : [])], io.env);
-  io.stderr.write(`airlock: opening ${terminalSafeLine(target)} in the desktop viewer\n`);
+  const preview = bin ? null : deps.preview();
+  if (bin && !existsSync(main)) throw new CliError(`${terminalSafeLine(main)} is missing; run npm run build`);
+  if (!bin && !preview) {
+    throw new CliError(`no viewer here: the Electron binary is not installed (it cannot be downloaded) and this is not a source checkout that can run the preview (npm run preview); ${isRef ? 'view the artifact\'s sanitized text with airlock vault show' : 'import the file with airlock vault import and read its sanitized text with airlock vault show'}`);
+  }
+  if (preview && !io.env.DISPLAY && !io.env.WAYLAND_DISPLAY) {
+    throw new CliError('the preview (Chromium, where Electron is not installed) needs a display: DISPLAY and WAYLAND_DISPLAY are unset (run under xvfb-run, or import with airlock vault import)');
+  }
+  const vaultDir = vault !== undefined || !isRef ? resolveVaultDir(vault, io.env, io.cwd) : undefined;
+  let ref = target;
+  if (!isRef) {
+    // The same import as `airlock vault import`: the viewer is started on the stored artifact.
+    const imported = await deps.importFile(vaultDir!, target);
+    ref = imported.artifacts[0]?.ref ?? '';
+    if (!ref) throw new CliError(`${terminalSafeLine(target)} was imported as record ${imported.result.record.id} but holds no artifact to open`);
+    io.stderr.write(`airlock: imported ${terminalSafeLine(target)} as ${ref} (record ${imported.result.record.id}) into ${terminalSafeLine(imported.vault)}\n`);
+  }
+  const appArgs = [`--open=${ref}`, ...(vaultDir ? [`--vault=${vaultDir}`] : [])];
+  if (bin) {
+    deps.launch(bin, [main, ...appArgs], io.env);
+    io.stderr.write(`airlock: opening ${ref} in the desktop viewer\n`);
+  } else {
+    deps.launch(process.execPath, [preview!, ...appArgs], io.env);
+    io.stderr.write(`airlock: opening ${ref} in the preview (Chromium with the real services; Electron is not installed here)\n`);
+  }
   return 0;
 }
 

@@ -9,12 +9,14 @@ import { captureTime, commandLine, exitCodeText, exitText, recordField } from '.
 import { CliError, terminalColumns, UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 import { findRecordId } from '../vault/find-record';
 import { renderRecord } from '../vault/show';
+import { IMPORT_HELP, IMPORT_USAGE } from '../vault/import-usage';
 
 const USAGE = `Usage:
   airlock vault list   [--vault DIR] [--json]
   airlock vault show   ID|PREFIX|latest [--vault DIR] [--json]
   airlock vault verify [--vault DIR] [--json]
   airlock vault prune  --raw-older-than DURATION [--dry-run] [--vault DIR] [--json]
+${IMPORT_USAGE}
 
 List, inspect, verify and prune the restricted vault of captures. Output is metadata and
 sanitized text only; raw bytes are never printed.
@@ -29,7 +31,9 @@ Options:
 
 list orders records by capture time. show takes a record id, a unique prefix of one, or
 'latest'. verify exits 1 when it finds a problem; prune exits 1 when it refused to delete
-because a record is unreadable.`;
+because a record is unreadable.
+
+${IMPORT_HELP}`;
 
 const LIST_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const SHOW_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
@@ -52,8 +56,10 @@ export const vaultCommand: Command = {
           return await verify(rest, io);
         case 'prune':
           return await prune(rest, io);
+        case 'import':
+          return await (await import('../vault/import')).vaultImport(rest, io);
         case undefined:
-          throw new UsageError('missing subcommand (list, show, verify or prune)');
+          throw new UsageError('missing subcommand (list, show, verify, prune or import)');
         default:
           throw new UsageError(`unknown subcommand '${terminalSafeLine(sub.slice(0, 40))}'`);
       }

@@ -9,6 +9,7 @@ import type { GrantStore } from '../grants/grants';
 import type { PromptBroker } from '../prompt/prompts';
 import type { RequestStore } from '../requests';
 import { reviewHandlers } from './review';
+import { hexDumpLines } from '../raw/hex-dump';
 import { readRawRange } from '../raw/read';
 import type { VaultView } from '../vault-view/view';
 import { ARTIFACT_METHODS, type ArtifactPort } from './artifact-port';
@@ -156,6 +157,24 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       const name = path.split(/[\\/]/).pop() ?? safeName;
       await audit.append('text.exported', { kind, chars: text.length, name: auditText(name, 120) });
       return { saved: true, name: name.replace(/[^\x20-\x7e]/g, '?') };
+    },
+    exportHexDump: async (w, [grantId, options]) => {
+      const g = grants.check(grantId, w);
+      const bounds: [number, number] = g.info.range ? [g.info.range[0], Math.min(g.info.range[1], g.size)] : [0, g.size];
+      const [start, end] = options.range ?? bounds;
+      if (start < bounds[0] || end > bounds[1]) throw new BridgeError('forbidden', `bytes [${start}, ${end}) are outside the granted range [${bounds[0]}, ${bounds[1]})`);
+      const scope = options.range ? 'selection' : g.info.range ? 'granted-range' : 'artifact';
+      const loc = await view.locate(g.info.ref);
+      const what = scope === 'selection' ? `bytes 0x${start.toString(16)}-0x${(end - 1).toString(16)}` : scope === 'artifact' ? 'whole artifact' : 'granted range';
+      const suggested = `airlock-${g.sha256.slice(0, 12)}-${scope === 'selection' ? start.toString(16) : scope}.hexdump.txt`;
+      const path = await deps.chooseSavePath(w, suggested);
+      if (!path) return { saved: false, name: null, scope, range: [start, end] };
+      const header = [`${loc.summary.title} (${loc.stream}) ${g.info.ref}`, `${what}: offset 0x${start.toString(16)}, ${end - start} bytes`];
+      await writeFileAtomic(path, hexDumpLines(deps.vault.rawPath(g.sha256), start, end, bounds, g.size, header.map((h) => terminalSafeLine(h))), { mode: 0o600 });
+      grants.noteRead(grantId, start, end);
+      const name = path.split(/[\\/]/).pop() ?? suggested;
+      await audit.append('text.exported', { kind: 'hex-dump', scope, range: [start, end], bytes: end - start, grant: grantId, sha256: g.sha256, name: auditText(name, 120) });
+      return { saved: true, name: name.replace(/[^\x20-\x7e]/g, '?'), scope, range: [start, end] };
     },
     ...reviewHandlers({ requests: deps.requests, prompts, view }),
     listAudit: async (_w, [limit]) => {

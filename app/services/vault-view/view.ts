@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { commandLine, recordField } from '../../node/vault/display';
 import { formatRef, parseRef, type CaptureRecord, type Vault } from '../../node/vault';
 import { terminalSafeLine } from '../../node/terminal-safe';
+import { dangerCounts, rankMeanings } from '../../../shared/parser/danger';
 import { Sanitizer } from '../../../shared/sanitize';
 import type { RemovalReport } from '../../../shared/sanitize';
 import type {
@@ -163,16 +164,17 @@ function storedReport(record: CaptureRecord, stream: string): RemovalReport | nu
 
 /** Totals of a report for lists and the prompt. */
 export function removalSummary(report: RemovalReport | null): RemovalSummary {
-  if (!report) return { removedSpans: 0, removedBytes: 0, top: [], truncated: false, withheldToEnd: false, ambiguous: 0 };
-  const top = Object.entries(report.meanings)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  if (!report) return { removedSpans: 0, removedBytes: 0, top: [], truncated: false, withheldToEnd: false, ambiguous: 0, danger: {} };
+  // Most dangerous first (a build log's one clipboard write before its thousands of colour codes).
+  const top = rankMeanings(report.meanings)
     .slice(0, 5)
-    .map(([key, count]) => ({ key: terminalSafeLine(key), count }));
+    .map(({ key, count }) => ({ key: terminalSafeLine(key), count }));
+  const danger = dangerCounts(report.meanings);
   // Reports stored before the one-reading rule lack these fields: read them defensively.
   const withheld = report.withheld_to_end === true;
   const amb = report.ambiguous as { count?: unknown } | undefined;
   const ambiguous = typeof amb?.count === 'number' && Number.isSafeInteger(amb.count) && amb.count >= 0 ? amb.count : 0;
-  return { removedSpans: report.removed_spans, removedBytes: report.removed_bytes, top, truncated: report.truncated, withheldToEnd: withheld, ambiguous };
+  return { removedSpans: report.removed_spans, removedBytes: report.removed_bytes, top, truncated: report.truncated, withheldToEnd: withheld, ambiguous, danger };
 }
 
 /** Sanitizes a file to get its report (the text is discarded). */

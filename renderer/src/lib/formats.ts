@@ -1,8 +1,8 @@
 // Copy and export texts. Every one is built from notation (hex digits, caret cells, numbers) or
 // from sanitized text, never from raw bytes, and is checked inert before it leaves.
-import { formatHexRows } from '../../../shared/hex/rows';
-import { caretString, formatRowText } from '../../../shared/hex/text';
-import type { Bookmark, RemovalReport, TextLine } from '../../../shared/bridge/types';
+import { caretString } from '../../../shared/hex/text';
+import { rankMeanings } from '../../../shared/parser/danger';
+import type { Bookmark, RemovalReport, SpanInfo, TextLine } from '../../../shared/bridge/types';
 import { assertInert } from './inert';
 import { chipLabel, hexOffset } from './spans';
 
@@ -20,16 +20,6 @@ export function cArrayText(bytes: Uint8Array, offset: number, name = 'bytes'): s
     lines.push('  ' + Array.from(bytes.subarray(i, i + 12), (b) => `0x${b.toString(16).padStart(2, '0')}`).join(', ') + (i + 12 < bytes.length ? ',' : ''));
   }
   return assertInert(`/* offset 0x${hexOffset(offset)}, ${bytes.length} bytes */\nconst unsigned char ${name}[${bytes.length}] = {\n${lines.join('\n')}\n};\n`);
-}
-
-/** `offset  hex…  |caret|` lines, like `airlock inspect`. */
-export function hexDumpText(bytes: Uint8Array, offset: number, title: string): string {
-  const rowStart = offset - (offset % 16);
-  const rows = formatHexRows(bytes, offset, { width: 16, lookahead: new Uint8Array(0) });
-  void rowStart;
-  const digits = Math.max(8, (offset + bytes.length).toString(16).length);
-  const body = rows.map((r) => formatRowText(r, { width: 16, offsetDigits: digits })).join('\n');
-  return assertInert(`# ${title}\n# offset 0x${hexOffset(offset)}, ${bytes.length} bytes\n${body}\n`);
 }
 
 /** The sanitized text of lines, chips written as `⟦OSC hyperlink⟧` marks (export only; the app draws chips). */
@@ -58,8 +48,8 @@ export function reportMarkdown(report: RemovalReport, ref: string, title: string
     `- Ambiguous stretches (a UTF-8 and an 8-bit terminal disagree): ${report.ambiguous?.count ?? 0}, ${report.ambiguous?.bytes ?? 0} bytes${report.withheld_to_end ? `; text withheld to end of input from raw offset ${report.withheld_from ?? 0}` : ''}`,
     `- CR mode: ${report.cr_mode}${report.truncated ? '; input truncated' : ''}`, '', '## By class', '', '| Class | Count | Bytes |', '|---|---:|---:|');
   for (const [name, c] of Object.entries(report.classes)) if (c.count > 0) out.push(`| ${name} | ${c.count} | ${c.bytes} |`);
-  out.push('', '## By meaning', '', '| Class: meaning | Count |', '|---|---:|');
-  for (const [key, n] of Object.entries(report.meanings).sort((a, b) => b[1] - a[1])) out.push(`| ${mdCell(key)} | ${n} |`);
+  out.push('', '## By meaning, most dangerous first', '', '| Class: meaning | Count |', '|---|---:|');
+  for (const { key, count } of rankMeanings(report.meanings)) out.push(`| ${mdCell(key)} | ${count} |`);
   return assertInert(out.join('\n') + '\n');
 }
 
@@ -80,13 +70,66 @@ export function lineRemovalSummary(line: TextLine): string {
 }
 
 /** The comparison as Markdown: each clean line, the raw range it came from (caret notation when granted) and what was removed. */
-export function compareMarkdown(lines: readonly TextLine[], rawOf: (line: TextLine) => Uint8Array | null, ref: string, title: string): string {
+export function compareMarkdown(lines: readonly TextLine[], rangeOf: (line: TextLine) => readonly [number, number], rawOf: (line: TextLine) => Uint8Array | null, ref: string, title: string): string {
   const out = [`# Raw vs clean: ${mdCell(title)}`, '', `Artifact: \`${ref}\``, '', '| Line | Raw range | Removed | Clean text | Raw (caret notation) |', '|---:|---|---|---|---|'];
   for (const l of lines) {
     const raw = rawOf(l);
+    const [start, end] = rangeOf(l);
     const clean = linesText([l], false);
     const caret = raw ? caretString(raw) : '(raw not authorized)';
-    out.push(`| ${l.line + 1} | 0x${hexOffset(l.rawStart)}–0x${hexOffset(l.rawEnd)} | ${lineRemovalSummary(l) || '—'} | \`${mdCell(clean).replace(/`/g, "'")}\` | \`${mdCell(caret).replace(/`/g, "'")}\` |`);
+    out.push(`| ${l.line + 1} | 0x${hexOffset(start)}–0x${hexOffset(end)} | ${lineRemovalSummary(l) || '—'} | \`${mdCell(clean).replace(/`/g, "'")}\` | \`${mdCell(caret).replace(/`/g, "'")}\` |`);
   }
   return assertInert(out.join('\n') + '\n');
+}
+
+/** UTF-8 length of the code point `cp`. */
+function utf8Length(cp: number): number {
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+/** The characters of `text` (whose UTF-8 bytes are raw `[raw, …)`) that have a byte in `[start, end)`. */
+function cutDirect(text: string, raw: number, start: number, end: number): string {
+  let out = '';
+  let at = raw;
+  for (const ch of text) {
+    const n = utf8Length(ch.codePointAt(0)!);
+    if (at < end && at + n > start) out += ch;
+    at += n;
+  }
+  return out;
+}
+
+/**
+ * The sanitized text of raw bytes `[start, end)` over `lines` (those the bytes map to): kept text
+ * cut at the range's ends (exactly where its bytes map one to one; a replaced piece counts whole),
+ * one line per text line (a long line's continuation joins its line), each line's own LF dropped,
+ * no chip labels. `removed`: the removed spans the range holds. Checked inert.
+ */
+export function selectedText(lines: readonly TextLine[], start: number, end: number): { text: string; removed: SpanInfo[] } {
+  const removed: SpanInfo[] = [];
+  const parts: Array<{ text: string; continued: boolean }> = [];
+  for (const l of lines) {
+    let t = '';
+    for (const p of l.pieces) {
+      if (p.t === 'chip') {
+        if (p.span.offset < end && p.span.offset + p.span.length > start) removed.push(p.span);
+        continue;
+      }
+      const ps = p.raw;
+      const pe = p.raw + Math.max(1, p.rawLength);
+      if (ps >= end || pe <= start) continue;
+      // A line break the sanitizer made ends the line (the join adds it); a space it made is text.
+      if (p.t === 'synthetic') t += p.text === ' ' ? ' ' : '';
+      else t += p.direct ? cutDirect(p.text, p.raw, start, end) : p.text;
+    }
+    parts.push({ text: t.endsWith('\n') ? t.slice(0, -1) : t, continued: l.continued });
+  }
+  // Lines before the first and after the last with text add nothing.
+  let first = 0;
+  let last = parts.length - 1;
+  while (first <= last && parts[first].text === '') first++;
+  while (last >= first && parts[last].text === '') last--;
+  let text = '';
+  for (let i = first; i <= last; i++) text += (i > first && !parts[i].continued ? '\n' : '') + parts[i].text;
+  return { text: assertInert(text), removed };
 }

@@ -56,6 +56,8 @@ export async function fetchBlockSpans(fetch: SpanFetcher, start: number, length:
 export class SpanCache {
   private readonly blocks = new Map<number, SpanBlock>();
   private readonly pending = new Map<number, Promise<void>>();
+  /** Per block, the outermost span per byte (built when first asked: only Compare asks). */
+  private readonly outer = new WeakMap<SpanBlock, Int32Array>();
   private generation = 0;
 
   constructor(private readonly fetch: SpanFetcher, private readonly size: number, private readonly onLoad: () => void, readonly maxBlocks = MAX_SPAN_BLOCKS) {}
@@ -78,6 +80,28 @@ export class SpanCache {
       return undefined;
     }
     const i = b.cover[offset - b.start];
+    return i >= 0 ? b.spans[i] : null;
+  }
+
+  /**
+   * The outermost span over `offset` (a CSI around a C0 inside it: the CSI), if its block is
+   * loaded; undefined otherwise (no fetch). Spans nest and never partly overlap, so the span that
+   * crosses a boundary is the outermost one at it.
+   */
+  outerAt(offset: number): SpanInfo | null | undefined {
+    const b = this.blocks.get(Math.floor(offset / SPAN_BLOCK));
+    if (!b) return undefined;
+    let outer = this.outer.get(b);
+    if (!outer) {
+      outer = new Int32Array(b.cover.length).fill(-1);
+      const order = b.spans.map((_, i) => i).sort((x, y) => b.spans[x].length - b.spans[y].length);
+      for (const i of order) {
+        const sp = b.spans[i];
+        for (let k = Math.max(0, sp.offset - b.start), to = Math.min(outer.length, sp.offset + sp.length - b.start); k < to; k++) outer[k] = i;
+      }
+      this.outer.set(b, outer);
+    }
+    const i = outer[offset - b.start];
     return i >= 0 ? b.spans[i] : null;
   }
 

@@ -5,6 +5,8 @@ export { useGrants, initialGrants, type GrantState, type GrantPhase } from './gr
 export { useSearch, initialSearch, type SearchState, type SearchMode } from './search';
 export { useBookmarks, initialBookmarks, type BookmarkState } from './bookmarks';
 export { useScreen, initialScreen, type ScreenState } from './screen';
+export { useLayout, setPrefs, resetPrefs, type ChipDensity, type ViewPrefs } from './layout';
+export { useTriage, setFilter, initialTriage, type TriageState } from './triage';
 export { useRequests, initialRequests, loadRequests, reviewRequest, openRequests, type RequestsState } from './requests';
 import { initialArtifact, useArtifact } from './artifact';
 import { initialBookmarks, useBookmarks } from './bookmarks';
@@ -14,6 +16,8 @@ import { initialRequests, useRequests } from './requests';
 import { initialScreen, useScreen } from './screen';
 import { initialSelection, useSelection } from './selection';
 import { initialView, useView } from './view';
+import { resetPrefs } from './layout';
+import { initialTriage, useTriage } from './triage';
 
 /** Back to a fresh app (tests; also closing the workspace resets the per-artifact slices). */
 export function resetStores(): void {
@@ -25,4 +29,6 @@ export function resetStores(): void {
   useBookmarks.setState({ ...initialBookmarks }, true);
   useScreen.setState({ ...initialScreen }, true);
   useRequests.setState(initialRequests(), true);
+  useTriage.setState(initialTriage(), true);
+  resetPrefs();
 }

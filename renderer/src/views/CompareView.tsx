@@ -6,6 +6,7 @@ import type { TextLine } from '../../../shared/bridge/types';
 import { formatCells } from '../../../shared/hex/cells';
 import { ensureRaw, exportCompare, selectRange } from '../actions';
 import { BigList, type RowRenderProps } from '../components/BigList';
+import { compareRange } from '../lib/compare-rows';
 import { lineRemovalSummary } from '../lib/formats';
 import { sliceCached } from '../lib/page-cache';
 import { clsCss, hexOffset } from '../lib/spans';
@@ -15,38 +16,48 @@ import { LinePieces } from './TextView';
 
 /** Raw bytes of a line shown at most (longer lines end in an ellipsis marker). */
 export const MAX_COMPARE_BYTES = 384;
+/** Bytes before the first row (and after the last) read so a sequence crossing into them is whole. */
+const SEQUENCE_REACH = 4096;
+
+/** The raw bytes a row shows: its line's, cut at sequence boundaries (lib/compare-rows.ts). */
+export function rowRange(line: TextLine): [number, number] {
+  const s = session();
+  if (!s) return [line.rawStart, line.rawEnd];
+  return compareRange(line, s.text.line(line.line + 1), (o) => s.spans.outerAt(o));
+}
 
 function RawCaret({ line, granted }: { line: TextLine; granted: boolean }) {
   const s = session();
   if (!s) return null;
-  const end = Math.min(line.rawEnd, line.rawStart + MAX_COMPARE_BYTES);
+  const [rawStart, rawEnd] = rowRange(line);
+  const end = Math.min(rawEnd, rawStart + MAX_COMPARE_BYTES);
   if (!granted) {
     const chips = line.pieces.filter((p) => p.t === 'chip').length;
-    return <span className="muted small">{(line.rawEnd - line.rawStart).toLocaleString('en-US')} raw bytes{chips ? `, ${chips} removed spans` : ''} · raw needs authorization</span>;
+    return <span className="muted small">{(rawEnd - rawStart).toLocaleString('en-US')} raw bytes{chips ? `, ${chips} removed spans` : ''} · raw needs authorization</span>;
   }
-  const bytes = sliceCached(s.pages, line.rawStart, end - line.rawStart);
+  const bytes = sliceCached(s.pages, rawStart, end - rawStart);
   if (!bytes) return <span className="muted">…</span>;
-  const ctxStart = Math.max(0, line.rawStart - 3);
-  const context = line.rawStart > 0 ? sliceCached(s.pages, ctxStart, line.rawStart - ctxStart) ?? undefined : undefined;
-  const cells = formatCells(bytes, line.rawStart, { context, lookahead: end >= s.size ? new Uint8Array(0) : undefined });
+  const ctxStart = Math.max(0, rawStart - 3);
+  const context = rawStart > 0 ? sliceCached(s.pages, ctxStart, rawStart - ctxStart) ?? undefined : undefined;
+  const cells = formatCells(bytes, rawStart, { context, lookahead: end >= s.size ? new Uint8Array(0) : undefined });
   const out = [];
   let whole = '';
   let k = 0;
   while (k < cells.length) {
-    const span = s.spans.spanAt(line.rawStart + k);
+    const span = s.spans.spanAt(rawStart + k);
     const cls = span ? clsCss(span.cls) : 'kept';
     let text = '';
     const from = k;
     while (k < cells.length) {
-      const sp = s.spans.spanAt(line.rawStart + k);
+      const sp = s.spans.spanAt(rawStart + k);
       if ((sp ? clsCss(sp.cls) : 'kept') !== cls || (sp && span && sp.index !== span.index)) break;
       text += cells[k].text;
       k++;
     }
-    out.push(<span key={from} className={`rc ${cls}${span ? ' sp' : ''}`} data-o={line.rawStart + from}>{text}</span>);
+    out.push(<span key={from} className={`rc ${cls}${span ? ' sp' : ''}`} data-o={rawStart + from}>{text}</span>);
     whole += text;
   }
-  if (end < line.rawEnd) out.push(<span key="more" className="more">… +{(line.rawEnd - end).toLocaleString('en-US')} bytes</span>);
+  if (end < rawEnd) out.push(<span key="more" className="more">… +{(rawEnd - end).toLocaleString('en-US')} bytes</span>);
   // The column cuts a long line with an ellipsis: its notation (as drawn, up to MAX_COMPARE_BYTES) is the tooltip.
   return <span className="rc-line" data-testid="compare-raw" title={whole}>{out}</span>;
 }
@@ -63,10 +74,11 @@ function CompareRowInner({ row, style, props: p }: RowRenderProps<CompareRowProp
   const line = session()?.text.line(row);
   if (!line) return <div style={style} className="cmp-row" data-testid="compare-row" data-line={row}><span className="ln">{row + 1}</span><span className="muted">…</span></div>;
   const summary = lineRemovalSummary(line);
-  const jump = () => selectRange(line.rawStart, Math.max(line.rawStart + 1, line.rawEnd));
+  const [rawStart, rawEnd] = rowRange(line);
+  const jump = () => selectRange(rawStart, Math.max(rawStart + 1, rawEnd));
   const head = (
     <span className="cmp-meta">
-      <button type="button" className="link mono" onClick={jump} title="Select this line's raw bytes">0x{hexOffset(line.rawStart)}</button>
+      <button type="button" className="link mono" onClick={jump} title="Select this row's raw bytes">0x{hexOffset(rawStart)}</button>
       <span className={`rm${summary ? '' : ' none'}`}>{summary || 'nothing removed'}</span>
     </span>
   );
@@ -113,8 +125,10 @@ export function CompareView() {
     const first = s.text.line(textTop);
     const last = s.text.line(Math.min(totalLines - 1, textTop + textVisible + 2));
     if (!first) return;
-    const start = first.rawStart;
-    const end = Math.min((last ?? first).rawEnd, start + MAX_RAW_READ);
+    // Spans first: a row's edges move to the sequence boundaries they name (a sequence that
+    // crosses into the first line starts before it: a little before is read too).
+    const start = Math.max(0, first.rawStart - SEQUENCE_REACH);
+    const end = Math.min((last ?? first).rawEnd + SEQUENCE_REACH, start + MAX_RAW_READ);
     void s.spans.ensureRange(start, Math.max(1, end - start));
     if (granted) void ensureRaw(Math.max(0, start - 3), end - start + 3);
   }, [textTop, textVisible, granted, textVersion, totalLines]);

@@ -1,18 +1,18 @@
 // The hex/caret view: offset | 16 bytes of hex | caret column. Nothing raw shows until a grant;
 // every byte inside an annotated span carries its class colour over the span's whole extent.
-import { memo, useCallback, useEffect, useMemo, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
 import type { SpanInfo } from '../../../shared/bridge/types';
 import type { Cell } from '../../../shared/hex/cell';
 import { formatHexRows, type HexRow } from '../../../shared/hex/rows';
 import { ROW_BYTES, copySelection, moveCursor, prefetchView, requestRaw, viewMoved } from '../actions';
 import { BigList, type RowRenderProps } from '../components/BigList';
-import { fitCaret, markerText, notationColumns } from '../lib/caret-fit';
+import { CARET_COLUMNS, fitCaret, markerText, notationColumns } from '../lib/caret-fit';
 import { PAGE_SIZE, pageOf, type PageCache } from '../lib/page-cache';
 import { rowCount } from '../lib/scroll';
 import { SPAN_BLOCK } from '../lib/span-cache';
 import { clsCss, describeSpan, hexOffset } from '../lib/spans';
 import { session } from '../session';
-import { useArtifact, useBookmarks, useGrants, useSearch, useSelection, useView } from '../stores';
+import { useArtifact, useBookmarks, useGrants, useLayout, useSearch, useSelection, useView } from '../stores';
 
 export const HEX_ROW_PX = 20;
 
@@ -54,6 +54,8 @@ export interface HexRowProps {
   rawVersion: number;
   spanVersion: number;
   granted: boolean;
+  /** Columns of the caret column (lib/caret-fit.ts). */
+  caretColumns: number;
 }
 
 /** First index in sorted `list` whose value is ≥ `x`. */
@@ -130,7 +132,7 @@ function HexRowViewInner({ row, style, props: p }: RowRenderProps<HexRowProps>) 
   }
   // Notation wider than the column is condensed, then cut with a marker (see caret-fit.ts); the
   // row's whole notation is its tooltip.
-  const fit = hexRow ? fitCaret(widths) : null;
+  const fit = hexRow ? fitCaret(widths, p.caretColumns) : null;
   const shown = fit && fit.cut > 0 ? caret.slice(0, fit.shown) : caret;
   if (fit && fit.cut > 0) {
     shown.push(<span key="more" className="ct more" data-testid="caret-more" title={`${fit.cut} more bytes: ${texts.slice(fit.shown).join('')}`}>{markerText(fit.cut)}</span>);
@@ -220,17 +222,43 @@ export function HexView() {
     }
   }, [size]);
 
-  const rowProps = useMemo<HexRowProps>(() => ({ size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted }),
-    [size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted]);
+  const caretColumns = useLayout((l) => l.caretColumns);
+  const rowProps = useMemo<HexRowProps>(() => ({ size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted, caretColumns }),
+    [size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted, caretColumns]);
 
+
+  // The rows are as wide as their content (offset, 16 cells, caret column, scrollbar): the layout
+  // needs that width before the rows exist, so a head with the natural caret column is measured
+  // (hidden) whether or not the bytes are shown; its caret column gives the font's column width.
+  const measure = useRef<HTMLDivElement | null>(null);
+  useLayoutEffect(() => {
+    const el = measure.current;
+    if (!el) return;
+    const update = () => {
+      const w = el.offsetWidth + 1; // + the view's right border
+      const caretEl = el.querySelector<HTMLElement>('.caret');
+      const ch = caretEl ? (caretEl.offsetWidth - 8) / CARET_COLUMNS : 0;
+      const s = useLayout.getState();
+      if (w > 1 && (Math.abs(s.hexWidth - w) >= 1 || (ch > 0 && Math.abs(s.chPx - ch) > 0.01))) useLayout.setState({ hexWidth: w, chPx: ch > 0 ? ch : s.chPx });
+    };
+    update();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(update);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const headCells = <span className="hexcells">{Array.from({ length: ROW_BYTES }, (_, k) => <span key={k} className={`hx${k === 8 ? ' g' : ''}`}>{k.toString(16).padStart(2, '0')}</span>)}</span>;
 
   return (
-    <section className="hex-view" data-testid="hex-view" aria-label="Raw bytes (hex and caret notation)">
-      <div className="hex-head" aria-hidden="true">
-        <span className="off">offset</span>
-        <span className="hexcells">{Array.from({ length: ROW_BYTES }, (_, k) => <span key={k} className={`hx${k === 8 ? ' g' : ''}`}>{k.toString(16).padStart(2, '0')}</span>)}</span>
-        <span className="caret">caret notation</span>
+    <section className={`hex-view${granted ? '' : ' locked'}`} id="hex-view" style={{ ['--caret-cols' as string]: caretColumns }} data-testid="hex-view" aria-label="Raw bytes (hex and caret notation)">
+      <div className="hex-head measure" aria-hidden="true" ref={measure}>
+        <span className="off">offset</span>{headCells}<span className="caret">caret notation</span>
       </div>
+      {granted && (
+        <div className="hex-head" aria-hidden="true">
+          <span className="off">offset</span>{headCells}<span className="caret">caret notation</span>
+        </div>
+      )}
       {granted ? (
         <BigList
           totalRows={totalRows}
@@ -262,34 +290,42 @@ export function HexView() {
   );
 }
 
+/**
+ * What shows instead of the bytes: a strip above the text (the text takes the room), saying why
+ * and offering the request. The sanitized text and report need no grant.
+ */
 function RawLocked({ phase, why, size, available }: { phase: string; why: string | null; size: number; available: boolean }) {
   if (!available) {
     return (
       <div className="raw-locked" role="region" aria-label="Raw bytes pruned">
         <div className="lock-icon" aria-hidden="true" />
-        <h3>Raw bytes were pruned</h3>
-        <p>Retention ended this artifact's raw bytes. Its sanitized text, removal report and span index remain.</p>
+        <div className="lock-text">
+          <h3>Raw bytes were pruned</h3>
+          <p>Retention ended this artifact's raw bytes. Its sanitized text, removal report and span index remain.</p>
+        </div>
       </div>
     );
   }
   return (
     <div className="raw-locked" role="region" aria-label="Raw bytes locked">
       <div className="lock-icon" aria-hidden="true" />
-      <h3>Raw bytes are restricted</h3>
-      <p>
-        The sanitized text and the removal report need no authorization. Showing these {size.toLocaleString('en-US')} bytes —
-        even as hex — needs a grant from a reviewer, recorded in the audit log.
-      </p>
-      {phase === 'denied' && (
-        <p className="denied" data-testid="raw-denied" role="alert">
-          Denied: {why ?? 'the request was not approved'}. No raw byte was sent to this window.
+      <div className="lock-text">
+        <h3>Raw bytes are restricted</h3>
+        <p>
+          The sanitized text and the report need no authorization; showing these {size.toLocaleString('en-US')} bytes, even as hex,
+          needs a reviewer's grant, recorded in the audit log.
         </p>
-      )}
-      {phase === 'ended' && why && <p className="ended" data-testid="raw-ended" role="status">{why}</p>}
+        {phase === 'denied' && (
+          <p className="denied" data-testid="raw-denied" role="alert">
+            Denied: {why ?? 'the request was not approved'}. No raw byte was sent to this window.
+          </p>
+        )}
+        {phase === 'ended' && why && <p className="ended" data-testid="raw-ended" role="status">{why}</p>}
+        {phase === 'asking' && <p className="hint">Main opened its own authorization window. Answer it there.</p>}
+      </div>
       <button type="button" className="primary" onClick={() => void requestRaw()} disabled={phase === 'asking'}>
         {phase === 'asking' ? 'Waiting for authorization…' : 'Show raw bytes'}
       </button>
-      {phase === 'asking' && <p className="hint">Main opened its own authorization window. Answer it there.</p>}
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { inspectByte } from '../lib/inspect';
 import { sliceCached } from '../lib/page-cache';
 import { describeSpan, hexOffset } from '../lib/spans';
 import { session } from '../session';
-import { useArtifact, useGrants, useSelection, useView } from '../stores';
+import { setPrefs, useArtifact, useGrants, useLayout, useSelection, useView } from '../stores';
 
 export function Inspector() {
   const cursor = useSelection((s) => s.cursor);
@@ -18,9 +18,16 @@ export function Inspector() {
   const window = s && granted && size > 0 ? sliceCached(s.pages, from, to - from) : null;
   const span = s?.spans.spanAt(cursor) ?? null;
   const facts = window ? inspectByte(window, from, cursor, span) : null;
+  const open = useLayout((l) => l.prefs.inspectorOpen);
   return (
-    <section className="inspector" data-testid="inspector" aria-label="Byte inspector">
-      <h2>Inspector <span className="mono muted">@ 0x{hexOffset(cursor)} ({cursor.toLocaleString('en-US')})</span></h2>
+    <section className={`inspector${open ? '' : ' folded'}`} data-testid="inspector" aria-label="Byte inspector">
+      <h2>
+        <button type="button" className="fold-head" aria-expanded={open} aria-controls="inspector-body" onClick={() => setPrefs({ inspectorOpen: !open })}>
+          <span aria-hidden="true">{open ? '▾' : '▸'}</span> Inspector
+        </button>{' '}
+        <span className="mono muted">@ 0x{hexOffset(cursor)} ({cursor.toLocaleString('en-US')})</span>
+      </h2>
+      {open && <div id="inspector-body">
       {range && <p className="small">Selection 0x{hexOffset(range[0])}–0x{hexOffset(range[1] - 1)} · {(range[1] - range[0]).toLocaleString('en-US')} bytes</p>}
       {facts ? (
         <dl className="facts">
@@ -39,6 +46,7 @@ export function Inspector() {
       <div className="span-facts" data-testid="inspector-span">
         {span ? <><span className="badge">span #{span.index}</span> {describeSpan(span)} <span className="muted mono">0x{hexOffset(span.offset)}+{span.length}</span></> : <span className="muted">Kept text (no annotated span here)</span>}
       </div>
+      </div>}
     </section>
   );
 }

@@ -3,7 +3,8 @@
 import { useEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { ROW_BYTES, moveCursor } from '../actions';
 import { CLASS_COUNT } from '../lib/spans';
-import { useArtifact, useSearch, useView } from '../stores';
+import { session } from '../session';
+import { useArtifact, useGrants, useSearch, useView } from '../stores';
 
 /** Drawing colours per class, read from CSS custom properties so themes apply. */
 function classColours(el: HTMLElement): string[] {
@@ -23,6 +24,11 @@ export function Minimap() {
   const hexTop = useView((v) => v.hexTop);
   const hexVisible = useView((v) => v.hexVisible);
   const theme = useView((v) => v.theme);
+  const granted = useGrants((g) => g.grant !== null);
+  const textTop = useView((v) => v.textTop);
+  const textVisible = useView((v) => v.textVisible);
+  const totalLines = useArtifact((a) => a.totalLines);
+  useView((v) => v.textVersion);
   const canvas = useRef<HTMLCanvasElement | null>(null);
 
   useEffect(() => {
@@ -62,15 +68,19 @@ export function Minimap() {
 
   if (!minimap || size === 0) return <div className="minimap empty" aria-hidden="true" />;
   // The viewport box stays inside the map: an artifact shorter than the view fills it, no more.
-  const viewTop = Math.min(100, ((hexTop * ROW_BYTES) / size) * 100);
-  const viewH = Math.min(100 - viewTop, Math.max(0.4, ((hexVisible * ROW_BYTES) / size) * 100));
+  // Without a grant no hex rows show: the box is the raw range of the text lines in view.
+  const first = granted ? null : session()?.text.line(textTop);
+  const last = granted ? null : session()?.text.line(Math.max(textTop, Math.min(totalLines - 1, textTop + textVisible - 1)));
+  const [from, span] = granted || !first ? [hexTop * ROW_BYTES, hexVisible * ROW_BYTES] : [first.rawStart, Math.max(1, (last ?? first).rawEnd - first.rawStart)];
+  const viewTop = Math.min(100, (from / size) * 100);
+  const viewH = Math.min(100 - viewTop, Math.max(0.4, (span / size) * 100));
   const go = (e: MouseEvent<HTMLDivElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();
     const b = bucketAt(e.clientY - rect.top, rect.height, minimap.buckets);
     moveCursor(Math.min(size - 1, b * minimap.bucketBytes));
   };
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const cur = hexTop * ROW_BYTES;
+    const cur = from;
     const step = Math.max(1, Math.floor(size / 20));
     if (e.key === 'ArrowDown') moveCursor(Math.min(size - 1, cur + step));
     else if (e.key === 'ArrowUp') moveCursor(Math.max(0, cur - step));
@@ -79,7 +89,7 @@ export function Minimap() {
   };
   return (
     <div className="minimap" data-testid="minimap" role="slider" tabIndex={0} aria-label="Minimap: span classes across the artifact"
-      aria-valuemin={0} aria-valuemax={size} aria-valuenow={hexTop * ROW_BYTES} onClick={go} onKeyDown={onKey}>
+      aria-valuemin={0} aria-valuemax={size} aria-valuenow={from} onClick={go} onKeyDown={onKey}>
       <canvas ref={canvas} aria-hidden="true" />
       <div className="minimap-view" style={{ top: `${viewTop}%`, height: `${viewH}%` }} aria-hidden="true" />
     </div>

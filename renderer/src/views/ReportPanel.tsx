@@ -1,4 +1,5 @@
 // The removal report: counts by class and by meaning; each row walks its occurrences.
+import { DANGER_LABELS, dangerTier, rankMeanings } from '../../../shared/parser/danger';
 import { SPAN_CLASS_NAMES } from '../../../shared/parser/span-class';
 import { exportReport, walkSpan } from '../actions';
 import type { RemovalReport } from '../../../shared/bridge/types';
@@ -45,7 +46,8 @@ export function ReportPanel() {
       </section>
     );
   }
-  const meanings = Object.entries(report.meanings).sort((a, b) => b[1] - a[1]);
+  // Most dangerous first (shared/parser/danger.ts): a clipboard write before a thousand colour codes.
+  const meanings = rankMeanings(report.meanings);
   return (
     <section className="report-panel" data-testid="report-panel" aria-label="Removal report">
       <div className="report-totals">
@@ -79,15 +81,15 @@ export function ReportPanel() {
         </tbody>
       </table>
       <table className="report-table meanings" aria-label="Removed spans by meaning">
-        <thead><tr><th scope="col">Meaning</th><th scope="col" className="num">Count</th><th scope="col"><span className="sr-only">Walk</span></th></tr></thead>
+        <thead><tr><th scope="col">Meaning, most dangerous first</th><th scope="col" className="num">Count</th><th scope="col"><span className="sr-only">Walk</span></th></tr></thead>
         <tbody>
-          {meanings.map(([key, n]) => {
+          {meanings.map(({ key, count: n, category }) => {
             const sep = key.indexOf(': ');
             const clsName = key.slice(0, sep);
             const meaning = key.slice(sep + 2);
             const cls = (SPAN_CLASS_NAMES as readonly string[]).indexOf(clsName);
             return (
-              <tr key={key} data-testid="report-meaning" data-key={key}>
+              <tr key={key} data-testid="report-meaning" data-key={key} data-category={category} className={`tier-${dangerTier(category)}`} title={DANGER_LABELS[category]}>
                 <td><span className={`dot ${clsCss(cls)}`} aria-hidden="true" /><span className="muted">{classLabel(cls)}</span> {meaning}</td>
                 <td className="num mono">{n.toLocaleString('en-US')}</td>
                 <td><Walk label={`${classLabel(cls)} ${meaning}`} filter={{ cls, meaning }} /></td>

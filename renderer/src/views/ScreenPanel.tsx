@@ -18,6 +18,31 @@ const KIND_HELP: Record<ScreenFindingView['kind'], string> = {
   same_colour: 'still on screen, foreground = background colour',
 };
 
+/** "1 space", "2 spaces and a tab": how a hidden text that is only blanks is named; null when it holds more. */
+export function blankName(text: string): string | null {
+  if (text.length === 0 || /[^ \t]/.test(text)) return null;
+  const spaces = [...text].filter((c) => c === ' ').length;
+  const tabs = text.length - spaces;
+  const part = (n: number, one: string, many: string) => (n === 0 ? null : `${n} ${n === 1 ? one : many}`);
+  return [part(spaces, 'space', 'spaces'), part(tabs, 'tab', 'tabs')].filter(Boolean).join(' and ');
+}
+
+/**
+ * The hidden text: as is, on a tint that shows where leading and trailing blanks are; a text that
+ * is only blanks is drawn as visible marks (· for a space, → for a tab) and named, never as an empty row.
+ */
+function HiddenText({ text }: { text: string }) {
+  const blank = blankName(text);
+  if (blank !== null) {
+    return (
+      <span className="ft mono blank" data-testid="screen-blank">
+        <span className="ws" aria-hidden="true">{text.replace(/ /g, '·').replace(/\t/g, '→')}</span> <span className="muted small">({blank})</span>
+      </span>
+    );
+  }
+  return <span className="ft mono"><span className="ft-text">{text}</span></span>;
+}
+
 /**
  * What a terminal showed at the end against what the bytes printed (main's screen engine, as
  * `airlock screen`): counts, one row per hidden range (its bytes selected on Enter or click, what
@@ -79,12 +104,14 @@ export function ScreenPanel() {
             {view.findings.map((f) => (
               <li key={`${f.offset}:${f.kind}`} data-testid="screen-finding">
                 <button type="button" className={`finding k-${f.kind}`} title={KIND_HELP[f.kind]}
-                  aria-label={`${KIND_LABEL[f.kind]} at 0x${hexOffset(f.offset)}, ${f.length} bytes: ${f.text}`}
+                  aria-label={`${KIND_LABEL[f.kind]} at 0x${hexOffset(f.offset)}, ${f.length} bytes: ${blankName(f.text) ?? f.text}`}
                   onClick={() => selectRange(f.offset, f.offset + f.length)}>
-                  <span className="fk">{KIND_LABEL[f.kind]}</span>
-                  <span className="mono fo">0x{hexOffset(f.offset)} +{f.length}</span>
-                  {f.line !== null && <span className="fl">L{f.line}:{f.column}</span>}
-                  <span className="ft mono">{f.text}</span>
+                  <span className="fhead">
+                    <span className="fk">{KIND_LABEL[f.kind]}</span>
+                    <span className="mono fo">0x{hexOffset(f.offset)} +{f.length}</span>
+                    {f.line !== null && <span className="fl" title={`line ${f.line}, column ${f.column}`}>L{f.line}:{f.column}</span>}
+                  </span>
+                  <HiddenText text={f.text} />
                 </button>
                 {f.by !== null && (
                   <button type="button" className="link mono by" aria-label={`What hid it: 0x${hexOffset(f.by)}`} onClick={() => selectRange(f.by!, f.by! + 1)}>by 0x{hexOffset(f.by)}</button>
@@ -95,7 +122,10 @@ export function ScreenPanel() {
             {view.truncated && <li className="muted">More findings than listed; airlock screen --json lists them all.</li>}
           </ul>
           <h3 className="screen-head">Last screen, as seen</h3>
-          <pre className="screen-last mono" data-testid="screen-last" aria-label="Last screen" style={{ width: `${view.cols}ch` }}>{view.screen.join('\n')}</pre>
+          {/* As tall as its rows (they all show without scrolling the panel); wider than the panel, it scrolls sideways. */}
+          <div className="screen-last-box">
+            <pre className="screen-last mono" data-testid="screen-last" aria-label="Last screen" style={{ width: `${view.cols}ch`, height: `calc(${view.screen.length} * var(--screen-lh) + 10px)` }}>{view.screen.join('\n')}</pre>
+          </div>
         </>
       )}
     </section>

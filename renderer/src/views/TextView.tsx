@@ -3,14 +3,21 @@
 // of characters; a chip is a bordered, coloured box with an icon drawn in CSS).
 import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import type { ScreenFindingView, ScreenView, TextLine, TextPiece } from '../../../shared/bridge/types';
-import { copyPlainText, copySelection, selectFromText, selectRange } from '../actions';
+import { copyPlainText, copySelection, selectFromText, selectLine, selectRange } from '../actions';
 import { BigList, type RowRenderProps } from '../components/BigList';
 import { revealSideways } from '../lib/reveal';
-import { chipLabel, clsCss, describeSpan, hexOffset } from '../lib/spans';
+import { ChipView } from '../components/ChipView';
+import { chipLabel, describeSpan, hexOffset } from '../lib/spans';
 import { session } from '../session';
-import { useArtifact, useScreen, useSearch, useSelection, useView } from '../stores';
+import { setPrefs, useArtifact, useLayout, useScreen, useSearch, useSelection, useView, type ChipDensity } from '../stores';
 
 export const TEXT_ROW_PX = 20;
+
+const DENSITY_HINT: Record<ChipDensity, string> = {
+  full: 'removed spans shown as chips',
+  balanced: 'removed spans as chips, colour as marks',
+  minimal: 'dangerous spans as chips, the rest as marks',
+};
 
 const utf8 = new TextEncoder();
 
@@ -73,24 +80,17 @@ export function pieceRange(p: TextPiece): [number, number] {
 }
 
 export function Chip({ piece, selected, index, line }: { piece: Extract<TextPiece, { t: 'chip' }>; selected: boolean; index: number; line: number }) {
-  const { cls, what } = chipLabel(piece.span);
   return (
-    <span
-      className={`chip ${clsCss(piece.span.cls)}${selected ? ' sel' : ''}`}
-      data-testid="chip"
-      data-piece={index}
-      data-line={line}
-      data-offset={piece.span.offset}
-      role="button"
-      tabIndex={-1}
-      aria-label={`Removed: ${describeSpan(piece.span)}, at offset 0x${hexOffset(piece.span.offset)}${piece.more ? `, and ${piece.more} more` : ''}`}
+    <ChipView
+      span={piece.span}
+      label={chipLabel(piece.span)}
+      selected={selected}
+      index={index}
+      line={line}
+      more={piece.more}
+      ariaLabel={`Removed: ${describeSpan(piece.span)}, at offset 0x${hexOffset(piece.span.offset)}${piece.more ? `, and ${piece.more} more` : ''}`}
       title={`${describeSpan(piece.span)} — at 0x${hexOffset(piece.span.offset)}`}
-    >
-      <span className="chip-icon" aria-hidden="true" />
-      <span className="chip-cls">{cls}</span>
-      <span className="chip-what">{what}</span>
-      {piece.more ? <span className="chip-more" title={`${piece.more} more removed spans follow here without text between them`}>+{piece.more}</span> : null}
-    </span>
+    />
   );
 }
 
@@ -252,6 +252,7 @@ export function TextView() {
   const ref = useArtifact((a) => a.artifact?.ref);
   const textTop = useView((v) => v.textTop);
   const textVersion = useView((v) => v.textVersion);
+  const density = useLayout((l) => l.prefs.chipDensity);
 
   useEffect(() => {
     // Touch the first line so its page loads before the list measures.
@@ -304,13 +305,18 @@ export function TextView() {
   }, []);
   const onKeyDown = useCallback((e: KeyboardEvent<HTMLDivElement>) => {
     const { textTop: top, textVisible } = useView.getState();
+    // Up/Down (PageUp/PageDown, Ctrl+Home/End) move a line cursor: the line is selected (its bytes
+    // in the hex view), so Copy and Ctrl+C take what the line holds.
     const step: Record<string, number> = { ArrowUp: -1, ArrowDown: 1, PageUp: -textVisible, PageDown: textVisible };
-    if (e.key in step) {
+    const current = useSelection.getState().textLine;
+    let target: number | null = null;
+    if (e.key in step) target = current === null ? (step[e.key] > 0 ? top : top + textVisible - 1) : current + step[e.key];
+    else if (e.key === 'Home' && (e.ctrlKey || e.metaKey)) target = 0;
+    else if (e.key === 'End' && (e.ctrlKey || e.metaKey)) target = totalLines - 1;
+    if (target !== null) {
       e.preventDefault();
-      useView.setState({ textTop: Math.max(0, Math.min(Math.max(0, totalLines - textVisible), top + step[e.key])) });
-    } else if (e.key === 'Home' && (e.ctrlKey || e.metaKey)) useView.setState({ textTop: 0 });
-    else if (e.key === 'End' && (e.ctrlKey || e.metaKey)) useView.setState({ textTop: Math.max(0, totalLines - textVisible) });
-    else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
+      void selectLine(Math.max(0, Math.min(totalLines - 1, target)));
+    } else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
       // Walk the pieces (text and chips) of the linked line; each selects its bytes.
       e.preventDefault();
       const sel = useSelection.getState();
@@ -332,10 +338,19 @@ export function TextView() {
   const rowProps = useMemo<TextRowProps>(() => ({ hits, hitLength, textVersion, showChips: true, hidden }), [hits, hitLength, textVersion, hidden]);
 
   return (
-    <section ref={section} className="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
+    <section ref={section} className="text-view" id="text-view" data-testid="text-view" aria-label="Sanitized text" style={{ ['--ln-w' as string]: `${Math.max(4, String(totalLines).length) * 7.6 + 16}px` }}>
       <div className="pane-head">
         <span>Sanitized text</span>
-        <span className="muted" title={`${totalLines} lines · removed spans shown as chips`}>{totalLines} lines · removed spans shown as chips</span>
+        <span className="muted" title={`${totalLines} lines · ${DENSITY_HINT[density]}`}>{totalLines.toLocaleString('en-US')} lines · {DENSITY_HINT[density]}</span>
+        <label className="density">
+          <span className="sr-only">Chip density</span>
+          <select aria-label="Chip density" value={density} onChange={(e) => setPrefs({ chipDensity: e.target.value as ChipDensity })}
+            title="How removed spans are drawn: a chip each, colour as thin marks, or chips only for the dangerous ones (clipboard, links, titles, replies, hidden, invisible, payloads)">
+            <option value="full">All chips</option>
+            <option value="balanced">Colour as marks</option>
+            <option value="minimal">Dangerous only</option>
+          </select>
+        </label>
       </div>
       <BigList
         totalRows={totalLines}

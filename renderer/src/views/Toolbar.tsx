@@ -2,7 +2,9 @@ import { useRef, useState, type FormEvent } from 'react';
 import { closeArtifact, copySelection, exportHexDump, moveCursor, openArtifact, selectRange } from '../actions';
 import { markJump } from '../lib/timing';
 import { parseGoto } from '../lib/goto';
-import { humanSize } from '../lib/spans';
+import { MenuButton } from '../components/MenuButton';
+import { ThemeButton } from '../components/ThemeButton';
+import { counted, grouped, humanSize } from '../lib/spans';
 import { useArtifact, useGrants, useSelection, useView, type MainTab } from '../stores';
 
 export function GotoBox() {
@@ -35,11 +37,26 @@ export function GotoBox() {
   );
 }
 
+/** Export hex dump: of the selection or of the whole artifact (what the grant covers); the menu says which. */
+function ExportMenu() {
+  const grant = useGrants((g) => g.grant);
+  const size = useArtifact((a) => a.artifact?.size ?? 0);
+  const cursor = useSelection((s) => s.cursor);
+  const range = useSelection((s) => s.range);
+  const [start, end] = range ?? [cursor, cursor + 1];
+  const whole = grant?.range ? `Granted range — ${grouped(grant.range[1] - grant.range[0])} bytes` : `Whole artifact — ${grouped(size)} bytes`;
+  return (
+    <MenuButton label="Export hex dump" disabled={!grant} title={grant ? 'Main writes the dump to a file you choose; the audit log records which bytes' : 'Needs raw access'} items={[
+      { name: 'Hex dump of the selection', label: <>Selection — 0x{start.toString(16)}–0x{(end - 1).toString(16)}, {counted(end - start, 'byte')}</>, onChoose: () => void exportHexDump('selection') },
+      { name: grant?.range ? 'Hex dump of the granted range' : 'Hex dump of the whole artifact', label: whole, onChoose: () => void exportHexDump('artifact') },
+    ]} />
+  );
+}
+
 export function Toolbar() {
   const record = useArtifact((a) => a.record);
   const artifact = useArtifact((a) => a.artifact);
   const mainTab = useView((v) => v.mainTab);
-  const theme = useView((v) => v.theme);
   const granted = useGrants((g) => g.grant !== null);
   if (!record || !artifact) return null;
   const tab = (t: MainTab, label: string) => (
@@ -71,18 +88,18 @@ export function Toolbar() {
         {tab('compare', 'Compare raw / clean')}
       </div>
       <GotoBox />
+      <div className="toolbar-actions">
       <div className="copy-group" role="group" aria-label="Copy selection">
         <span className="muted small">Copy</span>
         <button type="button" onClick={() => void copySelection('hex')} disabled={!granted} title="Ctrl+C in the hex view">Hex</button>
         <button type="button" onClick={() => void copySelection('caret')} disabled={!granted}>Caret</button>
         <button type="button" onClick={() => void copySelection('c-array')} disabled={!granted}>C array</button>
-        <button type="button" onClick={() => void copySelection('text')}>Text</button>
+        <button type="button" onClick={() => void copySelection('text')} title="The selection's sanitized text (Ctrl+C in the text view)">Text</button>
         <button type="button" onClick={() => void copySelection('offset')}>Offset</button>
-        <button type="button" onClick={() => void exportHexDump()} disabled={!granted}>Export hex dump</button>
       </div>
-      <button type="button" className="theme" aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`} onClick={() => useView.setState({ theme: theme === 'dark' ? 'light' : 'dark' })}>
-        {theme === 'dark' ? '☀' : '☾'}
-      </button>
+      <ExportMenu />
+      <ThemeButton />
+      </div>
     </header>
   );
 }

@@ -1,10 +1,15 @@
-// The vault browser: every record with its artifacts (sanitized title, digest, size, removal
-// summary, stream, exit status). Enter or double-click opens one; "Open file…" imports.
-import { useEffect, useRef, type KeyboardEvent } from 'react';
-import type { ArtifactSummary, RecordSummary } from '../../../shared/bridge/types';
-import { loadVault, openArtifact, openFile } from '../actions';
-import { counted, humanSize } from '../lib/spans';
-import { loadRequests, openRequests, useArtifact, useRequests } from '../stores';
+// The vault browser: records grouped with their streams (sanitized title, digest, size, status,
+// removed spans ranked by danger), filtered by words, danger category and time, and the raw
+// access this window still holds. Keyboard: ↑/↓ (Home/End, PageUp/PageDown) choose a stream,
+// Enter opens it, / filters, Esc clears the filter. "Open file…" imports a file.
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { ArtifactSummary, GrantInfo, RecordSummary } from '../../../shared/bridge/types';
+import { DANGER_LABELS, dangerTier, type DangerCategory } from '../../../shared/parser/danger';
+import { ThemeButton } from '../components/ThemeButton';
+import { liveGrants, loadVault, openArtifact, openFile, revokeGrantById } from '../actions';
+import { artifactDanger, TIME_WINDOWS, triage, vaultCategories, type SortOrder, type TimeWindow } from '../lib/triage';
+import { counted, grouped, humanSize } from '../lib/spans';
+import { loadRequests, openRequests, setFilter, useArtifact, useRequests, useTriage } from '../stores';
 
 function exitText(r: RecordSummary): { text: string; bad: boolean } {
   if (r.signal) return { text: `signal ${r.signal}`, bad: true };
@@ -12,15 +17,26 @@ function exitText(r: RecordSummary): { text: string; bad: boolean } {
   return { text: `exit ${r.exitCode}`, bad: r.exitCode !== 0 };
 }
 
+function DangerTag({ category, count }: { category: DangerCategory; count: number }) {
+  const tier = dangerTier(category);
+  return (
+    <span className={`tag danger-tag tier-${tier}`} data-testid="removal-tag" data-category={category}>
+      {DANGER_LABELS[category]} ×{grouped(count)}
+    </span>
+  );
+}
+
+/** What was removed from one stream, most dangerous first (the whole ranked list in the tooltip). */
 function RemovalSummaryCell({ a }: { a: ArtifactSummary }) {
   const r = a.removal;
   if (r.removedSpans === 0 && !r.withheldToEnd && !r.ambiguous) return <span className="clean-badge">clean</span>;
+  const danger = Object.entries(artifactDanger(a)) as Array<[DangerCategory, number]>;
+  const title = r.top.map((t) => `${t.key} ×${t.count}`).join('\n');
   return (
-    <span className="removal">
-      <strong>{r.removedSpans.toLocaleString('en-US')}</strong> spans · {humanSize(r.removedBytes)} removed
-      {r.top.slice(0, 3).map((t) => (
-        <span key={t.key} className="tag">{t.key} ×{t.count.toLocaleString('en-US')}</span>
-      ))}
+    <span className="removal" title={title}>
+      <span className="removal-total"><strong>{grouped(r.removedSpans)}</strong> spans · {humanSize(r.removedBytes)} removed</span>
+      {danger.slice(0, 3).map(([c, n]) => <DangerTag key={c} category={c} count={n} />)}
+      {danger.length > 3 && <span className="muted small more-kinds">+{danger.length - 3} more kinds</span>}
       {r.truncated && <span className="tag warn">truncated</span>}
       {r.ambiguous > 0 && <span className="tag warn" title="Stretches where a UTF-8 and an 8-bit terminal read the bytes differently">{r.ambiguous.toLocaleString('en-US')} ambiguous</span>}
       {r.withheldToEnd && <span className="tag warn" data-testid="withheld-to-end" title="The two terminal readings still disagreed at the end: no text from there on was kept">withheld to end</span>}
@@ -28,10 +44,52 @@ function RemovalSummaryCell({ a }: { a: ArtifactSummary }) {
   );
 }
 
+/** `2026-12-07T08:15:20.123Z` → [`2026-12-07`, `08:15:20`] (the parts wrap between, never inside). */
+function when(iso: string): string[] {
+  return iso.replace(/\.\d+Z?$|Z$/, '').split('T');
+}
+
+function countdown(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** The raw access this window holds: it outlives the workspace until it expires or is revoked. */
+function GrantList({ grants, records, now, onRevoke }: { grants: readonly GrantInfo[]; records: readonly RecordSummary[]; now: number; onRevoke: (id: string) => void }) {
+  if (grants.length === 0) return null;
+  return (
+    <section className="vault-grants" data-testid="vault-grants" aria-label="Raw access this window holds">
+      {grants.map((g) => {
+        const record = records.find((r) => r.artifacts.some((a) => a.ref === g.ref));
+        const artifact = record?.artifacts.find((a) => a.ref === g.ref);
+        return (
+          <div key={g.id} className="vault-grant" data-testid="vault-grant" data-ref={g.ref}>
+            <span className="grant-dot" aria-hidden="true" />
+            <strong>Raw access granted</strong>
+            <span className="title">{record?.title ?? g.ref}</span>
+            {artifact && <span className={`stream s-${artifact.stream}`}>{artifact.stream}</span>}
+            <span className="muted">{g.range ? `bytes ${g.range[0]}–${g.range[1]}` : 'whole artifact'}</span>
+            <span>expires in <span className="mono">{countdown(g.expiresAt - now)}</span></span>
+            {record && artifact && <button type="button" onClick={() => void openArtifact(record, artifact)}>Open</button>}
+            <button type="button" onClick={() => onRevoke(g.id)}>Revoke</button>
+          </div>
+        );
+      })}
+    </section>
+  );
+}
+
 export function VaultBrowser() {
   const { vault, records, loading, error } = useArtifact();
-  const first = useRef<HTMLTableRowElement | null>(null);
+  const filter = useTriage((t) => t.filter);
+  const focusRef = useTriage((t) => t.focusRef);
   const pending = useRequests((s) => s.items.filter((r) => r.state === 'pending').length);
+  const table = useRef<HTMLTableElement | null>(null);
+  const search = useRef<HTMLInputElement | null>(null);
+  const [grants, setGrants] = useState<GrantInfo[]>([]);
+  const [now, setNow] = useState(() => Date.now());
+  const [notice, setNotice] = useState<string | null>(null);
+
   useEffect(() => {
     if (!vault && !loading) void loadVault();
   }, [vault, loading]);
@@ -39,25 +97,80 @@ export function VaultBrowser() {
   useEffect(() => {
     if (vault) void loadRequests();
   }, [vault]);
+  // Grants: asked once, then the countdown ticks; main is asked again every few seconds.
   useEffect(() => {
-    first.current?.focus();
+    let alive = true;
+    let n = 0;
+    const refresh = () => void liveGrants().then((g) => alive && setGrants(g));
+    refresh();
+    const t = setInterval(() => {
+      setNow(Date.now());
+      if (++n % 5 === 0) refresh();
+    }, 1000);
+    return () => {
+      alive = false;
+      clearInterval(t);
+    };
+  }, []);
+  const live = grants.filter((g) => g.expiresAt > now);
+
+  const groups = triage(records, filter, now);
+  const categories = vaultCategories(records);
+  const streams = records.reduce((n, r) => n + r.artifacts.length, 0);
+  const shownStreams = groups.reduce((n, g) => n + g.rows.length + g.empty.length, 0);
+  const filtered = filter.text !== '' || filter.categories.size > 0 || filter.time !== 'any';
+
+  // Focus: the row last opened (back from the workspace), else the first row.
+  useEffect(() => {
+    const rows = table.current?.querySelectorAll<HTMLElement>('[data-testid=artifact-row]');
+    if (!rows || rows.length === 0 || document.activeElement === search.current) return;
+    const back = focusRef ? [...rows].find((r) => r.dataset.ref === focusRef) : undefined;
+    (back ?? rows[0]).focus();
+    // Only when the list first appears (or comes back), not on every filter keystroke.
   }, [records.length]);
 
-  const rows = records.flatMap((r) => r.artifacts.map((a) => ({ r, a })));
-  const onKey = (e: KeyboardEvent<HTMLTableRowElement>, r: RecordSummary, a: ArtifactSummary) => {
-    if (e.key === 'Enter') void openArtifact(r, a);
-    else if (e.key === 'ArrowDown') (e.currentTarget.nextElementSibling as HTMLElement | null)?.focus();
-    else if (e.key === 'ArrowUp') (e.currentTarget.previousElementSibling as HTMLElement | null)?.focus();
+  const open = (r: RecordSummary, a: ArtifactSummary) => void openArtifact(r, a);
+  const onRowKey = (e: KeyboardEvent<HTMLTableRowElement>, r: RecordSummary, a: ArtifactSummary) => {
+    const rows = [...(table.current?.querySelectorAll<HTMLElement>('[data-testid=artifact-row]') ?? [])];
+    const at = rows.indexOf(e.currentTarget);
+    const go = (i: number) => rows[Math.max(0, Math.min(rows.length - 1, i))]?.focus();
+    if (e.key === 'Enter') open(r, a);
+    else if (e.key === 'ArrowDown') go(at + 1);
+    else if (e.key === 'ArrowUp') go(at - 1);
+    else if (e.key === 'Home') go(0);
+    else if (e.key === 'End') go(rows.length - 1);
+    else if (e.key === 'PageDown') go(at + 10);
+    else if (e.key === 'PageUp') go(at - 10);
     else return;
     e.preventDefault();
   };
+  const onKey = (e: KeyboardEvent<HTMLElement>) => {
+    const typing = (e.target as HTMLElement).closest('input, select, textarea');
+    if (e.key === '/' && !typing) {
+      e.preventDefault();
+      search.current?.focus();
+    }
+  };
+  const toggle = (c: DangerCategory) => {
+    const next = new Set(filter.categories);
+    if (next.has(c)) next.delete(c);
+    else next.add(c);
+    setFilter({ categories: next });
+  };
+  const revoke = (id: string) => {
+    void revokeGrantById(id).then(() => {
+      setNotice('Raw access revoked; the bytes this window had cached were already dropped.');
+      return liveGrants().then(setGrants);
+    });
+  };
+
   return (
-    <main className="vault-browser" data-testid="vault-browser" aria-label="Vault browser">
+    <main className="vault-browser" data-testid="vault-browser" aria-label="Vault browser" onKeyDown={onKey}>
       <header className="vault-head">
         <div>
           <h1>Vault</h1>
           <p className="muted">
-            {vault ? <>{vault.root}{vault.demo && <span className="tag">demo vault</span>} · <span data-testid="vault-counts">{counted(vault.records, 'record')} · {counted(rows.length, 'stream')}</span></> : 'Opening…'}
+            {vault ? <>{vault.root}{vault.demo && <span className="tag">demo vault</span>} · <span data-testid="vault-counts">{counted(vault.records, 'record')} · {counted(streams, 'stream')}</span></> : 'Opening…'}
           </p>
         </div>
         <div className="vault-actions">
@@ -66,49 +179,100 @@ export function VaultBrowser() {
           </button>
           <button type="button" onClick={() => void loadVault()}>Refresh</button>
           <button type="button" className="primary" onClick={() => void openFile()}>Open file…</button>
+          <ThemeButton />
         </div>
       </header>
       {error && <p className="error" role="alert">{error}</p>}
-      <table className="records" aria-label="Artifacts in the vault">
+      {notice && <p className="notice small" role="status" data-testid="vault-notice">{notice}</p>}
+      <GrantList grants={live} records={records} now={now} onRevoke={revoke} />
+      <form className="triage" role="search" aria-label="Filter the vault" onSubmit={(e) => e.preventDefault()}>
+        <input ref={search} type="search" data-testid="vault-filter" aria-label="Filter by command, file, directory, record id or digest" placeholder="Filter: command, file, directory, id, digest  ( / )"
+          value={filter.text} spellCheck={false} autoComplete="off"
+          onChange={(e) => setFilter({ text: e.target.value })}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              setFilter({ text: '' });
+              table.current?.querySelector<HTMLElement>('[data-testid=artifact-row]')?.focus();
+            } else if (e.key === 'ArrowDown' || e.key === 'Enter') {
+              e.preventDefault();
+              table.current?.querySelector<HTMLElement>('[data-testid=artifact-row]')?.focus();
+            }
+          }} />
+        <div className="danger-filter" role="group" aria-label="Show records with spans of these kinds">
+          {categories.map(([c, n]) => (
+            <button key={c} type="button" className={`tag danger-tag tier-${dangerTier(c)}${filter.categories.has(c) ? ' on' : ''}`} aria-pressed={filter.categories.has(c)}
+              data-testid="category-filter" data-category={c} title={`Records with ${DANGER_LABELS[c]}: ${n}`} onClick={() => toggle(c)}>
+              {DANGER_LABELS[c]} <span className="muted">{n}</span>
+            </button>
+          ))}
+        </div>
+        <select aria-label="Captured" data-testid="vault-time" value={filter.time} onChange={(e) => setFilter({ time: e.target.value as TimeWindow })}>
+          {TIME_WINDOWS.map(([t, label]) => <option key={t} value={t}>{label}</option>)}
+        </select>
+        <select aria-label="Order" data-testid="vault-sort" value={filter.sort} onChange={(e) => setFilter({ sort: e.target.value as SortOrder })}>
+          <option value="newest">Newest first</option>
+          <option value="danger">Most dangerous first</option>
+        </select>
+        {filtered && (
+          <>
+            <span className="muted small" data-testid="vault-shown" role="status">{counted(groups.length, 'record')} · {counted(shownStreams, 'stream')} shown</span>
+            <button type="button" className="link" onClick={() => setFilter({ text: '', categories: new Set(), time: 'any' })}>Clear filter</button>
+          </>
+        )}
+      </form>
+      <table className="records" aria-label="Artifacts in the vault" ref={table}>
         <thead>
           <tr>
-            <th scope="col">Captured</th><th scope="col">Command / file</th><th scope="col">Stream</th><th scope="col">Status</th>
-            <th scope="col" className="num">Size</th><th scope="col">Digest</th><th scope="col">Removed</th>
+            <th scope="col">Captured</th><th scope="col">Command / file</th><th scope="col">Status</th><th scope="col">Stream</th>
+            <th scope="col" className="num">Size</th><th scope="col" className="digest">Digest</th><th scope="col">Removed, most dangerous first</th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map(({ r, a }, i) => {
-            const exit = exitText(r);
-            return (
-              <tr
-                key={a.ref}
-                ref={i === 0 ? first : undefined}
-                tabIndex={0}
-                data-testid="artifact-row"
-                data-ref={a.ref}
-                aria-label={`${r.title}, ${a.stream}, ${humanSize(a.size)}`}
-                onDoubleClick={() => void openArtifact(r, a)}
-                onKeyDown={(e) => onKey(e, r, a)}
-              >
-                <td className="mono">{r.createdAt.replace('T', ' ').replace(/\.\d+Z?$|Z$/, '')}</td>
-                <td>
-                  <span className="title">{r.title}</span>
-                  {r.cwd && <span className="muted small"> in {r.cwd}</span>}
-                  {r.rebuilt && <span className="tag warn" title="Rebuilt from decoded text, not byte-exact">rebuilt</span>}
-                  {!a.rawAvailable && <span className="tag">raw pruned</span>}
-                </td>
-                <td><span className={`stream s-${a.stream}`}>{a.stream}</span></td>
-                <td className={exit.bad ? 'bad' : ''}>{exit.text}</td>
-                <td className="num mono">{humanSize(a.size)}</td>
-                <td className="mono digest" title={a.sha256}>{a.sha256.slice(0, 12)}…</td>
-                <td><RemovalSummaryCell a={a} /></td>
-              </tr>
-            );
-          })}
-        </tbody>
+        {groups.map(({ record: r, rows, empty }) => {
+          const exit = exitText(r);
+          return (
+            <tbody key={r.id} className="record-group" data-testid="record-group" data-record={r.id}>
+              {rows.map((a, i) => (
+                <tr
+                  key={a.ref}
+                  tabIndex={0}
+                  data-testid="artifact-row"
+                  data-ref={a.ref}
+                  aria-label={`${r.title}, ${a.stream}, ${humanSize(a.size)}`}
+                  onDoubleClick={() => open(r, a)}
+                  onKeyDown={(e) => onRowKey(e, r, a)}
+                  onFocus={() => useTriage.setState({ focusRef: a.ref })}
+                >
+                  {i === 0 && (
+                    <>
+                      <td className="mono when" rowSpan={rows.length}>{when(r.createdAt).map((part) => <span key={part}>{part} </span>)}</td>
+                      <td className="what" rowSpan={rows.length}>
+                        <span className="title">{r.title}</span>
+                        {r.cwd && <span className="muted small"> in {r.cwd}</span>}
+                        {r.rebuilt && <span className="tag warn" title="Rebuilt from decoded text, not byte-exact">rebuilt</span>}
+                        {empty.map((e) => (
+                          <span key={e.ref} className="tag empty-stream" data-testid="empty-stream" data-stream={e.stream} title={`${e.stream} had no bytes (0 B)`}>{e.stream} empty</span>
+                        ))}
+                      </td>
+                      <td className={exit.bad ? 'bad' : ''} rowSpan={rows.length}>{exit.text}</td>
+                    </>
+                  )}
+                  <td title={`sha256 ${a.sha256}`}>
+                    <span className={`stream s-${a.stream}`}>{a.stream}</span>
+                    {!a.rawAvailable && <span className="tag">raw pruned</span>}
+                    {live.some((g) => g.ref === a.ref) && <span className="tag warn" data-testid="row-granted" title="This window holds raw access to this stream">raw granted</span>}
+                  </td>
+                  <td className="num mono">{humanSize(a.size)}</td>
+                  <td className="mono digest" title={a.sha256}>{a.sha256.slice(0, 12)}…</td>
+                  <td><RemovalSummaryCell a={a} /></td>
+                </tr>
+              ))}
+            </tbody>
+          );
+        })}
       </table>
-      {rows.length === 0 && !loading && <p className="muted">No records yet. Capture with <code>airlock capture</code> or use Open file….</p>}
-      <p className="hint">↑/↓ to choose, Enter or double-click to open. Titles are sanitized text.</p>
+      {records.length === 0 && !loading && <p className="muted">No records yet. Capture with <code>airlock capture</code>, import with <code>airlock vault import FILE</code>, or use Open file….</p>}
+      {records.length > 0 && groups.length === 0 && <p className="muted" data-testid="vault-none">No record matches the filter.</p>}
+      <p className="hint">↑/↓ choose · Enter or double-click opens · / filters · Esc clears the filter · titles are sanitized text · a record's empty streams are named in its row</p>
     </main>
   );
 }

@@ -33,6 +33,18 @@ describe('vault view', () => {
     expect(build.artifacts[0].rawAvailable).toBe(true);
   });
 
+  it('ranks the removal summary by danger: the clipboard write first, colour last, counts per category', async () => {
+    const build = (await view.list()).find((r) => r.title === 'build.log')!.artifacts[0].removal;
+    // build.log has one OSC 52 and many more SGR: by count the clipboard write was pushed out.
+    expect(build.top[0].key).toBe('osc: OSC 52 clipboard access');
+    expect(build.top.map((t) => t.key)).toContain('osc: OSC 8 hyperlink (open)');
+    expect(build.danger?.clipboard).toBe(1);
+    expect(build.danger?.colour).toBeGreaterThan(build.danger!.clipboard!);
+    const order = Object.keys(build.danger!);
+    expect(order[0]).toBe('clipboard');
+    expect(order.at(-1)).toBe('colour');
+  });
+
   it('locates by ref; unknown and malformed refs are refused', async () => {
     const [r] = await view.list();
     expect((await view.locate(r.artifacts[0].ref)).record.id).toBe(r.id);
@@ -54,7 +66,7 @@ describe('vault view', () => {
   });
 
   it('removal summary of a missing report is empty', () => {
-    expect(removalSummary(null)).toEqual({ removedSpans: 0, removedBytes: 0, top: [], truncated: false, withheldToEnd: false, ambiguous: 0 });
+    expect(removalSummary(null)).toEqual({ removedSpans: 0, removedBytes: 0, top: [], truncated: false, withheldToEnd: false, ambiguous: 0, danger: {} });
   });
 
   it('removal summary carries the one-reading fields: withheld to end, ambiguous stretches', () => {
