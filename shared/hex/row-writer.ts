@@ -128,8 +128,9 @@ export class RowWriter {
   write(out: ByteSink, offset: number, bytes: Uint8Array, at: number, n: number, codes: Int32Array, cell: number, colours?: Uint8Array): void {
     const slots = Math.max(this.width, n);
     this.cut = this.columns !== Infinity && this.rowWidth(offset, bytes, at, n, codes, cell, slots) > this.columns;
-    if (colours === undefined && !this.cut) this.writePlain(out, offset, bytes, at, n, codes, cell, slots);
-    else this.writePieces(out, offset, bytes, at, n, codes, cell, slots, colours);
+    if (this.cut) this.writePieces(out, offset, bytes, at, n, codes, cell, slots, colours);
+    else if (colours === undefined) this.writePlain(out, offset, bytes, at, n, codes, cell, slots);
+    else this.writeColoured(out, offset, bytes, at, n, codes, cell, slots, colours);
   }
 
   /**
@@ -234,6 +235,71 @@ export class RowWriter {
       this.viewBuf = buf;
     }
     return this.view;
+  }
+
+  /**
+   * A coloured row that is not cut: the pieces' colours, set where a run begins and reset where
+   * it ends, as {@link writePieces} sets them when no cut comes.
+   */
+  private writeColoured(out: ByteSink, offset: number, bytes: Uint8Array, at: number, n: number, codes: Int32Array, cell: number, slots: number, colours: Uint8Array): void {
+    out.reserve(28 + slots * (4 + this.colourBytes) + n * (12 + this.colourBytes));
+    const buf = out.buf;
+    const view = this.viewOf(buf);
+    const hexPairs = HEX_PAIRS;
+    const ascii = this.asciiCaret;
+    let open = 0;
+    let p = writeOffset(buf, out.p, offset, this.digits);
+    for (let k = 0; k < slots; k++) {
+      const colour = k < n ? colours[cell + k] : 0;
+      // A gap inside a run of one colour is of that colour.
+      const gapColour = k > 0 && colour !== 0 && colour === colours[cell + k - 1] ? colour : 0;
+      if (gapColour !== open) {
+        p = this.switchColour(buf, p, open, gapColour);
+        open = gapColour;
+      }
+      if (k % Layout.GroupSize === 0) buf[p++] = Ascii.Space;
+      buf[p++] = Ascii.Space;
+      if (colour !== open) {
+        p = this.switchColour(buf, p, open, colour);
+        open = colour;
+      }
+      if (k < n) {
+        const pair = hexPairs[bytes[at + k]];
+        buf[p] = pair & 0xff;
+        buf[p + 1] = pair >> 8;
+      } else {
+        buf[p] = Ascii.Space;
+        buf[p + 1] = Ascii.Space;
+      }
+      p += 2;
+    }
+    if (open !== 0) {
+      p = this.switchColour(buf, p, open, 0);
+      open = 0;
+    }
+    buf[p] = Ascii.Space;
+    buf[p + 1] = Ascii.Space;
+    buf[p + 2] = Ascii.Bar;
+    p += 3;
+    for (let k = 0; k < n; k++) {
+      const colour = colours[cell + k];
+      if (colour !== open) {
+        p = this.switchColour(buf, p, open, colour);
+        open = colour;
+      }
+      const b = bytes[at + k];
+      if (b < 0x80) {
+        const text = ascii[b];
+        view.setUint16(p, text, true);
+        p += text >> 16;
+      } else {
+        p = this.writeCell(buf, view, p, codes[cell + k]);
+      }
+    }
+    if (open !== 0) p = this.switchColour(buf, p, open, 0);
+    buf[p] = Ascii.Bar;
+    buf[p + 1] = Ascii.Lf;
+    out.p = p + 2;
   }
 
   /**

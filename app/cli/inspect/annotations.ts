@@ -186,11 +186,19 @@ export class AnnotationWriter {
     const t = this.templates[slot];
     if (t === undefined || t.kind !== kind || t.len !== len || t.count !== count || t.gap !== gap || t.single !== single) {
       // A shape seen once is written as it is: the template is made when it comes again.
-      if (t === undefined) this.templates[slot] = { kind, single, len, count, gap, bytes: null, start: EMPTY, last: EMPTY };
-      else Object.assign(t, { kind, single, len, count, gap, bytes: null });
+      if (t === undefined) {
+        this.templates[slot] = { kind, single, len, count, gap, bytes: null, start: EMPTY, last: EMPTY };
+      } else {
+        t.kind = kind;
+        t.single = single;
+        t.len = len;
+        t.count = count;
+        t.gap = gap;
+        t.bytes = null;
+      }
       return false;
     }
-    if (t.bytes === null) Object.assign(t, this.template(groups, b));
+    if (t.bytes === null) this.template(t, groups, b);
     const bytes = t.bytes!;
     out.reserve(bytes.length);
     const buf = out.buf;
@@ -202,8 +210,8 @@ export class AnnotationWriter {
     return true;
   }
 
-  /** The template of bucket `b`'s line: written (and cut) once, with where its offsets' digits went. */
-  private template(groups: SpanGroups, b: number): Pick<LineTemplate, 'bytes' | 'start' | 'last'> {
+  /** Makes `t` the template of bucket `b`'s line: written (and cut) once, with where its offsets' digits went. */
+  private template(t: LineTemplate, groups: SpanGroups, b: number): void {
     const g = this.first[b];
     const what = this.what(groups.kind[g]);
     const line = this.line.length >= this.head.length + what.length + 160 ? this.line : (this.line = new Uint8Array((this.head.length + what.length + 160) * 2));
@@ -213,16 +221,19 @@ export class AnnotationWriter {
     const last = new Int32Array(this.size[b] === 1 ? 0 : OFFSET_DIGITS);
     for (let k = 0; k < OFFSET_DIGITS; k++) start[k] = this.head.length + k;
     for (let k = 0; k < last.length; k++) last[k] = end - 1 - OFFSET_DIGITS + k;
+    t.start = start;
+    t.last = last;
     if (this.columns === Infinity) {
       line[end] = 0x0a;
-      return { bytes: line.slice(0, end + 1), start, last };
+      t.bytes = line.slice(0, end + 1);
+      return;
     }
     const sink = new LineSink(end * 2 + 64);
     const placed = this.placed.length >= end ? this.placed : (this.placed = new Int32Array(end * 2));
     wrapUtf8(line, 0, end, this.columns, this.continuation, sink, placed);
     for (let k = 0; k < start.length; k++) start[k] = placed[start[k]];
     for (let k = 0; k < last.length; k++) last[k] = placed[last[k]];
-    return { bytes: sink.buf.slice(0, sink.p), start, last };
+    t.bytes = sink.buf.slice(0, sink.p);
   }
 
   /** Sorts groups `[g0, g1)` shown into buckets (a run alone; single spans alike and of one length together); returns how many. */
