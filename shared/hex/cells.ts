@@ -58,6 +58,32 @@ export function cellOfCode(code: number): Cell {
 }
 
 /**
+ * A {@link CellCode} whose cell is `cell` (the cell of byte `b`): what writes the same text. The
+ * inverse of {@link cellOfCode}, for cells made by this module.
+ */
+export function codeOfCell(cell: Cell, b: number): number {
+  switch (cell.kind) {
+    case 'utf8-cont':
+      return CellCode.Continuation;
+    case 'invalid':
+      return CellCode.Invalid + b;
+    case 'partial':
+      return CellCode.Partial + b;
+    case 'c1':
+      // A raw C1 byte, or the lead byte (C2) of U+0080–U+009F: the same name either way.
+      return CellCode.C1 + 0x80 + C1_CELLS.indexOf(cell);
+    case 'utf8-lead':
+      return CellCode.Lead + cell.text.codePointAt(0)!;
+    case 'utf8-escaped':
+    case 'invisible':
+      // `<U+XXXX>`
+      return CellCode.Lead + parseInt(cell.text.slice(3, -1), 16);
+    default:
+      return b;
+  }
+}
+
+/**
  * One caret-column cell per byte of `bytes`, the window at stream offset `baseOffset`. A
  * well-formed multi-byte character gets its lead cell on its first byte and continuation cells on
  * the rest, even when those lie in the context or lookahead; bytes of an ill-formed subsequence

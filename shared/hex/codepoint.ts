@@ -57,11 +57,9 @@ function classify(cp: number): Cell {
   return makeCell(ch, 'utf8-lead');
 }
 
-// The cells of the Basic Multilingual Plane are kept as they are made (at most 65,536 of them,
-// looked up by index); text in other planes reuses a few hundred code points, and the cap keeps
-// hostile input (every code point once) from growing that cache without bound.
+// Text in one script reuses a few hundred code points; the cap keeps hostile input (every code
+// point once) from growing the cache without bound.
 const CACHE_LIMIT = 4096;
-const bmp = new Array<Cell | undefined>(0x10000);
 const cache = new Map<number, Cell>();
 
 /**
@@ -71,7 +69,6 @@ const cache = new Map<number, Cell>();
  */
 export function leadCellForCodePoint(cp: number): Cell {
   if (cp < 0xa0) return C1_CELLS[cp - 0x80];
-  if (cp < 0x10000) return (bmp[cp] ??= classify(cp));
   let cell = cache.get(cp);
   if (cell === undefined) {
     if (cache.size >= CACHE_LIMIT) cache.clear();

@@ -98,8 +98,8 @@ export class RowWriter {
   private readonly colourBytes: number;
   /** The text of the cells other than ASCII and lead cells, by code less {@link CellCode.Invalid} (see packText). */
   private readonly fixed: Uint32Array[] = [];
-  /** The text of lead cells of the Basic Multilingual Plane as they come (see leadText). */
-  private readonly bmpText = new Array<Uint32Array | undefined>(0x10000);
+  /** The text of lead cells of the Basic Multilingual Plane as they come (see leadText; made at the first). */
+  private bmpText: (Uint32Array | undefined)[] | null = null;
   /** Whether the row being written is wider than the terminal. */
   private cut = false;
 
@@ -175,11 +175,12 @@ export class RowWriter {
 
   /** The text of the lead cell of code point `cp` (not ASCII), packed: its notation, or {@link SHOWN}. */
   private leadText(cp: number): Uint32Array {
-    const cached = cp < 0x10000 ? this.bmpText[cp] : undefined;
+    const bmp = (this.bmpText ??= new Array<Uint32Array | undefined>(0x10000));
+    const cached = cp < 0x10000 ? bmp[cp] : undefined;
     if (cached !== undefined) return cached;
     const cell = leadCellForCodePoint(cp);
     const text = cell.kind === 'utf8-lead' ? SHOWN : packText(cell.text);
-    if (cp < 0x10000) this.bmpText[cp] = text;
+    if (cp < 0x10000) bmp[cp] = text;
     return text;
   }
 

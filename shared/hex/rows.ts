@@ -16,9 +16,6 @@ export interface HexRow {
   readonly hex: readonly string[];
   /** Caret-column cells, one per byte (shared frozen objects). */
   readonly cells: readonly Cell[];
-  /** The row's bytes, and their cells as CellCodes (an ASCII byte's left as it was): what formatRowText writes. */
-  readonly bytes: Uint8Array;
-  readonly codes: Int32Array;
 }
 
 /** Options for {@link formatHexRows}. */
@@ -57,7 +54,7 @@ export function formatHexRows(bytes: Uint8Array, baseOffset: number, options: He
       const b = bytes[i];
       cells[i - start] = cellOfCode(b < 0x80 ? b : codes[i]);
     }
-    rows[r] = { offset: baseOffset + start, hex, cells, bytes: bytes.subarray(start, end), codes: codes.subarray(start, end) };
+    rows[r] = { offset: baseOffset + start, hex, cells };
   }
   return rows;
 }

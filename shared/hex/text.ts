@@ -1,4 +1,4 @@
-import { formatCells } from './cells';
+import { codeOfCell, formatCells } from './cells';
 import { RowWriter, type ByteSink } from './row-writer';
 import { DEFAULT_ROW_WIDTH, type HexRow } from './rows';
 import { utf8Text } from './utf8';
@@ -42,8 +42,11 @@ export function formatRowText(row: HexRow, options: RowTextOptions = {}): string
   const key = `${width}/${offsetDigits}`;
   let writer = writers.get(key);
   if (writer === undefined) writers.set(key, (writer = new RowWriter({ width, offsetDigits })));
+  const n = row.hex.length;
+  const bytes = Uint8Array.from(row.hex, (h) => parseInt(h, 16));
+  const codes = Int32Array.from(row.cells, (cell, k) => codeOfCell(cell, bytes[k]));
   const out = new Growing();
-  writer.write(out, row.offset, row.bytes, 0, row.bytes.length, row.codes, 0);
+  writer.write(out, row.offset, bytes, 0, n, codes, 0);
   // (Without the LF that ends the row.)
   return utf8Text(out.buf, 0, out.p - 1);
 }

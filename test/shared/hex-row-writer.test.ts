@@ -4,7 +4,8 @@
 // gaps and stop at cuts; offsets of any size are whole.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeCells, RowWriter, type ByteSink, type RowWriterOptions } from '../../shared/hex';
+import { cellOfCode, decodeCells, formatCells, RowWriter, type ByteSink, type RowWriterOptions } from '../../shared/hex';
+import { codeOfCell } from '../../shared/hex/cells';
 
 class Sink implements ByteSink {
   buf = new Uint8Array(16);
@@ -64,6 +65,17 @@ describe('RowWriter', () => {
     expect(visual[0]).toBe('00000000  \x1b[31m07 07 07 07\x1b[0m 20 78 79');
     expect(visual[1]).toBe('        +     |\x1b[31m^G^G^G^G\x1b[0m xy|');
     for (const v of visual) expect(v.replace(/\x1b\[[0-9;]*m/g, '').length).toBeLessThanOrEqual(30);
+  });
+
+  it("maps a cell back to a code of the same cell (formatRowText writes formatHexRows' cells by it)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), fc.boolean(), (raw, cut) => {
+        const bytes = Uint8Array.from([...raw, ...enc('\u0085\u200b\u0627本🙂é·')]);
+        const cells = formatCells(bytes, 0, cut ? {} : { lookahead: new Uint8Array(0) });
+        cells.forEach((cell, k) => expect(cellOfCode(codeOfCell(cell, bytes[k])), `byte ${k}`).toBe(cell));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('writes offsets of any size whole, past 4 GiB too', () => {
