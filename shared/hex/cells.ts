@@ -192,11 +192,15 @@ function joinHead(ctx: Uint8Array, bytes: Uint8Array, lookahead: Uint8Array | un
 /** Decodes the cells of `bytes[from..]`, where `from` is the start of a new sequence, into `codes` from `to`. */
 function decodeFrom(bytes: Uint8Array, from: number, lookahead: Uint8Array | undefined, codes: Int32Array, to: number): void {
   const end = bytes.length;
+  // Runs of ASCII (most text) are skipped four bytes at a time where a word is aligned.
+  const base = bytes.byteOffset;
+  const words = new Uint32Array(bytes.buffer, 0, bytes.buffer.byteLength >> 2);
   let at = from;
   while (at < end) {
     const b = bytes[at];
     if (b < 0x80) {
       at++;
+      if (((base + at) & 3) === 0) while (at + 4 <= end && (words[(base + at) >> 2] & 0x80808080) === 0) at += 4;
       continue;
     }
     let source = bytes;

@@ -98,6 +98,8 @@ export class RowWriter {
   private readonly colourBytes: number;
   /** The text of the cells other than ASCII and lead cells, by code less {@link CellCode.Invalid} (see packText). */
   private readonly fixed: Uint32Array[] = [];
+  /** The continuation mark's two UTF-8 bytes as a little-endian word. */
+  private readonly continuationMark: number;
   /** The text of lead cells of the Basic Multilingual Plane as they come (see leadText; made at the first). */
   private bmpText: (Uint32Array | undefined)[] | null = null;
   /** Whether the row being written is wider than the terminal. */
@@ -119,6 +121,9 @@ export class RowWriter {
     this.reset = ASCII_BYTES(paint?.reset ?? '');
     this.continuation = ASCII_BYTES(rowContinuation(offsetDigits));
     this.colourBytes = Math.max(0, ...this.sgr.map((s) => s.length)) + this.reset.length;
+    const mark = this.fixedText(CellCode.Continuation);
+    if (mark[0] !== 2) throw new Error('the continuation mark is not two bytes (internal error)');
+    this.continuationMark = mark[2];
   }
 
   /**
@@ -199,6 +204,7 @@ export class RowWriter {
     // Tables read once into locals (a bundle makes module constants variables, read at every use).
     const spacedHex = SPACED_HEX;
     const ascii = this.asciiCaret;
+    const continuation = this.continuationMark;
     const start = writeOffset(buf, out.p, offset, this.digits);
     const caretStart = start + slots * 3 + Math.ceil(slots / Layout.GroupSize) + 3;
     let h = start;
@@ -214,7 +220,14 @@ export class RowWriter {
           view.setUint16(c, text, true);
           c += text >> 16;
         } else {
-          c = this.writeCell(buf, view, c, codes[cell + k]);
+          const code = codes[cell + k];
+          // (The continuation mark, most of the cells of text in other scripts, in one store.)
+          if (code === CellCode.Continuation) {
+            view.setUint16(c, continuation, true);
+            c += 2;
+          } else {
+            c = this.writeCell(buf, view, c, code);
+          }
         }
       } else {
         view.setUint32(h, SPACES, true);
