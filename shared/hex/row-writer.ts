@@ -144,6 +144,11 @@ export class RowWriter {
    */
   writeRows(out: ByteSink, offset: number, bytes: Uint8Array, at: number, n: number, codes: Int32Array, cell: number, colours?: Uint8Array): void {
     const width = this.width;
+    // Rows that are neither coloured nor cut, in one call.
+    if (colours === undefined && this.columns === Infinity) {
+      this.writePlain(out, offset, bytes, at, n, codes, cell, width);
+      return;
+    }
     for (let k = 0; k < n; k += width) this.write(out, offset + k, bytes, at + k, Math.min(width, n - k), codes, cell + k, colours);
   }
 
@@ -195,51 +200,61 @@ export class RowWriter {
     return (this.fixed[k] ??= packText(cellOfCode(code).text));
   }
 
-  /** A row that is neither coloured nor cut, written straight: hex and caret cells in one pass. */
-  private writePlain(out: ByteSink, offset: number, bytes: Uint8Array, at: number, n: number, codes: Int32Array, cell: number, slots: number): void {
-    // Room for bytes past the row: cells are stored a word at a time, the unused bytes written over next.
-    out.reserve(28 + slots * 4 + n * 12);
+  /**
+   * The rows of `n` bytes (a row every `width`; the last may be short, padded to `width`) that are
+   * neither coloured nor cut, written straight: each row's hex and caret cells in one pass.
+   */
+  private writePlain(out: ByteSink, offset: number, bytes: Uint8Array, at: number, n: number, codes: Int32Array, cell: number, width: number): void {
+    const rows = Math.ceil(n / width);
+    // Room for bytes past each row too: cells are stored a word at a time, the unused bytes written over next.
+    out.reserve(rows * (28 + width * 4) + n * 12);
     const buf = out.buf;
     const view = this.viewOf(buf);
     // Tables read once into locals (a bundle makes module constants variables, read at every use).
     const spacedHex = SPACED_HEX;
     const ascii = this.asciiCaret;
     const continuation = this.continuationMark;
-    const start = writeOffset(buf, out.p, offset, this.digits);
-    const caretStart = start + slots * 3 + Math.ceil(slots / Layout.GroupSize) + 3;
-    let h = start;
-    let c = caretStart;
-    for (let k = 0; k < slots; k++) {
-      if (k % Layout.GroupSize === 0) buf[h++] = Ascii.Space;
-      if (k < n) {
-        const b = bytes[at + k];
-        // A space and the two digits.
-        view.setUint32(h, spacedHex[b], true);
-        if (b < 0x80) {
-          const text = ascii[b];
-          view.setUint16(c, text, true);
-          c += text >> 16;
-        } else {
-          const code = codes[cell + k];
-          // (The continuation mark, most of the cells of text in other scripts, in one store.)
-          if (code === CellCode.Continuation) {
-            view.setUint16(c, continuation, true);
-            c += 2;
+    // Every row has `width` slots: the hex column's length is the same for all (a short last row padded).
+    const hexBytes = width * 3 + Math.ceil(width / Layout.GroupSize) + 3;
+    let p = out.p;
+    for (let r = 0; r < n; r += width) {
+      const len = Math.min(width, n - r);
+      const start = writeOffset(buf, p, offset + r, this.digits);
+      let h = start;
+      let c = start + hexBytes;
+      for (let k = 0; k < width; k++) {
+        if (k % Layout.GroupSize === 0) buf[h++] = Ascii.Space;
+        if (k < len) {
+          const b = bytes[at + r + k];
+          // A space and the two digits.
+          view.setUint32(h, spacedHex[b], true);
+          if (b < 0x80) {
+            const text = ascii[b];
+            view.setUint16(c, text, true);
+            c += text >> 16;
           } else {
-            c = this.writeCell(buf, view, c, code);
+            const code = codes[cell + r + k];
+            // (The continuation mark, most of the cells of text in other scripts, in one store.)
+            if (code === CellCode.Continuation) {
+              view.setUint16(c, continuation, true);
+              c += 2;
+            } else {
+              c = this.writeCell(buf, view, c, code);
+            }
           }
+        } else {
+          view.setUint32(h, SPACES, true);
         }
-      } else {
-        view.setUint32(h, SPACES, true);
+        h += 3;
       }
-      h += 3;
+      buf[h] = Ascii.Space;
+      buf[h + 1] = Ascii.Space;
+      buf[h + 2] = Ascii.Bar;
+      buf[c] = Ascii.Bar;
+      buf[c + 1] = Ascii.Lf;
+      p = c + 2;
     }
-    buf[h] = Ascii.Space;
-    buf[h + 1] = Ascii.Space;
-    buf[h + 2] = Ascii.Bar;
-    buf[c] = Ascii.Bar;
-    buf[c + 1] = Ascii.Lf;
-    out.p = c + 2;
+    out.p = p;
   }
 
   /** A view of `buf` for word stores (made again when the output's buffer changes). */
