@@ -104,6 +104,8 @@ export class RowWriter {
   private bmpText: (Uint32Array | undefined)[] | null = null;
   /** Whether the row being written is wider than the terminal. */
   private cut = false;
+  /** The display columns of each caret cell of the row being written (rowWidth counts them). */
+  private widths = new Uint8Array(256);
 
   constructor(options: RowWriterOptions) {
     const { width, offsetDigits = 8, escapeBar = false, paint, columns = Infinity } = options;
@@ -156,9 +158,13 @@ export class RowWriter {
   private rowWidth(offset: number, bytes: Uint8Array, at: number, n: number, codes: Int32Array, cell: number, slots: number): number {
     // The offset; per slot a gap, an extra space per group and two hex digits; the bars and the space before them.
     let w = Math.max(this.digits, hexLength(offset)) + slots * 3 + Math.ceil(slots / Layout.GroupSize) + 4;
+    if (this.widths.length < n) this.widths = new Uint8Array(Math.max(n, this.widths.length * 2));
+    const widths = this.widths;
     for (let k = 0; k < n; k++) {
       const b = bytes[at + k];
-      w += b < 0x80 ? this.caretLength[b] : this.cellWidth(codes[cell + k]);
+      const cw = b < 0x80 ? this.caretLength[b] : this.cellWidth(codes[cell + k]);
+      widths[k] = cw;
+      w += cw;
     }
     return w;
   }
@@ -345,6 +351,7 @@ export class RowWriter {
     const ascii = this.asciiCaret;
     const columns = this.columns;
     const indent = this.continuation.length;
+    const widths = this.widths;
     // The colour open, the columns the visual row has taken.
     let open = 0;
     let used = Math.max(this.digits, hexLength(offset));
@@ -419,7 +426,7 @@ export class RowWriter {
       const b = bytes[at + k];
       const colour = colours === undefined ? 0 : colours[cell + k];
       const text = b < 0x80 ? ascii[b] : 0;
-      const w = b < 0x80 ? text >> 16 : this.cellWidth(codes[cell + k]);
+      const w = widths[k];
       if (cut && used + w > columns) {
         p = this.breakRow(buf, p, open);
         open = 0;

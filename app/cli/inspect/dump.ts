@@ -54,6 +54,8 @@ class Colours {
   readonly span = new Uint8Array(SPAN_CLASS_NAMES.length);
   /** Each cell kind's outside spans (a continuation cell takes its lead's). */
   readonly kind = new Map<CellKind, number>();
+  /** The colour of a cell of the Basic Multilingual Plane's lead bytes, by code point, as met (255: not yet). */
+  private readonly bmpLead = new Uint8Array(0x10000).fill(255);
 
   constructor() {
     for (let b = 0; b < 0x80; b++) this.ascii[b] = this.number(cellSgr(ASCII_CELLS[b].kind, ASCII_CELLS[b].text, undefined));
@@ -61,6 +63,17 @@ class Colours {
       this.span[cls] = this.number(cellSgr('printable', 'x', cls as SpanClass));
     });
     for (const kind of CELL_KINDS) this.kind.set(kind, this.number(cellSgr(kind, 'x', undefined)));
+  }
+
+  /** The colour of the cell of `code` (not an ASCII byte's, nor a continuation). */
+  of(code: number): number {
+    const cp = code - CellCode.Lead;
+    if (cp >= 0 && cp < 0x10000) {
+      const known = this.bmpLead[cp];
+      if (known !== 255) return known;
+      return (this.bmpLead[cp] = this.kind.get(cellOfCode(code).kind)!);
+    }
+    return this.kind.get(cellOfCode(code).kind)!;
   }
 
   private number(sgr: string): number {
@@ -225,7 +238,7 @@ export class Dump {
     for (let k = 0; k < rowEnd - at; k++) {
       const b = this.hold[at - this.holdAt + k];
       if (b < 0x80) lead = colours.ascii[b];
-      else if (this.codes[cell + k] !== CellCode.Continuation) lead = colours.kind.get(cellOfCode(this.codes[cell + k]).kind)!;
+      else if (this.codes[cell + k] !== CellCode.Continuation) lead = colours.of(this.codes[cell + k]);
       out[cell + k] = lead;
     }
     this.leadColour = lead;
