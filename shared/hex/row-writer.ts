@@ -162,7 +162,9 @@ export class RowWriter {
     const widths = this.widths;
     for (let k = 0; k < n; k++) {
       const b = bytes[at + k];
-      const cw = b < 0x80 ? this.caretLength[b] : this.cellWidth(codes[cell + k]);
+      const code = codes[cell + k];
+      // (A continuation mark, most cells of text in other scripts: two columns.)
+      const cw = b < 0x80 ? this.caretLength[b] : code === CellCode.Continuation ? 2 : this.cellWidth(code);
       widths[k] = cw;
       w += cw;
     }
@@ -328,7 +330,13 @@ export class RowWriter {
         view.setUint16(p, text, true);
         p += text >> 16;
       } else {
-        p = this.writeCell(buf, view, p, codes[cell + k]);
+        const code = codes[cell + k];
+        if (code === CellCode.Continuation) {
+          view.setUint16(p, this.continuationMark, true);
+          p += 2;
+        } else {
+          p = this.writeCell(buf, view, p, code);
+        }
       }
     }
     if (open !== 0) p = this.switchColour(buf, p, open, 0);
@@ -443,7 +451,13 @@ export class RowWriter {
         buf[p + 1] = (text >> 8) & 0xff;
         p += w;
       } else {
-        p = this.writeCell(buf, view, p, codes[cell + k]);
+        const code = codes[cell + k];
+        if (code === CellCode.Continuation) {
+          view.setUint16(p, this.continuationMark, true);
+          p += 2;
+        } else {
+          p = this.writeCell(buf, view, p, code);
+        }
       }
       used += w;
     }
