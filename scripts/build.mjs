@@ -44,8 +44,6 @@ const inspectLazy = {
 };
 await build({ ...cli, entryPoints: { 'sanitize-main': 'app/cli/sanitize-main.ts', 'inspect-main': 'app/cli/inspect-main.ts' }, outdir: 'dist', plugins: [inspectLazy] });
 await build({ ...cli, entryPoints: { 'inspect-restricted': 'app/cli/inspect/restricted-artifact.ts' }, outdir: 'dist' });
-// Files of the dump engine and dump thread that earlier builds left.
-for (const old of ['inspect-engine.mjs', 'inspect-engine.mjs.map', 'inspect-worker.cjs', 'inspect-worker.cjs.map', 'inspect-worker.mjs', 'inspect-worker.mjs.map']) rmSync(join(root, 'dist', old), { force: true });
 // The executable picks one of the three; it is not bundled, so its dynamic import stays a path.
 await build({ ...cli, bundle: false, sourcemap: false, entryPoints: { airlock: 'app/cli/airlock.ts' }, outdir: 'dist' });
 
