@@ -173,7 +173,7 @@ export class Dump {
         this.pos = to;
         const g0 = groups.take(to);
         lines.write(out, groups, g0, groups.head);
-        this.active.keep(groups, g0, groups.head, to);
+        this.keep(g0, to);
       }
       if (this.pos < offset) return;
     }
@@ -191,7 +191,7 @@ export class Dump {
       const rows = Math.floor((Math.min(next, limit, windowEnd, this.fed, at + STRETCH) - at) / width);
       if (rows > 1) {
         const end = at + rows * width;
-        this.active.keep(groups, groups.head, groups.head, at);
+        this.keep(groups.head, at);
         const cell = at - this.cellsAt;
         if (this.colours !== null) this.paint(at, end, cell);
         this.rows.writeRows(out, at, this.hold, at - this.holdAt, end - at, this.codes, cell, this.colours === null ? undefined : this.cellColours);
@@ -200,7 +200,7 @@ export class Dump {
         continue;
       }
       const g0 = groups.take(rowEnd);
-      this.active.keep(groups, g0, groups.head, at);
+      this.keep(g0, at);
       const cell = at - this.cellsAt;
       if (this.colours !== null) this.paint(at, rowEnd, cell);
       this.rows.write(out, at, this.hold, at - this.holdAt, rowEnd - at, this.codes, cell, this.colours === null ? undefined : this.cellColours);
@@ -212,8 +212,13 @@ export class Dump {
       if (this.pos >= windowEnd) this.pos = Math.max(this.pos, this.fed);
       const g0 = groups.take(final ? Infinity : this.pos);
       lines.write(out, groups, g0, groups.head);
-      this.active.keep(groups, g0, groups.head, this.pos);
+      this.keep(g0, this.pos);
     }
+  }
+
+  /** The groups from `g0` to those taken colour bytes from now on; those ending by `at` no longer (colour only). */
+  private keep(g0: number, at: number): void {
+    if (this.colours !== null) this.active.keep(this.groups, g0, this.groups.head, at);
   }
 
   /** Decodes the caret cells of the stream's bytes `[from, to)` (all held, with their neighbours). */
