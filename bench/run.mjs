@@ -289,7 +289,7 @@ function printCapture(cap) {
 function printInspect(results) {
   const modes = Object.keys(Object.values(results)[0]?.modes ?? {});
   const mb = (Object.values(results)[0]?.bytes ?? 0) / MiB;
-  console.log(`\ninspect (${mb.toFixed(0)} MiB inputs, output to /dev/null, median of ${CFG.inspectRuns}): wall time against sanitize --report in the same rounds; target <= ${INSPECT_TARGET.ratio}x and <= ${INSPECT_TARGET.rssMiB} MiB peak RSS`);
+  console.log(`\ninspect (${mb.toFixed(0)} MiB inputs, output to /dev/null, median of ${CFG.inspectRuns}): wall time against sanitize --report in the same rounds; target: a full dump <= ${INSPECT_TARGET.dumpRatio}x, a summary or range <= ${INSPECT_TARGET.summaryRatio}x, every mode <= ${INSPECT_TARGET.rssMiB} MiB peak RSS`);
   const cell = (f, key) => (f.error ? 'ERR' : f[key] === undefined ? 'n/a' : `${f[key].toFixed(2)}x`);
   const head = ['input', 'sanitize', ...modes.map((m) => INSPECT_MODES[m].label)];
   console.log(table([head, ...Object.entries(results).map(([name, r]) => [name, r.sanitize.error ? 'ERR' : `${r.sanitize.ms.toFixed(0)} ms`, ...modes.map((m) => cell(r.modes[m], 'ratio'))])]));

@@ -1,8 +1,7 @@
 // Builds everything `npm start`, `npm test` and packaging need:
 //   dist/airlock.mjs               the CLI's executable: dist/sanitize-main.mjs for `sanitize` and
 //                                  dist/inspect-main.mjs for `inspect` (one file each; inspect loads
-//                                  dist/inspect-engine.mjs and dist/inspect-restricted.mjs on demand,
-//                                  and its dump thread is dist/inspect-worker.cjs),
+//                                  dist/inspect-restricted.mjs on demand),
 //                                  else dist/cli.mjs (+ chunks, one ESM file per command: fast start)
 //   dist/renderer/                 the viewer (RENDERER's vite config), when renderer/vite.config.ts exists
 //   dist/app/main.cjs              Electron main (electron external)
@@ -34,22 +33,17 @@ await build({
 // `sanitize` and `inspect`, each alone in one file (no splitting): a pipeline pays start-up on every
 // run, and each extra module the split build loads costs about a millisecond (see
 // app/cli/sanitize-main.ts, app/cli/inspect-main.ts).
-// What inspect loads only on demand stays out of its file, as files of their own beside it: the dump
-// engine (a summary, or a dump on the second thread, never runs it on this thread) and the vault
-// and audit code (only a restricted: reference needs it). Compiling them at every start cost
-// ~7 ms, which inspect's summary, JSON and range modes paid against sanitize.
+// The vault and audit code stays out of inspect's file, in a file of its own beside it (only a
+// restricted: reference needs it): compiling it at every start cost inspect's summary, JSON and
+// range modes ~7 ms against sanitize.
 const inspectLazy = {
   name: 'airlock-inspect-lazy',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/inspect\/engine$|^\.\/restricted-artifact$/ }, (a) => (
-      { path: a.path.endsWith('engine') ? './inspect-engine.mjs' : './inspect-restricted.mjs', external: true }));
+    b.onResolve({ filter: /^\.\/restricted-artifact$/ }, () => ({ path: './inspect-restricted.mjs', external: true }));
   },
 };
 await build({ ...cli, entryPoints: { 'sanitize-main': 'app/cli/sanitize-main.ts', 'inspect-main': 'app/cli/inspect-main.ts' }, outdir: 'dist', plugins: [inspectLazy] });
-await build({ ...cli, entryPoints: { 'inspect-engine': 'app/cli/inspect/engine.ts', 'inspect-restricted': 'app/cli/inspect/restricted-artifact.ts' }, outdir: 'dist' });
-// inspect's dump thread: CommonJS, which a worker loads ~10 ms sooner than ESM (no module loader to start).
-for (const old of ['inspect-worker.mjs', 'inspect-worker.mjs.map']) rmSync(join(root, 'dist', old), { force: true });
-await build({ ...cli, format: 'cjs', outExtension: { '.js': '.cjs' }, entryPoints: { 'inspect-worker': 'app/cli/inspect-worker.ts' }, outdir: 'dist' });
+await build({ ...cli, entryPoints: { 'inspect-restricted': 'app/cli/inspect/restricted-artifact.ts' }, outdir: 'dist' });
 // The executable picks one of the three; it is not bundled, so its dynamic import stays a path.
 await build({ ...cli, bundle: false, sourcemap: false, entryPoints: { airlock: 'app/cli/airlock.ts' }, outdir: 'dist' });
 

@@ -1,3 +1,5 @@
+import type { ByteSink } from '../../shared/hex';
+
 /**
  * Fitting Airlock's own lines to the terminal. A line wider than the terminal wraps, and the
  * wrapped rest starts a visual row that Airlock did not start: if that rest is a command line, a
@@ -93,25 +95,14 @@ export interface Piece {
  * row of its own (callers keep pieces small: a word, a byte, a cell).
  */
 export function fitPieces(pieces: readonly Piece[], columns: number, continuation: string): string[] {
-  const rows: string[] = [];
-  const indent = textWidth(continuation);
-  let row = '';
-  let width = 0;
-  let empty = true;
+  const out = new GrowingSink();
+  const fitter = new RowFitter(out, columns, Buffer.from(continuation, 'utf8'), textWidth(continuation));
   for (const p of pieces) {
-    if (!empty && width + p.width > columns) {
-      rows.push(row.trimEnd());
-      row = continuation;
-      width = indent;
-      // Spaces that only separated the pieces would start the row: drop them.
-      if (p.text.trim() === '') continue;
-    }
-    row += p.text;
-    width += p.width;
-    empty = false;
+    const text = Buffer.from(p.text, 'utf8');
+    fitter.piece(text, 0, text.length, p.width, p.text.trim() === '');
   }
-  rows.push(row.trimEnd());
-  return rows;
+  fitter.end();
+  return out.rows(fitter.ends);
 }
 
 /**
@@ -121,21 +112,149 @@ export function fitPieces(pieces: readonly Piece[], columns: number, continuatio
  */
 export function wrapLine(line: string, columns: number, continuation: string): string[] {
   if (columns === Infinity || textWidth(line) <= columns) return [line];
-  const room = Math.max(8, columns - textWidth(continuation));
-  const pieces: Piece[] = [];
-  for (const word of line.match(/\S+\s*|\s+/g) ?? []) {
-    const w = textWidth(word);
+  const out = new GrowingSink();
+  const text = Buffer.from(line, 'utf8');
+  const ends = wrapUtf8(text, 0, text.length, columns, Buffer.from(continuation, 'utf8'), out);
+  return out.rows(ends);
+}
+
+/**
+ * {@link wrapLine} on the UTF-8 line `src[start..end)`, its rows written to `out`, each ended by
+ * LF; returns where each row ends in `out` (before its LF). The one definition of the cut: a line
+ * wider than `columns` is cut into tokens (a word and the spaces after it, or spaces at the start),
+ * each a piece when it fits a row (`columns` less the continuation's width, at least 8), else one
+ * piece per character (Airlock's colour whole, with no width), laid out as {@link RowFitter} does.
+ * With `placed`, `placed[k]` is set to where source byte `k` was written in `out.buf` (a space at
+ * a row's end may be dropped after).
+ */
+export function wrapUtf8(src: Uint8Array, start: number, end: number, columns: number, continuation: Uint8Array, out: ByteSink, placed?: Int32Array): number[] {
+  const fitter = new RowFitter(out, columns, continuation, utf8Width(continuation, 0, continuation.length), placed);
+  if (columns === Infinity || utf8Width(src, start, end) <= columns) {
+    fitter.piece(src, start, end, 0, false);
+    fitter.end(false);
+    return fitter.ends;
+  }
+  const room = Math.max(8, columns - fitter.indent);
+  fitter.columns = Math.max(columns, room);
+  for (let i = start; i < end; ) {
+    const from = i;
+    while (i < end && spaceAt(src, i, end) === 0) i += charLength(src[i]);
+    const blank = i === from;
+    for (let s = spaceAt(src, i, end); s > 0; s = spaceAt(src, i, end)) i += s;
+    const w = utf8Width(src, from, i);
     if (w <= room) {
-      pieces.push({ text: word, width: w });
+      fitter.piece(src, from, i, w, blank);
       continue;
     }
-    // A word wider than a row goes character by character (Airlock's colour whole, with no width).
-    for (let i = 0; i < word.length; ) {
-      const sgr = sgrLength(word, i);
-      const ch = sgr > 0 ? word.slice(i, i + sgr) : String.fromCodePoint(word.codePointAt(i) as number);
-      pieces.push({ text: ch, width: sgr > 0 ? 0 : charWidth(ch) });
-      i += ch.length;
+    for (let j = from; j < i; ) {
+      const sgr = utf8SgrLength(src, j, i);
+      const n = sgr > 0 ? sgr : Math.min(charLength(src[j]), i - j);
+      fitter.piece(src, j, j + n, sgr > 0 ? 0 : src[j] < 0x80 ? 1 : 2, sgr === 0 && spaceAt(src, j, i) > 0);
+      j += n;
     }
   }
-  return fitPieces(pieces, Math.max(columns, room), continuation);
+  fitter.end();
+  return fitter.ends;
+}
+
+/**
+ * Lays pieces of UTF-8 text into rows of at most `columns` columns: a piece that does not fit
+ * where the row stands starts a further row, which begins with the continuation (a blank piece,
+ * only spaces, is dropped there); every row ends without its trailing spaces, and with LF.
+ */
+export class RowFitter {
+  /** Where each row ends in the output (before its LF). */
+  readonly ends: number[] = [];
+  readonly indent: number;
+  private rowStart: number;
+  private width = 0;
+  private empty = true;
+
+  /** With `placed`, each source byte's position in the output is put there (see wrapUtf8). */
+  constructor(private readonly out: ByteSink, public columns: number, private readonly continuation: Uint8Array, indent: number, private readonly placed?: Int32Array) {
+    this.rowStart = out.p;
+    this.indent = indent;
+  }
+
+  piece(src: Uint8Array, from: number, to: number, w: number, blank: boolean): void {
+    const out = this.out;
+    if (!this.empty && this.width + w > this.columns) {
+      this.end();
+      out.reserve(this.continuation.length);
+      out.buf.set(this.continuation, out.p);
+      out.p += this.continuation.length;
+      this.width = this.indent;
+      if (blank) return;
+    }
+    out.reserve(to - from);
+    const buf = out.buf;
+    let p = out.p;
+    if (this.placed !== undefined) for (let k = from; k < to; k++) this.placed[k] = p + k - from;
+    for (let k = from; k < to; k++) buf[p++] = src[k];
+    out.p = p;
+    this.width += w;
+    this.empty = false;
+  }
+
+  /** Ends the row (its trailing spaces dropped, unless `trim` is false). */
+  end(trim = true): void {
+    const out = this.out;
+    if (trim) for (let s = spaceBefore(out.buf, out.p, this.rowStart); s > 0; s = spaceBefore(out.buf, out.p, this.rowStart)) out.p -= s;
+    this.ends.push(out.p);
+    out.reserve(1);
+    out.buf[out.p++] = 0x0a;
+    this.rowStart = out.p;
+  }
+}
+
+/** Bytes of the UTF-8 character whose first byte is `b` (1 for a stray continuation byte). */
+function charLength(b: number): number {
+  return b < 0xc0 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+}
+
+/**
+ * The length of the white space character (as JavaScript's `\s` and `trim` take it) that starts
+ * at `buf[i]`, ending by `end`, or 0.
+ */
+function spaceAt(buf: Uint8Array, i: number, end: number): number {
+  if (i >= end) return 0;
+  const b = buf[i];
+  if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) return 1;
+  if (b < 0xc2) return 0;
+  if (b === 0xc2) return i + 1 < end && buf[i + 1] === 0xa0 ? 2 : 0;
+  if (i + 2 >= end) return 0;
+  const c = buf[i + 1];
+  const d = buf[i + 2];
+  const three =
+    (b === 0xe1 && c === 0x9a && d === 0x80) || // U+1680
+    (b === 0xe2 && c === 0x80 && (d <= 0x8a || d === 0xa8 || d === 0xa9 || d === 0xaf)) || // U+2000–200A, U+2028, U+2029, U+202F
+    (b === 0xe2 && c === 0x81 && d === 0x9f) || // U+205F
+    (b === 0xe3 && c === 0x80 && d === 0x80) || // U+3000
+    (b === 0xef && c === 0xbb && d === 0xbf); // U+FEFF
+  return three ? 3 : 0;
+}
+
+/** The length of the white space character that ends at `buf[p - 1]`, starting at or after `from`, or 0. */
+function spaceBefore(buf: Uint8Array, p: number, from: number): number {
+  for (let n = 1; n <= 3; n++) if (p - n >= from && spaceAt(buf, p - n, p) === n) return n;
+  return 0;
+}
+
+/** Output gathered in memory, for the string forms of the fitting. */
+class GrowingSink implements ByteSink {
+  buf = new Uint8Array(256);
+  p = 0;
+
+  reserve(n: number): void {
+    if (this.p + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.p + n));
+    next.set(this.buf.subarray(0, this.p));
+    this.buf = next;
+  }
+
+  /** The rows ending at `ends`, each after the LF of the one before. */
+  rows(ends: readonly number[]): string[] {
+    const text = Buffer.from(this.buf.buffer, 0, this.p);
+    return ends.map((e, k) => text.toString('utf8', k === 0 ? 0 : ends[k - 1] + 1, e));
+  }
 }

@@ -30,6 +30,60 @@ export interface ByteWindow {
 const EMPTY = new Uint8Array(0);
 
 /**
+ * A byte's cell as a number, so a window's cells are one typed array (no object per byte): these
+ * bases plus the byte (or code point); an ASCII byte's cell is its own. {@link cellOfCode} gives
+ * the cell.
+ */
+export const enum CellCode {
+  /** `+ byte`: a byte of ill-formed UTF-8. */
+  Invalid = 0x100,
+  /** `+ byte`: a byte whose meaning depends on unseen neighbours. */
+  Partial = 0x200,
+  /** `+ byte`: a raw 0x80–0x9F byte no UTF-8 sequence claims. */
+  C1 = 0x300,
+  /** A continuation byte of a well-formed character. */
+  Continuation = 0x400,
+  /** `+ code point`: the lead byte of a well-formed character. */
+  Lead = 0x200000,
+}
+
+/** The cell a {@link CellCode} (or an ASCII byte) stands for. */
+export function cellOfCode(code: number): Cell {
+  if (code < 0x80) return ASCII_CELLS[code];
+  if (code >= CellCode.Lead) return leadCellForCodePoint(code - CellCode.Lead);
+  if (code === CellCode.Continuation) return CONTINUATION_CELL;
+  if (code >= CellCode.C1) return C1_CELLS[code - CellCode.C1 - 0x80];
+  if (code >= CellCode.Partial) return PARTIAL_CELLS[code - CellCode.Partial];
+  return INVALID_CELLS[code - CellCode.Invalid];
+}
+
+/**
+ * A {@link CellCode} whose cell is `cell` (the cell of byte `b`): what writes the same text. The
+ * inverse of {@link cellOfCode}, for cells made by this module.
+ */
+export function codeOfCell(cell: Cell, b: number): number {
+  switch (cell.kind) {
+    case 'utf8-cont':
+      return CellCode.Continuation;
+    case 'invalid':
+      return CellCode.Invalid + b;
+    case 'partial':
+      return CellCode.Partial + b;
+    case 'c1':
+      // A raw C1 byte, or the lead byte (C2) of U+0080–U+009F: the same name either way.
+      return CellCode.C1 + 0x80 + C1_CELLS.indexOf(cell);
+    case 'utf8-lead':
+      return CellCode.Lead + cell.text.codePointAt(0)!;
+    case 'utf8-escaped':
+    case 'invisible':
+      // `<U+XXXX>`
+      return CellCode.Lead + parseInt(cell.text.slice(3, -1), 16);
+    default:
+      return b;
+  }
+}
+
+/**
  * One caret-column cell per byte of `bytes`, the window at stream offset `baseOffset`. A
  * well-formed multi-byte character gets its lead cell on its first byte and continuation cells on
  * the rest, even when those lie in the context or lookahead; bytes of an ill-formed subsequence
@@ -39,45 +93,25 @@ const EMPTY = new Uint8Array(0);
  *   than `baseOffset` (bytes cannot precede the stream's start).
  */
 export function formatCells(bytes: Uint8Array, baseOffset: number, window: ByteWindow = {}): Cell[] {
-  const cells = new Array<Cell>(bytes.length);
-  writeCells(bytes, baseOffset, window, new CellWriter([cells]));
-  return cells;
+  const codes = new Int32Array(bytes.length);
+  decodeCells(bytes, baseOffset, window, codes, 0);
+  return Array.from(codes, (code, i) => (bytes[i] < 0x80 ? ASCII_CELLS[bytes[i]] : cellOfCode(code)));
 }
 
 /**
- * Receives cells in byte order and stores them into consecutive chunks (rows), so rows are filled
- * directly: no window-sized intermediate array, no copying. A flat array is one chunk.
- */
-export class CellWriter {
-  private chunk = 0;
-  private column = 0;
-
-  /** `chunks` must together hold exactly one slot per byte of the window. */
-  constructor(private readonly chunks: Cell[][]) {}
-
-  /** Stores the next byte's cell. */
-  put(cell: Cell): void {
-    let current = this.chunks[this.chunk];
-    if (this.column === current.length) {
-      current = this.chunks[++this.chunk];
-      this.column = 0;
-    }
-    current[this.column++] = cell;
-  }
-}
-
-/**
- * Decodes the window like {@link formatCells} and hands its cells, in byte order, to `out`.
+ * The one decoder of caret cells: the {@link CellCode} of each byte of the window `bytes` (as
+ * {@link formatCells} decides its cell) into `codes[at..at + bytes.length)`, except an ASCII
+ * byte's: its cell is always its own (ASCII_CELLS), so its code is left as it was.
  *
  * @throws RangeError as {@link formatCells} does.
  */
-export function writeCells(bytes: Uint8Array, baseOffset: number, window: ByteWindow, out: CellWriter): void {
+export function decodeCells(bytes: Uint8Array, baseOffset: number, window: ByteWindow, codes: Int32Array, at: number): void {
   assertWindow(baseOffset, window);
   const { context, lookahead } = window;
   const startUnknown =
     context === undefined ? baseOffset > 0 : context.length < MAX_NEIGHBOUR_BYTES && baseOffset > context.length;
-  const carried = writeCarriedIn(bytes, context ?? EMPTY, startUnknown, lookahead, out);
-  writeFrom(bytes, carried, lookahead, out);
+  const carried = decodeCarriedIn(bytes, context ?? EMPTY, startUnknown, lookahead, codes, at);
+  decodeFrom(bytes, carried, lookahead, codes, at);
 }
 
 /**
@@ -100,12 +134,13 @@ export function assertWindow(baseOffset: number, window: ByteWindow): void {
  * Writes cells for the window bytes that belong to a sequence begun before the window (in the
  * context, or in unknown bytes before it) and returns how many window bytes that was.
  */
-function writeCarriedIn(
+function decodeCarriedIn(
   bytes: Uint8Array,
   context: Uint8Array,
   startUnknown: boolean,
   lookahead: Uint8Array | undefined,
-  out: CellWriter,
+  codes: Int32Array,
+  to: number,
 ): number {
   const ctx = context.subarray(Math.max(0, context.length - MAX_NEIGHBOUR_BYTES));
   const head = joinHead(ctx, bytes, lookahead);
@@ -115,7 +150,7 @@ function writeCarriedIn(
   if (startUnknown) {
     // A character that began in the unseen bytes can reach at most 3 bytes past them.
     while (at < MAX_NEIGHBOUR_BYTES && at < head.length && isContinuation(head[at])) at++;
-    for (let j = ctxLength; j < Math.min(at, windowEnd); j++) out.put(PARTIAL_CELLS[head[j]]);
+    for (let j = ctxLength; j < Math.min(at, windowEnd); j++) codes[to + j - ctxLength] = CellCode.Partial + head[j];
   }
   // Decoding from the context's first byte reaches the true state at the window's start: a
   // character covering bytes[0] begins at most 3 bytes earlier, and any sequence we enter midway
@@ -132,9 +167,10 @@ function writeCarriedIn(
     }
     const status = packed & ~SEQ_LENGTH_MASK;
     for (let j = ctxLength; j < Math.min(at + length, windowEnd); j++) {
-      if (status === SEQ_VALID) out.put(CONTINUATION_CELL);
-      else if (status === SEQ_ILL_FORMED) out.put(INVALID_CELLS[head[j]]);
-      else out.put(PARTIAL_CELLS[head[j]]);
+      const k = to + j - ctxLength;
+      if (status === SEQ_VALID) codes[k] = CellCode.Continuation;
+      else if (status === SEQ_ILL_FORMED) codes[k] = CellCode.Invalid + head[j];
+      else codes[k] = CellCode.Partial + head[j];
     }
     at += length;
   }
@@ -153,15 +189,18 @@ function joinHead(ctx: Uint8Array, bytes: Uint8Array, lookahead: Uint8Array | un
   return head;
 }
 
-/** Writes the cells of `bytes[from..]`, where `from` is the start of a new sequence. */
-function writeFrom(bytes: Uint8Array, from: number, lookahead: Uint8Array | undefined, out: CellWriter): void {
+/** Decodes the cells of `bytes[from..]`, where `from` is the start of a new sequence, into `codes` from `to`. */
+function decodeFrom(bytes: Uint8Array, from: number, lookahead: Uint8Array | undefined, codes: Int32Array, to: number): void {
   const end = bytes.length;
+  // Runs of ASCII (most text) are skipped four bytes at a time where a word is aligned.
+  const base = bytes.byteOffset;
+  const words = new Uint32Array(bytes.buffer, 0, bytes.buffer.byteLength >> 2);
   let at = from;
   while (at < end) {
     const b = bytes[at];
     if (b < 0x80) {
-      out.put(ASCII_CELLS[b]);
       at++;
+      if (((base + at) & 3) === 0) while (at + 4 <= end && (words[(base + at) >> 2] & 0x80808080) === 0) at += 4;
       continue;
     }
     let source = bytes;
@@ -178,17 +217,17 @@ function writeFrom(bytes: Uint8Array, from: number, lookahead: Uint8Array | unde
     const stop = Math.min(at + length, end);
     switch (packed & ~SEQ_LENGTH_MASK) {
       case SEQ_VALID:
-        out.put(leadCellForCodePoint(codePointAt(source, sourceAt, length)));
-        for (let j = at + 1; j < stop; j++) out.put(CONTINUATION_CELL);
+        codes[to + at] = CellCode.Lead + codePointAt(source, sourceAt, length);
+        for (let j = at + 1; j < stop; j++) codes[to + j] = CellCode.Continuation;
         break;
       case SEQ_ILL_FORMED:
         // A byte that no sequence claimed is C1 when it is 0x80–0x9F; inside a failed sequence it
         // is just a broken piece of a character, as a UTF-8 terminal would treat it.
-        if (length === 1 && b < 0xa0) out.put(C1_CELLS[b - 0x80]);
-        else for (let j = at; j < stop; j++) out.put(INVALID_CELLS[bytes[j]]);
+        if (length === 1 && b < 0xa0) codes[to + at] = CellCode.C1 + b;
+        else for (let j = at; j < stop; j++) codes[to + j] = CellCode.Invalid + bytes[j];
         break;
       default:
-        for (let j = at; j < stop; j++) out.put(PARTIAL_CELLS[bytes[j]]);
+        for (let j = at; j < stop; j++) codes[to + j] = CellCode.Partial + bytes[j];
     }
     at += length;
   }

@@ -17,8 +17,9 @@
  * invisible, bidi or right-to-left character, so it is inert on any terminal.
  */
 export { CELL_KINDS, type Cell, type CellKind } from './cell';
-export { MAX_NEIGHBOUR_BYTES, formatCells, type ByteWindow } from './cells';
+export { CellCode, MAX_NEIGHBOUR_BYTES, cellOfCode, decodeCells, formatCells, type ByteWindow } from './cells';
 export { splitCaretText } from './grammar';
-export { CONTINUATION_MARK, HEX_BYTE, caretForByte } from './notation';
+export { ASCII_CELLS, CONTINUATION_MARK, HEX_BYTE, caretForByte } from './notation';
+export { RowWriter, rowContinuation, type ByteSink, type RowPaint, type RowWriterOptions } from './row-writer';
 export { DEFAULT_ROW_WIDTH, MAX_ROW_WIDTH, formatHexRows, type HexRow, type HexRowOptions } from './rows';
 export { caretString, formatRowText, type RowTextOptions } from './text';

@@ -1,5 +1,5 @@
 import type { Cell } from './cell';
-import { CellWriter, assertWindow, writeCells, type ByteWindow } from './cells';
+import { assertWindow, cellOfCode, decodeCells, type ByteWindow } from './cells';
 import { HEX_BYTE } from './notation';
 
 /** Bytes per row when the caller does not choose. */
@@ -42,16 +42,19 @@ export function formatHexRows(bytes: Uint8Array, baseOffset: number, options: He
     throw new RangeError(`width must be an integer in 1–${MAX_ROW_WIDTH}, got ${width}`);
   }
   assertWindow(baseOffset, options);
-  // Rows are allocated up front and the decoder writes straight into their cell arrays.
+  const codes = new Int32Array(bytes.length);
+  decodeCells(bytes, baseOffset, options, codes, 0);
   const rows: HexRow[] = new Array<HexRow>(Math.ceil(bytes.length / width));
-  const chunks: Cell[][] = new Array<Cell[]>(rows.length);
   for (let r = 0, start = 0; start < bytes.length; r++, start += width) {
     const end = Math.min(start + width, bytes.length);
     const hex = new Array<string>(end - start);
-    for (let i = start; i < end; i++) hex[i - start] = HEX_BYTE[bytes[i]];
-    chunks[r] = new Array<Cell>(end - start);
-    rows[r] = { offset: baseOffset + start, hex, cells: chunks[r] };
+    const cells = new Array<Cell>(end - start);
+    for (let i = start; i < end; i++) {
+      hex[i - start] = HEX_BYTE[bytes[i]];
+      const b = bytes[i];
+      cells[i - start] = cellOfCode(b < 0x80 ? b : codes[i]);
+    }
+    rows[r] = { offset: baseOffset + start, hex, cells };
   }
-  writeCells(bytes, baseOffset, options, new CellWriter(chunks));
   return rows;
 }

@@ -1,9 +1,7 @@
-import type { CellKind } from './cell';
-import { formatCells } from './cells';
+import { codeOfCell, formatCells } from './cells';
+import { RowWriter, type ByteSink } from './row-writer';
 import { DEFAULT_ROW_WIDTH, type HexRow } from './rows';
-
-/** Bytes per hex group; an extra space between groups helps the eye count columns. */
-const GROUP_SIZE = 8;
+import { utf8Text } from './utf8';
 
 /** Options for {@link formatRowText}. */
 export interface RowTextOptions {
@@ -14,31 +12,43 @@ export interface RowTextOptions {
   readonly width?: number;
   /** Minimum hex digits of the offset (default 8); longer offsets are never cut. */
   readonly offsetDigits?: number;
-  /**
-   * Wraps the text of each hex cell and caret cell, e.g. to colour notation on a TTY. The line is
-   * only as inert as what `paint` returns; omit it for plain text.
-   */
-  readonly paint?: (text: string, kind: CellKind) => string;
+}
+
+/** Row writers by layout (each keeps its caches of cell text). */
+const writers = new Map<string, RowWriter>();
+
+/** Output gathered in memory. */
+class Growing implements ByteSink {
+  buf = new Uint8Array(256);
+  p = 0;
+
+  reserve(n: number): void {
+    if (this.p + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.p + n));
+    next.set(this.buf.subarray(0, this.p));
+    this.buf = next;
+  }
 }
 
 /**
- * One plain-text line for a row from {@link formatHexRows}:
+ * One plain-text line for a row from {@link formatHexRows}, as RowWriter writes it:
  * `00000010  1b 5b 33 31 6d 46 41 49  4c 1b 5b 30 6d 0a 6f 6b  |^[[31mFAIL^[[0m^Jok|`.
- * Without `paint` the line is inert: no C0, DEL, C1, invisible, bidi or right-to-left character,
- * whatever bytes the row came from, so it is safe to print to a terminal or paste anywhere.
+ * The line is inert: no C0, DEL, C1, invisible, bidi or right-to-left character, whatever bytes
+ * the row came from, so it is safe to print to a terminal or paste anywhere.
  */
 export function formatRowText(row: HexRow, options: RowTextOptions = {}): string {
   const width = options.width ?? Math.max(DEFAULT_ROW_WIDTH, row.hex.length);
-  const paint = options.paint;
-  let line = row.offset.toString(16).padStart(options.offsetDigits ?? 8, '0');
-  for (let k = 0; k < Math.max(width, row.hex.length); k++) {
-    line += k % GROUP_SIZE === 0 ? '  ' : ' ';
-    if (k >= row.hex.length) line += '  ';
-    else line += paint === undefined ? row.hex[k] : paint(row.hex[k], row.cells[k].kind);
-  }
-  line += '  |';
-  for (const cell of row.cells) line += paint === undefined ? cell.text : paint(cell.text, cell.kind);
-  return line + '|';
+  const offsetDigits = options.offsetDigits ?? 8;
+  const key = `${width}/${offsetDigits}`;
+  let writer = writers.get(key);
+  if (writer === undefined) writers.set(key, (writer = new RowWriter({ width, offsetDigits })));
+  const n = row.hex.length;
+  const bytes = Uint8Array.from(row.hex, (h) => parseInt(h, 16));
+  const codes = Int32Array.from(row.cells, (cell, k) => codeOfCell(cell, bytes[k]));
+  const out = new Growing();
+  writer.write(out, row.offset, bytes, 0, n, codes, 0);
+  // (Without the LF that ends the row.)
+  return utf8Text(out.buf, 0, out.p - 1);
 }
 
 /**

@@ -64,3 +64,23 @@ export function codePointAt(buf: Uint8Array, at: number, length: number): number
 export function isContinuation(b: number): boolean {
   return (b & 0xc0) === 0x80;
 }
+
+/** The text of the well-formed UTF-8 `buf[from..to)` (text a writer of this module made). */
+export function utf8Text(buf: Uint8Array, from: number, to: number): string {
+  let text = '';
+  for (let at = from; at < to; ) {
+    const b = buf[at];
+    if (b < 0x80) {
+      // A run of ASCII at once (in pieces: each is a call's arguments).
+      let end = at + 1;
+      while (end < to && buf[end] < 0x80 && end - at < 4096) end++;
+      text += String.fromCharCode(...buf.subarray(at, end));
+      at = end;
+      continue;
+    }
+    const length = sequenceAt(buf, at, to) & SEQ_LENGTH_MASK;
+    text += String.fromCodePoint(codePointAt(buf, at, length));
+    at += length;
+  }
+  return text;
+}

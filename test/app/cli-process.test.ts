@@ -1,6 +1,6 @@
 // The built CLI as a real process: stdin from a pipe whose writer pauses (the synchronous fast
 // path must wait or fall back, never fail with EAGAIN), a reader that goes away early, and the
-// files `inspect` loads on demand (its engine, its vault code) found and used as the sources are.
+// file `inspect` loads on demand (its vault code) found and used as the sources are.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, constants, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,19 +31,18 @@ describe.skipIf(!built)('airlock as a process (dist/airlock.mjs; `npm test` buil
     expect(Buffer.concat(out).toString()).toBe([0, 1, 2, 3, 4].map((i) => `line ${i} colour\n`).join(''));
   });
 
-  it.each(['', '1'])('writes its dump whole and in order into a non-blocking pipe that is full when it starts (AIRLOCK_INSPECT_THREADS=%s)', async (threads) => {
+  it('writes its dump whole and in order into a non-blocking pipe that is full when it starts', async () => {
     // A parent may hand over a non-blocking pipe that still holds unread bytes. Writes then meet
-    // EAGAIN, and both threads' writes wait for the pipe (FdWriter): the output is still whole and
-    // in order. (Threaded, the header once went to the stream's queue and came out after the
-    // rows. The one-thread case met no EAGAIN in this setup when tried: it checks the output is
-    // whole. A short rest queued on a stream while the engine writes on, the corruption
-    // StdoutWriter's copy prevents, needs a reader racing the writer: test/app/stdout-writer.test.ts.)
+    // EAGAIN, and the output falls back to the stream, which waits for the pipe: the output is
+    // still whole and in order. (A short rest queued on a stream while the dump writes on, the
+    // corruption StdoutWriter's copy prevents, needs a reader racing the writer:
+    // test/app/stdout-writer.test.ts.)
     const dir = mkdtempSync(join(tmpdir(), 'airlock-nbpipe-'));
     try {
       const input = join(dir, 'big.log');
       const line = 'step \x1b[32mok\x1b[0m \u0627\u0644\u062d build/output/file.txt\n';
       writeFileSync(input, line.repeat(Math.ceil((9 << 20) / Buffer.byteLength(line))));
-      const childEnv = { ...env, AIRLOCK_INSPECT_THREADS: threads };
+      const childEnv = env;
       const expected = spawnSync(process.execPath, [CLI, 'inspect', input], { env: childEnv, maxBuffer: 1 << 30 });
       expect(expected.status).toBe(0);
       const fifo = join(dir, 'out');
@@ -104,19 +103,16 @@ describe.skipIf(!built)('airlock as a process (dist/airlock.mjs; `npm test` buil
     expect(err).not.toMatch(/EPIPE|Error/);
   });
 
-  it("loads inspect's engine and vault code from their own files, and dumps and opens as the sources do", async () => {
+  it("loads inspect's vault code from its own file, and dumps and opens as the sources do", async () => {
     const dist = join(__dirname, '../../dist');
-    // What a summary or a dump on the second thread never runs stays out of the file every inspect compiles.
+    // What only a restricted: reference needs stays out of the file every inspect compiles.
     const main = readFileSync(join(dist, 'inspect-main.mjs'), 'utf8');
-    expect(main).not.toContain('DUMP_ENGINE_WASM');
     expect(main).not.toContain('AuditLog');
-    expect(main).toContain('./inspect-engine.mjs');
     expect(main).toContain('./inspect-restricted.mjs');
     const dir = mkdtempSync(join(tmpdir(), 'airlock-lazy-'));
     try {
       const built = (...argv: string[]) => spawnSync(process.execPath, [CLI, ...argv], { env, cwd: dir });
       const sample = join(__dirname, '../../assets/samples/hostile-transcript.bin');
-      // A small file is dumped on this thread, by the engine loaded on demand.
       const dump = built('inspect', sample, '--color', 'always');
       expect(dump.status, dump.stderr.toString()).toBe(0);
       expect(dump.stdout.equals((await runAirlock(['inspect', sample, '--color', 'always'], { env, cwd: dir })).out)).toBe(true);

@@ -1,7 +1,7 @@
 // app/node/fit.ts: widths and cuts of Airlock's own lines on a terminal (issue #9, bug class 5).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { charWidth, sgrLength, textWidth, utf8Width, wrapLine } from '../../app/node/fit';
+import { charWidth, sgrLength, textWidth, utf8Width, wrapLine, wrapUtf8 } from '../../app/node/fit';
 
 /** The width rule as first written: each character (code point) 1 if ASCII, else 2. */
 const byCharacter = (s: string): number => [...s].reduce((w, ch) => w + charWidth(ch), 0);
@@ -60,5 +60,38 @@ describe('wrapLine', () => {
       for (let i = row.indexOf('\x1b'); i >= 0; i = row.indexOf('\x1b', i + 1)) expect(sgrLength(row, i)).toBeGreaterThan(0);
     }
     expect(rows.join('').replace(/\+ /g, '').replace(/ /g, '')).toBe(`a${word}`);
+  });
+});
+
+describe('wrapUtf8', () => {
+  class Sink {
+    buf = new Uint8Array(8);
+    p = 0;
+    reserve(n: number): void {
+      if (this.p + n <= this.buf.length) return;
+      const next = new Uint8Array((this.p + n) * 2);
+      next.set(this.buf.subarray(0, this.p));
+      this.buf = next;
+    }
+  }
+  const unit = fc.constantFrom('a', 'bb', ' ', '  ', '\u3000', '\u00a0', '本', '🙂', '\x1b[1;34m', '\x1b[0m', '^', '+', 'xxxxxxxxxxxxxx', ')');
+
+  it("is wrapLine on bytes: its rows, each ended by LF, after what the output held, whatever bytes follow the line in its buffer", () => {
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }).map((a) => a.join('')), fc.integer({ min: 1, max: 60 }), fc.constantFrom('+ ', '          + '), fc.uint8Array({ maxLength: 8 }), fc.string({ maxLength: 4 }), (line, columns, cont, after, before) => {
+        const text = Buffer.from(line, 'utf8');
+        // The line in a larger buffer: the bytes after it (spaces, say) are not its.
+        const src = Buffer.concat([text, Buffer.from(after), Buffer.from('    ')]);
+        const out = new Sink();
+        const pre = Buffer.from(before, 'utf8');
+        out.reserve(pre.length);
+        out.buf.set(pre);
+        out.p = pre.length;
+        wrapUtf8(src, 0, text.length, columns, Buffer.from(cont, 'utf8'), out);
+        const written = Buffer.from(out.buf.subarray(0, out.p)).toString('utf8');
+        expect(written).toBe(`${before}${wrapLine(line, columns, cont).join('\n')}\n`);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

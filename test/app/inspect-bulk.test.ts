@@ -1,8 +1,7 @@
-// The dump engine writes the bulk dump's rows by SIMD where it can (ASCII stretches, shown
-// characters), into its own memory (held bytes, output), across output flushes to a stream and a
-// held-bytes region that has to grow for a large chunk; a terminal dump takes other paths (widths
-// counted, rows cut when wider). On a terminal wide enough that nothing is cut, the two must be
-// the same bytes.
+// The dump writes rows that take no span in stretches, straight (no colour, nothing cut), into
+// an output that is written out and reused as it fills; on a terminal every row's width is
+// counted and a row too wide is laid out piece by piece. On a terminal wide enough that nothing
+// is cut, the two must be the same bytes.
 import { describe, expect, it } from 'vitest';
 import { runAirlock } from '../helpers/cli';
 

@@ -1,8 +1,7 @@
-// `airlock inspect` writes a take shaped like the one before (BEL, BS, BEL, … every row alike) by
-// copying that take's lines and rewriting their offsets, a painted row like the one before by
-// copying it, and lines from a cache of composed lines. None may change a byte of the dump: the
-// bulk output (a file or pipe) must equal the rendering on a terminal wide enough that nothing is
-// cut, through the CLI, for repeated motifs with a byte changed here and there.
+// `airlock inspect` writes an annotation line shaped like one before it (BEL, BS, BEL, … every
+// row alike) from a template of that shape with its offsets rewritten. That may not change a byte
+// of the dump: the bulk output (a file or pipe) must equal the rendering on a terminal wide enough
+// that nothing is cut, through the CLI, for repeated motifs with a byte changed here and there.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

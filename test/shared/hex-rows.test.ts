@@ -35,10 +35,14 @@ describe('formatRowText', () => {
     expect(lines).toEqual(['00000000  61 62 63 64 65 66 67 68  |abcdefgh|', '00000008  69 6a' + ' '.repeat(20) + '|ij|']);
   });
 
-  it('lets a caller paint hex and caret cells by kind', () => {
-    const [row] = formatHexRows(Uint8Array.of(0x41, 0x1b), 0);
-    const line = formatRowText(row, { paint: (text, kind) => (kind === 'c0' ? `[${text}]` : text) });
-    expect(line).toBe('00000000  41 [1b]' + ' '.repeat(45) + '|A[^[]|');
+  it('keeps a row longer than the given width whole', () => {
+    const [row] = formatHexRows(utf8('abcdefghijklmnop'), 0);
+    expect(formatRowText(row, { width: 8 })).toBe('00000000  61 62 63 64 65 66 67 68  69 6a 6b 6c 6d 6e 6f 70  |abcdefghijklmnop|');
+  });
+
+  it('leaves a literal bar as it is (the inspect dump escapes it: RowWriter escapeBar)', () => {
+    const [row] = formatHexRows(utf8('a|b'), 0);
+    expect(formatRowText(row)).toBe('00000000  61 7c 62' + ' '.repeat(42) + '|a|b|');
   });
 });
 

@@ -1,5 +1,3 @@
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Sanitizer, type RemovalReport } from '../../../shared/sanitize';
 import { wrapLine } from '../../node/fit';
 import { sha256Digest } from '../../node/sha256';
@@ -10,9 +8,7 @@ import { readSource } from '../byte-source';
 import { openArtifact } from '../inspect/artifact';
 import { legend, paintCell, wantsColor } from '../inspect/paint';
 import { ByteOutput } from '../inspect/bytes-out';
-import { FdWriter } from '../inspect/fd-writer';
-import { FEED } from '../inspect/dump-layout';
-import { THREAD_MIN_BYTES, ThreadedDump } from '../inspect/threaded-dump';
+import { Dump, FEED } from '../inspect/dump';
 import { formatReportSummary } from '../inspect/summary';
 import { parseByteCount } from '../size';
 import { StdoutWriter } from '../stdio';
@@ -55,16 +51,6 @@ const SPEC: FlagSpec = {
 const READ_PAGE = 1 << 20;
 
 
-/** Bytes of the file at `path` (0 for stdin or what cannot be read: the error comes when it is opened). */
-function fileBytes(path: string, io: Parameters<Command['run']>[1]): number {
-  if (path === '-') return 0;
-  try {
-    return statSync(resolve(io.cwd, path)).size;
-  } catch {
-    return 0;
-  }
-}
-
 /** `airlock inspect`: the forensic byte viewer for terminals. */
 export const inspectCommand: Command = {
   name: 'inspect',
@@ -88,65 +74,38 @@ export const inspectCommand: Command = {
     const windowEnd = offset + length;
 
     const { path, shown } = await openArtifact(positionals[0], { offset, length, dump }, values['--vault'], io);
-    // Written to the descriptor, waiting while it is not ready (EAGAIN: a non-blocking pipe the
-    // parent handed over, and full), never queued on a stream: the dump thread writes its rows to
-    // the same descriptor, and a header still queued here would come out after them.
-    const out = new ByteOutput(io.stdoutFd !== undefined ? new FdWriter(io.stdoutFd) : new StdoutWriter(io));
-    const layout = { offset, windowEnd, width, color, columns };
-    // A large dump to a descriptor is formatted on a second thread while this one parses (a small
-    // range of a large file is not: its dump is quick, and the thread would only cost its start).
-    const threaded = dump && io.stdoutFd !== undefined && io.env.AIRLOCK_INSPECT_THREADS !== '1' && Math.min(fileBytes(path, io) - offset, length) >= THREAD_MIN_BYTES
-      ? ThreadedDump.start(layout, io.stdoutFd) : null;
-    if (threaded === null) ThreadedDump.discard();
+    const out = new ByteOutput(new StdoutWriter(io));
     // The dump keeps only the spans it can show: none for a summary, those overlapping a range.
-    // (Its engine is loaded only here: a summary, or a dump on the second thread, never compiles it.)
-    const dumper = dump && threaded === null ? new (await import('../inspect/engine')).DumpEngine(out, layout) : undefined;
+    const dumper = dump ? new Dump(out, { offset, windowEnd, width, color, columns }) : undefined;
     // The text is not used here: a reused output buffer spares a copy per page.
-    const sanitizer = new Sanitizer({ digest: await sha256Digest(), spanLog: threaded?.spans ?? dumper?.spans, reuseOutputBuffer: true });
+    const sanitizer = new Sanitizer({ digest: await sha256Digest(), spanLog: dumper?.spans, reuseOutputBuffer: true });
     if (dumper !== undefined) dumper.meanings = sanitizer;
-    if (threaded !== null) threaded.meanings = sanitizer;
     if (!json) {
       const header = [...own(`airlock inspect: ${terminalSafeLine(shown)}`, 'airlock inspect:')];
       if (dump && color) header.push(...legend(columns));
       out.text(`${header.map((l, i) => (i === 0 ? `${note('airlock inspect:')}${l.slice('airlock inspect:'.length)}` : l)).join('\n')}\n`);
-      // The dump thread writes to the descriptor itself, after this.
-      if (threaded !== null) await out.flush();
     }
 
     let at = 0;
-    let report: RemovalReport;
-    try {
-      // Pages are read into one buffer: the dump copies what it keeps, the sanitizer keeps nothing.
-      for await (const page of readSource(path, io, READ_PAGE, true)) {
-        if (threaded !== null) {
-          for (let i = 0; i < page.length; i += FEED) {
-            const chunk = page.subarray(i, i + FEED);
-            sanitizer.write(chunk);
-            threaded.push(chunk);
-          }
-        } else if (dumper === undefined) {
-          sanitizer.write(page);
-        } else {
-          for (let i = 0; i < page.length; i += FEED) {
-            const chunk = page.subarray(i, i + FEED);
-            sanitizer.write(chunk);
-            dumper.append(chunk);
-            await dumper.advance(false);
-          }
-          // A short page is a slow source (a pipe): what is settled goes out now, not at 1 MiB.
-          if (page.length < READ_PAGE) await out.flush();
+    // Pages are read into one buffer: the dump copies what it keeps, the sanitizer keeps nothing.
+    for await (const page of readSource(path, io, READ_PAGE, true)) {
+      if (dumper === undefined) {
+        sanitizer.write(page);
+      } else {
+        for (let i = 0; i < page.length; i += FEED) {
+          const chunk = page.subarray(i, i + FEED);
+          sanitizer.write(chunk);
+          dumper.append(chunk);
+          await dumper.advance(false);
         }
-        at += page.length;
+        // A short page is a slow source (a pipe): what is settled goes out now, not at 1 MiB.
+        if (page.length < READ_PAGE) await out.flush();
       }
-      sanitizer.end();
-      // The whole input was parsed, so the summary and digest describe all of it, not the range.
-      report = sanitizer.getReport();
-      if (threaded !== null) await threaded.finish();
-    } catch (err) {
-      // The dump thread's output went away (a reader that closed the pipe): nothing more to say.
-      if (threaded !== null && (await threaded.stopped(err))) return 0;
-      throw err;
+      at += page.length;
     }
+    sanitizer.end();
+    // The whole input was parsed, so the summary and digest describe all of it, not the range.
+    const report: RemovalReport = sanitizer.getReport();
     if (json) {
       out.text(`${terminalSafeJson({ source: shown, bytes: at, sha256: report.sha256 ?? null, report }, 2)}\n`);
       await out.flush();

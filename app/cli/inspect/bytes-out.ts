@@ -7,8 +7,8 @@ export interface OutputWriter {
 }
 
 /**
- * A growable byte buffer: {@link text} appends to it, and the dump engine writes into it in place
- * (it {@link adopt}s the engine's memory, and the engine advances `p`).
+ * A growable byte buffer: {@link text} appends to it, and the dump writes into it in place (a
+ * ByteSink: it makes room with {@link reserve} and advances `p`).
  */
 export class ByteBuffer {
   buf: Buffer;
@@ -20,17 +20,8 @@ export class ByteBuffer {
 
   /** Replaces the buffer with a new one of `size` (its first `p` bytes are copied over). */
   protected replace(size: number): void {
-    this.adopt(Buffer.allocUnsafe(size));
-  }
-
-  /**
-   * Writes into `bytes` from now on (the first `p` bytes are copied over, unless `copy` is false:
-   * they are there already): a new buffer, or the dump engine's output region, which it writes
-   * rows into without a copy. Replaced as usual when more room is needed.
-   */
-  adopt(bytes: Uint8Array, copy = true): void {
-    const next = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (copy && this.p > 0) this.buf.copy(next, 0, 0, this.p);
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, 0, this.p);
     this.buf = next;
   }
 
@@ -54,9 +45,8 @@ export class ByteBuffer {
 
 /**
  * Output gathered into one buffer and written in large pieces. The buffer is reused: a stream
- * (which may keep a reference until it is consumed) gets a copy, so the buffer stays where it was
- * put (see {@link ByteBuffer.adopt}: the memory of the SIMD row writer). Only when a descriptor
- * turns non-blocking in the middle of a write, and the stream took the rest, is it replaced.
+ * (which may keep a reference until it is consumed) gets a copy. Only when a descriptor turns
+ * non-blocking in the middle of a write, and the stream took the rest, is it replaced.
  */
 export class ByteOutput extends ByteBuffer {
   constructor(private readonly writer: OutputWriter, readonly flushAt = 1 << 20) {

@@ -12,15 +12,9 @@ export const BUFFER_BYTES = BLOCK_BYTES * 12;
 export const ioTimes = { write: 0, crc: 0, bytes: 0 };
 const timed = Boolean(process.env.AIRLOCK_INDEX_TRACE);
 
-/** Bytes a later segment's run may keep in memory instead of writing them (shared by its files). */
-export interface MemoryBudget {
-  left: number;
-}
-
 /**
- * One index file being written: owner-only, created exclusively, never following a link. A later
- * segment's files (merged, not served) keep whole buffers in memory while `budget` lasts (`kept`),
- * and only what comes after goes to the file.
+ * One index file being written: owner-only, created exclusively, never following a link; or a
+ * writer in memory (see {@link ColumnWriter.memory}).
  */
 export class ColumnWriter {
   buffer = new ArrayBuffer(BUFFER_BYTES);
@@ -35,21 +29,11 @@ export class ColumnWriter {
   private flushed = 0;
   private sums: number[] = [];
   private fd: number;
-  /** The first bytes, kept in memory: whole buffers but maybe the last. */
+  /** A `keep` writer's bytes, whole buffers but maybe the last (all of them once closed). */
   kept: Uint8Array[] = [];
-  private spilled = false;
-  /**
-   * Placed (see `place`): the offset in the final file where the next flushed byte goes, and where
-   * this writer's part of that file began; -1 while the writer appends to a file of its own.
-   */
-  private filePos = -1;
-  private placedAt = -1;
 
-  /**
-   * `sums`: keep the CRC-32 of each block (a later segment's files are merged, not served: none).
-   * `path` null: a writer in memory only (see {@link ColumnWriter.memory}).
-   */
-  constructor(readonly path: string | null, private withSums = true, private budget: MemoryBudget | null = null) {
+  /** `path` null: a writer in memory only (see {@link ColumnWriter.memory}). */
+  constructor(readonly path: string | null) {
     if (path === null) {
       this.fd = -1;
       return;
@@ -62,11 +46,11 @@ export class ColumnWriter {
   private memoryMode: 'keep' | 'drop' | null = null;
 
   /**
-   * A writer without a file: a lazy index's build counts the bytes of columns it does not store
+   * A writer without a file: an index run counts the bytes of columns it does not store
    * (`drop`); a page replay keeps what it writes to serve it (`keep`, read with {@link contents}).
    */
   static memory(mode: 'keep' | 'drop'): ColumnWriter {
-    const w = new ColumnWriter(null, false);
+    const w = new ColumnWriter(null);
     w.memoryMode = mode;
     return w;
   }
@@ -84,42 +68,6 @@ export class ColumnWriter {
       at += part.length;
     }
     return out;
-  }
-
-  /**
-   * Ends the writer's own file (a later segment's): everything written so far is flushed, to the
-   * kept buffers while the budget lasts, else to its file, which is closed. Returns the kept buffers
-   * (the caller hands them on); `bytes` still counts all of it.
-   */
-  detach(): Uint8Array[] {
-    this.flush(true);
-    if (this.len > 0) throw new Error('index writer could not flush (internal error)');
-    closeSync(this.fd);
-    this.fd = -1;
-    const kept = this.kept;
-    this.kept = [];
-    return kept;
-  }
-
-  /**
-   * From now on the bytes go into the final file `path` (it exists: another thread writes what
-   * comes before) from offset `at` on, written at their positions. Sums are kept for the 64 KiB
-   * blocks of that file that start at or after `at`; the block `at` falls inside (shared with the
-   * writer before) is summed by whoever finishes the file (see placedPart).
-   */
-  place(path: string, at: number): void {
-    if (this.fd >= 0 || this.len > 0) throw new Error('index writer placed before it was detached (internal error)');
-    this.fd = openSync(path, fsc.O_WRONLY | fsc.O_NOFOLLOW);
-    this.budget = null;
-    this.withSums = true;
-    this.sums = [];
-    this.filePos = at;
-    this.placedAt = at;
-  }
-
-  /** Where a placed writer's part of its final file begins, and the sums of the blocks that start in it. */
-  placedPart(): { at: number; end: number; sums: number[] } {
-    return { at: this.placedAt, end: this.filePos, sums: this.sums };
   }
 
   /** Total bytes written so far (flushed + buffered). */
@@ -151,70 +99,23 @@ export class ColumnWriter {
   }
 
   /**
-   * Appends a large piece of bytes (a merge's): what does not fill the buffer goes through it,
-   * whole blocks are written straight from `src` (its sums taken there), saving a copy.
-   */
-  writeLarge(src: Uint8Array): void {
-    if (this.budget || this.filePos >= 0) {
-      this.write(src);
-      return;
-    }
-    let k = 0;
-    if (this.len > 0) {
-      const n = Math.min(src.length, BUFFER_BYTES - this.len);
-      this.u8.set(src.subarray(0, n), this.len);
-      this.len += n;
-      k = n;
-      if (this.len === BUFFER_BYTES) this.flush();
-    }
-    const direct = Math.floor((src.length - k) / BLOCK_BYTES) * BLOCK_BYTES;
-    if (this.len === 0 && direct > 0) {
-      let off = 0;
-      let t = timed ? performance.now() : 0;
-      while (off < direct) off += writeSync(this.fd, src, k + off, direct - off);
-      if (timed) { const n = performance.now(); ioTimes.write += n - t; ioTimes.bytes += direct; t = n; }
-      if (this.withSums) for (let b = 0; b < direct; b += BLOCK_BYTES) this.sums.push(crc32(src.subarray(k + b, k + b + BLOCK_BYTES)));
-      if (timed) ioTimes.crc += performance.now() - t;
-      this.flushed += direct;
-      k += direct;
-    }
-    if (k < src.length) this.write(src.subarray(k));
-  }
-
-  /**
-   * Writes the buffer out: a later segment's run hands whole buffers over while its budget lasts;
-   * a file gets the buffer's whole blocks (all of it when `final`), each with its CRC-32, and the
-   * partial last block stays at the buffer's start: a reader checks the file in BLOCK_BYTES blocks
-   * from offset 0, so a sum must never cover a block cut short in the middle of the file (records
-   * whose size does not divide BUFFER_BYTES, 56-byte checkpoints, flush before a full buffer).
+   * Writes the buffer out: a file gets the buffer's whole blocks (all of it when `final`), each
+   * with its CRC-32, and the partial last block stays at the buffer's start: a reader checks the
+   * file in BLOCK_BYTES blocks from offset 0, so a sum must never cover a block cut short in the
+   * middle of the file (records whose size does not divide BUFFER_BYTES, 56-byte checkpoints, flush
+   * before a full buffer).
    */
   private flush(final = false): void {
     if (this.memoryMode !== null) {
       this.flushMemory();
       return;
     }
-    if (this.filePos >= 0) {
-      this.flushPlaced(final);
-      return;
-    }
-    if (this.budget && !this.spilled) {
-      if (this.budget.left >= BUFFER_BYTES) {
-        // Kept: the buffer is handed over whole and a new one takes its place.
-        this.budget.left -= BUFFER_BYTES;
-        if (this.len > 0) this.kept.push(new Uint8Array(this.buffer, 0, this.len));
-        this.flushed += this.len;
-        this.len = 0;
-        this.freshBuffer();
-        return;
-      }
-      this.spilled = true;
-    }
     const whole = final ? this.len : this.len - (this.len % BLOCK_BYTES);
     let off = 0;
     let t = timed ? performance.now() : 0;
     while (off < whole) off += writeSync(this.fd, this.u8, off, whole - off);
     if (timed) { const n = performance.now(); ioTimes.write += n - t; ioTimes.bytes += whole; t = n; }
-    if (this.withSums) for (let b = 0; b < whole; b += BLOCK_BYTES) this.sums.push(crc32(this.u8.subarray(b, Math.min(whole, b + BLOCK_BYTES))));
+    for (let b = 0; b < whole; b += BLOCK_BYTES) this.sums.push(crc32(this.u8.subarray(b, Math.min(whole, b + BLOCK_BYTES))));
     if (timed) ioTimes.crc += performance.now() - t;
     this.flushed += whole;
     // The rest is under one block and a multiple of 8 (every record size is), so views stay aligned.
@@ -242,35 +143,12 @@ export class ColumnWriter {
     this.len = 0;
   }
 
-  /** flush() of a placed writer: whole blocks of the final file (the first one maybe cut at `placedAt`). */
-  private flushPlaced(final: boolean): void {
-    const pos = this.filePos;
-    const into = pos % BLOCK_BYTES;
-    const whole = final ? this.len : Math.max(0, Math.floor((into + this.len) / BLOCK_BYTES) * BLOCK_BYTES - into);
-    let off = 0;
-    let t = timed ? performance.now() : 0;
-    while (off < whole) off += writeSync(this.fd, this.u8, off, whole - off, pos + off);
-    if (timed) { const n = performance.now(); ioTimes.write += n - t; ioTimes.bytes += whole; t = n; }
-    // Blocks that start in this piece (a block begun before `placedAt` is not this writer's to sum).
-    for (let b = into === 0 ? 0 : BLOCK_BYTES - into; b < whole; b += BLOCK_BYTES) {
-      this.sums.push(crc32(this.u8.subarray(b, Math.min(whole, b + BLOCK_BYTES))));
-    }
-    if (timed) ioTimes.crc += performance.now() - t;
-    this.filePos += whole;
-    this.flushed += whole;
-    this.u8.copyWithin(0, whole, this.len);
-    this.len -= whole;
-  }
-
   /**
    * Flushes and closes; returns the block sums and the size. No fsync: the index is a cache, and
    * a file torn by a crash fails its size or block sums at the next open and is rebuilt.
-   * `openEnded`: a placed writer goes on after this one in the same file, so the last block, if it
-   * is not whole, gets no sum here (placedPart).
    */
-  close(openEnded = false): { bytes: number; sums: number[] } {
+  close(): { bytes: number; sums: number[] } {
     this.flush(true);
-    if (openEnded && this.flushed % BLOCK_BYTES !== 0) this.sums.pop();
     if (this.memoryMode !== null) return { bytes: this.flushed, sums: this.sums };
     closeSync(this.fd);
     this.fd = -1;

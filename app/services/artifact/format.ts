@@ -5,42 +5,43 @@
 // `sums.bin` (whose own SHA-256 is in the manifest), so a truncated or altered file is detected at
 // open (sizes, sums) or at the first read of a bad block, and the index is rebuilt, never trusted.
 //
-// Files (n = records):
-// - `manifest.json`  format version, engine fingerprint, sanitizer options, raw size and digest,
-//                    counts, the removal report, the meaning table, file sizes, sums digest.
-// - `spans.bin`      SPAN_RECORD bytes per span, in stream order (offsets ascending, no overlap):
+// A query reads four columns (spans, text, map, lines below), page by page: a page's share of each
+// is stored, or made again on demand by re-sanitizing the page (pages.ts, replay.ts). Their layout:
+// - spans            SPAN_RECORD bytes per span, in stream order (offsets ascending, no overlap):
 //                    0 offset f64 | 8 length f64 | 16 code i32 | 20 meaning id u16 (low 12 bits)
 //                    + terminator (high 4 bits) | 22 class u8 | 23 flags u8.
-// - `text.bin`       the sanitized UTF-8 text, exactly what the Sanitizer emitted.
-// - `map.bin`        offset map segments in text order, MAP_RECORD bytes: textStart f64 |
+// - text             the sanitized UTF-8 text, exactly what the Sanitizer emitted.
+// - map              offset map segments in text order, MAP_RECORD bytes: textStart f64 |
 //                    rawStart f64 | rawLength f64, negated for a Replaced segment (lengths are >= 1)
 //                    — the same segments the Sanitizer's OffsetMap holds (same coalescing rule).
-// - `lines.bin`      f64 text offset of each display line's start: after every LF, and a cut every
+// - lines            f64 text offset of each display line's start: after every LF, and a cut every
 //                    MAX_LINE_BYTES text bytes (at a character boundary; such a line is `continued`).
 //                    An artifact that is not empty has at least one line (line 0 at text offset 0).
-// - `minimap.bin`    u32 counts [class][fine bucket] of span starts; bucket width in the manifest.
-// - `checkpoints.bin` CHECKPOINT_FIELDS f64 per page boundary (every `pageBytes` raw bytes):
-//                    boundary | spans reported by the boundary (all ended by it: a lower bound for
-//                    span searches) | resume offset | text offset | map segment count | line count
-//                    | resume span. All but the resume pair are as of the boundary. `resume` is the
-//                    first point at or after the boundary where the Parser is at rest
-//                    (`Parser.atRest`: both readings — UTF-8 and 8-bit — in ground, no ambiguous
-//                    stretch, sequence, split character or held joiner open), found by feeding the
-//                    bytes after a busy boundary in growing pieces; `resume span` is the number of
-//                    spans reported by then. A fresh Parser fed from `resume` reports exactly the
-//                    spans from `resume span` on (tested), so any page parses alone. (Format 2 put
-//                    `resume` at the start of the span straddling the boundary, which is not a
-//                    ground state where an ambiguous stretch began inside a sequence.)
+//
+// Files (FILE_ORDER, the order their sums are stored):
+// - `manifest.json`  format version, engine fingerprint, sanitizer options, raw size and digest,
+//                    counts, the removal report, the meaning table, file sizes, sums digest.
+// - `pages.bin`      the page table (pages.ts): per page of `pageBytes`, the column positions and
+//                    the Sanitizer's state at its start, and where a stored page's columns are.
+// - `stored-spans.bin`, `stored-text.bin`, `stored-map.bin`, `stored-lines.bin`: the columns of the
+//                    stored pages, in page order (a small artifact stores every page; build.ts).
+// - `minimap.bin`    u32 counts [class][bucket] of span starts; bucket width in the manifest.
+// - `checkpoints.bin` CHECKPOINT_FIELDS f64 per page boundary: boundary | spans reported by the
+//                    boundary (all ended by it: a lower bound for span searches) | resume offset |
+//                    text offset | map segment count | line count | resume span. All but the
+//                    resume pair are as of the boundary. `resume` is the first point at or after
+//                    the boundary where the Parser is at rest (`Parser.atRest`: both readings —
+//                    UTF-8 and 8-bit — in ground, no ambiguous stretch, sequence, split character
+//                    or held joiner open), found by feeding the bytes after a busy boundary in
+//                    growing pieces; `resume span` is the number of spans reported by then. A fresh
+//                    Parser fed from `resume` reports exactly the spans from `resume span` on.
 // - `sums.bin`       u32 CRC-32 per 64 KiB block of each file above, files in FILE_ORDER.
 //
-// A lazy index (manifest `lazy`, pages.ts) has no spans, text, map or lines file: `pages.bin`
-// (a record per page: column positions and the Sanitizer's state at its start) and `stored-*.bin`
-// (the columns of the pages no replay reaches) instead, then minimap and checkpoints as above, in
-// LAZY_FILE_ORDER; its meaning table is sorted. Pages are made again on demand (replay.ts) in the
-// byte layout above.
+// The meaning table numbers meanings as spans name them: sorted when pages are replayed (a replay
+// and the pages stored after the build number them by it), else in order of first appearance.
 
 /** Bump on any change to the layout above: older caches are rebuilt. */
-export const INDEX_FORMAT = 4;
+export const INDEX_FORMAT = 5;
 
 export const SPAN_RECORD = 24;
 export const MAP_RECORD = 24;
@@ -48,8 +49,8 @@ export const LINE_RECORD = 8;
 export const CHECKPOINT_FIELDS = 7;
 export const CHECKPOINT_RECORD = CHECKPOINT_FIELDS * 8;
 
-/** Raw bytes per read page and checkpoint distance. */
-export const DEFAULT_PAGE_BYTES = 1 << 20;
+/** Raw bytes per page (and checkpoint distance) when the caller does not choose. */
+export const DEFAULT_PAGE_BYTES = 128 << 10;
 /** Longest display line in text bytes before it is cut (`continued`). */
 export const MAX_LINE_BYTES = 4096;
 /** Checksummed block size of every index file. */
@@ -59,15 +60,11 @@ export const MAX_FINE_BUCKETS = 1 << 16;
 /** Meaning ids fit 12 bits; the meaning tables hold a few hundred strings. */
 export const MAX_MEANINGS = 4095;
 
-/** Data files, in the order their sums are stored. */
-export const FILE_ORDER = ['spans.bin', 'text.bin', 'map.bin', 'lines.bin', 'minimap.bin', 'checkpoints.bin'] as const;
-export type IndexFile = (typeof FILE_ORDER)[number];
-/**
- * Files of a lazy index (manifest `lazy`), in the order their sums are stored: the page table,
- * the stored pages' columns (pages.ts), then minimap and checkpoints as in FILE_ORDER.
- */
-export const LAZY_FILE_ORDER = ['pages.bin', 'stored-spans.bin', 'stored-text.bin', 'stored-map.bin', 'stored-lines.bin', 'minimap.bin', 'checkpoints.bin'] as const;
-export type LazyIndexFile = (typeof LAZY_FILE_ORDER)[number];
+/** The index's data files, in the order their sums are stored. */
+export const FILE_ORDER = ['pages.bin', 'stored-spans.bin', 'stored-text.bin', 'stored-map.bin', 'stored-lines.bin', 'minimap.bin', 'checkpoints.bin'] as const;
+export type IndexFileName = (typeof FILE_ORDER)[number];
+/** What a query reads (IndexReader.files): the four columns, the minimap and the checkpoints. */
+export type IndexFile = 'spans.bin' | 'text.bin' | 'map.bin' | 'lines.bin' | 'minimap.bin' | 'checkpoints.bin';
 export const MANIFEST = 'manifest.json';
 export const SUMS = 'sums.bin';
 
@@ -98,6 +95,8 @@ export interface IndexManifest {
   readonly sanitizer: IndexSanitizerOptions;
   readonly pageBytes: number;
   readonly maxLineBytes: number;
+  /** Pages a replay may re-sanitize before the one it serves (pages.ts MAX_REPLAY_PAGES). */
+  readonly replayPages: number;
   readonly minimap: { readonly buckets: number; readonly bucketBytes: number };
   readonly counts: IndexCounts;
   /** Offset map raw starts ascend with text (newline mode); overwrite mode may reorder. */
@@ -106,25 +105,24 @@ export interface IndexManifest {
   readonly endsOrdered: boolean;
   readonly meanings: readonly string[];
   readonly report: unknown;
-  readonly files: Readonly<Partial<Record<IndexFile | LazyIndexFile, number>>>;
-  /** A lazy index (pages.ts): no spans, text, map or lines but stored pages; pages are re-sanitized on demand. */
-  readonly lazy?: { readonly replayPages: number };
+  readonly files: Readonly<Record<IndexFileName, number>>;
   readonly sumsSha256: string;
   readonly builtMs: number;
   readonly createdAt: string;
 }
 
-/** A lazy index's minimap: LAZY_MINI_BUCKETS buckets, none narrower than LAZY_MINI_BYTES (see {@link lazyMinimap}). */
+/** A replayed index's minimap: LAZY_MINI_BUCKETS buckets, none narrower than LAZY_MINI_BYTES (see {@link lazyMinimap}). */
 export const LAZY_MINI_BYTES = 1 << 10;
 export const LAZY_MINI_BUCKETS = 16 << 10;
 
 /**
- * A lazy index's minimap geometry: whole groups of fine buckets, about LAZY_MINI_BUCKETS of them
- * (16 times the renderer's 1,024 rows, so its sums come out even), at least LAZY_MINI_BYTES
- * wide. Its build counts spans per bucket, one Sanitizer write each (build.ts countPiece), not
- * per span: a write costs more than the span callbacks it saves when it is small, and every edge
- * between writes sends sequences open across it down the parser's slow path. A 16 MiB artifact
- * (the smallest lazy one) gets 1 KiB buckets, 1 GiB 64 KiB ones: two writes a page.
+ * The minimap geometry of an index whose pages are replayed: whole groups of fine buckets, about
+ * LAZY_MINI_BUCKETS of them (16 times the renderer's 1,024 rows, so its sums come out even), at
+ * least LAZY_MINI_BYTES wide. Its build counts spans per bucket, one Sanitizer write each
+ * (build-index-run.ts countWrite), not per span: a write costs more than the span callbacks it
+ * saves when it is small, and every edge between writes sends sequences open across it down the
+ * parser's slow path. A 16 MiB artifact (the smallest such) gets 1 KiB buckets, 1 GiB 64 KiB ones:
+ * two writes a page. An index that stores every page counts its spans one by one: fine buckets.
  */
 export function lazyMinimap(size: number): { buckets: number; bucketBytes: number } {
   const fine = fineMinimap(size).bucketBytes;
@@ -132,7 +130,7 @@ export function lazyMinimap(size: number): { buckets: number; bucketBytes: numbe
   return { buckets: Math.max(1, Math.ceil(size / bucketBytes)), bucketBytes };
 }
 
-/** Fine minimap geometry for an artifact of `size` bytes. */
+/** Fine minimap geometry for an artifact of `size` bytes (an index that stores every page). */
 export function fineMinimap(size: number): { buckets: number; bucketBytes: number } {
   const bucketBytes = Math.max(1, Math.ceil(size / MAX_FINE_BUCKETS));
   return { buckets: Math.max(1, Math.ceil(size / bucketBytes)), bucketBytes };

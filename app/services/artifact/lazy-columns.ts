@@ -1,5 +1,5 @@
-// The spans, text, map and line columns of a lazy index (pages.ts), served as if they were files:
-// the same byte layout as an eager index's (format.ts), so every query reads them unchanged. A read
+// The spans, text, map and line columns of an index (pages.ts), served as if they were files (the
+// byte layout of format.ts), so every query reads them the same way, stored or replayed. A read
 // finds its pages through the page table and takes each page from a small cache, from the stored
 // pages, or by replaying it (replay.ts) from the page its record names.
 import { BridgeError } from '../bridge/errors';
@@ -23,7 +23,7 @@ const LONG_READ_PAGES = 8;
 const TEXT_ONLY = ['text.bin'] as const;
 
 
-/** The pages of a lazy index, replayed or read from the stored files, with an LRU of recent ones. */
+/** The pages of an index, replayed or read from the stored files, with an LRU of recent ones. */
 export class PageStore {
   private readonly cache = new Map<number, PageColumns>();
   /** Pages replayed and stored pages read (for tests and traces). */
@@ -133,7 +133,7 @@ export class PageStore {
   }
 }
 
-/** One of the four columns of a lazy index, read like a file. */
+/** One of the four columns of an index, read like a file. */
 export class LazyColumn implements ColumnFile {
   readonly name: string;
   readonly size: number;

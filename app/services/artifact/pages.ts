@@ -1,9 +1,9 @@
-// The page table of a lazy index (`pages.bin`): one record per raw page plus one for the end. A
-// lazy index stores no spans, text, offset map or line starts; a page's share of those columns is
-// made again on demand by re-sanitizing it (replay.ts) from the start of the page named in its
-// record, seeded with what the record holds of the Sanitizer's state there. Pages a replay could
-// not reach cheaply (no quiet boundary at rest within MAX_REPLAY_PAGES before them) are stored.
-import type { Snap } from './build';
+// The page table of an index (`pages.bin`): one record per raw page plus one for the end. A page's
+// share of the spans, text, offset map and line columns is stored (every page of a small artifact,
+// and pages a replay could not reach cheaply: no quiet boundary at rest within MAX_REPLAY_PAGES
+// before them), or made again on demand by re-sanitizing it (replay.ts) from the start of the page
+// named in its record, seeded with what the record holds of the Sanitizer's state there.
+import type { Snap } from './build-snap';
 import { LINE_RECORD, MAP_RECORD, SPAN_RECORD } from './format';
 
 /** f64 fields of a page record. */
@@ -44,7 +44,7 @@ export const PAGE_RECORD = PAGE_FIELDS * 8;
  */
 export const MAX_REPLAY_PAGES = 3;
 
-/** The stored columns of a lazy index: the bytes of stored pages only, in page order. */
+/** The stored columns: the bytes of stored pages only, in page order. */
 export const STORED_FILES = ['stored-spans.bin', 'stored-text.bin', 'stored-map.bin', 'stored-lines.bin'] as const;
 
 /** The four columns a page holds, in PageColumns order: file name, record size, page-table field, where a stored page's bytes begin. */
@@ -53,7 +53,7 @@ export const COLUMN_RECORD = [SPAN_RECORD, 1, MAP_RECORD, LINE_RECORD] as const;
 export const COLUMN_FIELD = [PageField.Spans, PageField.Text, PageField.MapClosed, PageField.Lines] as const;
 export const STORED_FIELD = [PageField.StoredSpans, PageField.StoredText, PageField.StoredMap, PageField.StoredLines] as const;
 
-/** A page record from a run's state at the page's first byte (not stored: lazy-build.ts stores pages after the run). */
+/** A page record from a run's state at the page's first byte (not stored: build.ts marks the pages it stores). */
 export function pageRecord(s: Snap, mapClosed: number, restart: number): Float64Array {
   const r = new Float64Array(PAGE_FIELDS);
   r[PageField.Spans] = s.spans;
@@ -96,6 +96,12 @@ export class PageTable {
   /** Bytes of column `c` that page `p` holds. */
   columnBytes(p: number, c: number): number {
     return this.columnStart(p + 1, c) - this.columnStart(p, c);
+  }
+
+  /** Whether some page is replayed (not stored). */
+  replays(): boolean {
+    for (let p = 0; p < this.pages; p++) if (this.get(p, PageField.Restart) >= 0) return true;
+    return false;
   }
 
   /** The page a replay of page `p` starts at: its record's restart, or for a stored page the last page a replay can start at. */

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { SPAN_CLASS_COUNT } from '../../../shared/parser';
 import {
-  BLOCK_BYTES, blockCount, CHECKPOINT_RECORD, MAP_RECORD, SPAN_RECORD, FILE_ORDER, INDEX_FORMAT, LAZY_FILE_ORDER, MANIFEST, SUMS, type IndexFile,
-  type IndexManifest, type IndexSanitizerOptions,
+  BLOCK_BYTES, blockCount, CHECKPOINT_RECORD, FILE_ORDER, INDEX_FORMAT, MANIFEST, SUMS, type IndexFile, type IndexManifest, type IndexSanitizerOptions,
 } from './format';
 import { LazyColumn, PageStore, type ColumnFile } from './lazy-columns';
 import { COLUMN_FIELD, PAGE_RECORD, PageField, PageTable, STORED_FILES } from './pages';
@@ -125,10 +124,8 @@ export interface IndexExpectation {
   readonly engine: string;
   readonly sanitizer: IndexSanitizerOptions;
   readonly pageBytes: number;
-  /** Page size of a lazy index (default pageBytes). */
-  readonly lazyPageBytes?: number;
   readonly maxLineBytes: number;
-  /** The raw file, for a lazy index to replay its pages from (absent: a lazy index cannot be opened). */
+  /** The raw file, to replay pages from (absent: only an index that stores every page can be opened). */
   readonly rawPath?: string;
 }
 
@@ -141,10 +138,10 @@ export class IndexReader {
     /** Checkpoints, read whole (48 bytes a MiB of raw). */
     readonly checkpoints: Float64Array,
     private readonly corrupt: { why: string | null },
-    /** The files open (a lazy index's columns are not files). */
+    /** The files open (the columns are read through the page store). */
     private readonly handles: readonly BlockFile[],
-    /** A lazy index's pages (null: eager). */
-    readonly pages: PageStore | null = null,
+    /** The pages, when some are replayed (null: every page is stored, its columns read like files). */
+    readonly pages: PageStore | null,
   ) {}
 
   /** Set once a read found a bad block: the service drops and rebuilds the index. */
@@ -173,13 +170,11 @@ export class IndexReader {
     const onCorrupt = (why: string): void => {
       corrupt.why ??= why;
     };
-    const lazy = manifest.lazy !== undefined;
-    const order: readonly string[] = lazy ? LAZY_FILE_ORDER : FILE_ORDER;
     const opened: Record<string, BlockFile> = {};
     let sumAt = 0;
     try {
-      for (const name of order) {
-        const size = manifest.files[name as IndexFile] as number;
+      for (const name of FILE_ORDER) {
+        const size = manifest.files[name];
         const blocks = blockCount(size);
         if (sumAt + blocks > allSums.length) throw new IndexCorrupt('sums.bin is short');
         const fh = await open(join(dir, name), fsc.O_RDONLY | fsc.O_NOFOLLOW);
@@ -193,21 +188,21 @@ export class IndexReader {
       const raw = await cp.read(0, cp.size);
       const checkpoints = new Float64Array(new Uint8Array(raw).buffer, 0, cp.size / 8);
       if (cp.size !== manifest.counts.checkpoints * CHECKPOINT_RECORD) throw new IndexCorrupt('checkpoint count mismatch');
-      if (!lazy) return new IndexReader(dir, manifest, opened as Record<IndexFile, BlockFile>, checkpoints, corrupt, Object.values(opened));
-      if (expect.rawPath === undefined) throw new IndexCorrupt('a lazy index needs its raw bytes');
       const pt = opened['pages.bin'];
       const pagesRaw = await pt.read(0, pt.size);
       const table = new PageTable(new Float64Array(new Uint8Array(pagesRaw).buffer, 0, pt.size / 8), manifest.pageBytes);
-      checkLazy(manifest, table);
+      checkPages(manifest, table);
+      const replayed = table.replays();
+      if (replayed && expect.rawPath === undefined) throw new IndexCorrupt('an index whose pages are replayed needs its raw bytes');
       const store = new PageStore({
-        rawPath: expect.rawPath, sha256: manifest.sha256, engine: manifest.engine, sanitizer: manifest.sanitizer, pageBytes: manifest.pageBytes,
+        rawPath: expect.rawPath ?? '', sha256: manifest.sha256, engine: manifest.engine, sanitizer: manifest.sanitizer, pageBytes: manifest.pageBytes,
         maxLineBytes: manifest.maxLineBytes, meanings: manifest.meanings, table,
       }, STORED_FILES.map((n) => opened[n]), onCorrupt);
       const files: Record<IndexFile, ColumnFile> = {
         'spans.bin': new LazyColumn(store, 0), 'text.bin': new LazyColumn(store, 1), 'map.bin': new LazyColumn(store, 2), 'lines.bin': new LazyColumn(store, 3),
         'minimap.bin': opened['minimap.bin'], 'checkpoints.bin': cp,
       };
-      return new IndexReader(dir, manifest, files, checkpoints, corrupt, Object.values(opened), store);
+      return new IndexReader(dir, manifest, files, checkpoints, corrupt, Object.values(opened), replayed ? store : null);
     } catch (err) {
       await Promise.all(Object.values(opened).map((f) => f.close().catch(() => undefined)));
       throw err;
@@ -219,15 +214,15 @@ export class IndexReader {
   }
 }
 
-/** A lazy index's page table agrees with its manifest (counts at the end; restarts that exist). */
-function checkLazy(m: IndexManifest, t: PageTable): void {
+/** The page table agrees with its manifest (counts at the end; restarts that exist). */
+function checkPages(m: IndexManifest, t: PageTable): void {
   const n = t.pages;
   const end = COLUMN_FIELD.map((f) => t.get(n, f));
   const c = m.counts;
   if (end[0] !== c.spans || end[1] !== c.textBytes || end[2] !== c.segments || end[3] !== c.lines) throw new IndexCorrupt('page table counts differ from the manifest');
   for (let p = 0; p < n; p++) {
     const r = t.get(p, PageField.Restart);
-    if (r >= 0 && (!Number.isSafeInteger(r) || r > p || p - r > (m.lazy?.replayPages ?? 0) || (r > 0 && t.get(r, PageField.Neutral) !== 1))) throw new IndexCorrupt(`page ${p} has a bad restart`);
+    if (r >= 0 && (!Number.isSafeInteger(r) || r > p || p - r > m.replayPages || (r > 0 && t.get(r, PageField.Neutral) !== 1))) throw new IndexCorrupt(`page ${p} has a bad restart`);
     for (const f of COLUMN_FIELD) if (t.get(p + 1, f) < t.get(p, f)) throw new IndexCorrupt(`page ${p} counts go back`);
   }
 }
@@ -242,21 +237,18 @@ function checkManifest(m: IndexManifest, expect: IndexExpectation): void {
   if (m.sha256 !== expect.sha256) bad('for another artifact');
   if (expect.size !== null && m.size !== expect.size) bad('raw size differs');
   if (!Number.isSafeInteger(m.size) || m.size < 0) bad('bad raw size');
-  if (m.pageBytes !== (m.lazy ? (expect.lazyPageBytes ?? expect.pageBytes) : expect.pageBytes)) bad('page size differs');
+  if (m.pageBytes !== expect.pageBytes) bad('page size differs');
   if (m.maxLineBytes !== expect.maxLineBytes) bad('line width differs');
   if (JSON.stringify(m.sanitizer) !== JSON.stringify(expect.sanitizer)) bad('sanitizer options differ');
   if (typeof m.files !== 'object' || m.files === null) bad('no file table');
-  const lazy = m.lazy !== undefined;
-  if (lazy && (typeof m.lazy !== 'object' || m.lazy === null || !Number.isSafeInteger(m.lazy.replayPages))) bad('bad lazy table');
-  for (const name of lazy ? LAZY_FILE_ORDER : FILE_ORDER) {
+  if (!Number.isSafeInteger(m.replayPages) || m.replayPages < 0) bad('bad replay reach');
+  for (const name of FILE_ORDER) {
     const v = m.files[name];
     if (v === undefined || !Number.isSafeInteger(v) || v < 0) bad(`no size for ${name}`);
   }
   const c = m.counts;
   if (!c || ![c.spans, c.textBytes, c.lines, c.segments, c.checkpoints].every((v) => Number.isSafeInteger(v) && v >= 0)) bad('bad counts');
-  if (!lazy && (m.files['spans.bin'] !== c.spans * SPAN_RECORD || m.files['map.bin'] !== c.segments * MAP_RECORD || m.files['lines.bin'] !== c.lines * 8
-    || m.files['text.bin'] !== c.textBytes)) bad('file sizes do not match the counts');
-  if (lazy && m.files['pages.bin'] !== (Math.ceil(m.size / m.pageBytes) + 1) * PAGE_RECORD) bad('page table size does not match the raw size');
+  if (m.files['pages.bin'] !== (Math.ceil(m.size / m.pageBytes) + 1) * PAGE_RECORD) bad('page table size does not match the raw size');
   if (!Array.isArray(m.meanings) || !m.meanings.every((s) => typeof s === 'string')) bad('bad meaning table');
   if (!m.minimap || m.files['minimap.bin'] !== m.minimap.buckets * SPAN_CLASS_COUNT * 4) bad('bad minimap geometry');
 }

@@ -1,22 +1,29 @@
-// Re-sanitizes pages of a lazy index (pages.ts): a SegmentRun in `replay` mode starts at a page
+// Re-sanitizes pages of an index (pages.ts): a ReplayRun (build-run.ts's loop) starts at a page
 // whose first byte is a quiet boundary at rest, takes the building run's state there from the page
 // record, and writes into memory exactly the spans, text, map segments and line starts that run
-// wrote for the pages that follow. What it writes is checked against the page table's counts, so a
-// raw file that changed after indexing is caught, not served.
+// counted for the pages that follow. What it writes is checked against the page table's counts,
+// so a raw file that changed after indexing is caught, not served.
 import { closeSync, constants as fsc, openSync } from 'node:fs';
 import { readUpTo } from '../../node/read-up-to';
-import { Sanitizer } from '../../../shared/sanitize';
-import { PRECEDING_TEXT, SegmentRun, type BuildOptions, type ReplayColumn } from './build';
+import { SegmentKind } from '../../../shared/sanitize';
+import { MeaningTable } from './build-columns';
+import { BuildRun, PRECEDING_TEXT, type RunOptions } from './build-run';
+import { textSanitizer } from './build-sanitizer';
+import type { BuildOptions } from './build';
+import { ColumnWriter } from './columns';
 import type { IndexSanitizerOptions } from './format';
 import { COLUMN_NAMES, PAGE_FIELDS, PageField, type PageTable } from './pages';
 
-/** The column bytes of one page, exactly as an eager index holds them. */
+/** The column bytes of one page, exactly as the index's stored pages hold them. */
 export interface PageColumns {
   readonly spans: Uint8Array;
   readonly text: Uint8Array;
   readonly map: Uint8Array;
   readonly lines: Uint8Array;
 }
+
+/** The four columns a replay can keep. */
+export type ReplayColumn = (typeof COLUMN_NAMES)[number];
 
 /** What a replay needs of the index it serves. */
 export interface ReplaySource {
@@ -35,6 +42,72 @@ const EMPTY = new Uint8Array(0);
 /** A replay wrote other than the index says: the raw file is not the one indexed, or the index is damaged. */
 export class ReplayMismatch extends Error {}
 
+/**
+ * A run from a page start seeded with the building run's state there (the page record, a quiet
+ * boundary at rest: Snap.neutral), into memory; it marks where each column stands at every page
+ * start, and stops at the first page start at or after `stopAfter`.
+ */
+class ReplayRun extends BuildRun {
+  /** Each column's bytes written by the start of each page replayed (and by the end). */
+  readonly marks: number[][] = [];
+  readonly writers: ColumnWriter[];
+  private readonly initialMeanings: number;
+
+  constructor(o: RunOptions, record: Float64Array, meanings: readonly string[], start: number, private readonly stopAfter: number, keep?: readonly ReplayColumn[]) {
+    const kept = (name: ReplayColumn): ColumnWriter => ColumnWriter.memory(keep === undefined || keep.includes(name) ? 'keep' : 'drop');
+    const writers = COLUMN_NAMES.map(kept);
+    super(o, { spans: writers[0], text: writers[1], map: writers[2], lines: writers[3] }, {
+      at: start,
+      precedingText: PRECEDING_TEXT[record[PageField.TextKind]],
+      meanings: new MeaningTable(meanings),
+      countSpans: keep !== undefined && !keep.includes('spans.bin'),
+    });
+    this.writers = writers;
+    this.initialMeanings = meanings.length;
+    // The map and line writers take the open segment and the line cutter's state from the record;
+    // their text offsets shift by the text before (the Sanitizer counts from 0).
+    const text = record[PageField.Text];
+    const m = this.mapCol;
+    m.count = record[PageField.MapClosed];
+    m.has = record[PageField.HasOpen] === 1;
+    m.tStart = record[PageField.OpenT] - text;
+    m.rStart = record[PageField.OpenR];
+    const len = record[PageField.OpenLen];
+    m.rLen = Math.abs(len);
+    m.kind = len < 0 ? SegmentKind.Replaced : SegmentKind.Verbatim;
+    m.textEnd = 0;
+    m.tShift = text;
+    m.quiet = true;
+    const l = this.lineCol;
+    l.count = record[PageField.Lines];
+    l.shift = text;
+    const key = record[PageField.LineKey];
+    // A line start waiting (key -1) is at the text's end; else the line began `key` bytes before it.
+    l.pending = key < 0 ? 0 : -1;
+    l.lineStart = key < 0 ? 0 : -key;
+    l.seekCut = record[PageField.SeekCut] === 1;
+  }
+
+  /** Meanings it met that the index's table does not hold (a sign the raw file changed). */
+  get unknownMeanings(): number {
+    return this.meanings.meanings.length - this.initialMeanings;
+  }
+
+  protected override beforePage(pos: number): boolean {
+    this.mark();
+    return pos < this.stopAfter || pos === this.start;
+  }
+
+  protected override ended(): void {
+    this.mapCol.finish();
+    this.lineCol.finish(this.size > 0);
+    this.mark();
+  }
+
+  private mark(): void {
+    this.marks.push(this.writers.map((w) => w.bytes));
+  }
+}
 
 /**
  * The columns of pages `from`..`to` (inclusive), replayed from the start of page `from`, which must
@@ -45,24 +118,17 @@ export function replayPages(src: ReplaySource, from: number, to: number, keep?: 
   const t = src.table;
   if (from < 0 || to < from || to >= t.pages) throw new RangeError(`no pages ${from}..${to} (internal error)`);
   if (from > 0 && t.get(from, PageField.Neutral) !== 1) throw new RangeError(`page ${from} cannot start a replay (internal error)`);
-  const options: BuildOptions = {
-    rawPath: src.rawPath, outDir: '', sha256: src.sha256, sanitizer: src.sanitizer, engine: src.engine, pageBytes: src.pageBytes,
-    maxLineBytes: src.maxLineBytes, verifyDigest: false,
-  };
   const record = t.f.subarray(from * PAGE_FIELDS, (from + 1) * PAGE_FIELDS);
-  const run = new SegmentRun(options, {
-    index: 0, starts: [from * src.pageBytes], dir: '', mode: 'replay', seed: { record, meanings: src.meanings }, stopAfter: (to + 1) * src.pageBytes, keep,
-  }, null, null);
+  const run = new ReplayRun(src, record, src.meanings, from * src.pageBytes, (to + 1) * src.pageBytes, keep);
   try {
     run.run();
     if (run.unknownMeanings > 0) throw new ReplayMismatch('a replayed page holds a meaning the index does not know');
     const marks = run.marks;
     if (marks.length !== to - from + 2) throw new ReplayMismatch(`replay of pages ${from}..${to} ended after ${marks.length - 1} pages`);
-    const w = [run.writers['spans.bin'], run.writers['text.bin'], run.writers['map.bin'], run.writers['lines.bin']];
     const out: PageColumns[] = [];
     for (let p = from; p <= to; p++) {
       const i = p - from;
-      const cols = w.map((writer, c) => {
+      const cols = run.writers.map((writer, c) => {
         const lo = marks[i][c];
         const hi = marks[i + 1][c];
         const want = t.columnBytes(p, c);
@@ -91,9 +157,7 @@ export function replayText(src: ReplaySource, from: number, to: number): Uint8Ar
   const t = src.table;
   if (from < 0 || to < from || to >= t.pages) throw new RangeError(`no pages ${from}..${to} (internal error)`);
   if (from > 0 && t.get(from, PageField.Neutral) !== 1) throw new RangeError(`page ${from} cannot start a replay (internal error)`);
-  const sanitizer = new Sanitizer({
-    cr: src.sanitizer.cr, limits: src.sanitizer.limits, reuseOutputBuffer: true, precedingText: PRECEDING_TEXT[t.get(from, PageField.TextKind)],
-  });
+  const sanitizer = textSanitizer(src.sanitizer, PRECEDING_TEXT[t.get(from, PageField.TextKind)]);
   const fd = openSync(src.rawPath, fsc.O_RDONLY | fsc.O_NOFOLLOW);
   try {
     const page = new Uint8Array(src.pageBytes);
@@ -123,8 +187,8 @@ export function replayText(src: ReplaySource, from: number, to: number): Uint8Ar
 const WARM_PAGES = 4;
 
 /**
- * Runs the replay code once on the first pages of an artifact and throws what it wrote away. A
- * lazy index's pages are replayed in main, and the first replays in a process run cold code (a
+ * Runs the replay code once on the first pages of an artifact and throws what it wrote away. An
+ * index's pages are replayed in main, and the first replays in a process run cold code (a
  * jump's spans took 50-90 ms where a warm replay takes 10-20): the service calls this while the
  * workers build, when main has nothing else to do. The seed is a fresh start (page 0's state);
  * nothing is checked or kept, and a failure (pruned bytes, a short file) only means no warm-up.
@@ -135,9 +199,7 @@ export function warmReplay(o: Omit<BuildOptions, 'outDir' | 'verifyDigest'>): vo
   record[PageField.TextKind] = 1;
   record[PageField.LineKey] = -1;
   try {
-    const run = new SegmentRun({ ...o, outDir: '', verifyDigest: false }, {
-      index: 0, starts: [0], dir: '', mode: 'replay', seed: { record, meanings: [] }, stopAfter: WARM_PAGES * o.pageBytes,
-    }, null, null);
+    const run = new ReplayRun(o, record, [], 0, WARM_PAGES * o.pageBytes);
     try {
       run.run();
     } finally {

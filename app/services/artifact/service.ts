@@ -18,7 +18,6 @@ import { BridgeError } from '../bridge/errors';
 import { screenView } from '../screen/view';
 import { BookmarkStore } from './bookmarks';
 import { BuildCancelled, buildIndex } from './build';
-import { buildLazyIndex } from './lazy-build';
 import { chunkLogView } from './chunk-log';
 import { engineFingerprint } from './engine';
 import { DEFAULT_PAGE_BYTES, MAX_LINE_BYTES, type IndexManifest, type IndexSanitizerOptions } from './format';
@@ -37,7 +36,7 @@ export interface ArtifactServiceOptions {
   readonly workerScript?: string;
   /** Build in this thread instead of a worker (tests of the build itself; blocks the event loop per page). */
   readonly inline?: boolean;
-  /** Raw bytes per page and checkpoint (default 1 MiB). */
+  /** Raw bytes per page and checkpoint (default 128 KiB, and at most that: a query replays up to 4 pages). */
   readonly pageBytes?: number;
   /** Display line width in text bytes (default MAX_LINE_BYTES). */
   readonly maxLineBytes?: number;
@@ -48,15 +47,12 @@ export interface ArtifactServiceOptions {
   readonly segments?: number;
   /** Smallest artifact a worker build cuts into segments (default 16 MiB). */
   readonly minParallelBytes?: number;
-  /** Cut into segments only when the machine has the idle cores for it (default true; see parallel.ts). */
-  readonly adaptiveSegments?: boolean;
   /**
-   * Build a lazy index (pages.ts): a page table instead of the spans, text, map and line columns,
-   * which are made again page by page on demand from the raw bytes. `auto` (default): for
-   * artifacts of LAZY_MIN_BYTES and more, where writing every column costs as much as the parse;
-   * smaller ones keep every column, so they still show after their raw bytes were pruned.
+   * Store the columns of every page (pages.ts) instead of making most pages again on demand from
+   * the raw bytes. `auto` (default): for artifacts under STORE_ALL_BELOW, which so still show after
+   * their raw bytes were pruned; from there on writing every column costs as much as the parse.
    */
-  readonly lazyIndex?: boolean | 'auto';
+  readonly storeAllPages?: boolean | 'auto';
   /** Sanitizer options of an artifact (default: from the record that holds it, else the defaults). */
   sanitizerFor?(sha256: string): Promise<IndexSanitizerOptions>;
 }
@@ -65,10 +61,10 @@ export interface ArtifactServiceOptions {
 const WARM_ROUNDS = 4;
 const WARM_ENOUGH_MS = 15;
 
-/** Artifacts from this size on get a lazy index by default (ArtifactServiceOptions.lazyIndex). */
-export const LAZY_MIN_BYTES = 16 << 20;
-/** Raw bytes per page of a lazy index (a query replays at most 4 of them; cold, in main, ~50 ms). */
-export const LAZY_PAGE_BYTES = 128 << 10;
+/** Artifacts under this size store every page by default (ArtifactServiceOptions.storeAllPages). */
+export const STORE_ALL_BELOW = 16 << 20;
+/** Raw bytes per page at most (a query replays at most 4 of them; cold, in main, ~50 ms). */
+export const MAX_PAGE_BYTES = 128 << 10;
 
 interface Job {
   state: IndexStatus['state'];
@@ -93,9 +89,8 @@ export type ArtifactService = ReturnType<typeof createArtifactService>;
 export function createArtifactService(opts: ArtifactServiceOptions) {
   const root = opts.vault.root;
   const indexRoot = join(root, 'index');
-  const pageBytes = opts.pageBytes ?? DEFAULT_PAGE_BYTES;
-  // A lazy index replays a page (and up to MAX_REPLAY_PAGES before it) per query: smaller pages.
-  const lazyPageBytes = Math.min(pageBytes, LAZY_PAGE_BYTES);
+  // A query replays a page (and up to MAX_REPLAY_PAGES before it): pages are small.
+  const pageBytes = Math.min(opts.pageBytes ?? DEFAULT_PAGE_BYTES, MAX_PAGE_BYTES);
   const maxLineBytes = opts.maxLineBytes ?? MAX_LINE_BYTES;
   const segments = Math.max(1, Math.floor(opts.segments ?? Math.min(4, availableParallelism())));
   const jobs = new Map<string, Job>();
@@ -151,7 +146,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       if (err instanceof BridgeError && err.code === 'not-found') return null;
       throw err;
     });
-    return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, lazyPageBytes, maxLineBytes, rawPath: opts.rawPath(sha) };
+    return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes, rawPath: opts.rawPath(sha) };
   }
 
   function remember(sha: string, r: IndexReader): void {
@@ -187,7 +182,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     try {
       const r = await IndexReader.open(dirOf(sha), expect);
       remember(sha, r);
-      // A lazy index's pages are replayed here in main: warm that code before the first asks come in.
+      // Pages are replayed here in main: warm that code before the first asks come in.
       const m = r.manifest;
       if (r.pages) warmSoon({ rawPath: opts.rawPath(sha), sha256: sha, sanitizer: m.sanitizer, engine: m.engine, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes });
       return r;
@@ -246,17 +241,17 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     const tmp = join(indexRoot, `.build-${sha.slice(0, 16)}-${randomBytes(6).toString('hex')}`);
     await mkdir(tmp, { mode: 0o700 });
     await ensurePrivateDir(tmp);
-    const lazy = (opts.lazyIndex ?? 'auto') === 'auto' ? expect.size >= LAZY_MIN_BYTES : opts.lazyIndex === true;
+    const storeAll = (opts.storeAllPages ?? 'auto') === 'auto' ? expect.size < STORE_ALL_BELOW : opts.storeAllPages === true;
     const input: WorkerInput = {
       rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine,
-      pageBytes: lazy ? lazyPageBytes : pageBytes, maxLineBytes,
+      pageBytes, maxLineBytes,
       cancel: job.cancel.buffer as SharedArrayBuffer, segments: opts.inline ? (opts.segments ?? 1) : segments,
-      minParallelBytes: opts.minParallelBytes, adaptive: opts.adaptiveSegments, lazy,
+      minParallelBytes: opts.minParallelBytes, storeAll,
     };
     try {
       const running = opts.inline ? runInline(input, job) : runWorker(input, job);
-      // A lazy index's pages are replayed here in main: warm that code while the workers build.
-      if (lazy) warmSoon(input);
+      // Pages are replayed here in main: warm that code while the workers build.
+      if (!storeAll) warmSoon(input);
       const outcome = await running;
       if (outcome === 'cancelled') {
         job.state = 'cancelled';
@@ -293,7 +288,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
 
   async function runInline(input: WorkerInput, job: Job): Promise<'done' | 'cancelled'> {
     try {
-      (input.lazy ? buildLazyIndex : buildIndex)({
+      buildIndex({
         ...input,
         shouldCancel: () => Atomics.load(job.cancel, 0) !== 0,
         onProgress: (bytesDone, spans) => {

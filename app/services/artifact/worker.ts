@@ -1,23 +1,20 @@
 // Worker-thread entry: builds one index (build.ts) off main's event loop. Main passes the options
 // and a shared cancel flag; the worker posts progress at most every 50 ms, then `done` or `error`.
-// With `segments` > 1 it runs the segmented build (parallel.ts), starting this same script again
+// With `segments` > 1 it runs the segmented build (build-parallel.ts), starting this same script again
 // for each later segment (`airlockArtifactSegment`).
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildIndex, BuildCancelled, keptBuffers, type BuildOptions, type BuildResult } from './build';
-import { buildLazyIndex } from './lazy-build';
+import { buildIndex, BuildCancelled, type BuildOptions, type BuildResult } from './build';
 import { searchRange, type RangeSearch } from './lazy-search';
 import { trace } from './trace';
-import { buildIndexParallel, runSegmentInput, type SegmentInput, type SegmentMessage } from './parallel';
+import { buildIndexParallel, outcomeBuffers, runSegmentInput, type SegmentInput, type SegmentMessage } from './build-parallel';
 
 export interface WorkerInput extends Omit<BuildOptions, 'onProgress' | 'shouldCancel'> {
   /** Int32 flag: main stores 1 to cancel. */
   readonly cancel: SharedArrayBuffer;
   /** This worker's own script (segmented builds start it again for each later segment). */
   readonly script?: string;
-  /** Smallest file a segmented build cuts into segments (default parallel.ts MIN_PARALLEL_BYTES). */
+  /** Smallest file a segmented build cuts into segments (default build-parallel.ts MIN_PARALLEL_BYTES). */
   readonly minParallelBytes?: number;
-  /** See ParallelOptions.adaptive. */
-  readonly adaptive?: boolean;
 }
 
 export type WorkerMessage =
@@ -42,8 +39,8 @@ export async function runWorkerBuild(input: WorkerInput, post: (m: WorkerMessage
       },
     };
     const result: BuildResult = (input.segments ?? 1) > 1 && input.script
-      ? await buildIndexParallel(options, { script: input.script, cancel: input.cancel, minParallelBytes: input.minParallelBytes, adaptive: input.adaptive })
-      : (input.lazy ? buildLazyIndex : buildIndex)({ ...options, segments: 1 });
+      ? await buildIndexParallel(options, { script: input.script, cancel: input.cancel, minParallelBytes: input.minParallelBytes })
+      : buildIndex({ ...options, segments: 1 });
     post({ type: 'done', manifest: result.manifest, splices: result.splices });
     trace?.('build done');
   } catch (err) {
@@ -52,12 +49,12 @@ export async function runWorkerBuild(input: WorkerInput, post: (m: WorkerMessage
   }
 }
 
-/** A later segment's run or the digest, for a segmented build's coordinator (parallel.ts). */
+/** A later segment's run, for a segmented build's coordinator (build-parallel.ts). */
 function runPart(input: SegmentInput, post: (m: SegmentMessage, transfer?: ArrayBuffer[]) => void): void {
   try {
-    const outcome = runSegmentInput(input, post);
-    // The kept buffers move to the coordinator's thread (no copy).
-    post({ type: 'segment', outcome }, keptBuffers(outcome));
+    const outcome = runSegmentInput(input);
+    // Its buffers move to the coordinator's thread (no copy).
+    post({ type: 'segment', outcome }, outcomeBuffers(outcome));
     trace?.(`segment ${input.index} posted`);
   } catch (err) {
     if (err instanceof BuildCancelled) post({ type: 'cancelled' });

@@ -45,10 +45,10 @@ describe('index cache', () => {
     const want = await f.service.getTextLines(ref, 2500, 3);
     const reopen = () => createArtifactService({ vault: f.vault, rawPath: () => path, inline: true, pageBytes: 8192 });
 
-    // A flipped byte deep in text.bin: sizes still match, so open succeeds; the first read of that block fails its CRC.
-    const fd = openSync(join(dir, 'text.bin'), 'r+');
-    const pos = Math.floor(statSync(join(dir, 'text.bin')).size * 0.9);
-    const old = readFileSync(join(dir, 'text.bin'))[pos];
+    // A flipped byte deep in the stored text: sizes still match, so open succeeds; the first read of that block fails its CRC.
+    const fd = openSync(join(dir, 'stored-text.bin'), 'r+');
+    const pos = Math.floor(statSync(join(dir, 'stored-text.bin')).size * 0.9);
+    const old = readFileSync(join(dir, 'stored-text.bin'))[pos];
     writeSync(fd, Buffer.of(old ^ 0x20), 0, 1, pos);
     closeSync(fd);
     let s = reopen();
@@ -58,8 +58,8 @@ describe('index cache', () => {
     expect(await s.getTextLines(ref, 2500, 3)).toEqual(want);
     await s.close();
 
-    // Truncated spans.bin: refused at open and rebuilt.
-    truncateSync(join(dir, 'spans.bin'), 100);
+    // Truncated stored spans: refused at open and rebuilt.
+    truncateSync(join(dir, 'stored-spans.bin'), 100);
     s = reopen();
     expect((await s.startIndex(ref)).cached).toBe(false);
     expect((await s.whenIndexed(ref)).state).toBe('done');

@@ -69,8 +69,8 @@ async function check(f: Fixture, bytes: Uint8Array, cr: 'newline' | 'overwrite' 
   }
 }
 
-describe.each([['lazy', true], ['eager', false]] as const)('span index (%s) equals a direct Sanitizer run', (_kind, lazyIndex) => {
-  const fixture = (o: Partial<ArtifactServiceOptions> = {}): Promise<Fixture> => baseFixture({ ...o, lazyIndex });
+describe.each([['pages replayed', false], ['every page stored', true]] as const)('span index (%s) equals a direct Sanitizer run', (_kind, storeAllPages) => {
+  const fixture = (o: Partial<ArtifactServiceOptions> = {}): Promise<Fixture> => baseFixture({ ...o, storeAllPages });
   let small: Fixture;
   beforeAll(async () => {
     small = await fixture({ pageBytes: 7 });

@@ -1,7 +1,8 @@
 // A segmented build (the file cut into segments indexed by fresh Sanitizers, spliced where two runs
-// are interchangeable) writes exactly the files of one run over the whole file: every index file
-// and the manifest (but for its build time) byte for byte, on inputs where the parser is not at
-// rest across many page boundaries, in both CR modes, with small pages and many segments.
+// are interchangeable: build-merge.ts) writes exactly the files of one run over the whole file:
+// page table, stored pages, checkpoints, minimap, sums and the manifest (but for its build time)
+// byte for byte, on inputs where the parser is not at rest across many page boundaries, in both
+// CR modes, with small pages and many segments, inline and in worker threads.
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BuildCancelled, buildIndex, type BuildResult } from '../../../../app/services/artifact/build';
-import { buildIndexParallel, type ParallelOptions } from '../../../../app/services/artifact/parallel';
+import { buildIndexParallel, type ParallelOptions } from '../../../../app/services/artifact/build-parallel';
 import { resolveWorkerScript } from '../../../../app/services/artifact/worker-script';
 import { engineFingerprint } from '../../../../app/services/artifact/engine';
 import { FILE_ORDER, MANIFEST, SUMS } from '../../../../app/services/artifact/format';
@@ -27,11 +28,11 @@ interface Built {
   readonly result: BuildResult;
 }
 
-function build(raw: string, sha: string, cr: 'newline' | 'overwrite', pageBytes: number, segments: number, maxLineBytes?: number, memoryBudget?: number): Built {
+function build(raw: string, sha: string, cr: 'newline' | 'overwrite', pageBytes: number, segments: number, maxLineBytes?: number): Built {
   const outDir = join(root, `out-${seq++}`);
   mkdirSync(outDir, { mode: 0o700 });
   const result = buildIndex({
-    rawPath: raw, outDir, sha256: sha, engine: engineFingerprint(), pageBytes, maxLineBytes, segments, memoryBudget,
+    rawPath: raw, outDir, sha256: sha, engine: engineFingerprint(), pageBytes, maxLineBytes, segments,
     sanitizer: { cr, limits: { ...DEFAULT_LIMITS } },
   });
   const files: Record<string, Buffer> = {};
@@ -68,10 +69,9 @@ function check(bytes: Uint8Array, opts: { pageBytes: number; cuts?: number[]; cr
       const one = build(raw, sha, cr, opts.pageBytes, 1, opts.maxLineBytes);
       expect(one.result.splices).toEqual([]);
       for (const n of opts.cuts ?? [2, 3, 7]) {
-        // Odd counts keep nothing in memory (the merge reads every later run's files), even ones all.
-        const many = build(raw, sha, cr, opts.pageBytes, n, opts.maxLineBytes, n % 2 === 1 ? 0 : undefined);
+        const many = build(raw, sha, cr, opts.pageBytes, n, opts.maxLineBytes);
         expectSame(one, many, `${cr}, ${n} segments of ${opts.pageBytes}-byte pages`);
-        splices += many.result.splices.length; if (process.env.SHOW_SPLICES) console.log(`SPLICES ${cr} n=${n} page=${opts.pageBytes} len=${bytes.length}: ${many.result.splices.length}`);
+        splices += many.result.splices.length;
       }
     }
   } finally {
@@ -84,13 +84,15 @@ const enc = (s: string) => Buffer.from(s, 'latin1');
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 const repeat = (b: Uint8Array, n: number) => Buffer.concat(Array.from({ length: n }, () => b));
 
+// (A later run offers to take over only every 8 pages, where it keeps a report: build-index-run.ts
+// HAND_OVER_PAGES. The counts below say the splice was taken, not how often.)
 describe('segmented index build equals one run', () => {
   it('on the bench\'s hostile artifact, splicing at many boundaries', () => {
     const bytes = repeat(hostileBlock() as Buffer, 40);
     const splices = check(bytes, { pageBytes: 512, cuts: [2, 4, 9, 25] });
-    expect(splices).toBeGreaterThan(20);
+    expect(splices).toBeGreaterThan(10);
     // Odd page sizes and a short line width (cuts inside lines straddle boundaries).
-    expect(check(bytes.subarray(0, 20000), { pageBytes: 333, cuts: [3, 11], maxLineBytes: 40 })).toBeGreaterThan(5);
+    expect(check(bytes.subarray(0, 20000), { pageBytes: 333, cuts: [3, 11], maxLineBytes: 40 })).toBeGreaterThan(3);
   });
 
   it('where the parser is not at rest across many boundaries', () => {
@@ -109,12 +111,12 @@ describe('segmented index build equals one run', () => {
       i % 3 === 0 ? Buffer.concat([enc('\x1b]0;'), enc('t'.repeat(900)), enc('\x07')])
         : i % 3 === 1 ? Buffer.concat([Uint8Array.of(0x9d), utf8('ambiguous € text\n'.repeat(50)), Uint8Array.of(0x9c)])
           : Buffer.concat([enc('\x1bP1|'), enc('q'.repeat(800)), enc('\x1b\\')])])));
-    expect(check(long, { pageBytes: 128, cuts: [2, 5, 17] })).toBeGreaterThan(20);
+    expect(check(long, { pageBytes: 128, cuts: [2, 5, 17] })).toBeGreaterThan(5);
   });
 
   it('on CR- and BS-heavy text, with pending breaks and spaces right at boundaries', () => {
-    expect(check(enc('working 10%\rworking 20%\r\rdone\r\n'.repeat(200)), { pageBytes: 97 })).toBeGreaterThan(10);
-    expect(check(enc('pass\b\b\b\bFAIL\r\x1b[5Cmoved\x1b[2Kgone\x1b[1A\n'.repeat(150)), { pageBytes: 64 })).toBeGreaterThan(10);
+    expect(check(enc('working 10%\rworking 20%\r\rdone\r\n'.repeat(200)), { pageBytes: 97 })).toBeGreaterThan(0);
+    expect(check(enc('pass\b\b\b\bFAIL\r\x1b[5Cmoved\x1b[2Kgone\x1b[1A\n'.repeat(150)), { pageBytes: 64 })).toBeGreaterThan(0);
     // A CR (pending break) or a cursor-forward (pending space) as the last byte of every page.
     const page = 128;
     const withCrAtEdges = Buffer.alloc(page * 40, 0x61);
@@ -123,16 +125,16 @@ describe('segmented index build equals one run', () => {
     // A break pending at every boundary: no run can hand over, each goes on to the end.
     expect(check(withCrAtEdges, { pageBytes: page, cuts: [2, 5, 13] })).toBe(0);
     for (let p = 2 * page - 1; p < withCrAtEdges.length; p += 2 * page) withCrAtEdges[p] = 0x61;
-    expect(check(withCrAtEdges, { pageBytes: page, cuts: [2, 5, 13] })).toBeGreaterThan(10);
+    expect(check(withCrAtEdges, { pageBytes: page, cuts: [2, 5, 13] })).toBeGreaterThan(0);
     const cuf = enc('\x1b[C');
     const parts: Buffer[] = [];
     for (let p = 0; p < 40; p++) parts.push(enc(`${'x'.repeat(10)}\n${'x'.repeat(page - cuf.length - 11 - (p % 3 === 0 ? 1 : 0))}`), cuf, p % 3 === 0 ? enc(' ') : enc(''));
-    expect(check(Buffer.concat(parts), { pageBytes: page, cuts: [2, 5, 13] })).toBeGreaterThan(10);
+    expect(check(Buffer.concat(parts), { pageBytes: page, cuts: [2, 5, 13] })).toBeGreaterThan(0);
     // LF as the last byte of every page, and as the first.
     const lfs = Buffer.alloc(page * 30, 0x62);
     for (let p = page - 1; p < lfs.length; p += 2 * page) lfs[p] = 0x0a;
     for (let p = 2 * page; p < lfs.length; p += 2 * page) lfs[p] = 0x0a;
-    expect(check(lfs, { pageBytes: page, cuts: [2, 6, 15], maxLineBytes: 50 })).toBeGreaterThan(10);
+    expect(check(lfs, { pageBytes: page, cuts: [2, 6, 15], maxLineBytes: 50 })).toBeGreaterThan(0);
   });
 
   it('with invisible joiners, selectors and split characters at boundaries', () => {
@@ -150,7 +152,12 @@ describe('segmented index build equals one run', () => {
         splices += check(bytes, { pageBytes: page, cuts: [3, 8] });
       }
     }
-    expect(splices).toBeGreaterThan(100);
+    expect(splices).toBeGreaterThan(10);
+  });
+
+  it('on plain text: one map segment open across every hand-over', () => {
+    const text = Buffer.from(Array.from({ length: 3000 }, (_, i) => `plain line ${i} with no control at all`).join('\n'));
+    expect(check(text, { pageBytes: 2048, cuts: [2, 3, 5] })).toBeGreaterThan(3);
   });
 
   it('on random hostile streams', () => {
@@ -165,10 +172,10 @@ describe('segmented index build equals one run', () => {
     );
     // Small random streams often cannot splice at all (that is the run-on path); the big one must.
     void randomSplices;
-    expect(check(bigHostileStream(200_000, 7), { pageBytes: 4096, cuts: [2, 6, 17] })).toBeGreaterThan(5);
+    expect(check(bigHostileStream(200_000, 7), { pageBytes: 4096, cuts: [2, 6, 17] })).toBeGreaterThan(0);
   });
 
-  it('when every column of a later run fills several buffers (kept in memory, or in files)', () => {
+  it("when a later run's checkpoints fill several buffers", () => {
     const lines = Buffer.concat([repeat(enc('ab\r\x1b[31mx\x1b[0m\n'), 30_000), repeat(enc('\n'), 400_000)]);
     expect(check(lines, { pageBytes: 16384, cuts: [2, 3], cr: ['newline'] })).toBeGreaterThan(0);
   });
@@ -195,7 +202,7 @@ describe('segmented index build in worker threads', () => {
     try {
       const result = await buildIndexParallel(
         { rawPath: raw, outDir, sha256: sha, engine: engineFingerprint(), pageBytes: 16384, segments, sanitizer: { cr, limits: { ...DEFAULT_LIMITS } }, onProgress: (b) => progress.push(b) },
-        { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, adaptive: false, ...extra },
+        { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, ...extra },
       );
       const files: Record<string, Buffer> = {};
       for (const name of readdirSync(outDir)) files[name] = readFileSync(join(outDir, name));
@@ -209,8 +216,7 @@ describe('segmented index build in worker threads', () => {
     for (const cr of ['newline', 'overwrite'] as const) {
       const one = build(raw, sha, cr, 16384, 1);
       for (const n of [2, 4]) {
-        // Two threads keep their output in memory; four keep 3 MiB between them, the rest goes to files.
-        const { built, progress } = await threaded(cr, n, n === 4 ? { memoryBudget: 3 << 20 } : {});
+        const { built, progress } = await threaded(cr, n);
         expectSame(one, built, `${cr}, ${n} threads`);
         if (cr === 'newline') expect(built.result.splices.length).toBe(n - 1);
         expect(progress.length).toBeGreaterThan(0);
@@ -219,40 +225,6 @@ describe('segmented index build in worker threads', () => {
     }
   }, 120_000);
 
-  it('writes the same files when the later run writes its part in place (placed build)', async () => {
-    // Segment 0 takes a small share so that it stops while the other still runs: that one then
-    // hands what it wrote so far over (kept in memory, or partly in files) and writes on in place.
-    let placed = 0;
-    const lines = Buffer.concat([repeat(enc('ab\r\x1b[31mx\x1b[0m\n'), 30_000), repeat(block, 200), repeat(enc('\n'), 100_000)]);
-    const lraw = join(root, 'threads-lines');
-    writeFileSync(lraw, lines);
-    const lsha = createHash('sha256').update(lines).digest('hex');
-    for (const [input, file, digest] of [[bytes, raw, sha], [lines, lraw, lsha]] as const) {
-      void input;
-      for (const cr of ['newline', 'overwrite'] as const) {
-        const one = build(file, digest, cr, 4096, 1);
-        for (const [firstShare, memoryBudget] of [[0.05, undefined], [0.2, 1 << 20], [0.5, 0]] as const) {
-          const outDir = join(root, `out-${seq++}`);
-          mkdirSync(outDir, { mode: 0o700 });
-          try {
-            const result = await buildIndexParallel(
-              { rawPath: file, outDir, sha256: digest, engine: engineFingerprint(), pageBytes: 4096, segments: 2, sanitizer: { cr, limits: { ...DEFAULT_LIMITS } } },
-              { script: await resolveWorkerScript(), cancel: new SharedArrayBuffer(4), minParallelBytes: 0, adaptive: false, firstShare, memoryBudget },
-            );
-            const files: Record<string, Buffer> = {};
-            for (const name of readdirSync(outDir)) files[name] = readFileSync(join(outDir, name));
-            expectSame(one, { files, result }, `${cr}, first share ${firstShare}, budget ${memoryBudget}${result.placed ? ', placed' : ''}`);
-            if (result.placed) placed++;
-          } finally {
-            rmSync(outDir, { recursive: true, force: true });
-          }
-        }
-      }
-    }
-    // Whether the later run switches depends on timing; some of the 12 must, or the placed path went untested.
-    expect(placed).toBeGreaterThan(0);
-  }, 240_000);
-
   it('fails as a whole when one segment\'s run fails, and refuses bytes that are not their digest', async () => {
     await expect(threaded('newline', 3, { failSegmentForTest: 2 })).rejects.toThrow(/segment run failed/);
     await expect(threaded('newline', 3, { failSegmentForTest: 1 })).rejects.toThrow(/segment run failed/);
@@ -260,7 +232,7 @@ describe('segmented index build in worker threads', () => {
     mkdirSync(outDir, { mode: 0o700 });
     await expect(buildIndexParallel(
       { rawPath: raw, outDir, sha256: '0'.repeat(64), engine: engineFingerprint(), pageBytes: 16384, segments: 2, sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } } },
-      { script: await resolveWorkerScript(), cancel: new SharedArrayBuffer(4), minParallelBytes: 0, adaptive: false },
+      { script: await resolveWorkerScript(), cancel: new SharedArrayBuffer(4), minParallelBytes: 0 },
     )).rejects.toThrow(/do not match their digest/);
     rmSync(outDir, { recursive: true, force: true });
   }, 120_000);
@@ -278,29 +250,29 @@ describe('segmented index build in worker threads', () => {
           if (++calls === 3) Atomics.store(flag, 0, 1);
         },
       },
-      { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, adaptive: false },
+      { script: await resolveWorkerScript(), cancel, minParallelBytes: 0 },
     )).rejects.toBeInstanceOf(BuildCancelled);
     rmSync(outDir, { recursive: true, force: true });
   }, 120_000);
 
-  it('cancels and fails a placed build (two segments) after the later run switched', async () => {
-    for (const mode of ['cancel', 'fail'] as const) {
-      const outDir = join(root, `out-${seq++}`);
-      mkdirSync(outDir, { mode: 0o700 });
-      const cancel = new SharedArrayBuffer(4);
-      const flag = new Int32Array(cancel);
-      await expect(buildIndexParallel(
-        {
-          rawPath: raw, outDir, sha256: mode === 'fail' ? '0'.repeat(64) : sha, engine: engineFingerprint(), pageBytes: 4096, segments: 2,
-          sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } },
-          // Past segment 0's share: the later run has switched (or ends first: then the merge runs).
-          onProgress: (done) => {
-            if (mode === 'cancel' && done > bytes.length * 0.6) Atomics.store(flag, 0, 1);
-          },
-        },
-        { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, adaptive: false, firstShare: 0.05 },
-      )).rejects.toThrow(mode === 'cancel' ? BuildCancelled : /do not match their digest/);
-      rmSync(outDir, { recursive: true, force: true });
+  it('writes the files of one inline run through the service (worker threads, nothing of the segments left)', async () => {
+    const { fixture, indexed } = await import('./helpers');
+    const one = await fixture({ pageBytes: 1024, storeAllPages: false });
+    const threads = await fixture({ pageBytes: 1024, storeAllPages: false, inline: false, segments: 2, minParallelBytes: 1 });
+    try {
+      const small = repeat(block, 400);
+      const a = await indexed(one, small);
+      const b = await indexed(threads, small);
+      for (const name of [...FILE_ORDER, SUMS]) {
+        const x = readFileSync(join(one.vault.root, 'index', a.sha, name));
+        const y = readFileSync(join(threads.vault.root, 'index', b.sha, name));
+        expect(y.equals(x), name).toBe(true);
+      }
+      expect(readdirSync(join(threads.vault.root, 'index', b.sha)).sort()).toEqual([...FILE_ORDER, MANIFEST, SUMS].sort());
+      expect((await threads.service.getTextLines(b.ref, 100, 3)).lines).toEqual((await one.service.getTextLines(a.ref, 100, 3)).lines);
+    } finally {
+      await one.cleanup();
+      await threads.cleanup();
     }
   }, 120_000);
 });
