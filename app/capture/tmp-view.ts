@@ -1,0 +1,92 @@
+import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Directories that hold a desktop's sockets (X11, ICE, fonts, input methods): never shown, even
+ * when they hold nothing a scan would find (a socket can appear in them after the scan).
+ */
+export const SOCKET_DIRS: readonly string[] = ['.X11-unix', '.ICE-unix', '.font-unix', '.XIM-unix', '.Test-unix'];
+
+/** Bounds of the scan below: a /tmp beyond them is not shown at all (a private /tmp instead). */
+const MAX_TOP_ENTRIES = 2000;
+const MAX_SCANNED = 20_000;
+const SCAN_DEPTH = 3;
+
+/** What a person's capture shows of the host's /tmp, as bwrap arguments laid over a private tmpfs. */
+export type TmpView =
+  | {
+      readonly kind: 'host';
+      /** The host's /tmp entries, each read-only at its own path (links recreated as links). */
+      readonly entries: readonly { readonly path: string; readonly kind: 'dir' | 'file' | 'link'; readonly target?: string }[];
+      /** Sockets and FIFOs inside shown directories, covered with /dev/null. */
+      readonly covered: readonly string[];
+    }
+  | { readonly kind: 'private'; readonly reason: string };
+
+/**
+ * The host's /tmp for a person's capture: every entry read-only at its own path over a private,
+ * writable tmpfs (so `cat /tmp/x.log` works, new files stay in the sandbox), minus what lets a
+ * command talk to a running program: sockets and FIFOs (tmux's, an ssh agent's, a browser's) are
+ * left out at the top and covered with /dev/null up to three levels down, and the desktop's socket
+ * directories ({@link SOCKET_DIRS}) are left out whole. A /tmp too large to scan within bounds
+ * gives a private /tmp instead, and says so.
+ */
+export function hostTmpView(tmp = '/tmp'): TmpView {
+  let names: string[];
+  try {
+    names = readdirSync(tmp);
+  } catch (err) {
+    return { kind: 'private', reason: `the host's ${tmp} cannot be read (${(err as { code?: string }).code ?? 'error'})` };
+  }
+  if (names.length > MAX_TOP_ENTRIES) return { kind: 'private', reason: `the host's ${tmp} holds more than ${MAX_TOP_ENTRIES} entries` };
+  const entries: { path: string; kind: 'dir' | 'file' | 'link'; target?: string }[] = [];
+  const covered: string[] = [];
+  let scanned = 0;
+  const scan = (dir: string, depth: number): boolean => {
+    let inner: string[];
+    try {
+      inner = readdirSync(dir);
+    } catch {
+      return true; // unreadable to us: unreadable to the command too
+    }
+    for (const name of inner) {
+      if (++scanned > MAX_SCANNED) return false;
+      const path = join(dir, name);
+      const st = lstatQuiet(path);
+      if (!st) continue;
+      if (st.isSocket() || st.isFIFO()) covered.push(path);
+      else if (st.isDirectory() && depth < SCAN_DEPTH && !scan(path, depth + 1)) return false;
+    }
+    return true;
+  };
+  for (const name of names.sort()) {
+    if (SOCKET_DIRS.includes(name)) continue;
+    const path = join(tmp, name);
+    const st = lstatQuiet(path);
+    if (!st || st.isSocket() || st.isFIFO()) continue;
+    if (st.isSymbolicLink()) {
+      // Recreated as a link, so it resolves inside the sandbox's view (binding it would follow it).
+      let target: string;
+      try {
+        target = readlinkSync(path);
+      } catch {
+        continue;
+      }
+      entries.push({ path, kind: 'link', target });
+    } else if (st.isDirectory()) {
+      entries.push({ path, kind: 'dir' });
+      if (!scan(path, 2)) return { kind: 'private', reason: `the host's ${tmp} holds more than ${MAX_SCANNED} entries within ${SCAN_DEPTH} levels` };
+    } else if (st.isFile()) {
+      entries.push({ path, kind: 'file' });
+    }
+  }
+  return { kind: 'host', entries, covered };
+}
+
+function lstatQuiet(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
