@@ -10,7 +10,8 @@ export type VaultErrorCode =
   | 'bad-record'
   | 'not-found'
   | 'exists'
-  | 'raw-missing';
+  | 'raw-missing'
+  | 'too-large';
 
 /**
  * A vault error whose message is safe to print: every caller-supplied fragment in it has been
