@@ -52,11 +52,26 @@ describe('RequestStore: queue and decide', () => {
     env = await requestVault();
     const { createHash } = await import('node:crypto');
     const whole = createHash('sha256').update(HOSTILE).digest('hex');
-    const part = createHash('sha256').update(HOSTILE.subarray(0, 5)).digest('hex');
+    const part = createHash('sha256').update(HOSTILE.subarray(0, 32)).digest('hex');
     const r1 = await env.store.approve((await env.store.create(ask(env.ref, { kind: 'digest', range: null, expect: whole.toUpperCase() }), 'mcp')).id, { via: 'cli' });
     expect(r1.extract).toEqual({ kind: 'digest', range: null, bytes: HOSTILE.length, sha256: whole, expect: whole, match: true });
-    const r2 = await env.store.approve((await env.store.create(ask(env.ref, { kind: 'digest', range: [0, 5], expect: whole }), 'mcp')).id, { via: 'cli' });
+    const r2 = await env.store.approve((await env.store.create(ask(env.ref, { kind: 'digest', range: [0, 32], expect: whole }), 'mcp')).id, { via: 'cli' });
     expect(r2.extract).toMatchObject({ sha256: part, match: false });
+  });
+
+  it('digest: refuses a range shorter than 32 bytes, whose digest would give its bytes away (finding 10)', async () => {
+    env = await requestVault();
+    for (const range of [[0, 2], [10, 41]] as [number, number][]) {
+      expect(await refusal(env.store.create(ask(env.ref, { kind: 'digest', range, expect: null }), 'mcp'))).toMatchObject({
+        code: 'bad-request',
+        message: expect.stringContaining('a digest covers at least 32 bytes'),
+      });
+    }
+    // Nor the whole of an artifact that short.
+    const tiny = await requestVault({}, Buffer.from('ok'));
+    expect(await refusal(tiny.store.create(ask(tiny.ref, { kind: 'digest', range: null, expect: null }), 'mcp'))).toMatchObject({ code: 'bad-request' });
+    await tiny.cleanup();
+    expect((await env.store.list()).requests).toEqual([]);
   });
 
   it('text: the range through the capture sanitizer, its removal counts and bounded search hits', async () => {
@@ -228,7 +243,7 @@ describe('RequestStore: concurrency and write failures', () => {
     env = await requestVault();
     const r = await env.store.create(ask(env.ref), 'cli');
     const failing = {
-      list: () => env.audit.list(),
+      entryAt: (seq: number) => env.audit.entryAt(seq),
       append: async (_action: never, _details: never, before?: (e: never) => Promise<void>) => {
         await before?.({ seq: 99, hash: 'b'.repeat(64) } as never);
         throw Object.assign(new Error('ENOSPC while appending'), { code: 'ENOSPC' });
