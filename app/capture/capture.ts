@@ -146,13 +146,21 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   // The sandbox waits for what it needs from outside (its network) before the command runs.
   let undoLaunch = async (): Promise<void> => undefined;
   if (launch.started) {
+    // Until the command runs, stderr can only be bwrap's own: kept to say why a setup failed.
+    let setupErr = '';
+    const onSetupErr = (d: Buffer): void => void (setupErr = (setupErr + d.toString('utf8')).slice(-300));
+    child.stderr.on('data', onSetupErr);
     try {
       undoLaunch = await launch.started(child);
     } catch (err) {
+      await child.terminate(killGraceMs);
       child.stdout.destroy();
       child.stderr.destroy();
-      await child.terminate(killGraceMs);
-      throw new SandboxError(`the sandbox could not be set up, so nothing ran: ${String((err as Error)?.message ?? err)}`);
+      const why = setupErr.replace(/[^\x20-\x7e]+/g, ' ').trim();
+      throw new SandboxError(`the sandbox could not be set up, so nothing ran: ${String((err as Error)?.message ?? err)}${why ? ` (${why})` : ''}`);
+    } finally {
+      // The collector's listeners are attached before the event loop turns again: nothing is lost.
+      child.stderr.off('data', onSetupErr);
     }
   }
   const log = new ChunkLog();

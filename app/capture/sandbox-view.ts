@@ -134,12 +134,12 @@ export function buildView(req: ViewRequest): SandboxView {
     for (const e of tmp.entries) {
       if (e.kind === 'link') args.push('--symlink', e.target!, e.path);
       else {
-        args.push('--ro-bind', e.path, e.path);
+        // -try: /tmp changes all the time; an entry gone since the scan is simply not shown.
+        args.push('--ro-bind-try', e.path, e.path);
         trees.push({ path: e.path, kind: 'ro' });
       }
     }
-    for (const s of tmp.covered) args.push('--ro-bind', '/dev/null', s);
-    tmpText = "the host's /tmp read-only (without its sockets and FIFOs) over a private writable /tmp";
+    tmpText = "the host's /tmp read-only (without sockets, FIFOs and directories that hold them) over a private writable /tmp";
   } else {
     trees.push({ path: '/tmp', kind: 'private-tmp' });
     if (tmp?.kind === 'private') tmpText = `a private /tmp (${tmp.reason})`;
@@ -166,7 +166,7 @@ export function buildView(req: ViewRequest): SandboxView {
       args.push('--perms', '0700', '--tmpfs', home);
       trees.push({ path: home, kind: 'private-home' });
       for (const tool of homeTools(home, req.path)) {
-        args.push('--ro-bind', tool, tool);
+        args.push('--ro-bind-try', tool, tool);
         trees.push({ path: tool, kind: 'ro' });
       }
     }
@@ -178,7 +178,7 @@ export function buildView(req: ViewRequest): SandboxView {
     if (dir === '/' || HOST_ONLY.some((h) => isWithin(dir, h)) || isWithin(dir, '/tmp')) continue;
     if (home && isWithin(dir, home) && req.profile === 'strict') continue; // shown as a tool directory above, or not at all
     if (protect.some((l) => isWithin(dir, l) || isWithin(l, dir))) continue;
-    args.push('--ro-bind', dir, dir);
+    args.push('--ro-bind-try', dir, dir);
     trees.push({ path: dir, kind: 'ro' });
   }
 
@@ -218,7 +218,7 @@ export function buildView(req: ViewRequest): SandboxView {
     }
     if (by.kind === 'private-tmp') return req.profile === 'human' ? `/tmp is private in this capture (${tmpText})` : "an MCP or agent capture gets an empty private /tmp: the host's /tmp is not in it (a person's 'airlock capture' sees it read-only)";
     if (by.kind === 'private-home') return `an MCP capture gets an empty private ${home}: only the tool directories on PATH and git's configuration are shown in it`;
-    if (by.kind === 'host-tmp') return "it was not in the host's /tmp when the capture started, or it is a socket or FIFO, which the sandbox leaves out";
+    if (by.kind === 'host-tmp') return "it was not in the host's /tmp when the capture started, or it is (or is in a directory that holds) a socket or FIFO, which the sandbox leaves out";
     if (by.kind === 'masked') return "it is in Airlock's vault or data directory, which no sandbox shows";
     return null;
   };

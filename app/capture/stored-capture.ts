@@ -64,7 +64,8 @@ const PREVIEW = 200;
 
 /**
  * Runs the command and stores it — the one store path `airlock capture` and `airlock mcp` share,
- * so the same bytes give the same sanitized text and the same audit trail on both. Write-ahead:
+ * so the same bytes give the same sanitized text and the same audit trail on both. A vault that
+ * cannot take it (Vault.assertRoom: its record limit, or a nearly full disk) refuses first. Write-ahead:
  * 1. `capture.started` (record id, the command line's digest and an ASCII preview, cwd, sandbox,
  *    network) is appended and fsynced first; if the log cannot take it, the command does not run
  *    (AuditUnavailableError, nothing run or stored);
@@ -83,6 +84,7 @@ const PREVIEW = 200;
 export async function captureToVault(req: StoredCaptureRequest): Promise<StoredCapture> {
   const { vault } = req;
   const audit = req.audit ?? AuditLog.forVault(vault.root);
+  await vault.assertRoom();
   const recordId = newRecordId(new Date());
   let started: AuditEntry;
   try {

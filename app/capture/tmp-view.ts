@@ -18,18 +18,19 @@ export type TmpView =
       readonly kind: 'host';
       /** The host's /tmp entries, each read-only at its own path (links recreated as links). */
       readonly entries: readonly { readonly path: string; readonly kind: 'dir' | 'file' | 'link'; readonly target?: string }[];
-      /** Sockets and FIFOs inside shown directories, covered with /dev/null. */
-      readonly covered: readonly string[];
+      /** Entries left out because they are, or hold, a socket or FIFO. */
+      readonly left: number;
     }
   | { readonly kind: 'private'; readonly reason: string };
 
 /**
  * The host's /tmp for a person's capture: every entry read-only at its own path over a private,
  * writable tmpfs (so `cat /tmp/x.log` works, new files stay in the sandbox), minus what lets a
- * command talk to a running program: sockets and FIFOs (tmux's, an ssh agent's, a browser's) are
- * left out at the top and covered with /dev/null up to three levels down, and the desktop's socket
- * directories ({@link SOCKET_DIRS}) are left out whole. A /tmp too large to scan within bounds
- * gives a private /tmp instead, and says so.
+ * command talk to a running program: a socket or FIFO, or a directory holding one within three
+ * levels (tmux's, an ssh agent's, a browser's), is left out whole, and so are the desktop's socket
+ * directories ({@link SOCKET_DIRS}) whatever they hold. Only top-level entries are mounted, so an
+ * entry that disappears meanwhile (bound with --ro-bind-try) cannot make the sandbox fail. A /tmp
+ * too large to scan within bounds gives a private /tmp instead, and says so.
  */
 export function hostTmpView(tmp = '/tmp'): TmpView {
   let names: string[];
@@ -40,30 +41,36 @@ export function hostTmpView(tmp = '/tmp'): TmpView {
   }
   if (names.length > MAX_TOP_ENTRIES) return { kind: 'private', reason: `the host's ${tmp} holds more than ${MAX_TOP_ENTRIES} entries` };
   const entries: { path: string; kind: 'dir' | 'file' | 'link'; target?: string }[] = [];
-  const covered: string[] = [];
+  let left = 0;
   let scanned = 0;
-  const scan = (dir: string, depth: number): boolean => {
+  /** 'socket' when `dir` holds a socket or FIFO within the scan depth, 'over' past the bounds. */
+  const scan = (dir: string, depth: number): 'clean' | 'socket' | 'over' => {
     let inner: string[];
     try {
       inner = readdirSync(dir);
     } catch {
-      return true; // unreadable to us: unreadable to the command too
+      return 'clean'; // unreadable to us: unreadable to the command too
     }
     for (const name of inner) {
-      if (++scanned > MAX_SCANNED) return false;
-      const path = join(dir, name);
-      const st = lstatQuiet(path);
+      if (++scanned > MAX_SCANNED) return 'over';
+      const st = lstatQuiet(join(dir, name));
       if (!st) continue;
-      if (st.isSocket() || st.isFIFO()) covered.push(path);
-      else if (st.isDirectory() && depth < SCAN_DEPTH && !scan(path, depth + 1)) return false;
+      if (st.isSocket() || st.isFIFO()) return 'socket';
+      if (st.isDirectory() && depth < SCAN_DEPTH) {
+        const inside = scan(join(dir, name), depth + 1);
+        if (inside !== 'clean') return inside;
+      }
     }
-    return true;
+    return 'clean';
   };
   for (const name of names.sort()) {
-    if (SOCKET_DIRS.includes(name)) continue;
     const path = join(tmp, name);
     const st = lstatQuiet(path);
-    if (!st || st.isSocket() || st.isFIFO()) continue;
+    if (!st) continue;
+    if (SOCKET_DIRS.includes(name) || st.isSocket() || st.isFIFO()) {
+      left++;
+      continue;
+    }
     if (st.isSymbolicLink()) {
       // Recreated as a link, so it resolves inside the sandbox's view (binding it would follow it).
       let target: string;
@@ -74,13 +81,15 @@ export function hostTmpView(tmp = '/tmp'): TmpView {
       }
       entries.push({ path, kind: 'link', target });
     } else if (st.isDirectory()) {
-      entries.push({ path, kind: 'dir' });
-      if (!scan(path, 2)) return { kind: 'private', reason: `the host's ${tmp} holds more than ${MAX_SCANNED} entries within ${SCAN_DEPTH} levels` };
+      const inside = scan(path, 2);
+      if (inside === 'over') return { kind: 'private', reason: `the host's ${tmp} holds more than ${MAX_SCANNED} entries within ${SCAN_DEPTH} levels` };
+      if (inside === 'socket') left++;
+      else entries.push({ path, kind: 'dir' });
     } else if (st.isFile()) {
       entries.push({ path, kind: 'file' });
     }
   }
-  return { kind: 'host', entries, covered };
+  return { kind: 'host', entries, left };
 }
 
 function lstatQuiet(path: string): Stats | null {

@@ -116,6 +116,7 @@ export function airlockOnPath(dir: string): string {
   cpSync(dirname(BIN), join(bin, 'dist'), { recursive: true, filter: (p) => !p.endsWith('.map') });
   writeFileSync(join(bin, 'airlock'), `#!/bin/sh\nexec node "$(dirname "$0")/dist/airlock.mjs" "$@"\n`);
   chmodSync(join(bin, 'airlock'), 0o755);
+  chmodSync(bin, 0o755);
   return bin;
 }
 

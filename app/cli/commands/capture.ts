@@ -16,6 +16,7 @@ import {
 } from '../../capture';
 import { AuditAppendError, AuditUnavailableError, captureToVault } from '../../capture/stored-capture';
 import { parseNetworkMode, parseSandboxMode, sandboxForCli } from '../sandbox-flag';
+import { SandboxError } from '../../capture/sandbox';
 import { parseDuration } from '../../node/duration';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
 import { resolveVaultDir, Vault } from '../../node/vault';
@@ -34,8 +35,9 @@ process group, without a controlling terminal), asks it for plain output (NO_COL
 CLICOLOR=0, FORCE_COLOR=0, PAGER=cat, GIT_PAGER=cat; CLICOLOR_FORCE and COLORTERM removed), and
 sanitizes stdout and stderr separately as the bytes arrive. The raw bytes go only into the vault
 (0600, content-addressed); a record links their digests to the sanitized text, the removal
-reports and a chunk log; an audit entry 'capture.stored' is appended. Options end at -- or at
-the first argument that is not an option.
+reports and a chunk log. The audit log gets 'capture.started' before the command runs (if it
+cannot, nothing runs) and 'capture.stored' (committing to the record's sha256) or
+'capture.failed' after. Options end at -- or at the first argument that is not an option.
 
   --vault DIR       vault directory, created if missing (default: $AIRLOCK_VAULT, else
                     $XDG_DATA_HOME/airlock/vault, else ~/.local/share/airlock/vault)
@@ -145,6 +147,7 @@ export const captureCommand: Command = {
         throw new CliError(`the audit log cannot record a capture, so ${shown} was not run: ${terminalSafeLine(e instanceof Error ? e.message : String(e))}`);
       }
       if (err instanceof AuditAppendError) throw new CliError(terminalSafeLine(err.message));
+      if (err instanceof SandboxError) throw new CliError(`${shown} was not run: ${terminalSafeLine(err.message)}`);
       const mapped = toCliError(err);
       if (mapped instanceof CliError) throw mapped;
       throw new CliError(`capture of ${shown} failed, nothing was stored: ${terminalSafeLine(String((err as Error)?.message ?? err))}`);

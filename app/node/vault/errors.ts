@@ -11,7 +11,8 @@ export type VaultErrorCode =
   | 'not-found'
   | 'exists'
   | 'raw-missing'
-  | 'too-large';
+  | 'too-large'
+  | 'full';
 
 /**
  * A vault error whose message is safe to print: every caller-supplied fragment in it has been

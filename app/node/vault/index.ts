@@ -1,5 +1,5 @@
 // Public surface of the vault: import from here, not from the individual files.
-export { Vault, type VaultOpenOptions, type PutRecordOptions, type RecordAudit, type StoredRecord } from './vault';
+export { Vault, MAX_VAULT_RECORDS, MIN_FREE_BYTES, type VaultOpenOptions, type PutRecordOptions, type RecordAudit, type StoredRecord } from './vault';
 export { VaultError, type VaultErrorCode } from './errors';
 export { defaultVaultDir, resolveVaultDir } from './location';
 export { parseRef, formatRef, assertSha256, isSha256Hex, SHA256_HEX } from './ref';

@@ -1,4 +1,5 @@
-import { lstat } from 'node:fs/promises';
+import { lstat, statfs } from 'node:fs/promises';
+import { terminalSafeLine } from '../terminal-safe';
 import { resolve } from 'node:path';
 import { VaultError } from './errors';
 import { vaultLayout, type VaultLayout } from './layout';
@@ -30,6 +31,15 @@ export interface PutRecordOptions {
   /** The log to append to (default: this vault's, as the current user). */
   readonly audit?: RecordAudit;
 }
+
+/**
+ * Most records a vault holds: what reads every record (verify, prune, list) keeps about each is
+ * an id and a digest, so this bounds their memory too. Prune's markers do not free a slot:
+ * records are kept for good; a full vault needs a new one.
+ */
+export const MAX_VAULT_RECORDS = 100_000;
+/** Free space a capture leaves on the vault's file system at least: room for its closing audit entries. */
+export const MIN_FREE_BYTES = 4 << 20;
 
 /** The part of AuditLog that stores a record (its append, with the write under the log's lock). */
 export type RecordAudit = Pick<AuditLog, 'append'>;
@@ -125,6 +135,18 @@ export class Vault {
   async writeUnboundRecord(record: CaptureRecord): Promise<void> {
     validateRecord(record);
     await withWriteErrors(this.root, () => writeRecordBytes(this.layout, record.id, serializeRecord(record), false));
+  }
+
+  /**
+   * Refuses (VaultError 'full') a new capture the vault cannot take: MAX_VAULT_RECORDS records
+   * already, or less than MIN_FREE_BYTES free on its file system (then not even the entry saying
+   * the capture failed would fit).
+   */
+  async assertRoom(): Promise<void> {
+    const { bavail, bsize } = await statfs(this.root);
+    if (bavail * bsize < MIN_FREE_BYTES) throw new VaultError('full', `vault ${terminalSafeLine(this.root)}: its file system has less than ${MIN_FREE_BYTES >> 20} MiB free; prune it (airlock vault prune) or free space`);
+    const records = (await recordFiles(this.layout)).length;
+    if (records >= MAX_VAULT_RECORDS) throw new VaultError('full', `vault ${terminalSafeLine(this.root)} holds ${records} records, its limit; start a new vault (--vault DIR)`);
   }
 
   /** Whether a record file with this id exists. */
