@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -45,19 +45,18 @@ export function hostTmpView(tmp = '/tmp'): TmpView {
   let scanned = 0;
   /** 'socket' when `dir` holds a socket or FIFO within the scan depth, 'over' past the bounds. */
   const scan = (dir: string, depth: number): 'clean' | 'socket' | 'over' => {
-    let inner: string[];
+    let inner: Dirent[];
     try {
-      inner = readdirSync(dir);
+      // The entry types come with the listing (d_type): no stat per entry.
+      inner = readdirSync(dir, { withFileTypes: true });
     } catch {
       return 'clean'; // unreadable to us: unreadable to the command too
     }
-    for (const name of inner) {
+    for (const e of inner) {
       if (++scanned > MAX_SCANNED) return 'over';
-      const st = lstatQuiet(join(dir, name));
-      if (!st) continue;
-      if (st.isSocket() || st.isFIFO()) return 'socket';
-      if (st.isDirectory() && depth < SCAN_DEPTH) {
-        const inside = scan(join(dir, name), depth + 1);
+      if (e.isSocket() || e.isFIFO()) return 'socket';
+      if (e.isDirectory() && depth < SCAN_DEPTH) {
+        const inside = scan(join(dir, e.name), depth + 1);
         if (inside !== 'clean') return inside;
       }
     }

@@ -31,8 +31,6 @@ const enum S {
   Key,
   Colon,
   String,
-  Escape,
-  Unicode,
   Literal,
   Done,
 }
@@ -44,7 +42,6 @@ const MAX_LITERAL = 64;
 /** Decoded text is handed on in pieces of about this many code units. */
 const PIECE = 16 * 1024;
 
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
 /**
  * Feeds chunks with {@link JsonReader.write}, then calls {@link JsonReader.end}. Strict RFC 8259:
@@ -57,7 +54,7 @@ export class JsonReader {
   private readonly stack: boolean[] = [];
   private stringIsKey = false;
   private literal = '';
-  private unicode = '';
+  private carry: Uint8Array | null = null;
   private piece = '';
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   private offset = 0;
@@ -70,46 +67,9 @@ export class JsonReader {
     while (i < n) {
       const b = chunk[i];
       switch (this.state) {
-        case S.String: {
-          // Runs of plain bytes are decoded at once; the decoder keeps a character split between chunks.
-          let j = i;
-          while (j < n && chunk[j] !== 0x22 && chunk[j] !== 0x5c && chunk[j] >= 0x20) j++;
-          if (j > i) this.text(this.decode(chunk.subarray(i, j), true));
-          if (j === n) {
-            i = j;
-            continue;
-          }
-          const c = chunk[j];
-          if (c < 0x20) this.fail(j, 'control character in a string');
-          this.text(this.decode(new Uint8Array(0), false));
-          i = j + 1;
-          if (c === 0x5c) this.state = S.Escape;
-          else this.closeString();
+        case S.String:
+          i = this.stringBytes(chunk, i);
           continue;
-        }
-        case S.Escape: {
-          const ch = String.fromCharCode(b);
-          if (ch === 'u') {
-            this.unicode = '';
-            this.state = S.Unicode;
-          } else if (ESCAPES[ch] !== undefined) {
-            this.text(ESCAPES[ch]);
-            this.state = S.String;
-          } else this.fail(i, 'bad escape in a string');
-          i++;
-          continue;
-        }
-        case S.Unicode: {
-          const ch = String.fromCharCode(b);
-          if (!/[0-9a-fA-F]/.test(ch)) this.fail(i, 'bad \\u escape in a string');
-          this.unicode += ch;
-          if (this.unicode.length === 4) {
-            this.text(String.fromCharCode(parseInt(this.unicode, 16)));
-            this.state = S.String;
-          }
-          i++;
-          continue;
-        }
         case S.Literal: {
           if (isLiteralByte(b)) {
             this.literal += String.fromCharCode(b);
@@ -131,6 +91,44 @@ export class JsonReader {
       i++;
     }
     this.offset += n;
+  }
+
+  /**
+   * Reads string content from `i`: up to the closing quote (returns the index after it, the
+   * string closed) or the end of the chunk. Whole runs are decoded natively: UTF-8 by the decoder
+   * (which keeps a character split between chunks), escapes by JSON.parse of the run — which also
+   * refuses a raw control character or a bad escape. An escape cut by the chunk's end waits in
+   * `carry` for the next chunk.
+   */
+  private stringBytes(chunk: Uint8Array, i: number): number {
+    let bytes = chunk.subarray(i);
+    if (this.carry) {
+      bytes = concatBytes(this.carry, bytes);
+      this.carry = null;
+    }
+    const quote = unescapedQuote(bytes);
+    let run = quote < 0 ? bytes : bytes.subarray(0, quote);
+    if (quote < 0) {
+      const cut = unfinishedEscape(run);
+      if (cut < run.length) {
+        this.carry = run.slice(cut);
+        run = run.subarray(0, cut);
+      }
+    }
+    if (run.length > 0) {
+      const text = this.decode(run, true);
+      let value: string;
+      try {
+        value = JSON.parse(`"${text}"`) as string;
+      } catch {
+        return this.fail(i, 'a control character or a bad escape in a string');
+      }
+      this.text(value);
+    }
+    if (quote < 0) return chunk.length;
+    this.text(this.decode(new Uint8Array(0), false));
+    this.closeString();
+    return chunk.length - (bytes.length - quote) + 1;
   }
 
   /** The document is complete; throws when it is not. */
@@ -279,4 +277,37 @@ function isLiteralStart(b: number): boolean {
 
 function isLiteralByte(b: number): boolean {
   return isLiteralStart(b) || b === 0x2b || b === 0x2e || b === 0x45 || b === 0x65 || (b >= 0x61 && b <= 0x7a);
+}
+
+/** The index of the first quote in `b` that no backslash escapes, or -1. */
+function unescapedQuote(b: Uint8Array): number {
+  for (let at = b.indexOf(0x22); at >= 0; at = b.indexOf(0x22, at + 1)) {
+    let slashes = 0;
+    while (at - slashes - 1 >= 0 && b[at - slashes - 1] === 0x5c) slashes++;
+    if (slashes % 2 === 0) return at;
+  }
+  return -1;
+}
+
+/** Where an escape that `b` ends inside (`\`, `\u12`) begins, or `b.length` when none does. */
+function unfinishedEscape(b: Uint8Array): number {
+  const n = b.length;
+  const escapes = (at: number): boolean => {
+    let slashes = 0;
+    while (at - slashes >= 0 && b[at - slashes] === 0x5c) slashes++;
+    return slashes % 2 === 1; // the backslash at `at` starts an escape
+  };
+  if (n > 0 && b[n - 1] === 0x5c && escapes(n - 1)) return n - 1;
+  for (let t = 2; t <= 5 && t <= n; t++) {
+    // `\u` followed by fewer than four hex digits at the end
+    if (b[n - t + 1] === 0x75 && b[n - t] === 0x5c && escapes(n - t)) return n - t;
+  }
+  return n;
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }

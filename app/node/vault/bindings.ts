@@ -5,7 +5,7 @@ import { contentDigest, verifyAuditFile, type AuditVerifyResult } from '../audit
 import { isErrno } from '../fs-atomic';
 import { hashFile } from './hash-file';
 import type { VaultLayout } from './layout';
-import { eachRecord, prunedMarkerPath } from './records';
+import { eachRecord, prunedMarkerPath, type ScanResult } from './records';
 import { isRecordId } from './record-id';
 
 /** What the audit log says about the vault's files: the entries that created or last changed each. */
@@ -84,18 +84,34 @@ export interface BindingProblem {
  * 'unbound'. Records are read as a stream, one at a time.
  */
 export async function checkBindings(layout: VaultLayout, index: AuditIndex): Promise<BindingProblem[]> {
-  const problems: BindingProblem[] = [];
   // Past a broken line nothing the log says can be trusted; verify reports the break itself.
-  if (!index.chain.ok) return problems;
+  if (!index.chain.ok) return [];
+  const problems: BindingProblem[] = [];
   for await (const r of eachRecord(layout)) {
-    const path = layout.recordPath(r.id);
-    const made = index.records.get(r.id);
-    if (!made) problems.push({ problem: 'unbound', path, recordId: r.id, detail: `record ${r.id} has no audit entry that created it (planted, or its entry was cut from the log)` });
-    else if (made.count > 1) problems.push({ problem: 'edited', path, recordId: r.id, detail: `record ${r.id} has ${made.count} creating audit entries (one was forged)` });
-    else if (made.sha256 === null) problems.push({ problem: 'unbound', path, recordId: r.id, detail: `record ${r.id} was stored before records were bound to the audit log: its content cannot be checked` });
-    else if (!r.ok) problems.push({ problem: 'edited', path, recordId: r.id, detail: `record ${r.id} no longer reads (${r.error})` });
-    else if (r.sha256 !== made.sha256) problems.push({ problem: 'edited', path, recordId: r.id, detail: `record ${r.id} hashes to ${r.sha256}, not to the ${made.sha256} its audit entry ${made.seq} committed to` });
+    const p = recordBindingProblem(layout, index, r);
+    if (p) problems.push(p);
   }
+  problems.push(...(await checkMarkersAndRequests(layout, index)));
+  return problems;
+}
+
+/** Whether one record, as read (its bytes hashed), is what the entry that created it committed to. */
+export function recordBindingProblem(layout: VaultLayout, index: AuditIndex, r: ScanResult): BindingProblem | null {
+  if (!index.chain.ok) return null;
+  const path = layout.recordPath(r.id);
+  const made = index.records.get(r.id);
+  if (!made) return { problem: 'unbound', path, recordId: r.id, detail: `record ${r.id} has no audit entry that created it (planted, or its entry was cut from the log)` };
+  if (made.count > 1) return { problem: 'edited', path, recordId: r.id, detail: `record ${r.id} has ${made.count} creating audit entries (one was forged)` };
+  if (made.sha256 === null) return { problem: 'unbound', path, recordId: r.id, detail: `record ${r.id} was stored before records were bound to the audit log: its content cannot be checked` };
+  if (!r.ok) return { problem: 'edited', path, recordId: r.id, detail: `record ${r.id} no longer reads (${r.error})` };
+  if (r.sha256 !== made.sha256) return { problem: 'edited', path, recordId: r.id, detail: `record ${r.id} hashes to ${r.sha256}, not to the ${made.sha256} its audit entry ${made.seq} committed to` };
+  return null;
+}
+
+/** The prune markers and review requests held against their entries (the records' part is recordBindingProblem). */
+export async function checkMarkersAndRequests(layout: VaultLayout, index: AuditIndex): Promise<BindingProblem[]> {
+  if (!index.chain.ok) return [];
+  const problems: BindingProblem[] = [];
   for (const name of await namesIn(layout.recordsDir)) {
     if (!name.endsWith('.pruned') || !isRecordId(name.slice(0, -'.pruned'.length))) continue;
     const id = name.slice(0, -'.pruned'.length);

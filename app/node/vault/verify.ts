@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isErrno, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs-atomic';
 import { hashFile } from './hash-file';
 import type { VaultLayout } from './layout';
-import { checkBindings, indexAudit } from './bindings';
+import { checkMarkersAndRequests, indexAudit, recordBindingProblem, type BindingProblem } from './bindings';
 import { eachRecord, recordFiles } from './records';
 import { walkRaw } from './walk-raw';
 
@@ -102,8 +102,18 @@ export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyRepor
   for (const file of await recordFiles(layout)) {
     await checkMode(join(layout.recordsDir, file), PRIVATE_FILE_MODE, problems, true);
   }
+  const index = await indexAudit(layout.auditPath).catch((err: unknown) => {
+    problems.push({ problem: 'audit', path: layout.auditPath, detail: `the audit log cannot be read (${isErrno(err) ? String((err as { code: unknown }).code) : String(err)}): records and requests cannot be checked against it` });
+    return null;
+  });
+  if (index && !index.chain.ok) problems.push({ problem: 'audit', path: layout.auditPath, detail: `the audit log is broken at line ${index.chain.line} (${index.chain.reason}): records and requests cannot be checked against it ('airlock audit verify')` });
+  const bound = (b: BindingProblem | null): void => {
+    if (b) problems.push({ problem: b.problem, path: b.path, detail: b.detail, ...(b.recordId ? { recordId: b.recordId } : {}) });
+  };
+  // One pass over the records: their raw references, and their bytes against their audit entry.
   let records = 0;
   for await (const r of eachRecord(layout)) {
+    if (index) bound(recordBindingProblem(layout, index, r));
     if (!r.ok) {
       problems.push({ problem: 'bad-record', path: join(layout.recordsDir, r.file), detail: r.error });
       continue;
@@ -123,12 +133,7 @@ export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyRepor
       }
     }
   }
-  const index = await indexAudit(layout.auditPath).catch((err: unknown) => {
-    problems.push({ problem: 'audit', path: layout.auditPath, detail: `the audit log cannot be read (${isErrno(err) ? String((err as { code: unknown }).code) : String(err)}): records and requests cannot be checked against it` });
-    return null;
-  });
-  if (index && !index.chain.ok) problems.push({ problem: 'audit', path: layout.auditPath, detail: `the audit log is broken at line ${index.chain.line} (${index.chain.reason}): records and requests cannot be checked against it ('airlock audit verify')` });
-  for (const b of index ? await checkBindings(layout, index) : []) problems.push({ problem: b.problem, path: b.path, detail: b.detail, ...(b.recordId ? { recordId: b.recordId } : {}) });
+  for (const b of index ? await checkMarkersAndRequests(layout, index) : []) bound(b);
   const unfinished = [...(index?.unfinished ?? [])].map(([record, seq]) => ({ record, seq }));
   return { problems, rawFiles, records, unfinished };
 }
