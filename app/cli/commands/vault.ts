@@ -28,13 +28,16 @@ Options:
   --vault DIR                 vault directory (default: $AIRLOCK_VAULT, which must be absolute,
                               else $XDG_DATA_HOME/airlock/vault, else ~/.local/share/airlock/vault)
   --json                      machine-readable output
-  --raw-older-than DURATION   prune raw bytes of records older than DURATION (45s, 30m, 12h, 7d);
-                              records and sanitized text are kept
+  --raw-older-than DURATION   prune raw bytes of records older than DURATION (45s, 30m, 12h, 7d),
+                              and what was derived from them: approved extracts, span indexes,
+                              bookmarks, screen caches; records and sanitized text are kept
   --dry-run                   (prune) say what would be pruned, change nothing
 
 list orders records by capture time. show takes a record id, a unique prefix of one, or
-'latest'. verify exits 1 when it finds a problem; prune exits 1 when it refused to delete
-because a record is unreadable.`;
+'latest'. verify re-hashes the raw files and holds every record, prune marker and request
+against the audit entry that made it (any edit is 'edited', a file no entry vouches for
+'unbound'); it exits 1 when it finds a problem. prune exits 1 when it refused to delete because
+a record is unreadable. Records are read one at a time: memory does not grow with their size.`;
 
 const LIST_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const SHOW_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
