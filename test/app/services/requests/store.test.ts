@@ -256,3 +256,39 @@ describe('RequestStore: concurrency and write failures', () => {
     expect(files(env)).toEqual([`${r.id}.json`]);
   });
 });
+
+describe('RequestStore: bound to the audit log, and retention', () => {
+  it('releases nothing once any part of an approved request file was edited', async () => {
+    env = await requestVault();
+    const r = await env.store.approve((await env.store.create(ask(env.ref), 'mcp')).id, { via: 'cli' });
+    await env.store.assertReleasable(await env.store.get(r.id));
+    const path = join(env.vault.root, 'requests', `${r.id}.json`);
+    const original = readFileSync(path, 'utf8');
+    // The reason, the requester, the range: none of them is the extract, all of them are bound.
+    for (const edit of [(x: Record<string, unknown>) => (x.reason = 'routine'), (x: Record<string, unknown>) => (x.range = [0, 8]), (x: Record<string, unknown>) => ((x.requester as { via: string }).via = 'cli')]) {
+      const doctored = JSON.parse(original) as Record<string, unknown>;
+      edit(doctored);
+      writeFileSync(path, JSON.stringify(doctored, null, 2));
+      expect(await refusal(env.store.get(r.id).then((x) => env.store.assertReleasable(x)))).toMatchObject({ code: 'damaged' });
+    }
+    writeFileSync(path, original);
+    expect((await env.vault.verify()).problems).toEqual([]);
+  });
+
+  it('removes approved extracts of pruned artifacts (request.pruned), and then releases nothing', async () => {
+    env = await requestVault();
+    const r = await env.store.approve((await env.store.create(ask(env.ref), 'mcp')).id, { via: 'cli' });
+    expect(await env.store.pruneExtracts(['0'.repeat(64)])).toEqual([]);
+    expect(await env.store.pruneExtracts([env.sha256])).toEqual([r.id]);
+    const after = await env.store.get(r.id);
+    expect(after).toMatchObject({ state: 'approved', extract: null, extract_pruned_at: expect.any(String) });
+    expect(readFileSync(join(env.vault.root, 'requests', `${r.id}.json`), 'utf8')).not.toMatch(/1b 5b 33 31/);
+    expect(actions(env)).toEqual(['request.created', 'request.approved', 'request.pruned']);
+    await env.store.assertReleasable(after);
+    expect((await env.vault.verify()).problems).toEqual([]);
+    // A raw file gone without prune (deleted by hand): the stored extract is not released either.
+    const r2 = await env.store.approve((await env.store.create(ask(env.ref), 'mcp')).id, { via: 'cli' });
+    await (await import('node:fs/promises')).unlink(env.vault.rawPath(env.sha256));
+    expect(await refusal(env.store.assertReleasable(await env.store.get(r2.id)))).toMatchObject({ code: 'not-found' });
+  });
+});
