@@ -86,9 +86,12 @@ const HELPER_READY_MS = 10_000;
 export async function attachOutbound(helper: string, info: Readable, block: Writable): Promise<() => Promise<void>> {
   const pid = await childPid(info);
   await loopbackReady(pid);
-  // The sandbox's own user namespace owns its network namespace: slirp4netns joins both.
-  const args = ['--configure', '--mtu=65520', '--disable-host-loopback', `--userns-path=/proc/${pid}/ns/user`, '--ready-fd=3', String(pid), 'tap0'];
-  const slirp = spawn(helper, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  // The sandbox's own user namespace owns its network namespace: slirp4netns joins both. Its
+  // --exit-fd is a pipe only this process holds: if Airlock dies (SIGKILL, a crash) the pipe
+  // closes and slirp4netns ends with it, instead of running on for a sandbox that is gone.
+  const args = ['--configure', '--mtu=65520', '--disable-host-loopback', `--userns-path=/proc/${pid}/ns/user`, '--ready-fd=3', '--exit-fd=4', String(pid), 'tap0'];
+  const slirp = spawn(helper, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+  (slirp.stdio[4] as Writable).on('error', () => undefined);
   let err = '';
   slirp.stderr!.on('data', (d: Buffer) => (err = (err + d.toString('utf8')).slice(-400)));
   const stop = (): Promise<void> => stopProcess(slirp);

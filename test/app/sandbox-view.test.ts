@@ -1,7 +1,7 @@
 // The sandbox's view beyond the findings: the mount aliases it covers, the host /tmp a person's
 // capture sees, the hint for a path it does not show, the outbound network, and the vault's room.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { buildView } from '../../app/capture/sandbox-view';
 import { locationsOf } from '../../app/capture/mounts';
 import { hostTmpView } from '../../app/capture/tmp-view';
 import { findExecutable } from '../../app/capture/executable';
-import { airlock, BUILT, mcpProcess, startHelper, structured } from '../helpers/custody';
+import { airlock, BIN, BUILT, mcpProcess, startHelper, structured } from '../helpers/custody';
 import { bwrapUnavailable } from '../helpers/sandbox';
 
 const skip = BUILT ? await bwrapUnavailable() : 'dist/airlock.mjs is missing; run `npm run build`';
@@ -184,6 +184,44 @@ s.serve_forever()`,
     } finally {
       server.stop();
     }
+  });
+});
+
+/** Live (not zombie) processes whose parent is `ppid` and whose command is `name`. */
+function children(ppid: number, name: string): number[] {
+  const out: number[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === ppid && fields[0] !== 'Z' && stat.includes(`(${name})`)) out.push(Number(pid));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+describe.skipIf(noOutbound !== null)('the network helper', () => {
+  it('ends with Airlock, even when Airlock is killed outright', async () => {
+    const dir = fresh();
+    const capture = spawn(process.execPath, [BIN, 'capture', '--vault', join(dir, 'v'), '--', 'sleep', '30'], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir }, stdio: 'ignore' });
+    let slirp: number[] = [];
+    for (let i = 0; i < 100 && slirp.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      slirp = children(capture.pid!, 'slirp4netns');
+    }
+    expect(slirp).toHaveLength(1);
+    capture.kill('SIGKILL');
+    const gone = (pid: number): boolean => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].startsWith('Z');
+      } catch {
+        return true;
+      }
+    };
+    for (let i = 0; i < 100 && !gone(slirp[0]); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(gone(slirp[0])).toBe(true);
   });
 });
 
