@@ -4,15 +4,20 @@ import type { ParserLimits } from '../../shared/parser';
 import type { CrMode } from '../../shared/sanitize';
 import type { RawWriter } from '../node/vault';
 import { groupAlive } from './process-group';
-import { spawnChild, type ChildExit } from './child';
+import { spawnChild, type ChildExit, type RunningChild } from './child';
 import { ChunkLog, STREAMS, type StreamName } from './chunk-log';
-import type { ChildLaunch } from './sandbox';
+import { SandboxError, type ChildLaunch } from './sandbox';
 import { StreamCapture, type StreamResult } from './stream-capture';
 
 /** Default hard cap on raw bytes captured, both streams together. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 /** Default bound on sanitized text handed to the agent, per stream. */
 export const DEFAULT_MAX_TEXT = 1024 * 1024;
+/**
+ * Most sanitized text a capture may keep per stream: two streams of it (escaped as JSON), the
+ * chunk log and the command line stay below the vault's per-record bound (MAX_RECORD_BYTES).
+ */
+export const MAX_TEXT_CEILING = 4 * 1024 * 1024;
 /** Time between SIGTERM and SIGKILL to the child's process group. */
 export const DEFAULT_KILL_GRACE_MS = 2000;
 /** How long pipes may stay open after the child exited (a background grandchild holding them). */
@@ -81,6 +86,8 @@ export interface CaptureOutcome {
   readonly chunkLog: ChunkLog;
   readonly maxBytes: number;
   readonly maxText: number;
+  /** The sandbox's account of a path it does not show (ChildLaunch.hint), when one ran the command. */
+  readonly viewHint?: (path: string) => string | null;
   /**
    * Present when `holdRetentionLock` was given: the lock is still held (so prune cannot delete
    * the committed raw bytes before their record exists). Call it, in a finally, after writing the record.
@@ -128,9 +135,34 @@ const QUEUE_LOW_BYTES = 2 * 1024 * 1024;
 export async function runCapture(options: CaptureOptions): Promise<CaptureOutcome> {
   const startedAt = new Date();
   const t0 = performance.now();
-  const launch = options.launch ? await options.launch(options.argv, options.cwd, options.env) : { argv: options.argv, extraStdio: [] };
-  const child = await spawnChild(launch.argv, { cwd: options.cwd, env: options.env, extraStdio: launch.extraStdio });
+  const launch: ChildLaunch = options.launch ? await options.launch(options.argv, options.cwd, options.env) : { argv: options.argv, extraStdio: [] };
+  let child: RunningChild;
+  try {
+    child = await spawnChild(launch.argv, { cwd: options.cwd, env: options.env, extraStdio: launch.extraStdio });
+  } finally {
+    launch.release?.();
+  }
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  // The sandbox waits for what it needs from outside (its network) before the command runs.
+  let undoLaunch = async (): Promise<void> => undefined;
+  if (launch.started) {
+    // Until the command runs, stderr can only be bwrap's own: kept to say why a setup failed.
+    let setupErr = '';
+    const onSetupErr = (d: Buffer): void => void (setupErr = (setupErr + d.toString('utf8')).slice(-300));
+    child.stderr.on('data', onSetupErr);
+    try {
+      undoLaunch = await launch.started(child);
+    } catch (err) {
+      await child.terminate(killGraceMs);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      const why = setupErr.replace(/[^\x20-\x7e]+/g, ' ').trim();
+      throw new SandboxError(`the sandbox could not be set up, so nothing ran: ${String((err as Error)?.message ?? err)}${why ? ` (${why})` : ''}`);
+    } finally {
+      // The collector's listeners are attached before the event loop turns again: nothing is lost.
+      child.stderr.off('data', onSetupErr);
+    }
+  }
   const log = new ChunkLog();
   const states: StreamState[] = [];
   try {
@@ -282,6 +314,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   const durationMs = performance.now() - t0;
   // Wait for the kill sequence, so an escalation to SIGKILL is in the record.
   if (killing) await killing;
+  await undoLaunch();
   options.signal?.removeEventListener('abort', onAbort);
 
   // Everything stored is sanitized before the streams end (the queue is empty unless the pipes
@@ -340,6 +373,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     chunkLog: log,
     maxBytes: options.maxBytes,
     maxText: options.maxText,
+    ...(launch.hint ? { viewHint: launch.hint } : {}),
     ...(releaseLock ? { releaseRetentionLock: releaseLock } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { groupAlive, signalGroup } from './process-group';
 
 /** How the child ended: exactly one of `code` and `signal` is non-null. */
@@ -25,8 +25,12 @@ export class SpawnError extends Error {
 export interface ChildSpawnOptions {
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
-  /** stdio entries from fd 3 on (the sandbox covers inherited descriptors with /dev/null). */
-  readonly extraStdio?: readonly (number | 'ignore')[];
+  /**
+   * stdio entries from fd 3 on: descriptors the child gets at that number (the sandbox covers
+   * inherited ones with /dev/null and passes the working directory), or 'pipe' for a channel to
+   * it (bwrap's --info-fd and --block-fd).
+   */
+  readonly extraStdio?: readonly (number | 'ignore' | 'pipe')[];
 }
 
 /** A started child whose output arrives on two pipes. */
@@ -34,6 +38,8 @@ export interface RunningChild {
   readonly pid: number;
   readonly stdout: Readable;
   readonly stderr: Readable;
+  /** The 'pipe' entries of extraStdio, by their index there (others are null). */
+  readonly extra: readonly (Duplex | null)[];
   /** Resolves once the child (the group leader) has exited. */
   readonly exited: Promise<ChildExit>;
   /** Signals Airlock sent to the child's process group, in order. */
@@ -91,6 +97,12 @@ export function spawnChild(argv: readonly string[], options: ChildSpawnOptions):
         pid,
         stdout: child.stdout!,
         stderr: child.stderr!,
+        extra: (options.extraStdio ?? []).map((kind, i) => {
+          if (kind !== 'pipe') return null;
+          const pipe = child.stdio[3 + i] as unknown as Duplex;
+          pipe.on('error', () => undefined); // the sandbox closing its end is not Airlock's failure
+          return pipe;
+        }),
         exited,
         signalsSent: sent,
         terminate(graceMs) {

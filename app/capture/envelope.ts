@@ -79,7 +79,14 @@ export interface CaptureEnvelope {
 }
 
 /** The `sandbox` field of a capture that was not given one (library callers of buildEnvelope). */
-export const NO_SANDBOX: SandboxInfo = Object.freeze({ requested: 'none', used: 'none', reason: 'no sandbox requested' });
+export const NO_SANDBOX: SandboxInfo = Object.freeze({
+  requested: 'none',
+  used: 'none',
+  reason: 'no sandbox requested',
+  profile: null,
+  network: Object.freeze({ requested: 'default', used: 'host', via: null, reason: "no sandbox: the command shares the host's network" }),
+  hint: null,
+});
 
 /** Extra facts the envelope states that the capture itself does not know. */
 export interface EnvelopeContext {

@@ -3,6 +3,7 @@ export {
   runCapture,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_TEXT,
+  MAX_TEXT_CEILING,
   DEFAULT_KILL_GRACE_MS,
   DEFAULT_DRAIN_GRACE_MS,
   type CaptureOptions,
@@ -23,15 +24,20 @@ export { TextWindow, type TextTruncation, type WindowedText } from './text-windo
 export {
   planSandbox,
   probeBwrap,
-  bwrapArgs,
   inheritedFds,
   coverInheritedFds,
-  sandboxHidePaths,
+  protectedPaths,
+  airlockDataDir,
+  insideAirlockSandbox,
+  explainHiddenPath,
   SandboxError,
   SANDBOX_MODES,
   type SandboxMode,
   type SandboxInfo,
   type SandboxPlan,
+  type SandboxOptions,
   type ChildLaunch,
   type BwrapProbe,
 } from './sandbox';
+export { buildView, SANDBOX_MARKER, type SandboxProfile, type SandboxView } from './sandbox-view';
+export { planNetwork, NETWORK_MODES, HOST_NETWORK_WARNING, type NetworkMode, type NetworkInfo } from './network';

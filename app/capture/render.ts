@@ -32,6 +32,8 @@ export function renderEnvelope(env: CaptureEnvelope, terminalWidth?: number): st
   lines.push(`airlock: raw stdout ${env.raw_artifacts.stdout}`);
   lines.push(`airlock: raw stderr ${env.raw_artifacts.stderr}`);
   lines.push(`airlock: sandbox ${env.sandbox.used}: ${terminalSafeLine(env.sandbox.reason)}`);
+  lines.push(`airlock: network ${env.sandbox.network.used}: ${terminalSafeLine(env.sandbox.network.reason)}`);
+  if (env.sandbox.hint) lines.push(`airlock: hint: ${terminalSafeLine(env.sandbox.hint)}`);
   const out: string[] = [];
   if (env.termination) {
     const why = {

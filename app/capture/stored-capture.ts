@@ -1,14 +1,17 @@
+import { createHash } from 'node:crypto';
 import type { ParserLimits } from '../../shared/parser';
 import type { CrMode } from '../../shared/sanitize';
-import { AuditLog, type AuditDetails } from '../node/audit';
+import { AuditLog, type AuditDetails, type AuditEntry } from '../node/audit';
 import { newRecordId, VaultError, type CaptureRecord, type Vault } from '../node/vault';
-import { runCapture } from './capture';
+import { runCapture, type CaptureOutcome } from './capture';
+import { SpawnError } from './child';
 import type { EnvSummary } from './child-env';
 import { buildEnvelope, type CaptureEnvelope } from './envelope';
+import { commandString } from './quote';
 import { buildCaptureRecord, captureAuditDetails } from './record';
-import type { SandboxPlan } from './sandbox';
+import { explainHiddenPath, type SandboxInfo, type SandboxPlan } from './sandbox';
 
-/** One capture into an open vault, as `airlock mcp` runs it. */
+/** One capture into an open vault, as `airlock capture` and `airlock mcp` run it. */
 export interface StoredCaptureRequest {
   readonly vault: Vault;
   readonly argv: readonly string[];
@@ -23,17 +26,21 @@ export interface StoredCaptureRequest {
   readonly timeoutMs: number | null;
   readonly sandbox: SandboxPlan;
   readonly signal?: AbortSignal;
-  /** Added to the `capture.stored` audit details (e.g. `{ via: 'mcp' }`). */
+  /** Added to the capture's audit entries (e.g. `{ via: 'mcp' }`). */
   readonly auditExtra?: AuditDetails;
+  /** The audit log (default: the vault's); tests pass one that fails on purpose. */
+  readonly audit?: AuditLog;
 }
 
-/** The stored capture: the envelope and the record as written (with its audit anchor). */
+/** The stored capture: the envelope, the record as written, and the entries that frame it. */
 export interface StoredCapture {
   readonly envelope: CaptureEnvelope;
   readonly record: CaptureRecord;
+  readonly started: AuditEntry;
+  readonly stored: AuditEntry;
 }
 
-/** The audit log cannot take an entry now, so the command was not run (nothing was stored). */
+/** The audit log cannot take the `capture.started` entry, so the command was not run (nothing was stored). */
 export class AuditUnavailableError extends Error {
   override readonly name = 'AuditUnavailableError';
   constructor(override readonly cause: unknown) {
@@ -41,7 +48,7 @@ export class AuditUnavailableError extends Error {
   }
 }
 
-/** The record is stored but its audit entry is missing: the operator has to look at the log. */
+/** The record is stored but its `capture.stored` entry is missing: the operator has to look at the log. */
 export class AuditAppendError extends Error {
   override readonly name = 'AuditAppendError';
   constructor(
@@ -52,66 +59,126 @@ export class AuditAppendError extends Error {
   }
 }
 
+/** Longest command line or working directory quoted in a `capture.started` entry (the record has them whole). */
+const PREVIEW = 200;
+
 /**
  * Runs the command and stores it — the one store path `airlock capture` and `airlock mcp` share,
- * so the same bytes give the same sanitized text and the same audit trail on both:
- * 1. the audit log's tail is checked first: a capture that cannot be recorded does not run
+ * so the same bytes give the same sanitized text and the same audit trail on both. A vault that
+ * cannot take it (Vault.assertRoom: its record limit, or a nearly full disk) refuses first. Write-ahead:
+ * 1. `capture.started` (record id, the command line's digest and an ASCII preview, cwd, sandbox,
+ *    network) is appended and fsynced first; if the log cannot take it, the command does not run
  *    (AuditUnavailableError, nothing run or stored);
- * 2. runCapture, then the envelope and the record;
- * 3. the record is written under the audit lock, just before its `capture.stored` entry, and names
- *    that entry (`audit: {seq, hash}`), so `audit verify` can tell a log whose tail was cut off;
+ * 2. runCapture; a run that cannot be stored (the command filled the disk the vault is on, the
+ *    sandbox could not be set up, the command was not found) gets `capture.failed` naming the
+ *    stage and the error — and when even that cannot be written, the started entry is still the
+ *    trace that it ran;
+ * 3. the envelope and the record, stored with `capture.stored`, which commits to the sha256 of
+ *    the record's bytes (Vault.putRecord), so any later edit of the record shows in `vault verify`;
  * 4. the retention lock is held from the raw commits until then, so prune cannot delete raw bytes
  *    the record reuses.
- * Rejects with SpawnError when the command cannot start, AuditAppendError when the record is
- * stored but its entry failed (the log changed while the command ran), the vault's errors otherwise.
+ * A later task's `running` state fits between 1 and 3: the started entry names the record id the
+ * sealed record gets. Rejects with SpawnError when the command cannot start, AuditAppendError when
+ * the record is stored but its entry failed, the vault's errors otherwise.
  */
 export async function captureToVault(req: StoredCaptureRequest): Promise<StoredCapture> {
   const { vault } = req;
-  const audit = AuditLog.forVault(vault.root);
+  const audit = req.audit ?? AuditLog.forVault(vault.root);
+  await vault.assertRoom();
+  const recordId = newRecordId(new Date());
+  let started: AuditEntry;
   try {
-    await audit.assertAppendable();
+    started = await audit.append('capture.started', { ...req.auditExtra, ...startedDetails(recordId, req) });
   } catch (err) {
     throw new AuditUnavailableError(err);
   }
   // Hashing and raw writes run on a worker thread while this one reads the pipes and sanitizes.
   const rawWriters = vault.rawWriterPool();
-  const outcome = await runCapture({
-    argv: req.argv,
-    cwd: req.cwd,
-    env: req.env,
-    maxBytes: req.maxBytes,
-    maxText: req.maxText,
-    cr: req.cr,
-    limits: req.limits,
-    createRawWriter: () => rawWriters.createRawWriter(),
-    timeoutMs: req.timeoutMs ?? undefined,
-    signal: req.signal,
-    holdRetentionLock: () => vault.holdRetentionLock(),
-    launch: req.sandbox.launch,
-  });
+  let outcome: CaptureOutcome;
+  try {
+    outcome = await runCapture({
+      argv: req.argv,
+      cwd: req.cwd,
+      env: req.env,
+      maxBytes: req.maxBytes,
+      maxText: req.maxText,
+      cr: req.cr,
+      limits: req.limits,
+      createRawWriter: () => rawWriters.createRawWriter(),
+      timeoutMs: req.timeoutMs ?? undefined,
+      signal: req.signal,
+      holdRetentionLock: () => vault.holdRetentionLock(),
+      launch: req.sandbox.launch,
+    });
+  } catch (err) {
+    await failed(audit, recordId, err instanceof SpawnError ? 'start' : 'run', err, req.auditExtra);
+    throw err;
+  }
   let record: CaptureRecord | undefined;
-  let written = false;
   try {
     const createdAt = new Date();
-    const envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: req.envSummary, timeoutMs: req.timeoutMs, sandbox: req.sandbox.info });
-    const built = buildCaptureRecord(outcome, envelope, createdAt);
-    record = built;
-    let stored: CaptureRecord = built;
-    await audit.append('capture.stored', { ...captureAuditDetails(envelope, built), ...req.auditExtra }, async (entry) => {
-      stored = { ...built, audit: { seq: entry.seq, hash: entry.hash } };
-      await vault.putRecord(stored);
-      written = true;
-    });
-    return { envelope, record: stored };
-  } catch (err) {
-    // The command has run: its output is kept even when the log fails now (it was checked before
-    // the command ran, so something changed it meanwhile). `audit verify` reports such a record.
-    if (!written && record !== undefined && !(err instanceof VaultError)) {
-      written = await vault.putRecord(record).then(() => true, () => false);
+    const failedRun = outcome.exit.code !== 0;
+    const hint = failedRun && outcome.viewHint ? explainHiddenPath(req.argv, req.cwd, outcome.viewHint) : null;
+    const sandbox: SandboxInfo = { ...req.sandbox.info, hint };
+    const envelope = buildEnvelope(outcome, { recordId, env: req.envSummary, timeoutMs: req.timeoutMs, sandbox });
+    record = buildCaptureRecord(outcome, envelope, createdAt);
+    const details = { ...req.auditExtra, ...captureAuditDetails(envelope, record), started: started.seq };
+    let stored: AuditEntry;
+    try {
+      stored = (await vault.putRecord(record, { action: 'capture.stored', details, audit })).entry;
+    } catch (err) {
+      if (err instanceof VaultError) throw err;
+      // The command has run: its output is kept even when the log fails now (it took the started
+      // entry, so something changed it meanwhile). `vault verify` reports such a record as unbound.
+      if (!(await vault.recordExists(recordId))) await vault.writeUnboundRecord(record).catch(() => undefined);
+      if (await vault.recordExists(recordId)) throw new AuditAppendError(recordId, err);
+      throw err;
     }
-    if (written && record !== undefined) throw new AuditAppendError(record.id, err);
+    return { envelope, record, started, stored };
+  } catch (err) {
+    if (!(err instanceof AuditAppendError)) await failed(audit, recordId, 'store', err, req.auditExtra);
     throw err;
   } finally {
     await outcome.releaseRetentionLock?.();
   }
+}
+
+/** What `capture.started` holds: printable ASCII only (audit details are metadata, never caller bytes). */
+function startedDetails(recordId: string, req: StoredCaptureRequest): AuditDetails {
+  const info = req.sandbox.info;
+  return {
+    record: recordId,
+    argc: req.argv.length,
+    argv_sha256: digestOf(JSON.stringify(req.argv)),
+    command: asciiPreview(commandString(req.argv)),
+    cwd: asciiPreview(req.cwd),
+    sandbox: info.used,
+    ...(info.profile ? { profile: info.profile } : {}),
+    network: info.network.used,
+    max_bytes: req.maxBytes,
+  };
+}
+
+/** Appends `capture.failed`; when the log cannot take it either, `capture.started` stays the trace. */
+async function failed(audit: AuditLog, recordId: string, stage: 'start' | 'run' | 'store', err: unknown, extra: AuditDetails | undefined): Promise<void> {
+  const code = (err as { code?: unknown })?.code;
+  const details: AuditDetails = {
+    ...extra,
+    record: recordId,
+    stage,
+    error: asciiPreview(String((err as Error)?.message ?? err)),
+    ...(typeof code === 'string' && /^[A-Za-z0-9_-]{1,40}$/.test(code) ? { code } : {}),
+    ...(err instanceof VaultError ? { vault_error: err.code } : {}),
+  };
+  await audit.append('capture.failed', details).catch(() => undefined);
+}
+
+/** `text` as printable ASCII (other characters as \uXXXX), cut to PREVIEW characters with `...`. */
+export function asciiPreview(text: string): string {
+  const escaped = text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped.length > PREVIEW ? `${escaped.slice(0, PREVIEW - 3)}...` : escaped;
+}
+
+function digestOf(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }

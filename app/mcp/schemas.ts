@@ -22,7 +22,14 @@ export const truncation = z.object({
 export const perStreamTruncation = z.object({ stdout: truncation.nullable(), stderr: truncation.nullable() });
 
 /** The envelope's `sandbox`. */
-export const sandboxInfo = z.object({ requested: z.enum(['auto', 'bwrap', 'none']), used: z.enum(['bwrap', 'none']), reason: z.string() });
+export const sandboxInfo = z.object({
+  requested: z.enum(['auto', 'bwrap', 'none']),
+  used: z.enum(['bwrap', 'none']),
+  reason: z.string(),
+  profile: z.enum(['human', 'strict', 'agent']).nullable(),
+  network: z.object({ requested: z.enum(['default', 'none', 'outbound', 'host']), used: z.enum(['none', 'outbound', 'host']), via: z.enum(['slirp4netns']).nullable(), reason: z.string() }),
+  hint: z.string().nullable().describe('after a failed run: a path the command named that the sandbox does not show, and why'),
+});
 
 /** A removal report: counts by class, never payload. */
 export const removalReport = z.looseObject({

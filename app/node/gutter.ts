@@ -76,3 +76,45 @@ function cutLine(rows: string[], line: string, room: number): void {
   }
   rows.push(TEXT_GUTTER + row + line.slice(start));
 }
+
+/** Text of one unterminated line held back before its rows are cut (a line of any length streams). */
+const HOLD = 64 * 1024;
+
+/**
+ * {@link gutterRows} for text that arrives in pieces (a record's text read as a stream): rows of
+ * complete lines go out as they are known; an unterminated line longer than a bound goes out
+ * row by row too, keeping only its last, still growing row. The rows are the ones gutterRows
+ * gives for the whole text.
+ */
+export class GutterStream {
+  private pending = '';
+
+  constructor(
+    private readonly columns: number,
+    private readonly write: (rows: string[]) => void,
+  ) {}
+
+  push(text: string): void {
+    this.pending += text;
+    const nl = this.pending.lastIndexOf('\n');
+    if (nl >= 0) {
+      this.write(gutterRows(this.pending.slice(0, nl + 1), this.columns).rows);
+      this.pending = this.pending.slice(nl + 1);
+    }
+    if (this.pending.length > HOLD) {
+      const { rows } = gutterRows(this.pending, this.columns);
+      const last = rows.pop()!;
+      this.write(rows);
+      // terminalSafe leaves its own escapes as they are, so the kept row can be cut again.
+      this.pending = last.slice(TEXT_GUTTER.length);
+    }
+  }
+
+  /** Ends the text; says whether it ended with a newline. */
+  end(): { complete: boolean } {
+    if (this.pending === '') return { complete: true };
+    this.write(gutterRows(this.pending, this.columns).rows);
+    this.pending = '';
+    return { complete: false };
+  }
+}

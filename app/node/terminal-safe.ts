@@ -28,9 +28,12 @@ export function terminalSafeLine(s: string): string {
  * characters as their escaped surrogate pair).
  */
 export function terminalSafeJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(UNSAFE_RE, (c) =>
-    Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
-  );
+  return terminalSafeJsonText(JSON.stringify(value, null, indent));
+}
+
+/** JSON text (as JSON.stringify writes it) with the characters it leaves raw escaped; see terminalSafeJson. */
+export function terminalSafeJsonText(json: string): string {
+  return json.replace(UNSAFE_RE, (c) => Array.from({ length: c.length }, (_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''));
 }
 
 function escapeChar(c: string): string {

@@ -32,7 +32,7 @@ describe('airlock audit verify', () => {
     await appendSome(3);
     const r = await audit(['verify', '--vault', vdir]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^audit log OK: 3 entries, 0 records each with its capture.stored entry\nhead: [0-9a-f]{64}\n$/);
+    expect(r.out).toMatch(/^audit log OK: 3 entries; 0 records, their prune markers and the review requests each as its entry committed to\nhead: [0-9a-f]{64}\n$/);
   });
 
   it('an empty vault has an empty, valid log', async () => {

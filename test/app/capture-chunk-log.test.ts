@@ -52,7 +52,7 @@ describe('chunk log coverage', () => {
     // Several MiB on both pipes at once: chunks are stored on arrival and sanitized behind, in
     // slices; the log must still list them in the order they came, with nothing skipped.
     const script = 'i=0; while [ $i -lt 40 ]; do head -c 100000 /dev/zero | tr "\\0" a; head -c 50000 /dev/zero | tr "\\0" b >&2; i=$((i+1)); done';
-    const { envelope, rows } = await capture(['--max-text', '64M', '--', 'sh', '-c', script]);
+    const { envelope, rows } = await capture(['--max-text', '4M', '--', 'sh', '-c', script]);
     const bytes = envelope.bytes as { stdout: number; stderr: number };
     expect(bytes).toEqual({ stdout: 4_000_000, stderr: 2_000_000 });
     expect(rows.length).toBeGreaterThan(2);

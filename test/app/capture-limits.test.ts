@@ -1,7 +1,8 @@
+import { fixturesIn } from '../helpers/fixtures';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +11,8 @@ import type { CaptureEnvelope } from '../../app/capture';
 import { parseRef, Vault } from '../../app/node/vault';
 import { runCommand } from '../helpers/cli';
 
-const FIXTURES = resolve(__dirname, '../fixtures/capture');
+/** The capture fixtures, copied into each test's working directory (the sandbox shows that, not this checkout). */
+let FIXTURES = '';
 const MiB = 1024 * 1024;
 
 let base: string;
@@ -18,6 +20,7 @@ let vdir: string;
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), 'airlock-capture-limits-'));
   vdir = join(base, 'vault');
+  FIXTURES = fixturesIn(base, 'capture');
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 

@@ -1,8 +1,9 @@
+import { fixturesIn } from '../helpers/fixtures';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureCommand } from '../../app/cli/commands/capture';
 import type { CaptureEnvelope, ChunkLogJson } from '../../app/capture';
@@ -10,13 +11,15 @@ import { AuditLog } from '../../app/node/audit';
 import { parseRef, Vault } from '../../app/node/vault';
 import { runCommand, type CommandResult } from '../helpers/cli';
 
-const FIXTURES = resolve(__dirname, '../fixtures/capture');
+/** The capture fixtures, copied into each test's working directory (the sandbox shows that, not this checkout). */
+let FIXTURES = '';
 
 let base: string;
 let vdir: string;
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), 'airlock-capture-'));
   vdir = join(base, 'vault');
+  FIXTURES = fixturesIn(base, 'capture');
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
@@ -123,11 +126,17 @@ describe('airlock capture: the envelope', () => {
     const audit = AuditLog.forVault(vdir);
     expect((await audit.verify()).ok).toBe(true);
     const lines = await audit.list();
-    expect(lines).toHaveLength(1);
-    const entry = (lines[0] as { entry: Record<string, unknown> }).entry;
+    expect(lines).toHaveLength(2);
+    // Write-ahead: the started entry is on disk before the command runs, the stored one commits to the record's bytes.
+    const started = (lines[0] as { entry: Record<string, unknown> }).entry;
+    expect(started).toMatchObject({ action: 'capture.started', record: env.record, argc: env.argv.length, sandbox: env.sandbox.used, network: env.sandbox.network.used });
+    expect(JSON.stringify(started)).not.toContain(HOSTILE_PAYLOAD);
+    const entry = (lines[1] as { entry: Record<string, unknown> }).entry;
     expect(entry).toMatchObject({
       action: 'capture.stored',
       record: env.record,
+      record_sha256: createHash('sha256').update(await readFile(join(vdir, 'records', `${env.record}.json`))).digest('hex'),
+      started: 1,
       exit_code: 3,
       exit_status: 3,
       truncated: false,
@@ -282,7 +291,9 @@ describe('airlock capture: failures leave nothing half-written', () => {
     expect(r.out).toBe('');
     expect(r.err).toContain('command not found: airlock-no-such-command-x1 arg');
     expect(await vaultContents()).toEqual({ records: [], tmp: [], raw: false });
-    expect(existsSync(join(vdir, 'audit.jsonl'))).toBe(false);
+    // Nothing ran, and the log says so: the started entry and the failure that followed it.
+    const actions = (await AuditLog.forVault(vdir).list()).map((l) => ('entry' in l ? [l.entry.action, l.entry.stage ?? null, l.entry.code ?? null] : null));
+    expect(actions).toEqual([['capture.started', null, null], ['capture.failed', 'start', 'ENOENT']]);
   });
 
   it('exits 126 for a file that is not executable', async () => {
@@ -348,7 +359,9 @@ describe('airlock capture: concurrency and time limits', () => {
     expect(a.env.record).not.toBe(b.env.record);
     const audit = AuditLog.forVault(vdir);
     expect(await audit.verify()).toMatchObject({ ok: true });
-    expect((await audit.list()).map((l) => ('entry' in l ? l.entry.record : null)).sort()).toEqual([a.env.record, b.env.record].sort());
+    const entries = (await audit.list()).flatMap((l) => ('entry' in l ? [l.entry] : []));
+    expect(entries.filter((e) => e.action === 'capture.stored').map((e) => e.record).sort()).toEqual([a.env.record, b.env.record].sort());
+    expect(entries.filter((e) => e.action === 'capture.started').map((e) => e.record).sort()).toEqual([a.env.record, b.env.record].sort());
     expect((await (await Vault.open(vdir)).verify()).problems).toEqual([]);
   });
 

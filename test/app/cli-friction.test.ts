@@ -108,7 +108,7 @@ describe('vault show by prefix or latest, prune --dry-run', () => {
     const vault = await Vault.open(vdir);
     expect(await vault.hasRaw(ref)).toBe(true);
     expect((await vault.getRecord(String(env1.record))).raw_pruned_at).toBeUndefined();
-    expect((await AuditLog.forVault(vdir).list()).map((l) => ('entry' in l ? l.entry.action : ''))).toEqual(['capture.stored']);
+    expect((await AuditLog.forVault(vdir).list()).map((l) => ('entry' in l ? l.entry.action : ''))).toEqual(['capture.started', 'capture.stored']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { fixturesIn } from '../helpers/fixtures';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import { everything, FORBIDDEN, textOf } from '../helpers/mcp';
 
 const ROOT = resolve(__dirname, '../..');
 const BIN = join(ROOT, 'app', 'bin', 'airlock.js');
-const HOSTILE = resolve(__dirname, '../fixtures/mcp/hostile.mjs');
+
 const built = existsSync(join(ROOT, 'dist', 'airlock.mjs'));
 const noBuild = built ? null : 'dist/airlock.mjs is missing; run `npm run build`';
 const noBwrap = await bwrapUnavailable();
@@ -20,6 +21,8 @@ if (noBuild) console.warn(`MCP stdio tests skipped: ${noBuild}`);
 else if (noBwrap) console.warn(`MCP stdio sandbox tests skipped (the rest run with --sandbox auto --allow-unsandboxed): ${noBwrap}`);
 
 const base = mkdtempSync(join(tmpdir(), 'airlock-mcp-stdio-'));
+/** The hostile fixture, in the working directory the sandbox shows (not this checkout). */
+const HOSTILE = join(fixturesIn(base, 'mcp'), 'hostile.mjs');
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 const DEFAULT_EXTRA = noBwrap ? ['--sandbox', 'auto', '--allow-unsandboxed'] : [];
@@ -142,7 +145,7 @@ describe.skipIf(noBuild !== null)(`airlock mcp over stdio (built CLI)${noBuild ?
     const r = spawnSync(process.execPath, [BIN, 'mcp', '--vault', join(base, 'v-nobwrap')], { encoding: 'utf8', input: '', env: { PATH: '/nonexistent', HOME: base } });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('airlock mcp: --sandbox bwrap: bwrap (bubblewrap) is not installed or not on PATH; install bubblewrap or run with --sandbox auto --allow-unsandboxed\n');
+    expect(r.stderr).toBe('airlock mcp: --sandbox bwrap: bwrap (bubblewrap) is not installed or not on PATH (nothing was run; --sandbox auto runs without bwrap, --network none without a network, and each says so)\n');
   });
 });
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -62,17 +63,18 @@ describe('capture', () => {
     expect(all).not.toContain(join(base, 'vault'));
     // Audited like a CLI capture, marked as coming through the MCP server.
     const audit = readFileSync(join(base, 'vault', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(audit.find((e) => e.record === s.record)).toMatchObject({ action: 'capture.stored', via: 'mcp', sandbox: (s.sandbox as { used: string }).used, exit_status: 0 });
+    expect(audit.find((e) => e.record === s.record && e.action === 'capture.started')).toMatchObject({ via: 'mcp', sandbox: (s.sandbox as { used: string }).used });
+    expect(audit.find((e) => e.record === s.record && e.action === 'capture.stored')).toMatchObject({ via: 'mcp', sandbox: (s.sandbox as { used: string }).used, exit_status: 0 });
   });
 
-  it('stores records that audit verify accepts: each names its capture.stored entry', async () => {
+  it('stores records that audit verify accepts: each is what its capture.stored entry committed to', async () => {
     const s = structured(await mcp.call('capture', { argv: ['true'] }));
     const v = await runAirlock(['audit', 'verify', '--vault', join(base, 'vault'), '--json'], { env: { PATH: process.env.PATH } });
     expect(v.code, v.err).toBe(0);
     expect(JSON.parse(v.out.toString('utf8'))).toMatchObject({ ok: true, problems: [] });
-    const record = JSON.parse(readFileSync(join(base, 'vault', 'records', `${s.record}.json`), 'utf8')) as { audit?: { seq: number; hash: string } };
-    const audit = readFileSync(join(base, 'vault', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; hash: string; record?: string });
-    expect(record.audit).toEqual({ seq: audit.find((e) => e.record === s.record)!.seq, hash: audit.find((e) => e.record === s.record)!.hash });
+    const bytes = readFileSync(join(base, 'vault', 'records', `${s.record}.json`));
+    const audit = readFileSync(join(base, 'vault', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { action: string; record?: string; record_sha256?: string });
+    expect(audit.find((e) => e.record === s.record && e.action === 'capture.stored')!.record_sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
   });
 
   it('keeps output that imitates Airlock behind the gutter', async () => {
@@ -89,11 +91,12 @@ describe('capture', () => {
     const cli = await runAirlock(['capture', '--vault', join(base, 'vault'), '--json', '--', process.execPath, HOSTILE], { env: { PATH: process.env.PATH } });
     expect(cli.code).toBe(0);
     const env = JSON.parse(cli.out.toString('utf8')) as Structured & { sanitizer: unknown; sandbox: unknown };
-    const r = structured(await mcp.call('capture', { argv: [process.execPath, HOSTILE], inline_text: 1 << 20 }));
+    const r = structured(await mcp.call('capture', { argv: [process.execPath, HOSTILE], inline_text: 128 * 1024 }));
     expect(r.stdout).toBe(env.stdout);
     expect(r.stderr).toBe(env.stderr);
     expect(r.sanitizer).toEqual(env.sanitizer);
-    expect(r.sandbox).toEqual(env.sandbox);
+    // The same sandbox, each with its own view: a person's capture and an agent's (strict).
+    expect((r.sandbox as { used: string }).used).toBe((env.sandbox as { used: string }).used);
   });
 
   it('stops an endless producer at max_bytes and says so', async () => {
@@ -179,7 +182,7 @@ describe('capture', () => {
     if (mcp.ctx.sandbox.info.used !== 'bwrap') return; // nothing hides the vault without bwrap (sandbox.test.ts says why)
     const r = await mcp.call('capture', { argv: ['ls'], cwd: mcp.vault.root });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toBe("airlock capture: the working directory is inside the vault or Airlock's data directory, which the sandbox hides (nothing was run)");
+    expect(textOf(r)).toBe("airlock capture: the working directory is inside Airlock's vault or data directory, which no sandbox shows (nothing was run)");
   });
 
   it('an unknown tool is a protocol error, not a crash', async () => {

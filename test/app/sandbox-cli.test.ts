@@ -34,7 +34,7 @@ describe.skipIf(skip !== null)(`airlock capture --sandbox${skip ? ` (skipped: ${
   it('control: without the sandbox an inherited descriptor reaches the command', async () => {
     const r = await captureWithLeakedFd('none', script);
     expect(r.leaked).toBe('LEAKED');
-    expect(r.envelope.sandbox).toEqual({ requested: 'none', used: 'none', reason: 'sandbox turned off (--sandbox none)' });
+    expect(r.envelope.sandbox).toMatchObject({ requested: 'none', used: 'none', reason: 'sandbox turned off (--sandbox none)', network: { used: 'host' } });
   });
 
   it('under bwrap the inherited descriptor is /dev/null and the write fails', async () => {
@@ -70,7 +70,7 @@ describe('airlock capture --sandbox usage', () => {
     const { runAirlock } = await import('../helpers/cli');
     const r = await runAirlock(['capture', '--vault', join(base, 'v-usage'), '--sandbox', 'bwrap', '--', '/bin/sh', '-c', 'touch ran'], { cwd: base, env: { PATH: '/nonexistent' } });
     expect(r.code).toBe(1);
-    expect(r.err).toBe('airlock capture: --sandbox bwrap: bwrap (bubblewrap) is not installed or not on PATH (nothing was run; --sandbox auto runs without it and says so)\n');
+    expect(r.err).toBe('airlock capture: --sandbox bwrap: bwrap (bubblewrap) is not installed or not on PATH (nothing was run; --sandbox auto runs without bwrap, --network none without a network, and each says so)\n');
     expect(existsSync(join(base, 'ran'))).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bwrapArgs, childEnvironment, planSandbox, sandboxHidePaths, SandboxError, type SandboxMode } from '../../app/capture';
+import { buildView, childEnvironment, planSandbox, protectedPaths, SandboxError, type SandboxMode } from '../../app/capture';
 import { captureToVault } from '../../app/capture/stored-capture';
 import { parseSandboxMode } from '../../app/cli/sandbox-flag';
 import { UsageError } from '../../app/cli/command';
@@ -26,7 +26,7 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 /** Runs `sh -c script` through the same path airlock capture and airlock mcp use. */
 async function run(mode: SandboxMode, argv: string[], cwd = work): Promise<{ stdout: string; stderr: string; exit: number; sandbox: string }> {
-  const sandbox = await planSandbox(mode, { hide: sandboxHidePaths(vault.root, process.env) });
+  const sandbox = await planSandbox(mode, { protect: protectedPaths(vault.root, process.env), profile: 'strict' });
   const { env, summary } = childEnvironment({ PATH: process.env.PATH, HOME: process.env.HOME }, []);
   const { envelope } = await captureToVault({ vault, argv, cwd, env, envSummary: summary, maxBytes: 1 << 20, maxText: 1 << 20, cr: 'newline', limits: {}, timeoutMs: 30_000, sandbox });
   return { stdout: envelope.stdout, stderr: envelope.stderr, exit: envelope.exit_status, sandbox: envelope.sandbox.used };
@@ -45,24 +45,28 @@ describe('sandbox flags', () => {
     expect(() => parseSandboxMode('docker')).toThrow(/--sandbox must be auto, bwrap, none, not 'docker'/);
   });
 
-  it('mounts the hidden directories last, after the working directory', () => {
-    const args = bwrapArgs('/w', ['/w/vault', '/home/u/.local/share/airlock']);
-    for (const flag of ['--unshare-pid', '--die-with-parent', '--new-session']) expect(args).toContain(flag);
-    expect(args.slice(args.indexOf('--proc'), args.indexOf('--proc') + 2)).toEqual(['--proc', '/proc']);
-    expect(args.lastIndexOf('--tmpfs')).toBeGreaterThan(args.indexOf('--bind'));
-    expect(args.slice(-4)).toEqual(['--tmpfs', '/home/u/.local/share/airlock', '--chdir', '/w']);
+  it('builds the view from a list, binds the working directory from its descriptor, and covers the vault last', () => {
+    const { args } = buildView({ profile: 'strict', cwd: work, cwdFd: 7, protect: [vault.root], home: null, path: '/usr/bin' });
+    const at = (flag: string, value: string): number => args.findIndex((a, i) => a === flag && args[i + 1] === value);
+    expect(args.join(' ')).not.toMatch(/bind \/ \//); // no bind of the host root
+    expect(at('--ro-bind', '/usr')).toBeGreaterThanOrEqual(0);
+    expect(at('--tmpfs', '/tmp')).toBeGreaterThanOrEqual(0);
+    expect(at('--proc', '/proc')).toBeGreaterThanOrEqual(0);
+    expect(args.slice(at('--bind-fd', '7'), at('--bind-fd', '7') + 3)).toEqual(['--bind-fd', '7', work]);
+    expect(args).not.toContain('/dev/pts');
+    expect(args.slice(-4)).toEqual(['--remount-ro', '/', '--chdir', work]);
   });
 
   it('auto without bwrap on PATH falls back and says why; bwrap refuses', async () => {
     const env = { PATH: '/nonexistent-dir' };
-    const plan = await planSandbox('auto', { hide: [] }, env);
-    expect(plan.info).toEqual({ requested: 'auto', used: 'none', reason: 'no sandbox: bwrap (bubblewrap) is not installed or not on PATH' });
+    const plan = await planSandbox('auto', { protect: [], profile: 'strict' }, env);
+    expect(plan.info).toMatchObject({ requested: 'auto', used: 'none', reason: 'no sandbox: bwrap (bubblewrap) is not installed or not on PATH', network: { used: 'host' } });
     expect(plan.launch).toBeUndefined();
-    await expect(planSandbox('bwrap', { hide: [] }, env)).rejects.toThrow(SandboxError);
+    await expect(planSandbox('bwrap', { protect: [], profile: 'strict' }, env)).rejects.toThrow(SandboxError);
   });
 
   it('none runs the command unwrapped and says so', async () => {
-    const plan = await planSandbox('none', { hide: [] });
+    const plan = await planSandbox('none', { protect: [], profile: 'strict' });
     expect(plan.info.used).toBe('none');
     expect(plan.launch).toBeUndefined();
   });
@@ -121,29 +125,30 @@ describe.skipIf(skip !== null)(`under bwrap${skip ? ` (skipped: ${skip})` : ''}`
     expect(r.stdout).toMatch(/^0\nrc=1\n0\n$/);
   });
 
-  it('has no controlling terminal and no host terminal devices', async () => {
-    const r = await run('bwrap', ['sh', '-c', '(exec 3>/dev/tty); echo rc=$?; ls /dev/pts | grep -c "^[0-9]"']);
-    // No ctty: /dev/tty does not open. A fresh devpts: none of the host's terminals is there.
-    expect(r.stdout).toBe('rc=2\n0\n');
+  it('has no controlling terminal and no terminal device at all', async () => {
+    const r = await run('bwrap', ['sh', '-c', '(exec 3>/dev/tty); echo rc=$?; ls /dev/pts /dev/ptmx 2>/dev/null | wc -l; ls /dev']);
+    // No ctty, no /dev/tty, and no ptmx or devpts to make a terminal from (a pty answering a prompt).
+    expect(r.stdout).toBe('rc=2\n0\nfd\nfull\nnull\nrandom\nshm\nstderr\nstdin\nstdout\nurandom\nzero\n');
     expect(r.stderr).toContain('/dev/tty');
   });
 
   it('refuses a working directory inside the vault', async () => {
-    await expect(run('bwrap', ['true'], join(vault.root, 'records'))).rejects.toThrow(/inside the vault/);
+    await expect(run('bwrap', ['true'], join(vault.root, 'records'))).rejects.toThrow(/inside Airlock's vault/);
   });
 
   it('reports a missing command as not found before bwrap runs', async () => {
     await expect(run('bwrap', ['no-such-command-8d2'])).rejects.toMatchObject({ name: 'SpawnError', code: 'ENOENT' });
   });
 
-  it('still runs ordinary commands: sh, git, node, npm, cc', async () => {
+  it('still runs ordinary commands: sh, git, node, npm, cc, python', async () => {
     const r = await run('bwrap', [
       'sh',
       '-c',
       'set -e; git init -q repo && cd repo && git status --short | wc -l; node -e "console.log(6*7)"; npm --version >/dev/null && echo npm-ok; ' +
-        'printf "int main(void){return 3;}" > m.c; if command -v cc >/dev/null; then cc -o m m.c; ./m || echo cc=$?; else echo cc=3; fi',
+        'printf "int main(void){return 3;}" > m.c; if command -v cc >/dev/null; then cc -o m m.c; ./m || echo cc=$?; else echo cc=3; fi; ' +
+        'python3 -c "print(2**10)"',
     ]);
-    expect(r.stdout).toBe('0\n42\nnpm-ok\ncc=3\n');
+    expect(r.stdout).toBe('0\n42\nnpm-ok\ncc=3\n1024\n');
     expect(r.exit).toBe(0);
     expect(existsSync(join(work, 'repo', '.git'))).toBe(true);
   });
@@ -187,7 +192,7 @@ describe.skipIf(skip !== null)(`process lifetime under bwrap${skip ? ` (skipped:
 
   it('stops the whole sandbox at max_bytes, including a child that ignores SIGTERM', async () => {
     const marker = `${33_000 + Math.floor(Math.random() * 900)}.5`;
-    const sandbox = await planSandbox('bwrap', { hide: [vault.root] });
+    const sandbox = await planSandbox('bwrap', { protect: [vault.root], profile: 'strict' });
     const { env, summary } = childEnvironment({ PATH: process.env.PATH }, []);
     const script = `sh -c 'trap "" TERM; exec sleep ${marker}' & trap "" TERM; yes`;
     const { envelope } = await captureToVault({ vault, argv: ['sh', '-c', script], cwd: work, env, envSummary: summary, maxBytes: 64 * 1024, maxText: 1 << 16, cr: 'newline', limits: {}, timeoutMs: null, sandbox });

@@ -19,8 +19,10 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 describe.skipIf(skip !== null)(`scripts/sandboxed-agent.sh${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('lets the agent capture through Airlock while neither it nor its commands can read the vault', () => {
     const vault = join(base, 'vault');
-    const r = spawnSync(SCRIPT, ['--vault', vault, '--', process.execPath, AGENT, vault], { cwd: base, encoding: 'utf8', timeout: 60_000 });
-    expect(r.stderr).toBe('');
+    // The agent here is a script of this checkout: shown to it read-only with --ro.
+    const r = spawnSync(SCRIPT, ['--vault', vault, '--ro', ROOT, '--', process.execPath, AGENT, vault], { cwd: base, encoding: 'utf8', timeout: 60_000 });
+    // The agent's own look at the vault: a covered directory it may not even list.
+    expect(r.stderr).toMatch(/^(ls: cannot open directory '[^']*': Permission denied\n)?$/);
     expect(r.status).toBe(0);
     const seen = JSON.parse(r.stdout) as { ownRead: string; first: { stdout: string; sandbox: { used: string } }; second: { stdout: string } };
     // The agent's own look at the vault: an empty directory.

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -174,9 +174,12 @@ describe('airlock vault verify', () => {
   it('exit 0 on a clean vault and records a vault.verified audit entry', async () => {
     await seed(new Date());
     const r = await cli(vaultCommand, ['verify', '--vault', vdir]);
-    expect(r).toMatchObject({ code: 0, out: 'vault OK: 2 raw files, 1 records\n' });
+    expect(r).toMatchObject({ code: 0, out: 'vault OK: 2 raw files, 1 records, each as its audit entry committed to\n' });
     const entries = await AuditLog.forVault(vdir).list();
-    expect(entries).toEqual([{ line: 1, entry: expect.objectContaining({ action: 'vault.verified', ok: true, problems: 0 }) }]);
+    expect(entries).toEqual([
+      { line: 1, entry: expect.objectContaining({ action: 'capture.stored' }) },
+      { line: 2, entry: expect.objectContaining({ action: 'vault.verified', ok: true, problems: 0 }) },
+    ]);
   });
 
   it('exit 1 listing a tampered raw file', async () => {
@@ -196,6 +199,7 @@ describe('airlock vault verify', () => {
 
   it('fails clearly when the audit log cannot be written', async () => {
     await seed(new Date());
+    await rm(join(vdir, 'audit.jsonl'));
     await mkdir(join(vdir, 'audit.jsonl')); // a directory where the log should be
     const r = await cli(vaultCommand, ['verify', '--vault', vdir]);
     expect(r.code).toBe(1);
@@ -261,9 +265,11 @@ describe('airlock vault prune', () => {
     expect(show.out).toContain('hello\n--- end stdout ---');
     const audit = AuditLog.forVault(vdir);
     const entries = (await audit.list()).flatMap((l) => ('entry' in l ? [l.entry] : []));
-    expect(entries.map((e) => e.action)).toEqual(['raw.pruned', 'raw.pruned']);
-    expect(entries[0]).toMatchObject({ reason: 'record-age', records: 2, older_than: '30m' });
-    expect(await audit.verify()).toMatchObject({ ok: true, entries: 2 });
+    // Records are write-once: prune marks each with a file beside it, audited as record.pruned.
+    // (The first prune deletes nothing: the old record's bytes are the fresh one's too.)
+    expect(entries.map((e) => e.action)).toEqual(['capture.stored', 'capture.stored', 'record.pruned', 'record.pruned', 'raw.pruned', 'raw.pruned']);
+    expect(entries.filter((e) => e.action === 'raw.pruned').at(-1)).toMatchObject({ reason: 'record-age', records: 2, older_than: '30m' });
+    expect(await audit.verify()).toMatchObject({ ok: true, entries: 6 });
     expect((await cli(vaultCommand, ['verify', '--vault', vdir])).code).toBe(0);
     expect(await readFile(join(vdir, 'records', `${old.id}.json`), 'utf8')).toContain('"sanitized"');
   });

@@ -3,7 +3,7 @@
 // failing) nothing half-written stays behind and the error says what happened.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -215,7 +215,7 @@ const prlimit = spawnSync('prlimit', ['--version'], { encoding: 'utf8' });
 const noPrlimit = prlimit.status !== 0 ? 'prlimit (util-linux) is not installed' : !existsSync(DIST) ? `${DIST} does not exist; run \`npm run build\`` : null;
 
 describe.skipIf(noPrlimit !== null)(`built CLI: a raw write failing mid-stream${noPrlimit ? ` (skipped: ${noPrlimit})` : ''}`, () => {
-  it('exits 1 with one line, stores nothing and appends no audit entry (file size limit: EFBIG)', () => {
+  it('exits 1 with one line, stores nothing, and the audit log says it started and failed (file size limit: EFBIG)', () => {
     const vault = join(base, 'v');
     // RLIMIT_FSIZE makes every write past 1 MiB fail with EFBIG (node ignores SIGXFSZ): the raw
     // file hits it after 1 MiB of output, while records and the audit log stay far below it.
@@ -229,7 +229,7 @@ describe.skipIf(noPrlimit !== null)(`built CLI: a raw write failing mid-stream${
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^airlock capture: capture of head -c 8388608 \/dev\/zero failed, nothing was stored: EFBIG/);
     expect(files(vault).filter((f) => f !== 'audit.jsonl' && !f.startsWith('.'))).toEqual([]);
-    const audit = existsSync(join(vault, 'audit.jsonl')) ? statSync(join(vault, 'audit.jsonl')).size : 0;
-    expect(audit).toBe(0);
+    const actions = readFileSync(join(vault, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { action: string; stage?: string; code?: string });
+    expect(actions.map((e) => [e.action, e.stage, e.code])).toEqual([['capture.started', undefined, undefined], ['capture.failed', 'run', 'EFBIG']]);
   });
 });

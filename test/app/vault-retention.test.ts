@@ -232,11 +232,11 @@ describe('prune and the viewer index cache', () => {
     for (const d of [dirs[3]!, dirs[5]!]) await utimes(join(index, d), twoDaysAgo, twoDaysAgo);
 
     const dry = await vault.pruneRaw(7 * day, nowish, { dryRun: true });
-    expect(dry.index).toEqual({ digests: [oldOut, orphan].sort(), leftovers: 2, bytes: 400 });
+    expect(dry.index).toEqual({ digests: [oldOut, orphan].sort(), leftovers: 2, bytes: 400, derived: 0 });
     expect((await readdir(index)).sort()).toEqual([...dirs].sort());
 
     const result = await vault.pruneRaw(7 * day, nowish);
-    expect(result.index).toEqual({ digests: [oldOut, orphan].sort(), leftovers: 2, bytes: 400 });
+    expect(result.index).toEqual({ digests: [oldOut, orphan].sort(), leftovers: 2, bytes: 400, derived: 0 });
     expect((await readdir(index)).sort()).toEqual([freshOut, dirs[4]!, 'not-an-index'].sort());
     expect(await vault.hasRaw(freshOut)).toBe(true);
   });
@@ -245,6 +245,6 @@ describe('prune and the viewer index cache', () => {
     const vault = await Vault.open(root, { create: true });
     await storeCapture(vault, new Date(Date.now() - 30 * day), 'a', 'b');
     const result = await vault.pruneRaw(7 * day, new Date());
-    expect(result.index).toEqual({ digests: [], leftovers: 0, bytes: 0 });
+    expect(result.index).toEqual({ digests: [], leftovers: 0, bytes: 0, derived: 0 });
   });
 });

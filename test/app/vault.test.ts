@@ -227,12 +227,11 @@ describe('records', () => {
     expect(errors).toEqual([]);
   });
 
-  it('refuses to overwrite a record unless asked, and refuses records whose raw is absent', async () => {
+  it('refuses to store a record twice (records are write-once), and refuses records whose raw is absent', async () => {
     const vault = await Vault.open(root, { create: true });
     const r = await storeCapture(vault, new Date(), 'x');
-    await expect(vault.putRecord(r)).rejects.toSatisfy(code('exists'));
-    await vault.putRecord({ ...r, note: 'v2' }, { overwrite: true });
-    expect((await vault.getRecord(r.id)).note).toBe('v2');
+    await expect(vault.putRecord({ ...r, note: 'v2' })).rejects.toSatisfy(code('exists'));
+    expect((await vault.getRecord(r.id)).note).toBeUndefined();
     const ghost: CaptureRecord = { id: newRecordId(), created_at: new Date().toISOString(), raw: { stdout: { sha256: sha('never stored'), size: 12 } } };
     await expect(vault.putRecord(ghost)).rejects.toSatisfy(code('raw-missing'));
     await expect(vault.putRecord({ ...r, id: newRecordId(), raw: { stdout: { ...r.raw.stdout!, size: 2 } } })).rejects.toSatisfy(code('bad-record'));
@@ -296,7 +295,7 @@ describe('verify', () => {
     const r = await storeCapture(vault, new Date(), 'gone soon', 'also');
     await unlink(vault.rawPath(r.raw.stdout!.sha256));
     expect((await vault.verify()).problems).toEqual([expect.objectContaining({ problem: 'missing', sha256: r.raw.stdout!.sha256, recordId: r.id })]);
-    await vault.putRecord({ ...r, raw_pruned_at: new Date().toISOString() }, { overwrite: true });
+    await vault.pruneRaw(0, new Date(Date.now() + 1000));
     expect((await vault.verify()).problems).toEqual([]);
   });
 
@@ -306,7 +305,6 @@ describe('verify', () => {
     await chmod(vault.rawPath(r.raw.stdout!.sha256), 0o644);
     await chmod(join(vault.root, 'records', `${r.id}.json`), 0o604);
     await chmod(join(vault.root, 'tmp'), 0o755);
-    await writeFile(join(vault.root, 'audit.jsonl'), '', { mode: 0o666 });
     await chmod(join(vault.root, 'audit.jsonl'), 0o666);
     const kinds = (await vault.verify()).problems.map((p) => [p.problem, p.path.slice(vault.root.length)]);
     expect(kinds).toEqual(
@@ -341,7 +339,8 @@ describe('verify', () => {
     await writeFile(join(vault.root, 'records', `${r.id}.json`), JSON.stringify({ ...r, raw: { stdout: { sha256: d, size: 999 } } }), { mode: 0o600 });
     await writeFile(join(vault.root, 'records', '20260101T000000Z-deadbeef.json'), '[]', { mode: 0o600 });
     const problems = (await vault.verify()).problems.map((p) => p.problem).sort();
-    expect(problems).toEqual(['bad-record', 'mismatch', 'stray', 'stray']);
+    // The doctored record no longer matches what its audit entry committed to; the planted one has no entry.
+    expect(problems).toEqual(['bad-record', 'edited', 'mismatch', 'stray', 'stray', 'unbound']);
   });
 });
 
@@ -355,7 +354,7 @@ describe('pruneRaw', () => {
     const fresh = await storeCapture(vault, new Date(now.getTime() - 1 * day), 'fresh output', 'fresh err');
     const result = await vault.pruneRaw(7 * day, now);
     expect(result.pruned.map((p) => p.sha256).sort()).toEqual([old.raw.stdout!.sha256, old.raw.stderr!.sha256].sort());
-    expect(result.pruned.every((p) => p.reason === 'record-age' && p.records[0] === old.id)).toBe(true);
+    expect(result.pruned.every((p) => p.reason === 'record-age' && p.records === 1)).toBe(true);
     expect(result.bytes).toBe('old output'.length + 'old err'.length);
     expect(result.recordsMarked).toEqual([old.id]);
     expect(await vault.hasRaw(old.raw.stdout!.sha256)).toBe(false);
@@ -396,7 +395,7 @@ describe('pruneRaw', () => {
     expect(cautious.unreadableRecords).toEqual(['20260101T000000Z-deadbeef.json']);
     await unlink(join(vault.root, 'records', '20260101T000000Z-deadbeef.json'));
     const result = await vault.pruneRaw(7 * day, now);
-    expect(result.pruned).toEqual([{ sha256: orphanOld.sha256, size: orphanOld.size, reason: 'orphan', records: [] }]);
+    expect(result.pruned).toEqual([{ sha256: orphanOld.sha256, size: orphanOld.size, reason: 'orphan', records: 0 }]);
     expect(await vault.hasRaw(orphanNew.sha256)).toBe(true);
   });
 

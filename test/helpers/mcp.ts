@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { planSandbox, sandboxHidePaths, type SandboxMode } from '../../app/capture/sandbox';
+import { planSandbox, protectedPaths, type SandboxMode } from '../../app/capture/sandbox';
 import { createAirlockServer } from '../../app/mcp/server';
 import type { ToolContext } from '../../app/mcp/tool';
 import { Vault } from '../../app/node/vault';
@@ -22,7 +22,7 @@ export async function startMcp(vaultDir: string, sandbox: SandboxMode = 'auto'):
   const shutdown = new AbortController();
   const ctx: ToolContext = {
     vault,
-    sandbox: await planSandbox(sandbox, { hide: sandboxHidePaths(vault.root, process.env) }),
+    sandbox: await planSandbox(sandbox, { protect: protectedPaths(vault.root, process.env), profile: 'strict' }),
     env: { PATH: process.env.PATH, HOME: process.env.HOME },
     cwd: process.cwd(),
     shutdown: shutdown.signal,

@@ -5,6 +5,7 @@ import { verifyAgainstVault } from '../audit/verify-vault';
 import { noPositionals, parseFlags, type FlagSpec, type ParsedFlags } from '../flags';
 import { openVaultForCli, toCliError } from '../vault-open';
 import { UsageError, writeOwnLines, type CliIo, type Command } from '../command';
+import { writeAll } from '../write';
 
 const USAGE = `Usage:
   airlock audit verify [--vault DIR] [--head HASH] [--json]
@@ -14,11 +15,14 @@ const USAGE = `Usage:
 Check, print or repair the vault's hash-chained audit log (who captured, requested, granted,
 opened or pruned raw bytes).
 
-verify checks the chain line by line and that every record in the vault has its
-'capture.stored' entry (records name the entry they were stored with, so a log whose tail was
-cut off is caught). It exits 0 when all holds and 1 naming the first problem. Its 'head' line is
-the hash of the last entry: keep it outside the vault (ticket, another host) and pass it back
-with --head HASH, which fails unless that entry is still in the log.
+verify checks the chain line by line, then holds every record, prune marker and review request
+of the vault against the entry that made or last changed it: each entry commits to the sha256
+of that content, so an edited record (its text, exit code, sandbox, digests) or extract, a
+planted one, and a log whose tail was cut off all fail. It exits 0 when all holds and 1 naming
+the problems. Its 'head' line is the hash of the last entry: keep it outside the vault (ticket,
+another host) and pass it back with --head HASH, which fails unless that entry is still in the
+log — so a log rewritten before it, commitments recomputed to cover an edit, fails too. Captures
+that started but have no outcome (a crash, a store that failed) are listed as notes.
 
 repair handles a damaged last line (a torn append after a crash or a full disk): the torn bytes
 are moved to audit.torn-<time>-<random>.bin beside the log, the log is cut back to its intact
@@ -79,7 +83,8 @@ async function verify(args: readonly string[], io: CliIo): Promise<number> {
   const lines: string[] = [];
   if (report.broken) lines.push(`audit log BROKEN at line ${report.broken.line}: ${terminalSafeLine(report.broken.reason)}`);
   for (const p of report.problems) lines.push(`audit log BROKEN: ${terminalSafeLine(p)}`);
-  if (report.ok) lines.push(`audit log OK: ${report.entries} entries, ${report.records} records each with its capture.stored entry`, `head: ${report.head}`);
+  for (const u of report.unfinished) lines.push(`note: capture ${u.record} started at entry ${u.seq} and has no stored or failed entry`);
+  if (report.ok) lines.push(`audit log OK: ${report.entries} entries; ${report.records} records, their prune markers and the review requests each as its entry committed to`, `head: ${report.head}`);
   if (report.anchor?.found) lines.push(`anchor ${report.anchor.hash} is entry ${report.anchor.seq}`);
   writeOwnLines(io.stdout, lines, '  + ');
   return report.ok ? 0 : 1;
@@ -100,14 +105,22 @@ async function repair(args: readonly string[], io: CliIo): Promise<number> {
 async function list(args: readonly string[], io: CliIo): Promise<number> {
   const { log, parsed } = await openLog(args, io, LIST_SPEC);
   const json = parsed.flags.has('--json');
-  const lines = await log.list();
-  if (json) {
-    io.stdout.write(`${terminalSafeJson(lines.map((l) => ('entry' in l ? l.entry : { line: l.line, error: l.error })), 2)}\n`);
-  } else {
-    // Entries come from a file anyone with vault access could edit: a wrapped one must not pass for the next.
-    writeOwnLines(io.stdout, lines.map((l) => ('entry' in l ? formatEntry(l.entry) : `line ${l.line}: unreadable (${terminalSafeLine(l.error)})`)), '      + ');
+  let bad = false;
+  let first = true;
+  // One line at a time: the log grows forever, and listing it must not hold it.
+  for await (const l of log.lines()) {
+    bad ||= 'error' in l;
+    if (json) {
+      const value = 'entry' in l ? l.entry : { line: l.line, error: l.error };
+      await writeAll(io.stdout, `${first ? '[\n' : ',\n'}${terminalSafeJson(value, 2).replace(/^/gm, '  ')}`);
+    } else {
+      // Entries come from a file anyone with vault access could edit: a wrapped one must not pass for the next.
+      writeOwnLines(io.stdout, 'entry' in l ? formatEntry(l.entry) : `line ${l.line}: unreadable (${terminalSafeLine(l.error)})`, '      + ');
+    }
+    first = false;
   }
-  return lines.some((l) => 'error' in l) ? 1 : 0;
+  if (json) await writeAll(io.stdout, first ? '[]\n' : '\n]\n');
+  return bad ? 1 : 0;
 }
 
 const FIXED = new Set(['seq', 'ts', 'actor', 'action', 'prev', 'hash']);

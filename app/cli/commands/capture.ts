@@ -4,6 +4,7 @@ import {
   commandString,
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_TEXT,
+  MAX_TEXT_CEILING,
   probeBwrap,
   EXIT_CANNOT_EXECUTE,
   EXIT_NOT_FOUND,
@@ -14,7 +15,8 @@ import {
   type CaptureEnvelope,
 } from '../../capture';
 import { AuditAppendError, AuditUnavailableError, captureToVault } from '../../capture/stored-capture';
-import { parseSandboxMode, sandboxForCli } from '../sandbox-flag';
+import { parseNetworkMode, parseSandboxMode, sandboxForCli } from '../sandbox-flag';
+import { SandboxError } from '../../capture/sandbox';
 import { parseDuration } from '../../node/duration';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
 import { resolveVaultDir, Vault } from '../../node/vault';
@@ -33,8 +35,9 @@ process group, without a controlling terminal), asks it for plain output (NO_COL
 CLICOLOR=0, FORCE_COLOR=0, PAGER=cat, GIT_PAGER=cat; CLICOLOR_FORCE and COLORTERM removed), and
 sanitizes stdout and stderr separately as the bytes arrive. The raw bytes go only into the vault
 (0600, content-addressed); a record links their digests to the sanitized text, the removal
-reports and a chunk log; an audit entry 'capture.stored' is appended. Options end at -- or at
-the first argument that is not an option.
+reports and a chunk log. The audit log gets 'capture.started' before the command runs (if it
+cannot, nothing runs) and 'capture.stored' (committing to the record's sha256) or
+'capture.failed' after. Options end at -- or at the first argument that is not an option.
 
   --vault DIR       vault directory, created if missing (default: $AIRLOCK_VAULT, else
                     $XDG_DATA_HOME/airlock/vault, else ~/.local/share/airlock/vault)
@@ -42,19 +45,32 @@ the first argument that is not an option.
   --max-bytes N     hard cap on raw bytes captured, both streams together (default 64M); past it
                     the command's process group gets SIGTERM, then SIGKILL after 2 s, and the
                     envelope says "truncated": true
-  --max-text N      sanitized text kept per stream for the envelope and record (default 1M): the
-                    first and the last half; what was left out is stated in "text_truncated"
+  --max-text N      sanitized text kept per stream for the envelope and record (default 1M, at
+                    most 4M): the first and the last half; what was left out is stated in
+                    "text_truncated"
   --max-string N    payload bytes one OSC/DCS/APC/PM/SOS string may hold before it counts as oversized
   --max-csi N       parameter bytes one CSI may hold before it counts as oversized
   --cr MODE         newline (default) or overwrite; see 'airlock sanitize --help'
   --timeout DUR     stop the command after DUR (45s, 30m, 12h); default: no limit
   --env K=V         set K for the command (repeatable, overrides the plain-output defaults);
                     --env K removes K
-  --sandbox MODE    auto (default), bwrap or none. bwrap runs the command in bubblewrap: own PID
-                    namespace and session, fresh /proc and /dev, read-only root with the working
-                    directory and a fresh /tmp writable, the vault hidden, no descriptor of
-                    Airlock's but the output pipes. auto uses bwrap where it works and else runs
-                    without; the envelope's "sandbox" says which ran and why
+  --sandbox MODE    auto (default), bwrap or none. bwrap runs the command in bubblewrap, in a
+                    file system built from a list: the system directories (/usr, /etc, /opt) and
+                    $HOME read-only, the working directory writable, /tmp (below), a fresh /proc,
+                    a /dev without terminals; nothing else of the host, and never the vault or
+                    Airlock's data directory. Own user, PID and network namespaces and session;
+                    no descriptor of Airlock's but the output pipes. auto uses bwrap where it
+                    works and else runs without; the envelope's "sandbox" says which ran and why
+  --network MODE    (with the sandbox) none, outbound or host. Default: outbound where
+                    slirp4netns is installed (other hosts reachable, never this host's 127.0.0.1
+                    services nor its abstract sockets: X11, D-Bus), else none (loopback only).
+                    host shares this host's network, with a warning
+
+/tmp: your capture sees the host's /tmp read-only as you do (so 'cat /tmp/x.log' works), without
+its sockets and FIFOs and the X11 socket directory, over a private /tmp it can write (files it
+writes there stay in the sandbox). An agent's capture through 'airlock mcp' gets an empty private
+/tmp and an empty private $HOME instead. A failed command that names a path the sandbox does not
+show gets a "hint" in the envelope's "sandbox" (and a line in the readable output) saying why.
 
 SIGINT, SIGTERM or SIGHUP to airlock stop the command the same way (its process group gets
 SIGTERM, then SIGKILL) and what it wrote is still stored and printed.
@@ -76,6 +92,7 @@ const SPEC: FlagSpec = {
   '--timeout': 'value',
   '--env': 'list',
   '--sandbox': 'value',
+  '--network': 'value',
 };
 
 /** Signals that make capture stop the command and still store what it captured. */
@@ -91,10 +108,12 @@ export const captureCommand: Command = {
     const values = options.values;
     const maxBytes = values['--max-bytes'] ? parseByteCount('--max-bytes', values['--max-bytes']) : DEFAULT_MAX_BYTES;
     const maxText = values['--max-text'] ? parseByteCount('--max-text', values['--max-text']) : DEFAULT_MAX_TEXT;
+    if (maxText > MAX_TEXT_CEILING) throw new UsageError(`--max-text can be at most ${MAX_TEXT_CEILING / 1024 / 1024}M (the vault's bound on one record); the raw bytes keep everything`);
     const cr = parseCrMode(values['--cr']);
     const limits = readLimitFlags(values);
     const timeoutMs = values['--timeout'] ? parseTimeout(values['--timeout']) : null;
     const sandboxMode = parseSandboxMode(values['--sandbox']);
+    const network = parseNetworkMode(values['--network']);
     const shown = terminalSafeLine(commandString(argv).slice(0, 200));
     // Whether bubblewrap works is asked now (a child process; the answer is cached), so it runs
     // while the vault is opened and its audit log checked instead of after.
@@ -112,7 +131,7 @@ export const captureCommand: Command = {
     }
 
     const { env, summary } = childEnvironment(io.env, edits);
-    const sandbox = await sandboxForCli(sandboxMode, vault.root, io.env);
+    const sandbox = await sandboxForCli(sandboxMode, vault.root, io.env, { profile: 'human', network, warn: (line) => io.stderr.write(`${line}\n`) });
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();
     for (const sig of INTERRUPTS) process.on(sig, onSignal);
@@ -128,6 +147,7 @@ export const captureCommand: Command = {
         throw new CliError(`the audit log cannot record a capture, so ${shown} was not run: ${terminalSafeLine(e instanceof Error ? e.message : String(e))}`);
       }
       if (err instanceof AuditAppendError) throw new CliError(terminalSafeLine(err.message));
+      if (err instanceof SandboxError) throw new CliError(`${shown} was not run: ${terminalSafeLine(err.message)}`);
       const mapped = toCliError(err);
       if (mapped instanceof CliError) throw mapped;
       throw new CliError(`capture of ${shown} failed, nothing was stored: ${terminalSafeLine(String((err as Error)?.message ?? err))}`);
@@ -156,7 +176,9 @@ function parseTimeout(value: string): number {
 
 /** No child ran: 127 for a missing command, 126 for one that cannot be executed, like a shell. */
 function spawnFailure(err: SpawnError, shown: string): CliError {
-  if (err.code === 'ENOENT') return new CliError(`command not found: ${shown} (nothing was run or stored)`, EXIT_NOT_FOUND);
+  // The sandbox says why a command that exists on the host is not in its view.
+  const why = /ENOENT: (.+)$/.exec(err.message)?.[1];
+  if (err.code === 'ENOENT') return new CliError(`command not found: ${shown} (nothing was run or stored)${why ? `; ${terminalSafeLine(why)}` : ''}`, EXIT_NOT_FOUND);
   if (err.code === 'EACCES' || err.code === 'ENOEXEC' || err.code === 'EISDIR') {
     return new CliError(`cannot execute ${shown}: ${err.code} (nothing was run or stored)`, EXIT_CANNOT_EXECUTE);
   }

@@ -18,6 +18,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'vault', summary: 'list, show, verify and prune captures in the restricted vault', load: async () => (await import('./vault')).vaultCommand },
   { name: 'request', summary: 'ask for a bounded extract of a raw artifact; a human approves it at a terminal', load: async () => (await import('./request')).requestCommand },
   { name: 'mcp', summary: 'MCP server on stdio for coding agents: sandboxed capture, read_text, list_records, screen', load: async () => (await import('./mcp')).mcpCommand },
+  { name: 'agent', summary: "run a coding agent in Airlock's agent sandbox, with 'airlock mcp' outside it", load: async () => (await import('./agent')).agentCommand },
   { name: 'open', summary: 'start the desktop viewer on a transcript file or a restricted:sha256: ref', load: async () => (await import('./open')).openCommand },
   { name: 'audit', summary: 'verify or list the tamper-evident audit log', load: async () => (await import('./audit')).auditCommand },
 ];

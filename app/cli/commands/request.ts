@@ -1,6 +1,8 @@
 import { AuditLog } from '../../node/audit';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { RequestError, RequestStore } from '../../services/requests';
+import { insideAirlockSandbox } from '../../capture/sandbox';
+import { wrapLine } from '../../node/fit';
+import { DIGEST_DISCLOSURE, RequestError, RequestStore } from '../../services/requests';
 import { CliError, terminalColumns, UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 import { noPositionals, parseFlags, type FlagSpec } from '../flags';
 import { describeExtract, describeRequest, rangeText, statusJson } from '../request/render';
@@ -23,8 +25,9 @@ and size, never bytes) go to the vault's audit log.
 
 Kinds:
   hex-range   a hex/caret dump of bytes A:B (end exclusive; at most 64K): notation, never bytes
-  digest      the sha256 of A:B, or of the whole artifact; with --expect HEX also whether it
-              matches (one bit)
+  digest      the sha256 of A:B, or of the whole artifact (at least 32 bytes: the digest of a few
+              bytes gives them away to anyone who tries every value); with --expect HEX also
+              whether it matches (one bit)
   text        A:B (default: the whole artifact, at most 1M) through the capture sanitizer: the
               sanitized text and the removal counts; with --search TERM the hits in that text
 
@@ -32,7 +35,7 @@ Requesting queues a pending request and prints its id; 'status ID' says pending,
 the extract), denied or expired (pending requests expire after 24 hours). 'approve' and 'deny'
 show the request and read the reviewer's confirmation from the controlling terminal (/dev/tty),
 never from stdin: without a terminal they refuse, so a process piping into airlock cannot
-approve. Refusals (unknown artifact, bad or oversize range, missing reason, bad hex, an option
+approve; inside an Airlock sandbox (where every command an agent runs is) they refuse outright. Refusals (unknown artifact, bad or oversize range, missing reason, bad hex, an option
 the kind does not take) exit non-zero with one line on stderr and queue nothing.
 
 Options:
@@ -144,6 +147,9 @@ async function list(args: readonly string[], io: CliIo): Promise<number> {
 async function decide(sub: 'approve' | 'deny', args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(args, DECIDE_SPEC);
   const id = oneId(parsed.positionals, sub);
+  // Whatever an agent runs runs in a sandbox; a decision is a person's. (Inside, the vault is not
+  // there either, and /dev has no terminal to answer from: this says why in one line.)
+  if (insideAirlockSandbox(io.env)) throw new CliError(`${sub} refuses to run inside an Airlock sandbox: a decision on raw access is made by a person at their own terminal, never by a command an agent runs`);
   const store = await openStore(parsed.values['--vault'], io);
   const r = await store.get(id);
   if (r.state !== 'pending') throw new CliError(`request ${id} is ${r.state}: only a pending request can be ${sub === 'approve' ? 'approved' : 'denied'}`);
@@ -152,6 +158,7 @@ async function decide(sub: 'approve' | 'deny', args: readonly string[], io: CliI
   let answer: string | null;
   try {
     tty.write(`${describeRequest(r, 80).join('\n')}\n`);
+    if (sub === 'approve' && r.kind === 'digest') tty.write(`${wrapLine(`Note: ${DIGEST_DISCLOSURE}`, 80, '  ').join('\n')}\n`);
     const expected = r.sha256.slice(0, CONFIRM_DIGITS);
     tty.write(sub === 'approve'
       ? `Approve: releases this extract to the requester. Type the first ${CONFIRM_DIGITS} hex digits of the artifact's sha256 (${expected}…) to approve: `

@@ -5,10 +5,15 @@ import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
 import { formatRef, type CaptureRecord, type Vault } from '../../node/vault';
 import { noPositionals, parseFlags, type FlagSpec } from '../flags';
 import { assertVaultWritable, openVaultForCli, toCliError } from '../vault-open';
-import { captureTime, commandLine, exitCodeText, exitText, recordField } from '../../node/vault/display';
+import { captureTime, commandLine, exitCodeText, exitText, headOf, recordField } from '../../node/vault/display';
+import type { ScanResult } from '../../node/vault/records';
+import { RequestStore } from '../../services/requests';
+import { writeAll } from '../write';
 import { CliError, terminalColumns, UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 import { findRecordId } from '../vault/find-record';
-import { renderRecord } from '../vault/show';
+import { writeRecord, type StreamText } from '../vault/show';
+import { writeRecordJson } from '../vault/show-json';
+import { SUMMARY_LIMITS } from '../../node/vault/records';
 import { IMPORT_HELP, IMPORT_USAGE } from '../vault/import-usage';
 
 const USAGE = `Usage:
@@ -25,13 +30,16 @@ Options:
   --vault DIR                 vault directory (default: $AIRLOCK_VAULT, which must be absolute,
                               else $XDG_DATA_HOME/airlock/vault, else ~/.local/share/airlock/vault)
   --json                      machine-readable output
-  --raw-older-than DURATION   prune raw bytes of records older than DURATION (45s, 30m, 12h, 7d);
-                              records and sanitized text are kept
+  --raw-older-than DURATION   prune raw bytes of records older than DURATION (45s, 30m, 12h, 7d),
+                              and what was derived from them: approved extracts, span indexes,
+                              bookmarks, screen caches; records and sanitized text are kept
   --dry-run                   (prune) say what would be pruned, change nothing
 
 list orders records by capture time. show takes a record id, a unique prefix of one, or
-'latest'. verify exits 1 when it finds a problem; prune exits 1 when it refused to delete
-because a record is unreadable.
+'latest'. verify re-hashes the raw files and holds every record, prune marker and request
+against the audit entry that made it (any edit is 'edited', a file no entry vouches for
+'unbound'); it exits 1 when it finds a problem. prune exits 1 when it refused to delete because
+a record is unreadable. Records are read one at a time: memory does not grow with their size.
 
 ${IMPORT_HELP}`;
 
@@ -81,57 +89,84 @@ async function list(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(args, LIST_SPEC);
   noPositionals(parsed);
   const vault = await openVaultForCli(parsed.values['--vault'], io);
-  const { records, errors } = await vault.listRecords();
-  // Ids sort by second only; within a second the random suffix would decide.
-  records.sort((a, b) => captureTime(a) - captureTime(b) || (a.id < b.id ? -1 : 1));
-  writeOwnLines(io.stderr, errors.map((e) => `warning: unreadable record ${terminalSafeLine(e.file)}: ${terminalSafeLine(e.error)}`), 'warning:+ ');
-  if (parsed.flags.has('--json')) {
-    const rows = [];
-    for (const r of records) {
-      rows.push({
-        id: r.id,
-        created_at: r.created_at,
-        command: recordField(r, 'command') ?? null,
-        exit_code: exitCodeText(r) === '-' ? null : Number(exitCodeText(r)),
-        signal: typeof recordField(r, 'signal') === 'string' ? recordField(r, 'signal') : null,
-        raw: Object.fromEntries(Object.entries(r.raw).map(([s, ref]) => [s, { ...ref, ref: formatRef(ref.sha256) }])),
-        raw_status: await rawStatus(vault, r),
-        raw_pruned_at: r.raw_pruned_at ?? null,
-      });
-    }
-    io.stdout.write(`${terminalSafeJson(rows, 2)}\n`);
-    return 0;
-  }
-  if (records.length === 0) {
-    io.stdout.write(`no records in vault ${terminalSafeLine(vault.root)}\n`);
-    return 0;
-  }
+  const json = parsed.flags.has('--json');
   // On a terminal a row wider than it continues on rows that begin with `+`, so the terminal
   // never wraps a command onto a row of its own; `vault show` has the whole command.
   const columns = terminalColumns(io) ?? Infinity;
-  for (const r of records) {
-    const sizes = Object.entries(r.raw)
-      .map(([s, ref]) => `${s} ${ref.size} B`)
-      .join(', ');
-    const line = [r.id, terminalSafeLine(r.created_at), exitText(r), sizes || 'no streams', `raw ${await rawStatus(vault, r)}`, commandLine(r)].join('  ');
-    for (const row of wrapLine(line, columns, '    + ')) io.stdout.write(`${row}\n`);
+  let count = 0;
+  // Records are read one at a time and written as they come, so memory does not grow with the
+  // vault. Ids sort by the second the capture started; within a second, by its start time.
+  for await (const r of inCaptureOrder(vault.eachRecord())) {
+    if (!r.ok) {
+      writeOwnLines(io.stderr, `warning: unreadable record ${terminalSafeLine(r.file)}: ${terminalSafeLine(r.error)}`, 'warning:+ ');
+      continue;
+    }
+    const rec = r.record;
+    if (json) {
+      const row = {
+        id: rec.id,
+        created_at: rec.created_at,
+        command: headOf(recordField(rec, 'command')) ?? null,
+        exit_code: exitCodeText(rec) === '-' ? null : Number(exitCodeText(rec)),
+        signal: typeof recordField(rec, 'signal') === 'string' ? recordField(rec, 'signal') : null,
+        raw: Object.fromEntries(Object.entries(rec.raw).map(([st, ref]) => [st, { ...ref, ref: formatRef(ref.sha256) }])),
+        raw_status: await rawStatus(vault, rec),
+        raw_pruned_at: rec.raw_pruned_at ?? null,
+      };
+      await writeAll(io.stdout, `${count === 0 ? '[\n' : ',\n'}${terminalSafeJson(row, 2).replace(/^/gm, '  ')}`);
+    } else {
+      const sizes = Object.entries(rec.raw)
+        .map(([st, ref]) => `${st} ${ref.size} B`)
+        .join(', ');
+      const line = [rec.id, terminalSafeLine(rec.created_at), exitText(rec), sizes || 'no streams', `raw ${await rawStatus(vault, rec)}`, commandLine(rec)].join('  ');
+      await writeAll(io.stdout, wrapLine(line, columns, '    + ').map((row) => `${row}\n`).join(''));
+    }
+    count++;
   }
+  if (json) await writeAll(io.stdout, count === 0 ? '[]\n' : '\n]\n');
+  else if (count === 0) io.stdout.write(`no records in vault ${terminalSafeLine(vault.root)}\n`);
   return 0;
+}
+
+/**
+ * Records from an id-ordered stream in capture order: ids begin with the second a capture
+ * started, so only records of the same second are held back and sorted by their start time.
+ */
+async function* inCaptureOrder(records: AsyncIterable<ScanResult>): AsyncGenerator<ScanResult> {
+  let batch: ScanResult[] = [];
+  const second = (r: ScanResult): string => r.id.slice(0, 16);
+  const time = (r: ScanResult): number => (r.ok ? captureTime(r.record) : 0);
+  const flush = function* (): Generator<ScanResult> {
+    yield* batch.sort((a, b) => time(a) - time(b) || (a.id < b.id ? -1 : 1));
+    batch = [];
+  };
+  for await (const r of records) {
+    if (batch.length > 0 && second(batch[0]) !== second(r)) yield* flush();
+    batch.push(r);
+  }
+  yield* flush();
 }
 
 async function show(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(args, SHOW_SPEC);
   if (parsed.positionals.length !== 1) throw new UsageError('show needs exactly one record ID, a unique prefix of one, or latest');
   const vault = await openVaultForCli(parsed.values['--vault'], io);
-  const record = await vault.getRecord(await findRecordId(vault, parsed.positionals[0]!));
+  const id = await findRecordId(vault, parsed.positionals[0]!);
+  const write = (s: string): Promise<void> => writeAll(io.stdout, s);
   if (parsed.flags.has('--json')) {
-    // The record holds sanitized text, digests and reports; no raw bytes live in records.
-    io.stdout.write(`${terminalSafeJson(record, 2)}\n`);
+    // The record holds sanitized text, digests and reports; no raw bytes live in records. It is
+    // re-written as it is read (terminal-safe), so a record of any size is shown in bounded memory.
+    await writeRecordJson(vault, id, write);
     return 0;
   }
+  const { record } = await vault.scanRecord(id);
   const stored: Record<string, boolean> = {};
   for (const [stream, ref] of Object.entries(record.raw)) stored[stream] = await vault.hasRaw(ref.sha256);
-  io.stdout.write(renderRecord(record, { rawStatus: await rawStatus(vault, record), stored }, terminalColumns(io)));
+  const text: StreamText = async (path, piece) => {
+    const want = path.join('\u0000');
+    await vault.scanRecord(id, { ...SUMMARY_LIMITS, stream: (p) => p.join('\u0000') === want, onText: (_p, t) => piece(t) });
+  };
+  await writeRecord(record, { rawStatus: await rawStatus(vault, record), stored }, terminalColumns(io), text, write);
   return 0;
 }
 
@@ -140,6 +175,7 @@ async function verify(args: readonly string[], io: CliIo): Promise<number> {
   noPositionals(parsed);
   const vault = await openVaultForCli(parsed.values['--vault'], io);
   const report = await vault.verify();
+  const unfinished = report.unfinished.map((u) => `note: capture ${u.record} started (audit entry ${u.seq}) and has no stored or failed entry: it crashed, was killed, or could not be stored`);
   const counts: Record<string, number> = {};
   for (const p of report.problems) counts[p.problem] = (counts[p.problem] ?? 0) + 1;
   const ok = report.problems.length === 0;
@@ -156,7 +192,7 @@ async function verify(args: readonly string[], io: CliIo): Promise<number> {
     throw new CliError(`could not record the verification in the audit log: ${terminalSafeLine(e instanceof Error ? e.message : String(e))}`);
   }
   if (parsed.flags.has('--json')) {
-    io.stdout.write(`${terminalSafeJson({ ok, raw_files: report.rawFiles, records: report.records, by_kind: counts, problems: report.problems }, 2)}\n`);
+    io.stdout.write(`${terminalSafeJson({ ok, raw_files: report.rawFiles, records: report.records, by_kind: counts, problems: report.problems, unfinished: report.unfinished }, 2)}\n`);
     return ok ? 0 : 1;
   }
   const columns = terminalColumns(io) ?? Infinity;
@@ -165,7 +201,8 @@ async function verify(args: readonly string[], io: CliIo): Promise<number> {
     const line = `${p.problem.padEnd(10)} ${subject}  ${terminalSafeLine(p.detail)}${p.sha256 ? `  (${terminalSafeLine(p.path)})` : ''}`;
     for (const row of wrapLine(line, columns, '           + ')) io.stdout.write(`${row}\n`);
   }
-  const summary = `${report.rawFiles} raw files, ${report.records} records`;
+  writeOwnLines(io.stdout, unfinished, '  + ');
+  const summary = `${report.rawFiles} raw files, ${report.records} records, each as its audit entry committed to`;
   writeOwnLines(io.stdout, ok ? `vault OK: ${summary}` : `vault has ${report.problems.length} problem(s): ${summary} checked`, '  + ');
   return ok ? 0 : 1;
 }
@@ -185,16 +222,19 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
   const vault = await openVaultForCli(parsed.values['--vault'], io);
   if (!dryRun) await assertVaultWritable(vault);
   const audit = AuditLog.forVault(vault.root);
+  const requests = new RequestStore(vault, audit);
   const result = await vault.pruneRaw(olderThanMs, new Date(), {
     dryRun,
+    audit,
+    // Approved extracts are raw bytes (or text made from them): they go before the bytes do.
+    releaseDerived: async (digests) => void (await requests.pruneExtracts(digests)),
     // Logged before the deletion: if the audit log cannot take the entry, nothing is deleted.
     beforeDelete: async (item) => {
       await audit.append('raw.pruned', {
         sha256: item.sha256,
         size: item.size,
         reason: item.reason,
-        records: item.records.length,
-        record_ids: item.records.slice(0, 64),
+        records: item.records,
         older_than: age,
       });
     },
@@ -215,9 +255,9 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
     io.stdout,
     `${dryRun ? '(dry run, nothing changed) ' : ''}${verb} ${result.pruned.length} raw file(s), ${result.bytes} bytes, for records created before ${result.cutoff}; ` +
       `${dryRun ? 'would mark' : 'marked'} ${result.recordsMarked.length} record(s) raw_pruned_at; ${dryRun ? 'would remove' : 'removed'} ${result.tempFilesRemoved} stale temp file(s)` +
-      `, ${result.index.digests.length} cached span index(es) of pruned artifacts and ${result.index.leftovers} interrupted index build(s), ${result.index.bytes} bytes`,
+      `, ${result.index.digests.length} cached span index(es) of pruned artifacts and ${result.index.leftovers} interrupted index build(s), ${result.index.derived} bookmark and screen cache(s), ${result.index.bytes} bytes`,
     '  + ',
   );
-  if (dryRun) for (const item of result.pruned) io.stdout.write(`  ${item.sha256}  ${item.size} B  ${item.reason}  ${item.records.length} record(s)\n`);
+  if (dryRun) for (const item of result.pruned) io.stdout.write(`  ${item.sha256}  ${item.size} B  ${item.reason}  ${item.records} record(s)\n`);
   return refused ? 1 : 0;
 }

@@ -34,6 +34,7 @@ export function describeRequest(r: StoredRequest, columns: number): string[] {
     ...gutterRows(`${r.reason}\n`, columns - 4).rows.map((row) => `    ${row}`),
   ];
   if (r.decision?.note) lines.push(`  note      ${terminalSafeLine(r.decision.note)}`);
+  if (r.extract_pruned_at) lines.push(`  extract   removed with the raw bytes it came from at ${r.extract_pruned_at}: nothing is released`);
   return lines;
 }
 

@@ -1,5 +1,5 @@
 import { terminalSafeLine } from '../../node/terminal-safe';
-import { isRecordId, VaultError, type Vault } from '../../node/vault';
+import { isRecordId, VaultError, type CaptureRecord, type Vault } from '../../node/vault';
 import { captureTime } from '../../node/vault/display';
 import { CliError } from '../command';
 
@@ -12,10 +12,12 @@ const ID_PREFIX = /^\d{1,8}(T\d{0,6}(Z(-[0-9a-f]{0,8})?)?)?$/;
  */
 export async function findRecordId(vault: Vault, arg: string): Promise<string> {
   if (arg === 'latest') {
-    const { records } = await vault.listRecords();
-    if (records.length === 0) throw new VaultError('not-found', `no records in vault ${terminalSafeLine(vault.root)}`);
-    let latest = records[0];
-    for (const r of records) if (captureTime(r) > captureTime(latest) || (captureTime(r) === captureTime(latest) && r.id > latest.id)) latest = r;
+    let latest: CaptureRecord | null = null;
+    for await (const r of vault.eachRecord()) {
+      if (!r.ok) continue;
+      if (!latest || captureTime(r.record) > captureTime(latest) || (captureTime(r.record) === captureTime(latest) && r.id > latest.id)) latest = r.record;
+    }
+    if (!latest) throw new VaultError('not-found', `no records in vault ${terminalSafeLine(vault.root)}`);
     return latest.id;
   }
   if (isRecordId(arg) || !ID_PREFIX.test(arg)) return arg;

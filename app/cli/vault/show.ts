@@ -1,9 +1,10 @@
 import { formatBytes, seamLine, type TextTruncation } from '../../capture';
 import { wrapLine } from '../../node/fit';
-import { DEFAULT_COLUMNS, gutterRows } from '../../node/gutter';
+import { DEFAULT_COLUMNS, GutterStream } from '../../node/gutter';
+import { LongString } from '../../node/json-project';
 import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
 import { formatRef, type CaptureRecord } from '../../node/vault';
-import { commandLine, exitText, recordField, sanitizedText } from '../../node/vault/display';
+import { commandLine, exitText, recordField } from '../../node/vault/display';
 
 /** What `vault show` knows about a record's raw bytes beyond the record itself. */
 export interface RawState {
@@ -22,13 +23,15 @@ const SHOWN = new Set(['id', 'created_at', 'raw', 'raw_pruned_at', 'sanitized', 
 const SHOWN_METADATA = new Set(['command', 'argv', 'cwd', 'started_at', 'duration_ms', 'exit_code', 'signal', 'exit_status', 'truncated', 'termination', 'bytes', 'raw_artifacts', 'text_truncated', 'limits', 'env', 'envelope_version', 'sandbox']);
 
 /**
- * The readable form of a record for a terminal: one `label: value` line per fact (metadata
- * spelled out, not a JSON dump), each cut to `columns` with continuation rows, then each stream's
- * sanitized text behind the gutter, with the --max-text seam marked where head and tail meet.
- * `columns` is the terminal's width, undefined when output is not a terminal: then Airlock's own
- * lines stay whole (nothing wraps them) and the stored text is cut at the default 80 columns.
+ * The readable form of a record for a terminal, written as it is read: one `label: value` line
+ * per fact (metadata spelled out, not a JSON dump), each cut to `columns` with continuation rows,
+ * then each stream's sanitized text behind the gutter, with the --max-text seam marked where head
+ * and tail meet. `columns` is the terminal's width, undefined when output is not a terminal: then
+ * Airlock's own lines stay whole (nothing wraps them) and the stored text is cut at the default 80
+ * columns. `record` is the record read as a stream (long fields as their head); a stream's text
+ * comes from `text`, which hands it on in pieces, so a record of any size is shown in bounded memory.
  */
-export function renderRecord(record: CaptureRecord, raw: RawState, terminalWidth: number | undefined): string {
+export async function writeRecord(record: CaptureRecord, raw: RawState, terminalWidth: number | undefined, text: StreamText, write: (s: string) => Promise<void>): Promise<void> {
   const columns = terminalWidth ?? Infinity;
   const textColumns = terminalWidth ?? DEFAULT_COLUMNS;
   const lines: string[] = [];
@@ -80,31 +83,77 @@ export function renderRecord(record: CaptureRecord, raw: RawState, terminalWidth
   if (isPlainObject(record.metadata)) extra.push(...Object.entries(record.metadata).filter(([k]) => !SHOWN_METADATA.has(k)).map(([k, v]): [string, unknown] => [`metadata.${k}`, v]));
   for (const [key, value] of extra) field(terminalSafeLine(key.slice(0, 60)), terminalSafeJson(value));
 
-  let out = `${lines.join('\n')}\n`;
+  await write(`${lines.join('\n')}\n`);
   const cuts = meta('text_truncated');
   for (const stream of Object.keys(record.raw)) {
-    const text = sanitizedText(record, stream);
-    if (text === undefined) continue;
+    const stored = storedText(record, stream);
+    if (stored === undefined) continue;
     const cut = isPlainObject(cuts) ? asTruncation(cuts[stream]) : null;
-    out += `--- ${stream} (sanitized) ---\n${streamRows(text, stream, cut, textColumns)}--- end ${stream} ---\n`;
+    await write(`--- ${stream} (sanitized) ---\n`);
+    await streamRows(stream, cut, textColumns, write, (piece) => (typeof stored === 'string' ? piece(stored) : text(stored.path, piece)));
+    await write(`--- end ${stream} ---\n`);
   }
-  return out;
 }
 
-/** A stream's text behind the gutter; a --max-text cut shows as Airlock's seam line between head and tail. */
-function streamRows(text: string, stream: string, cut: TextTruncation | null, columns: number): string {
-  const bytes = Buffer.from(text, 'utf8');
-  const parts = cut && cut.head_bytes <= bytes.length ? [bytes.subarray(0, cut.head_bytes).toString('utf8'), bytes.subarray(cut.head_bytes).toString('utf8')] : [text];
-  let out = '';
-  parts.forEach((part, i) => {
-    if (i === 1 && cut) out += `${wrapLine(seamLine(stream, cut), columns, 'airlock:+ ').join('\n')}\n`;
-    if (part === '') return;
-    // Every row of stored text sits behind the gutter, so it cannot fake the section lines.
-    const { rows, complete } = gutterRows(part, columns);
-    out += rows.map((r) => `${r}\n`).join('');
-    if (!complete) out += `(no newline at ${i === 0 && parts.length > 1 ? 'this point' : 'the end'} of ${stream})\n`;
+/** Hands the text at `path` of the record on in pieces, in order (a streamed re-read of the record). */
+export type StreamText = (path: readonly string[], piece: (text: string) => void) => Promise<void>;
+
+/** A stream's sanitized text as the record holds it: the string, or where to stream it from. */
+function storedText(record: CaptureRecord, stream: string): string | { path: string[] } | undefined {
+  const map = record.sanitized;
+  if (isPlainObject(map)) {
+    const t = map[stream];
+    if (typeof t === 'string') return t;
+    if (t instanceof LongString) return { path: ['sanitized', stream] };
+  }
+  const top = record[stream];
+  if (typeof top === 'string') return top;
+  return top instanceof LongString ? { path: [stream] } : undefined;
+}
+
+/** A stream's text behind the gutter as it arrives; a --max-text cut shows as Airlock's seam line between head and tail. */
+async function streamRows(stream: string, cut: TextTruncation | null, columns: number, write: (s: string) => Promise<void>, feed: (piece: (text: string) => void) => void | Promise<void>): Promise<void> {
+  let out: string[] = [];
+  // Every row of stored text sits behind the gutter, so it cannot fake the section lines.
+  let rows = new GutterStream(columns, (r) => out.push(...r.map((row) => `${row}\n`)));
+  let seen = 0;
+  let inTail = false;
+  const head = cut ? cut.head_bytes : null;
+  const endPart = (where: string): void => {
+    if (!rows.end().complete) out.push(`(no newline at ${where} of ${stream})\n`);
+  };
+  const flush = async (): Promise<void> => {
+    if (out.length === 0) return;
+    const text = out.join('');
+    out = [];
+    await write(text);
+  };
+  const seam = (): void => {
+    endPart('this point');
+    out.push(`${wrapLine(seamLine(stream, cut!), columns, 'airlock:+ ').join('\n')}\n`);
+    rows = new GutterStream(columns, (r) => out.push(...r.map((row) => `${row}\n`)));
+    inTail = true;
+  };
+  if (head === 0) seam();
+  let pending: Promise<void> = Promise.resolve();
+  await feed((piece) => {
+    let text = piece;
+    if (head !== null && !inTail) {
+      const bytes = Buffer.byteLength(text, 'utf8');
+      if (seen + bytes >= head) {
+        const buf = Buffer.from(text, 'utf8');
+        rows.push(buf.subarray(0, head - seen).toString('utf8'));
+        seam();
+        text = buf.subarray(head - seen).toString('utf8');
+      }
+      seen += bytes;
+    }
+    rows.push(text);
+    if (out.length > 256) pending = pending.then(flush);
   });
-  return out;
+  await pending;
+  endPart('the end');
+  await flush();
 }
 
 /** "1 osc, 3 csi" from a removal report's classes, "nothing", or the report's JSON when it has another shape. */

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { childEnvironment, DEFAULT_MAX_BYTES, DEFAULT_MAX_TEXT, removedSummary, SpawnError, TextWindow, type CaptureEnvelope, type TextTruncation } from '../../capture';
+import { childEnvironment, DEFAULT_MAX_BYTES, removedSummary, SpawnError, TextWindow, type CaptureEnvelope, type TextTruncation } from '../../capture';
 import { formatBytes } from '../../capture/render';
 import { captureToVault } from '../../capture/stored-capture';
 import { spawnMessage } from '../errors';
@@ -15,6 +15,15 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 3_600_000;
 /** Sanitized text per stream put into the result itself; the rest is paged with read_text. */
 export const DEFAULT_INLINE_TEXT = 16 * 1024;
+/**
+ * Stored text per stream for read_text: by default a quarter million bytes (about 64k tokens, a
+ * third of a large model context), at most 1 MiB (more than a whole context: a model cannot read
+ * more of one stream in a session, and the raw bytes keep everything for a human). The inline
+ * part of a result is at most 128 KiB (about 32k tokens).
+ */
+export const MCP_DEFAULT_MAX_TEXT = 256 * 1024;
+export const MCP_MAX_TEXT = 1024 * 1024;
+export const MCP_MAX_INLINE_TEXT = 128 * 1024;
 /** Captures the server runs at once; more are refused rather than queued behind a hung one. */
 export const MAX_CONCURRENT_CAPTURES = 8;
 
@@ -35,8 +44,8 @@ export const captureTool = defineTool({
     cwd: z.string().min(1).optional().describe("working directory (absolute, or relative to the server's); default: the server's"),
     timeout_ms: z.number().int().positive().max(MAX_TIMEOUT_MS).optional().describe(`stop the command after this long (default ${DEFAULT_TIMEOUT_MS})`),
     max_bytes: z.number().int().positive().max(1024 ** 3).optional().describe('hard cap on raw bytes captured, both streams (default 64 MiB)'),
-    max_text: z.number().int().positive().max(64 * 1024 ** 2).optional().describe('sanitized text stored per stream for read_text (default 1 MiB)'),
-    inline_text: z.number().int().min(0).max(1024 ** 2).optional().describe(`sanitized text per stream in this result (default ${DEFAULT_INLINE_TEXT}): head and tail`),
+    max_text: z.number().int().positive().max(MCP_MAX_TEXT).optional().describe('sanitized text stored per stream for read_text (default 256 KiB, at most 1 MiB)'),
+    inline_text: z.number().int().min(0).max(MCP_MAX_INLINE_TEXT).optional().describe(`sanitized text per stream in this result (default ${DEFAULT_INLINE_TEXT}): head and tail`),
     cr: z.enum(['newline', 'overwrite']).optional().describe('carriage-return rule (default newline)'),
   },
   output: { ...envelopeShape, inline: perStreamTruncation.describe('per stream: what this result left out of the stored text (page it with read_text), or null') },
@@ -55,7 +64,7 @@ export const captureTool = defineTool({
         env,
         envSummary: summary,
         maxBytes: args.max_bytes ?? DEFAULT_MAX_BYTES,
-        maxText: args.max_text ?? DEFAULT_MAX_TEXT,
+        maxText: args.max_text ?? MCP_DEFAULT_MAX_TEXT,
         cr: args.cr ?? 'newline',
         limits: {},
         timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS,
@@ -109,7 +118,8 @@ export function renderCapture(env: CaptureResult): string {
   out.push(`command: ${field(env.command)}`);
   out.push(`cwd: ${field(env.cwd)}`);
   out.push(`status: ${how} (exit status ${env.exit_status}) after ${Math.round(env.duration_ms)} ms`);
-  out.push(`sandbox: ${env.sandbox.used} (${env.sandbox.reason})`);
+  out.push(`sandbox: ${env.sandbox.used} (${env.sandbox.reason}); network ${env.sandbox.network.used}`);
+  if (env.sandbox.hint) out.push(`sandbox hint: ${field(env.sandbox.hint)}`);
   if (env.termination) out.push(`stopped by Airlock: ${env.termination.reason}; signals ${env.termination.signals.join(', ') || 'none'}`);
   out.push(`captured: stdout ${formatBytes(env.bytes.stdout)}, stderr ${formatBytes(env.bytes.stderr)}${env.truncated ? ' (TRUNCATED at max_bytes or by the stop)' : ''}`);
   out.push(`removed by the sanitizer: ${removedSummary([env.sanitizer.stdout, env.sanitizer.stderr])}`);

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { LongString } from '../../node/json-project';
 import type { CaptureRecord } from '../../node/vault';
+import { shortText } from '../../node/vault/display';
 import { formatBytes } from '../../capture/render';
 import { field } from '../render';
 import { recordId } from '../schemas';
@@ -45,15 +47,27 @@ export const listRecordsTool = defineTool({
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
-    const { records, errors } = await ctx.vault.listRecords();
-    const summaries = records
-      .filter((r) => r.kind === 'capture')
+    // Records are read one at a time as a stream, and only the `limit` newest summaries are
+    // held: memory does not grow with the vault's records or their size.
+    const limit = args.limit ?? DEFAULT_LIST_LIMIT;
+    const newest: RecordSummary[] = [];
+    let matched = 0;
+    let unreadable = 0;
+    for await (const r of ctx.vault.eachRecord()) {
+      if (!r.ok) {
+        unreadable++;
+        continue;
+      }
+      if (r.record.kind !== 'capture') continue;
+      const s = summarize(r.record);
+      if (args.command_contains !== undefined && !s.command.includes(args.command_contains)) continue;
+      matched++;
+      newest.push(s);
       // Ids sort by the second only; created_at has milliseconds.
-      .sort((a, b) => (a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at)))
-      .map(summarize)
-      .filter((s) => args.command_contains === undefined || s.command.includes(args.command_contains));
-    const shown = summaries.slice(0, args.limit ?? DEFAULT_LIST_LIMIT);
-    const structured = { records: shown, matched: summaries.length, unreadable: errors.length };
+      newest.sort((a, b) => (a.created_at === b.created_at ? b.record.localeCompare(a.record) : b.created_at.localeCompare(a.created_at)));
+      if (newest.length > limit) newest.pop();
+    }
+    const structured = { records: newest, matched, unreadable };
     return { structured, text: renderList(structured) };
   },
 });
@@ -63,13 +77,17 @@ function summarize(r: CaptureRecord): RecordSummary {
   const m = (r.metadata ?? {}) as Record<string, unknown>;
   const sanitized = (r.sanitized ?? {}) as Record<string, unknown>;
   const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-  const lines = (v: unknown): number => (typeof v === 'string' && v.length > 0 ? v.split('\n').length - (v.endsWith('\n') ? 1 : 0) : 0);
+  // A text read as a stream is a LongString that counted its line breaks; an unterminated last line counts too.
+  const lines = (v: unknown): number => {
+    if (v instanceof LongString) return v.lines + (v.length > 0 && !v.endsWithNewline ? 1 : 0);
+    return typeof v === 'string' && v.length > 0 ? v.split('\n').length - (v.endsWith('\n') ? 1 : 0) : 0;
+  };
   const sandbox = (m.sandbox as { used?: unknown } | undefined)?.used;
   return {
     record: r.id,
     created_at: r.created_at,
-    command: field(typeof r.command === 'string' ? r.command : '', 1000),
-    cwd: field(typeof m.cwd === 'string' ? m.cwd : '', 1000),
+    command: field(shortText(r.command) ?? '', 1000),
+    cwd: field(shortText(m.cwd) ?? '', 1000),
     exit_code: num(r.exit_code),
     signal: typeof m.signal === 'string' ? field(m.signal, 20) : null,
     duration_ms: num(m.duration_ms),

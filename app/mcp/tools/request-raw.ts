@@ -15,7 +15,7 @@ export const requestRawTool = defineTool({
   title: 'Ask a human for a bounded extract of raw bytes',
   description:
     'Queues a request for a bounded extract of a raw artifact (a restricted:sha256: reference from capture): hex-range (a hex dump of bytes start..end, end exclusive, at most 64 KiB), ' +
-    'digest (the sha256 of the range or the whole artifact; with expect, whether it matches) or text (the range through the same sanitizer as capture, with optional search hits). ' +
+    'digest (the sha256 of the range or the whole artifact, at least 32 bytes; with expect, whether it matches) or text (the range through the same sanitizer as capture, with optional search hits). ' +
     'A human reviews it; nothing is released until they approve. Returns the request id and state pending; poll request_status. Give a reason the reviewer can judge.',
   input: {
     artifact: z.string().regex(/^restricted:sha256:[0-9a-f]{64}$/, 'not a restricted:sha256: reference').describe('restricted:sha256:<hex> from a capture envelope'),

@@ -40,6 +40,7 @@ export const requestStatusTool = defineTool({
     created_at: z.string(),
     expires_at: z.string(),
     decided_at: z.string().nullable(),
+    extract_pruned_at: z.string().nullable().describe('when the extract was removed with the raw bytes it came from (prune), or null'),
     note: z.string().nullable().describe("the reviewer's note, escaped"),
     extract: extract.optional(),
   },
@@ -57,6 +58,7 @@ export const requestStatusTool = defineTool({
     if (r.state === 'pending') lines.push(`waiting for a human reviewer; it expires at ${r.expires_at}`);
     if (structured.note) lines.push(`reviewer's note: ${structured.note}`);
     if (r.state === 'approved' && r.extract) lines.push(...renderExtract(r.extract));
+    if (r.extract_pruned_at) lines.push(`the extract was removed with the raw bytes it came from at ${r.extract_pruned_at}; nothing is released`);
     return { structured, text: lines.join('\n') };
   },
 });

@@ -1,12 +1,20 @@
 /** Every action the audit log records. */
 export const AUDIT_ACTIONS = [
+  // A capture, write-ahead: `started` is on disk before the command runs; `stored` (committing to
+  // the record's bytes) or `failed` follows it.
+  'capture.started',
   'capture.stored',
+  'capture.failed',
   'raw.requested',
   'raw.granted',
   'raw.denied',
   'raw.opened',
   'extract.released',
   'raw.pruned',
+  // Prune's marker beside a record whose raw retention ended (records themselves are write-once),
+  // and an approved extract removed with the raw bytes it came from.
+  'record.pruned',
+  'request.pruned',
   'vault.verified',
   'audit.repaired',
   // Desktop app (app/services): grants end by revocation or expiry; refused bridge calls; imports.

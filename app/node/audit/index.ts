@@ -6,3 +6,4 @@ export { entryHash, GENESIS_PREV, type AuditEntry } from './entry';
 export { canonicalJson } from './canonical-json';
 export { verifyAuditFile, type AuditVerifyResult, type VerifiedEntry } from './verify';
 export { withFileLock, holdFileLock, pidAlive, type FileLockOptions, type ReleaseLock } from './lock';
+export { contentDigest } from './content-digest';

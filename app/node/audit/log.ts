@@ -167,23 +167,57 @@ export class AuditLog {
     return verifyAuditFile(this.path, onEntry);
   }
 
-  /** Every line, parsed where possible; for display. Does not check the chain (use verify). */
-  async list(): Promise<AuditLine[]> {
-    const out: AuditLine[] = [];
+  /**
+   * Entry number `seq`, read as a stream and held to the chain: every line up to it and the one
+   * after it (whose `prev` must be its hash) must check out, so an entry edited in place is not
+   * returned. Null when the log ends before it or the chain breaks on the way.
+   */
+  async entryAt(seq: number): Promise<AuditEntry | null> {
+    let prev = GENESIS_PREV;
+    let found: AuditEntry | null = null;
+    try {
+      for await (const { line, text, complete } of readLines(this.path)) {
+        if (!complete) return null;
+        let e: AuditEntry;
+        try {
+          e = JSON.parse(text) as AuditEntry;
+        } catch {
+          return null;
+        }
+        if (entryShapeProblem(e) || e.seq !== line || e.prev !== prev || entryHash(e) !== e.hash || JSON.stringify(e) !== text) return null;
+        if (found) return found; // the next entry links to it
+        if (line === seq) found = e;
+        prev = e.hash;
+      }
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'ENOENT') return null;
+      throw err;
+    }
+    return found;
+  }
+
+  /** Every line, parsed where possible, as a stream; for display. Does not check the chain (use verify). */
+  async *lines(): AsyncGenerator<AuditLine> {
     try {
       for await (const { line, text, complete } of readLines(this.path)) {
         try {
           const parsed: unknown = JSON.parse(text);
           const problem = entryShapeProblem(parsed);
-          out.push(problem ? { line, error: problem } : { line, entry: parsed as AuditEntry });
+          yield problem ? { line, error: problem } : { line, entry: parsed as AuditEntry };
         } catch {
-          out.push({ line, error: complete ? 'not valid JSON' : 'truncated line' });
+          yield { line, error: complete ? 'not valid JSON' : 'truncated line' };
         }
       }
     } catch (err) {
-      if ((err as { code?: unknown }).code === 'ENOENT') return out;
+      if ((err as { code?: unknown }).code === 'ENOENT') return;
       throw err;
     }
+  }
+
+  /** Every line at once (see lines); for tests and small logs. */
+  async list(): Promise<AuditLine[]> {
+    const out: AuditLine[] = [];
+    for await (const l of this.lines()) out.push(l);
     return out;
   }
 

@@ -1,3 +1,4 @@
+import { LongArray, LongString } from '../json-project';
 import { terminalSafeLine } from '../terminal-safe';
 import type { CaptureRecord } from './record';
 
@@ -17,6 +18,7 @@ export function commandLine(record: CaptureRecord, max = 80): string {
   let text: string;
   if (Array.isArray(cmd)) text = cmd.map((a) => shellQuote(String(a))).join(' ');
   else if (typeof cmd === 'string') text = cmd;
+  else if (cmd instanceof LongString) text = `${cmd.head}…`;
   else return '-';
   const safe = terminalSafeLine(text);
   return safe.length > max ? `${safe.slice(0, max - 1)}…` : safe;
@@ -59,4 +61,20 @@ export function sanitizedText(record: CaptureRecord, stream: string): string | u
 
 function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_/.,:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A string field of a record read as a stream: the string, or for one too long to keep (a
+ * LongString) its head and an ellipsis; anything else is undefined.
+ */
+export function shortText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  return v instanceof LongString ? `${v.head}…` : undefined;
+}
+
+/** A field of a record read as a stream, for JSON output: long strings and arrays as their head. */
+export function headOf(v: unknown): unknown {
+  if (v instanceof LongString) return `${v.head}…`;
+  if (v instanceof LongArray) return v.items.map(headOf);
+  return v;
 }

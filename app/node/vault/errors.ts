@@ -10,7 +10,9 @@ export type VaultErrorCode =
   | 'bad-record'
   | 'not-found'
   | 'exists'
-  | 'raw-missing';
+  | 'raw-missing'
+  | 'too-large'
+  | 'full';
 
 /**
  * A vault error whose message is safe to print: every caller-supplied fragment in it has been

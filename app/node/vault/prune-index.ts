@@ -11,6 +11,52 @@ import { isSha256Hex } from './ref';
  */
 export const INDEX_DIR = 'index';
 
+/**
+ * Where else the vault keeps what was derived from raw bytes, named by the artifact's digest:
+ * the viewer's bookmarks (`bookmarks/<sha256>.json`: offsets into the bytes and notes about them)
+ * and screen caches (`screen/<sha256>…`: what a terminal drew). Prune removes every entry whose
+ * raw bytes are gone; a new cache of raw-derived data belongs in one of these directories (or in
+ * this list), named by the digest.
+ */
+export const DERIVED_DIRS: readonly string[] = ['bookmarks', 'screen'];
+
+/** What {@link pruneDerived} removed (or, in a dry run, would remove). */
+export interface DerivedPruneResult extends IndexPruneResult {
+  /** Bookmark and screen-cache entries removed with their raw bytes. */
+  readonly derived: number;
+}
+
+/** Removes the span-index cache (pruneIndexCache) and the DERIVED_DIRS entries of artifacts whose raw bytes are gone. */
+export async function pruneDerived(layout: VaultLayout, hasRaw: (sha256: string) => boolean, leftoverBeforeMs: number, dryRun: boolean): Promise<DerivedPruneResult> {
+  const index = await pruneIndexCache(layout, hasRaw, leftoverBeforeMs, dryRun);
+  let derived = 0;
+  let bytes = index.bytes;
+  for (const name of DERIVED_DIRS) {
+    const dir = join(layout.root, name);
+    let entries: string[];
+    try {
+      entries = await readdir(dir);
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) continue;
+      throw err;
+    }
+    let removed = 0;
+    for (const entry of entries) {
+      const digest = entry.slice(0, 64);
+      if (!isSha256Hex(digest) || hasRaw(digest)) continue;
+      const path = join(dir, entry);
+      const st = await lstat(path).catch(() => null);
+      if (!st) continue;
+      bytes += st.isDirectory() ? await treeBytes(path) : st.size;
+      if (!dryRun) await rm(path, { recursive: true, force: true });
+      removed++;
+    }
+    if (!dryRun && removed > 0) await fsyncDir(dir);
+    derived += removed;
+  }
+  return { ...index, bytes, derived };
+}
+
 /** What {@link pruneIndexCache} removed (or, in a dry run, would remove). */
 export interface IndexPruneResult {
   /** Digests whose cached index went because their raw file is gone. */

@@ -1,11 +1,11 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ATOMIC_TEMP_SUFFIX, fsyncDir, isErrno } from '../fs-atomic';
+import { AuditLog } from '../audit';
+import { ATOMIC_TEMP_SUFFIX, fsyncDir, isErrno, writeFileAtomic } from '../fs-atomic';
 import type { VaultLayout } from './layout';
-import type { CaptureRecord } from './record';
-import { listRecords, writeRecord } from './records';
+import { eachRecord, prunedMarker, prunedMarkerPath, sha256Hex } from './records';
 import { RAW_TEMP_PREFIX, RAW_TEMP_SUFFIX, rawTempOwnerAlive } from './raw-writer';
-import { pruneIndexCache, type IndexPruneResult } from './prune-index';
+import { pruneDerived, type DerivedPruneResult } from './prune-index';
 import { holdRetentionLock } from './retention';
 import { walkRaw } from './walk-raw';
 
@@ -15,8 +15,8 @@ export interface PrunedRaw {
   readonly size: number;
   /** 'record-age': every record referencing it is past retention; 'orphan': no record references it and its mtime is past retention. */
   readonly reason: 'record-age' | 'orphan';
-  /** Ids of the records that referenced these bytes. */
-  readonly records: string[];
+  /** How many records referenced these bytes (their `record.pruned` entries name them). */
+  readonly records: number;
 }
 
 /** Options for {@link pruneVaultRaw}. */
@@ -26,6 +26,14 @@ export interface PruneOptions {
    * entry. If it throws, prune stops: no deletion happens without its record.
    */
   readonly beforeDelete?: (item: PrunedRaw) => void | Promise<void>;
+  /**
+   * Called once with every digest about to be deleted, before the first deletion: what holds data
+   * derived from those bytes outside the vault's own caches (the review queue's approved extracts)
+   * lets go of it here. If it throws, nothing is deleted.
+   */
+  readonly releaseDerived?: (sha256s: readonly string[]) => Promise<void>;
+  /** The log the `record.pruned` entries go to (default: the vault's). */
+  readonly audit?: AuditLog;
   /**
    * Temp files (crash leftovers) older than this are removed. Default 24 h. A raw temp file whose
    * owner (pid and host are in its name) is still running is kept whatever its age.
@@ -42,7 +50,7 @@ export interface PruneResult {
   readonly cutoff: string;
   readonly pruned: PrunedRaw[];
   readonly bytes: number;
-  /** Records that got `raw_pruned_at` in this run. */
+  /** Records that got their `raw_pruned_at` marker in this run. */
   readonly recordsMarked: string[];
   readonly tempFilesRemoved: number;
   /**
@@ -52,15 +60,16 @@ export interface PruneResult {
   readonly unreadableRecords: string[];
   /** True when raw deletion was skipped because some record file could not be read. */
   readonly rawKept: boolean;
-  /** The viewer's cached span indexes removed with their raw bytes (see pruneIndexCache). */
-  readonly index: IndexPruneResult;
+  /** What went with the raw bytes: cached span indexes, bookmarks, screen caches (see pruneDerived). */
+  readonly index: DerivedPruneResult;
 }
 
 /** Default age after which a temp file is treated as a crash leftover. */
 export const TEMP_MAX_AGE_MS = 24 * 3_600_000;
 
 /**
- * Deletes raw bytes whose retention ended, keeping records (sanitized text, digests, reports).
+ * Deletes raw bytes whose retention ended, and everything derived from them, keeping records
+ * (sanitized text, digests, reports).
  *
  * Policy: retention is measured by record age (`created_at`), not file mtime, because one raw
  * file can be shared by many records (every empty stderr has the same digest). A raw file goes
@@ -69,12 +78,15 @@ export const TEMP_MAX_AGE_MS = 24 * 3_600_000;
  * record) go by mtime. Nothing is deleted or marked while some record file does not parse, since
  * an unreadable record might reference any raw file (a shared one included).
  *
+ * Records are write-once (their audit entry commits to their bytes), so an old record is marked
+ * by a file beside it, `<id>.pruned`, written with its own `record.pruned` entry. Order, for
+ * crash safety and so nothing derived outlives its bytes: markers first; then `releaseDerived`
+ * (approved extracts of the doomed artifacts are removed); then the raw files; then the caches
+ * derived from them (indexes, bookmarks, screen caches). Records are read one at a time as a
+ * stream: memory does not grow with their size.
+ *
  * The whole run, snapshot through deletions, holds the vault's retention lock, so a capture
  * cannot reuse (dedup) a raw file and write its record in between; see holdRetentionLock.
- *
- * Order for crash safety: old records are marked `raw_pruned_at` (atomic rewrite) before any
- * raw file is deleted, so an interruption never leaves a record pointing at missing bytes
- * without saying so.
  */
 export async function pruneVaultRaw(layout: VaultLayout, olderThanMs: number, now: Date, options: PruneOptions = {}): Promise<PruneResult> {
   if (!Number.isFinite(olderThanMs) || olderThanMs < 0) throw new RangeError('olderThanMs must be a non-negative number');
@@ -89,50 +101,66 @@ export async function pruneVaultRaw(layout: VaultLayout, olderThanMs: number, no
 async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, options: PruneOptions): Promise<PruneResult> {
   const nowMs = now.getTime();
   const cutoffMs = nowMs - olderThanMs;
-  const { records, errors } = await listRecords(layout);
-  const rawKept = errors.length > 0;
-
-  const isOld = (r: CaptureRecord): boolean => Date.parse(r.created_at) < cutoffMs;
+  const dry = options.dryRun === true;
+  // Per digest: how many records reference it; `keep` those a record within retention still needs.
+  const referenced = new Map<string, number>();
   const keep = new Set<string>();
-  const referencedBy = new Map<string, string[]>();
-  for (const r of records) {
-    for (const ref of Object.values(r.raw)) {
-      if (!isOld(r) && r.raw_pruned_at === undefined) keep.add(ref.sha256);
-      const ids = referencedBy.get(ref.sha256) ?? [];
-      if (!ids.includes(r.id)) ids.push(r.id);
-      referencedBy.set(ref.sha256, ids);
+  const toMark: string[] = [];
+  const unreadable: string[] = [];
+  for await (const r of eachRecord(layout)) {
+    if (!r.ok) {
+      unreadable.push(r.file);
+      continue;
     }
+    const old = Date.parse(r.record.created_at) < cutoffMs;
+    const pruned = r.record.raw_pruned_at !== undefined;
+    for (const ref of new Set(Object.values(r.record.raw).map((x) => x.sha256))) {
+      referenced.set(ref, (referenced.get(ref) ?? 0) + 1);
+      if (!old && !pruned) keep.add(ref);
+    }
+    if (old && !pruned) toMark.push(r.id);
   }
+  const rawKept = unreadable.length > 0;
 
   const recordsMarked: string[] = [];
-  for (const r of rawKept ? [] : records) {
-    if (isOld(r) && r.raw_pruned_at === undefined) {
-      if (!options.dryRun) await writeRecord(layout, { ...r, raw_pruned_at: now.toISOString() }, true);
-      recordsMarked.push(r.id);
+  const audit = options.audit ?? AuditLog.forVault(layout.root);
+  for (const id of rawKept ? [] : toMark) {
+    if (!dry) {
+      const at = now.toISOString();
+      const marker = prunedMarker(id, at);
+      await audit.append('record.pruned', { record: id, raw_pruned_at: at, marker_sha256: sha256Hex(marker) }, async () => {
+        await writeFileAtomic(prunedMarkerPath(layout, id), marker);
+      });
     }
+    recordsMarked.push(id);
   }
 
-  const pruned: PrunedRaw[] = [];
-  const touchedDirs = new Set<string>();
-  let bytes = 0;
+  const doomed: PrunedRaw[] = [];
   const rawEntries = await walkRaw(layout);
   for (const entry of rawKept ? [] : rawEntries) {
     if (entry.kind !== 'raw' || keep.has(entry.sha256)) continue;
     const st = await lstat(entry.path).catch(() => null);
     if (!st) continue;
-    const ids = referencedBy.get(entry.sha256);
-    let item: PrunedRaw;
-    if (ids) item = { sha256: entry.sha256, size: st.size, reason: 'record-age', records: ids };
-    else if (st.mtimeMs < cutoffMs) item = { sha256: entry.sha256, size: st.size, reason: 'orphan', records: [] };
-    else continue;
-    if (!options.dryRun) {
+    const count = referenced.get(entry.sha256);
+    if (count !== undefined) doomed.push({ sha256: entry.sha256, size: st.size, reason: 'record-age', records: count });
+    else if (st.mtimeMs < cutoffMs) doomed.push({ sha256: entry.sha256, size: st.size, reason: 'orphan', records: 0 });
+  }
+
+  const pruned: PrunedRaw[] = [];
+  let bytes = 0;
+  if (!dry && doomed.length > 0) await options.releaseDerived?.(doomed.map((d) => d.sha256));
+  const touchedDirs = new Set<string>();
+  const pathOf = new Map(rawEntries.flatMap((e) => (e.kind === 'raw' ? [[e.sha256, e.path] as const] : [])));
+  for (const item of doomed) {
+    const path = pathOf.get(item.sha256)!;
+    if (!dry) {
       await options.beforeDelete?.(item);
       try {
-        await unlink(entry.path);
+        await unlink(path);
       } catch (err) {
         if (!isErrno(err, 'ENOENT')) throw err;
       }
-      touchedDirs.add(dirname(entry.path));
+      touchedDirs.add(dirname(path));
     }
     pruned.push(item);
     bytes += item.size;
@@ -140,16 +168,15 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
   for (const dir of touchedDirs) await fsyncDir(dir);
 
   const tempMaxAge = options.tempMaxAgeMs ?? TEMP_MAX_AGE_MS;
-  const dry = options.dryRun === true;
   const tempFilesRemoved =
     (await removeStale(layout.tmpDir, (n) => n.startsWith(RAW_TEMP_PREFIX) && n.endsWith(RAW_TEMP_SUFFIX) && !rawTempOwnerAlive(n), nowMs - tempMaxAge, dry)) +
     (await removeStale(layout.recordsDir, (n) => n.startsWith('.') && n.endsWith(ATOMIC_TEMP_SUFFIX), nowMs - tempMaxAge, dry));
 
-  // A cached index is only worth its disk space while its raw bytes exist (a dry run counts the
-  // raw files it would delete as gone).
+  // What is derived from raw bytes is only kept while they exist (a dry run counts the raw files
+  // it would delete as gone).
   const gone = new Set(pruned.map((p) => p.sha256));
   const present = new Set(rawEntries.flatMap((e) => (e.kind === 'raw' && !gone.has(e.sha256) ? [e.sha256] : [])));
-  const index = await pruneIndexCache(layout, (sha) => present.has(sha), nowMs - tempMaxAge, dry);
+  const index = await pruneDerived(layout, (sha) => present.has(sha), nowMs - tempMaxAge, dry);
 
   return {
     cutoff: new Date(cutoffMs).toISOString(),
@@ -157,7 +184,7 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
     bytes,
     recordsMarked,
     tempFilesRemoved,
-    unreadableRecords: errors.map((e) => e.file),
+    unreadableRecords: unreadable,
     rawKept,
     index,
   };

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { isErrno, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs-atomic';
 import { hashFile } from './hash-file';
 import type { VaultLayout } from './layout';
-import { listRecords, recordFiles } from './records';
+import { checkMarkersAndRequests, indexAudit, recordBindingProblem, type BindingProblem } from './bindings';
+import { eachRecord, recordFiles } from './records';
 import { walkRaw } from './walk-raw';
 
 /** Kinds of problem verify reports. */
@@ -19,7 +20,13 @@ export type VaultProblemKind =
   /** a record file does not parse or validate */
   | 'bad-record'
   /** something under raw/sha256 that is not a correctly placed raw file */
-  | 'stray';
+  | 'stray'
+  /** a record, prune marker or request whose bytes differ from what its audit entry committed to */
+  | 'edited'
+  /** a record, prune marker or request no audit entry commits to */
+  | 'unbound'
+  /** the audit log itself is broken, so nothing can be checked against it past the break */
+  | 'audit';
 
 /** One problem found by verify. `sha256` is set for problems about raw bytes. */
 export interface VaultProblem {
@@ -35,12 +42,19 @@ export interface VaultVerifyReport {
   readonly problems: VaultProblem[];
   readonly rawFiles: number;
   readonly records: number;
+  /**
+   * Captures whose `capture.started` entry has no outcome after it (a crash, a kill, a store that
+   * failed with the log full): traces, not damage.
+   */
+  readonly unfinished: { readonly record: string; readonly seq: number }[];
 }
 
 /**
  * Re-hashes every raw file (streaming), checks every record's references and the modes of the
- * vault's files and directories. Temp files in `tmp/` are in-progress or crash leftovers and are
- * ignored. Never throws for a problem it can name; only for I/O failures on the vault itself.
+ * vault's files and directories, and holds every record, prune marker and request against the
+ * audit entries that made them (checkBindings): an edit anywhere in them is a problem. Records
+ * are read one at a time as a stream. Temp files in `tmp/` are in-progress or crash leftovers
+ * and are ignored. Never throws for a problem it can name; only for I/O failures on the vault.
  */
 export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyReport> {
   const problems: VaultProblem[] = [];
@@ -88,11 +102,24 @@ export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyRepor
   for (const file of await recordFiles(layout)) {
     await checkMode(join(layout.recordsDir, file), PRIVATE_FILE_MODE, problems, true);
   }
-  const { records, errors } = await listRecords(layout);
-  for (const e of errors) {
-    problems.push({ problem: 'bad-record', path: join(layout.recordsDir, e.file), detail: e.error });
-  }
-  for (const record of records) {
+  const index = await indexAudit(layout.auditPath).catch((err: unknown) => {
+    problems.push({ problem: 'audit', path: layout.auditPath, detail: `the audit log cannot be read (${isErrno(err) ? String((err as { code: unknown }).code) : String(err)}): records and requests cannot be checked against it` });
+    return null;
+  });
+  if (index && !index.chain.ok) problems.push({ problem: 'audit', path: layout.auditPath, detail: `the audit log is broken at line ${index.chain.line} (${index.chain.reason}): records and requests cannot be checked against it ('airlock audit verify')` });
+  const bound = (b: BindingProblem | null): void => {
+    if (b) problems.push({ problem: b.problem, path: b.path, detail: b.detail, ...(b.recordId ? { recordId: b.recordId } : {}) });
+  };
+  // One pass over the records: their raw references, and their bytes against their audit entry.
+  let records = 0;
+  for await (const r of eachRecord(layout)) {
+    if (index) bound(recordBindingProblem(layout, index, r));
+    if (!r.ok) {
+      problems.push({ problem: 'bad-record', path: join(layout.recordsDir, r.file), detail: r.error });
+      continue;
+    }
+    records++;
+    const record = r.record;
     for (const [stream, ref] of Object.entries(record.raw)) {
       const path = layout.rawPath(ref.sha256);
       const size = sizes.get(ref.sha256);
@@ -106,7 +133,9 @@ export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyRepor
       }
     }
   }
-  return { problems, rawFiles, records: records.length };
+  for (const b of index ? await checkMarkersAndRequests(layout, index) : []) bound(b);
+  const unfinished = [...(index?.unfinished ?? [])].map(([record, seq]) => ({ record, seq }));
+  return { problems, rawFiles, records, unfinished };
 }
 
 async function checkMode(path: string, expected: number, problems: VaultProblem[], optional = false, followLink = false): Promise<void> {

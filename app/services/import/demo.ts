@@ -90,15 +90,14 @@ export async function importCaptureSample(vault: Vault, audit: AuditLog, dir: st
     chunks: result.chunks,
   };
   try {
-    await vault.putRecord(JSON.parse(JSON.stringify(record)) as CaptureRecord);
+    await vault.putRecord(JSON.parse(JSON.stringify(record)) as CaptureRecord, {
+      action: 'capture.stored',
+      audit,
+      details: { raw: Object.fromEntries(Object.entries(record.raw).map(([k, v]) => [k, { sha256: v.sha256, size: v.size }])), demo: true },
+    });
   } finally {
     await result.release();
   }
-  await audit.append('capture.stored', {
-    record: record.id,
-    raw: Object.fromEntries(Object.entries(record.raw).map(([k, v]) => [k, { sha256: v.sha256, size: v.size }])),
-    demo: true,
-  });
   return record;
 }
 

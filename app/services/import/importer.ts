@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { newRecordId, type CaptureRecord, type Vault } from '../../node/vault';
-import type { AuditDetails } from '../../node/audit';
+import { newRecordId, type CaptureRecord, type RecordAudit, type Vault } from '../../node/vault';
 import type { ArtifactSourceKind } from '../../../shared/bridge/types';
 import { readCast, looksLikeCast } from './asciicast';
 import { ingest, streamFields, type IngestEvent, type IngestResult } from './ingest';
@@ -14,9 +13,8 @@ export const IMPORT_RECORD_VERSION = 1;
 /** Largest file "Open file…" imports (the vault's raw store has no cap of its own; 16 GiB). */
 export const MAX_IMPORT_BYTES = 16 * 1024 ** 3;
 
-export interface ImportAudit {
-  append(action: 'artifact.imported', details: AuditDetails): Promise<unknown>;
-}
+/** The audit log an import appends its `artifact.imported` entry to (committing to the record's bytes). */
+export type ImportAudit = RecordAudit;
 
 export interface ImportOptions {
   /** A script(1) timing file (`script -t` / `-T`) for a typescript; default: one found beside it (see findTimingFile). */
@@ -119,19 +117,22 @@ export async function importFile(vault: Vault, audit: ImportAudit, path: string,
     ...extra,
   };
   try {
-    await vault.putRecord(JSON.parse(JSON.stringify(record)) as CaptureRecord);
+    // The record and its `artifact.imported` entry (committing to the record's bytes) go together.
+    await vault.putRecord(JSON.parse(JSON.stringify(record)) as CaptureRecord, {
+      action: 'artifact.imported',
+      audit,
+      details: {
+        source: kind,
+        file_sha256: fileSha256,
+        file_size: st.size,
+        raw: Object.fromEntries(Object.entries(record.raw).map(([k, v]) => [k, { sha256: v.sha256, size: v.size }])),
+        rebuilt: kind === 'asciicast',
+        demo: options.demo === true,
+      },
+    });
   } finally {
     await result.release();
   }
-  await audit.append('artifact.imported', {
-    record: record.id,
-    source: kind,
-    file_sha256: fileSha256,
-    file_size: st.size,
-    raw: Object.fromEntries(Object.entries(record.raw).map(([k, v]) => [k, { sha256: v.sha256, size: v.size }])),
-    rebuilt: kind === 'asciicast',
-    demo: options.demo === true,
-  });
   return { record, source: kind };
 }
 

@@ -20,3 +20,15 @@ export const MAX_SEARCH_TERM = 200;
 export const MAX_REASON = 2_000;
 /** Most pending requests a vault holds at once; more are refused until some are decided. */
 export const MAX_PENDING = 100;
+/**
+ * Shortest range a `digest` extract covers (32 bytes). A released sha256 is a test any guess can be
+ * checked against offline: 2 bytes are 65,536 guesses, 8 printable-ASCII bytes about 2^52 — within
+ * reach of one GPU. At 32 bytes even text of 4 bits per byte (hex digits) is 2^128 guesses. Bytes
+ * the requester can already infer (from the sanitized text around them) do not count toward that,
+ * which is why the reviewer is told what a digest reveals (DIGEST_DISCLOSURE).
+ */
+export const MIN_DIGEST_RANGE = 32;
+
+/** What the reviewer of a digest request is told it releases. */
+export const DIGEST_DISCLOSURE =
+  'A digest releases no bytes, but it lets the requester confirm any guess of them: for a short range, or bytes they can mostly predict (a version string, a path, a token whose format is known), approving it is as good as releasing them.';

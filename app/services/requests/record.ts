@@ -49,6 +49,8 @@ export const storedRequestSchema = z.object({
   extract: extract.nullable(),
   extract_sha256: sha256.nullable(),
   extract_bytes: offset.nullable(),
+  /** Set when prune removed the extract with the raw bytes it came from (the request stays approved). */
+  extract_pruned_at: iso.nullable().optional(),
   audit: z.object({ created: auditRef, decided: auditRef.nullable() }).strict(),
 }).strict();
 

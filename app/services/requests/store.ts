@@ -1,8 +1,8 @@
 import { constants as fsc } from 'node:fs';
 import { open, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AuditDetails, AuditEntry, AuditLine } from '../../node/audit';
-import { withFileLock } from '../../node/audit';
+import type { AuditDetails, AuditEntry } from '../../node/audit';
+import { contentDigest, withFileLock } from '../../node/audit';
 import { ensurePrivateDir, isErrno, PRIVATE_FILE_MODE, writeFileAtomic } from '../../node/fs-atomic';
 import { currentActor, type Actor } from '../../node/identity';
 import type { Vault } from '../../node/vault';
@@ -15,12 +15,12 @@ import { storedRequestSchema, type RequestActor, type StoredRequest } from './re
 import { checkNewRequest, type NewRequest } from './validate';
 
 /** Audit actions of the review queue. */
-export type RequestAuditAction = 'request.created' | 'request.approved' | 'request.denied' | 'request.expired';
+export type RequestAuditAction = 'request.created' | 'request.approved' | 'request.denied' | 'request.expired' | 'request.pruned';
 
 /** The part of AuditLog the store uses (tests pass fakes that fail on purpose). */
 export interface RequestAudit {
   append(action: RequestAuditAction, details: AuditDetails, beforeWrite?: (entry: AuditEntry) => Promise<void>): Promise<AuditEntry>;
-  list(): Promise<AuditLine[]>;
+  entryAt(seq: number): Promise<AuditEntry | null>;
 }
 
 /** Options of a {@link RequestStore}. */
@@ -106,7 +106,7 @@ export class RequestStore {
         extract_bytes: null,
       };
       let stored: StoredRequest | null = null;
-      await this.audited('request.created', { ...what(base), via, expires_at: base.expires_at, reason: auditText(base.reason) }, null, async (entry) => {
+      await this.audited('request.created', { ...what(base), via, expires_at: base.expires_at, reason: auditText(base.reason), request_sha256: contentDigest(base) }, null, async (entry) => {
         stored = { ...base, audit: { created: { seq: entry.seq, hash: entry.hash }, decided: null } };
         await this.put(stored, true);
       });
@@ -152,19 +152,52 @@ export class RequestStore {
   }
 
   /**
-   * Checks that an approved request's extract is the one its `request.approved` entry recorded:
-   * the entry the file names must be in the log, for this request, with the extract's digest. A
-   * file edited to "approved", or an extract swapped afterwards, is refused as damaged.
+   * Checks that what an approved request would release is what its reviewer released: the entry
+   * the file names must be intact in the chain (AuditLog.entryAt), be this request's
+   * `request.approved` with the extract's digest, and commit to the file's content as it is now
+   * (contentDigest), so a file edited to "approved", an extract swapped or any other edit is
+   * refused as damaged. An artifact whose raw bytes were pruned releases nothing.
    */
   async assertReleasable(r: StoredRequest): Promise<void> {
     if (r.state !== 'approved' || !r.extract || !r.audit.decided) return;
     const digest = extractDigest(r.extract);
     const ref = r.audit.decided;
-    const entry = (await this.audit.list()).find((l) => 'entry' in l && l.entry.seq === ref.seq);
-    const e = entry && 'entry' in entry ? (entry.entry as unknown as Record<string, unknown>) : null;
-    if (!e || e.hash !== ref.hash || e.action !== 'request.approved' || e.request !== r.id || e.extract_sha256 !== digest.sha256 || r.extract_sha256 !== digest.sha256) {
-      throw new RequestError('damaged', `request ${r.id}: its extract does not match the request.approved entry of the audit log; nothing released`);
+    const e = (await this.audit.entryAt(ref.seq)) as Record<string, unknown> | null;
+    if (!e || e.hash !== ref.hash || e.action !== 'request.approved' || e.request !== r.id || e.extract_sha256 !== digest.sha256 || r.extract_sha256 !== digest.sha256 || e.request_sha256 !== contentDigest(r)) {
+      throw new RequestError('damaged', `request ${r.id}: it does not match the request.approved entry of the audit log; nothing released`);
     }
+    if (!(await this.vault.hasRaw(r.sha256))) throw new RequestError('not-found', `request ${r.id}: the raw bytes of ${r.artifact} were pruned, and its extract with them; nothing released`);
+  }
+
+  /**
+   * Removes the extracts of approved requests whose artifact is in `sha256s` (prune calls this
+   * before it deletes those raw bytes): the request stays approved, with `extract: null` and
+   * `extract_pruned_at`, audited `request.pruned`. Returns the ids changed.
+   */
+  async pruneExtracts(sha256s: readonly string[]): Promise<string[]> {
+    const doomed = new Set(sha256s);
+    const changed: string[] = [];
+    const names = await readdir(this.dir).catch((err: unknown) => {
+      if (isErrno(err, 'ENOENT')) return [] as string[];
+      throw err;
+    });
+    for (const name of names.sort()) {
+      const id = name.endsWith('.json') ? name.slice(0, -5) : '';
+      if (!isRequestId(id)) continue;
+      await withFileLock(this.lockPath, async () => {
+        // A request that does not read is left for `vault verify` to report; its extract, if any,
+        // cannot be released either (every release reads and checks the file first).
+        const current = await this.read(id).catch(() => null);
+        if (!current || !doomed.has(current.sha256) || current.extract === null) return;
+        const at = this.now().toISOString();
+        const base: StoredRequest = { ...current, extract: null, extract_pruned_at: at };
+        await this.audited('request.pruned', { ...what(current), extract_sha256: current.extract_sha256 ?? 'none', request_sha256: contentDigest(base) }, current, async (entry) => {
+          await this.put({ ...base, audit: { created: current.audit.created, decided: { seq: entry.seq, hash: entry.hash } } }, false);
+        });
+        changed.push(id);
+      });
+    }
+    return changed;
   }
 
   private get lockPath(): string {
@@ -190,7 +223,7 @@ export class RequestStore {
       const at = this.now().toISOString();
       const base: StoredRequest = { ...current, ...result, state: action === 'request.approved' ? 'approved' : 'denied', decision: { at, by: { ...this.actor, via: d.via }, note } };
       let stored: StoredRequest | null = null;
-      await this.audited(action, { ...what(current), via: d.via, ...(note ? { note: auditText(note) } : {}), ...details }, current, async (entry) => {
+      await this.audited(action, { ...what(current), via: d.via, ...(note ? { note: auditText(note) } : {}), ...details, request_sha256: contentDigest(base) }, current, async (entry) => {
         stored = { ...base, audit: { created: current.audit.created, decided: { seq: entry.seq, hash: entry.hash } } };
         await this.put(stored, false);
       });
@@ -206,7 +239,7 @@ export class RequestStore {
       const base: StoredRequest = { ...current, state: 'expired' };
       let stored: StoredRequest = base;
       try {
-        await this.audited('request.expired', { ...what(current), expired_at: current.expires_at }, current, async (entry) => {
+        await this.audited('request.expired', { ...what(current), expired_at: current.expires_at, request_sha256: contentDigest(base) }, current, async (entry) => {
           stored = { ...base, audit: { created: current.audit.created, decided: { seq: entry.seq, hash: entry.hash } } };
           await this.put(stored, false);
         });
@@ -278,7 +311,8 @@ export class RequestStore {
     if (checked.data.id !== id) throw new RequestError('damaged', `request file ${id}.json holds id ${checked.data.id}`);
     const r = checked.data as StoredRequest;
     const decided = r.state === 'approved' || r.state === 'denied';
-    if (decided !== (r.decision !== null) || (r.state === 'approved') !== (r.extract !== null)) {
+    const released = r.extract !== null || r.extract_pruned_at != null;
+    if (decided !== (r.decision !== null) || (r.state === 'approved') !== released || (r.extract !== null && r.extract_pruned_at != null)) {
       throw new RequestError('damaged', `request ${id} is damaged (its state and its decision disagree)`);
     }
     return r;

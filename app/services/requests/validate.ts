@@ -2,7 +2,7 @@ import { lstat } from 'node:fs/promises';
 import type { ExtractKind } from '../../../shared/bridge/types';
 import { parseRef, type Vault } from '../../node/vault';
 import { RequestError } from './errors';
-import { MAX_HEX_RANGE, MAX_REASON, MAX_SEARCH_TERM, MAX_TEXT_RANGE } from './limits';
+import { MAX_HEX_RANGE, MAX_REASON, MAX_SEARCH_TERM, MAX_TEXT_RANGE, MIN_DIGEST_RANGE } from './limits';
 
 /** What a requester asks for (CLI flags or MCP arguments, not yet checked against the vault). */
 export interface NewRequest {
@@ -65,6 +65,12 @@ export async function checkNewRequest(vault: Vault, r: NewRequest): Promise<Chec
   if (kind === 'hex-range') {
     if (!range) throw new RequestError('bad-request', '--kind hex-range needs --range A:B');
     if (range[1] - range[0] > MAX_HEX_RANGE) throw new RequestError('too-large', `a hex-range extract is at most ${MAX_HEX_RANGE} bytes (asked for ${range[1] - range[0]})`);
+  }
+  if (kind === 'digest') {
+    const span = range ? range[1] - range[0] : size;
+    if (span < MIN_DIGEST_RANGE) {
+      throw new RequestError('bad-request', `a digest covers at least ${MIN_DIGEST_RANGE} bytes (${range ? 'the range has' : 'the artifact has'} ${span}): the sha256 of a few bytes gives them away to anyone who tries every value`);
+    }
   }
   if (kind === 'text') {
     const span = range ? range[1] - range[0] : size;

@@ -43,5 +43,6 @@ export function statusFields(r: StoredRequest) {
     created_at: r.created_at,
     expires_at: r.expires_at,
     decided_at: r.decision?.at ?? null,
+    extract_pruned_at: r.extract_pruned_at ?? null,
   };
 }

@@ -52,11 +52,26 @@ describe('RequestStore: queue and decide', () => {
     env = await requestVault();
     const { createHash } = await import('node:crypto');
     const whole = createHash('sha256').update(HOSTILE).digest('hex');
-    const part = createHash('sha256').update(HOSTILE.subarray(0, 5)).digest('hex');
+    const part = createHash('sha256').update(HOSTILE.subarray(0, 32)).digest('hex');
     const r1 = await env.store.approve((await env.store.create(ask(env.ref, { kind: 'digest', range: null, expect: whole.toUpperCase() }), 'mcp')).id, { via: 'cli' });
     expect(r1.extract).toEqual({ kind: 'digest', range: null, bytes: HOSTILE.length, sha256: whole, expect: whole, match: true });
-    const r2 = await env.store.approve((await env.store.create(ask(env.ref, { kind: 'digest', range: [0, 5], expect: whole }), 'mcp')).id, { via: 'cli' });
+    const r2 = await env.store.approve((await env.store.create(ask(env.ref, { kind: 'digest', range: [0, 32], expect: whole }), 'mcp')).id, { via: 'cli' });
     expect(r2.extract).toMatchObject({ sha256: part, match: false });
+  });
+
+  it('digest: refuses a range shorter than 32 bytes, whose digest would give its bytes away (finding 10)', async () => {
+    env = await requestVault();
+    for (const range of [[0, 2], [10, 41]] as [number, number][]) {
+      expect(await refusal(env.store.create(ask(env.ref, { kind: 'digest', range, expect: null }), 'mcp'))).toMatchObject({
+        code: 'bad-request',
+        message: expect.stringContaining('a digest covers at least 32 bytes'),
+      });
+    }
+    // Nor the whole of an artifact that short.
+    const tiny = await requestVault({}, Buffer.from('ok'));
+    expect(await refusal(tiny.store.create(ask(tiny.ref, { kind: 'digest', range: null, expect: null }), 'mcp'))).toMatchObject({ code: 'bad-request' });
+    await tiny.cleanup();
+    expect((await env.store.list()).requests).toEqual([]);
   });
 
   it('text: the range through the capture sanitizer, its removal counts and bounded search hits', async () => {
@@ -228,7 +243,7 @@ describe('RequestStore: concurrency and write failures', () => {
     env = await requestVault();
     const r = await env.store.create(ask(env.ref), 'cli');
     const failing = {
-      list: () => env.audit.list(),
+      entryAt: (seq: number) => env.audit.entryAt(seq),
       append: async (_action: never, _details: never, before?: (e: never) => Promise<void>) => {
         await before?.({ seq: 99, hash: 'b'.repeat(64) } as never);
         throw Object.assign(new Error('ENOSPC while appending'), { code: 'ENOSPC' });
@@ -239,5 +254,41 @@ describe('RequestStore: concurrency and write failures', () => {
     expect((await env.store.get(r.id)).state).toBe('pending');
     await expect(store.create(ask(env.ref), 'cli')).rejects.toThrow('ENOSPC');
     expect(files(env)).toEqual([`${r.id}.json`]);
+  });
+});
+
+describe('RequestStore: bound to the audit log, and retention', () => {
+  it('releases nothing once any part of an approved request file was edited', async () => {
+    env = await requestVault();
+    const r = await env.store.approve((await env.store.create(ask(env.ref), 'mcp')).id, { via: 'cli' });
+    await env.store.assertReleasable(await env.store.get(r.id));
+    const path = join(env.vault.root, 'requests', `${r.id}.json`);
+    const original = readFileSync(path, 'utf8');
+    // The reason, the requester, the range: none of them is the extract, all of them are bound.
+    for (const edit of [(x: Record<string, unknown>) => (x.reason = 'routine'), (x: Record<string, unknown>) => (x.range = [0, 8]), (x: Record<string, unknown>) => ((x.requester as { via: string }).via = 'cli')]) {
+      const doctored = JSON.parse(original) as Record<string, unknown>;
+      edit(doctored);
+      writeFileSync(path, JSON.stringify(doctored, null, 2));
+      expect(await refusal(env.store.get(r.id).then((x) => env.store.assertReleasable(x)))).toMatchObject({ code: 'damaged' });
+    }
+    writeFileSync(path, original);
+    expect((await env.vault.verify()).problems).toEqual([]);
+  });
+
+  it('removes approved extracts of pruned artifacts (request.pruned), and then releases nothing', async () => {
+    env = await requestVault();
+    const r = await env.store.approve((await env.store.create(ask(env.ref), 'mcp')).id, { via: 'cli' });
+    expect(await env.store.pruneExtracts(['0'.repeat(64)])).toEqual([]);
+    expect(await env.store.pruneExtracts([env.sha256])).toEqual([r.id]);
+    const after = await env.store.get(r.id);
+    expect(after).toMatchObject({ state: 'approved', extract: null, extract_pruned_at: expect.any(String) });
+    expect(readFileSync(join(env.vault.root, 'requests', `${r.id}.json`), 'utf8')).not.toMatch(/1b 5b 33 31/);
+    expect(actions(env)).toEqual(['request.created', 'request.approved', 'request.pruned']);
+    await env.store.assertReleasable(after);
+    expect((await env.vault.verify()).problems).toEqual([]);
+    // A raw file gone without prune (deleted by hand): the stored extract is not released either.
+    const r2 = await env.store.approve((await env.store.create(ask(env.ref), 'mcp')).id, { via: 'cli' });
+    await (await import('node:fs/promises')).unlink(env.vault.rawPath(env.sha256));
+    expect(await refusal(env.store.assertReleasable(await env.store.get(r2.id)))).toMatchObject({ code: 'not-found' });
   });
 });
