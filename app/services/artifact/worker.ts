@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { buildIndex, BuildCancelled, keptBuffers, type BuildOptions, type BuildResult } from './build';
 import { buildLazyIndex } from './lazy-build';
 import { searchRange, type RangeSearch } from './lazy-search';
+import { QueryHost, type QueryRequest } from './query-host';
 import { trace } from './trace';
 import { buildIndexParallel, runSegmentInput, type SegmentInput, type SegmentMessage } from './parallel';
 
@@ -67,10 +68,22 @@ function runPart(input: SegmentInput, post: (m: SegmentMessage, transfer?: Array
 
 if (parentPort && workerData) {
   const port = parentPort;
-  const data = workerData as { airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput; airlockTextSearch?: RangeSearch };
+  const data = workerData as {
+    airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput; airlockTextSearch?: RangeSearch; airlockQueryHost?: boolean; airlockQueryOnce?: QueryRequest;
+  };
   if (data.airlockArtifactIndex) void runWorkerBuild(workerData as WorkerInput, (m) => port.postMessage(m));
   else if (data.airlockArtifactSegment) runPart(data.airlockArtifactSegment, (m, transfer) => port.postMessage(m, transfer));
-  else if (data.airlockTextSearch) {
+  else if (data.airlockQueryHost) {
+    // The long-lived query worker: queries from main, answered in any order (each carries its id).
+    const host = new QueryHost(true);
+    port.on('message', (m: { type: 'query'; request: QueryRequest } | { type: 'drop'; sha: string }) => {
+      if (m.type === 'drop') void host.drop(m.sha);
+      else void host.run(m.request).then((reply) => port.postMessage(reply));
+    });
+  } else if (data.airlockQueryOnce) {
+    // One search in its own thread: main ends the thread to cancel it or when its time is up.
+    void new QueryHost().run(data.airlockQueryOnce).then((reply) => port.postMessage(reply));
+  } else if (data.airlockTextSearch) {
     try {
       port.postMessage({ type: 'hits', result: searchRange(data.airlockTextSearch) });
     } catch (err) {

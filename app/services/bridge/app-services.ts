@@ -85,6 +85,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
     artifact,
     dispatcher,
     async windowClosed(windowId) {
+      dispatcher.windowClosed(windowId);
       await prompts.windowClosed(windowId);
       await prompts.promptClosed(windowId);
       await grants.endWindow(windowId);

@@ -7,8 +7,10 @@ import { copyPlainText, copySelection, selectFromText, selectRange } from '../ac
 import { BigList, type RowRenderProps } from '../components/BigList';
 import { revealSideways } from '../lib/reveal';
 import { chipLabel, clsCss, describeSpan, hexOffset } from '../lib/spans';
+import { bridge } from '../bridge';
+import type { ValueFetcher } from '../lib/value-cache';
 import { session } from '../session';
-import { useArtifact, useScreen, useSearch, useSelection, useView } from '../stores';
+import { useArtifact, useGrants, useScreen, useSearch, useSelection, useView } from '../stores';
 
 export const TEXT_ROW_PX = 20;
 
@@ -72,8 +74,15 @@ export function pieceRange(p: TextPiece): [number, number] {
   return p.t === 'chip' ? [p.span.offset, p.span.offset + p.span.length] : [p.raw, p.raw + Math.max(1, p.rawLength)];
 }
 
+/** What main's getSpanValues answers for the grant this window holds, or null without one. */
+function valueFetcher(): ValueFetcher | null {
+  const grant = useGrants.getState().grant;
+  return grant ? (offset, length) => bridge().getSpanValues(grant.id, offset, length) : null;
+}
+
+/** A removed span: its class and meaning; its value (code point, byte) too once a grant allows it. */
 export function Chip({ piece, selected, index, line }: { piece: Extract<TextPiece, { t: 'chip' }>; selected: boolean; index: number; line: number }) {
-  const { cls, what } = chipLabel(piece.span);
+  const { cls, what } = chipLabel(piece.span, session()?.values.valueOf(piece.span, valueFetcher()));
   return (
     <span
       className={`chip ${clsCss(piece.span.cls)}${selected ? ' sel' : ''}`}
