@@ -454,8 +454,14 @@ export async function runSearch(): Promise<void> {
     if (hits.hits.length > 0) gotoHit(1);
     else notify('No hits');
   } catch (e) {
-    useSearch.setState({ busy: false, error: errorText(e), hits: [], total: 0, index: -1 });
+    const stopped = e instanceof Error && e.message.startsWith('[cancelled]');
+    useSearch.setState({ busy: false, error: stopped ? 'Search stopped.' : errorText(e), hits: [], total: 0, index: -1 });
   }
+}
+
+/** Ends this window's running search in main (its call then fails with [cancelled]). */
+export async function stopSearch(): Promise<void> {
+  await bridge().cancelSearch().catch(() => undefined);
 }
 
 export function setSearchMode(mode: SearchMode): void {

@@ -1,11 +1,12 @@
 // Main's side of the artifact queries: nothing a caller asks runs on main's event loop. The viewer's
 // bounded queries (spans, text lines, positions, minimap, next span, span values) go to one
-// long-lived query worker; each search (sanitized text or granted raw bytes) gets a thread of its
-// own, which main ends to cancel it. Every query has a time budget: the worker stops itself at
-// the deadline (budget.ts), and main's watchdog ends a thread that has not answered WATCHDOG_GRACE_MS
-// after it (the query fails with 'timeout'; other queries that were waiting on the same query
-// worker fail with 'unavailable' and a fresh worker answers the next ask). In `inline` mode (tests)
-// a host in this thread runs them, bounded by the same budget checks.
+// long-lived query worker; each search (sanitized text or granted raw bytes) runs alone on a search
+// thread (kept for the next search, up to IDLE_SEARCH_THREADS), which main ends to cancel it. Every
+// query has a time budget: the worker stops itself at the deadline (budget.ts), and main's watchdog
+// ends a thread that has not answered WATCHDOG_GRACE_MS after it (the query fails with 'timeout';
+// other queries that were waiting on the same query worker fail with 'unavailable' and a fresh
+// worker answers the next ask). In `inline` mode (tests) a host in this thread runs them, bounded
+// by the same budget checks.
 import { Worker } from 'node:worker_threads';
 import { BridgeError } from '../bridge/errors';
 import { QueryHost, type QueryReply, type QueryRequest } from './query-host';
@@ -22,6 +23,8 @@ export interface QueryBudgets {
 export const DEFAULT_QUERY_BUDGETS: QueryBudgets = { viewMs: 10_000, searchMs: 300_000 };
 /** How long past its deadline main waits for a worker before it ends the thread. */
 export const WATCHDOG_GRACE_MS = 2_000;
+/** Search threads kept waiting for the next search (starting one costs ~50 ms). */
+const IDLE_SEARCH_THREADS = 2;
 
 type Ask = Omit<QueryRequest, 'id' | 'deadline' | 'cancel' | 'script'>;
 
@@ -38,6 +41,9 @@ export class QueryClient {
   private readonly waiting = new Map<number, Waiting>();
   private readonly inlineHost: QueryHost | null;
   private readonly searches = new Set<Worker>();
+  private readonly idle: Worker[] = [];
+  /** Search threads that may hold an index main has since dropped: not kept after their search. */
+  private readonly retired = new WeakSet<Worker>();
 
   constructor(private readonly o: { readonly script: () => Promise<string>; readonly inline: boolean; readonly budgets: QueryBudgets }) {
     this.inlineHost = o.inline ? new QueryHost() : null;
@@ -70,38 +76,60 @@ export class QueryClient {
     const script = this.inlineHost ? null : await this.o.script().catch(() => null);
     const request: QueryRequest = { ...ask, id: this.next++, deadline, script };
     if (this.inlineHost || !script) return settle(await (this.inlineHost ?? new QueryHost()).run(request, signal));
-    const worker = new Worker(script, { workerData: { airlockQueryOnce: request }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    const worker = this.idle.pop() ?? this.searchThread(script);
     this.searches.add(worker);
     return new Promise((resolve, reject) => {
       let done = false;
-      const end = (f: () => void): void => {
+      const end = (f: () => void, keep: boolean): void => {
         if (done) return;
         done = true;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
         this.searches.delete(worker);
-        void worker.terminate();
+        if (keep && !this.retired.has(worker) && this.idle.length < IDLE_SEARCH_THREADS) this.idle.push(worker);
+        else void worker.terminate();
         f();
       };
-      const onAbort = (): void => end(() => reject(stopped('cancelled', `${ask.method} was cancelled`)));
-      const timer = setTimeout(() => end(() => reject(stopped('timeout', `${ask.method} ran past its time budget (${Math.round(this.o.budgets.searchMs / 1000)} s) and was stopped`))),
+      const onAbort = (): void => end(() => reject(stopped('cancelled', `${ask.method} was cancelled`)), false);
+      const timer = setTimeout(() => end(() => reject(stopped('timeout', `${ask.method} ran past its time budget (${Math.round(this.o.budgets.searchMs / 1000)} s) and was stopped`)), false),
         this.o.budgets.searchMs + WATCHDOG_GRACE_MS);
-      signal?.addEventListener('abort', onAbort);
-      worker.on('message', (reply: QueryReply) => end(() => {
+      const onMessage = (reply: QueryReply): void => end(() => {
         try {
           resolve(settle(reply));
         } catch (err) {
           reject(err);
         }
-      }));
-      worker.on('error', (err) => end(() => reject(err)));
-      worker.on('exit', (code) => end(() => reject(new Error(`search worker exited with code ${code}`))));
+      }, true);
+      const onError = (err: Error): void => end(() => reject(err), false);
+      const onExit = (code: number): void => end(() => reject(new Error(`search worker exited with code ${code}`)), false);
+      signal?.addEventListener('abort', onAbort);
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      worker.postMessage({ type: 'query', request });
     });
+  }
+
+  /** A thread for searches: a query host without the replay warm-up, ended to cancel what it runs. */
+  private searchThread(script: string): Worker {
+    const w = new Worker(script, { workerData: { airlockQueryHost: true, airlockSearchThread: true }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    w.unref();
+    // An idle thread that dies is simply dropped.
+    w.on('exit', () => {
+      const k = this.idle.indexOf(w);
+      if (k >= 0) this.idle.splice(k, 1);
+    });
+    return w;
   }
 
   /** Tells the query worker to forget the open index of `sha` (rebuilt or removed). */
   drop(sha: string): void {
     this.worker?.postMessage({ type: 'drop', sha });
+    for (const w of this.idle.splice(0)) void w.terminate();
+    for (const w of this.searches) this.retired.add(w);
     void this.inlineHost?.drop(sha);
   }
 
@@ -112,8 +140,9 @@ export class QueryClient {
       this.failAll(w, new BridgeError('unavailable', 'the artifact service is closing'));
       await w.terminate();
     }
-    await Promise.all([...this.searches].map((s) => s.terminate()));
+    await Promise.all([...this.searches, ...this.idle].map((s) => s.terminate()));
     this.searches.clear();
+    this.idle.length = 0;
     await this.inlineHost?.close();
   }
 

@@ -69,20 +69,18 @@ function runPart(input: SegmentInput, post: (m: SegmentMessage, transfer?: Array
 if (parentPort && workerData) {
   const port = parentPort;
   const data = workerData as {
-    airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput; airlockTextSearch?: RangeSearch; airlockQueryHost?: boolean; airlockQueryOnce?: QueryRequest;
+    airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput; airlockTextSearch?: RangeSearch; airlockQueryHost?: boolean; airlockSearchThread?: boolean;
   };
   if (data.airlockArtifactIndex) void runWorkerBuild(workerData as WorkerInput, (m) => port.postMessage(m));
   else if (data.airlockArtifactSegment) runPart(data.airlockArtifactSegment, (m, transfer) => port.postMessage(m, transfer));
   else if (data.airlockQueryHost) {
-    // The long-lived query worker: queries from main, answered in any order (each carries its id).
-    const host = new QueryHost(true);
+    // The query worker (queries from main, answered in any order: each carries its id), or a search
+    // thread (one search at a time; main ends the thread to cancel it).
+    const host = new QueryHost(!data.airlockSearchThread);
     port.on('message', (m: { type: 'query'; request: QueryRequest } | { type: 'drop'; sha: string }) => {
       if (m.type === 'drop') void host.drop(m.sha);
       else void host.run(m.request).then((reply) => port.postMessage(reply));
     });
-  } else if (data.airlockQueryOnce) {
-    // One search in its own thread: main ends the thread to cancel it or when its time is up.
-    void new QueryHost().run(data.airlockQueryOnce).then((reply) => port.postMessage(reply));
   } else if (data.airlockTextSearch) {
     try {
       port.postMessage({ type: 'hits', result: searchRange(data.airlockTextSearch) });
