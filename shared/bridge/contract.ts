@@ -150,7 +150,7 @@ export interface AirlockPromptBridge {
 }
 
 /** Error codes a bridge call can fail with. */
-export type BridgeErrorCode = 'bad-request' | 'forbidden' | 'no-grant' | 'expired' | 'not-found' | 'too-large' | 'unavailable' | 'timeout' | 'cancelled' | 'internal';
+export type BridgeErrorCode = 'bad-request' | 'forbidden' | 'no-grant' | 'expired' | 'not-found' | 'too-large' | 'unavailable' | 'timeout' | 'cancelled' | 'too-soon' | 'internal';
 
 /**
  * What crosses the IPC boundary: a result or a one-line error. Preload (and the harness) turn

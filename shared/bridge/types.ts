@@ -305,8 +305,20 @@ export interface PromptView {
   readonly artifact: ArtifactSummary;
   readonly record: Pick<RecordSummary, 'id' | 'title' | 'cwd' | 'createdAt' | 'source'>;
   readonly range: readonly [number, number] | null;
-  /** Reason the requester gave (may be empty: the human must give one). */
+  /**
+   * The reason the requester gave (may be empty: the human must give one): untrusted words, shown
+   * quoted in a box of their own. Every control, bidi, invisible and line-breaking character is a
+   * visible escape; at most MAX_SHOWN_REASON characters.
+   */
   readonly requestedReason: string;
+  /** The reason was longer than shown (`requestedReasonChars` characters given). */
+  readonly requestedReasonTruncated: boolean;
+  readonly requestedReasonChars: number;
+  /**
+   * Earlier prompts for this artifact from the same window that were denied or closed unanswered
+   * in a row (0: none): a window that keeps asking is backed off, and the human sees it.
+   */
+  readonly earlierRefusals: number;
   readonly requester: string;
   readonly expiresInMs: number;
   /** How many hex digits of the digest the human must type. */

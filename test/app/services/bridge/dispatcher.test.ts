@@ -89,7 +89,8 @@ describe('bridge dispatcher', () => {
   });
 
   it('a closed prompt window is a denial; a closed viewer ends its grants', async () => {
-    const outcome = env.ok<{ state: string }>(env.viewer(), 'requestRawAccess', env.markerRef, {});
+    // (Window 2 asks first: a closed prompt backs off that window for this artifact.)
+    const outcome = env.ok<{ state: string }>(env.viewer(2), 'requestRawAccess', env.markerRef, {});
     const pw = await promptWindow(env);
     await env.services.windowClosed(pw);
     expect((await outcome).state).toBe('denied');
