@@ -61,7 +61,7 @@ export interface ArtifactServiceOptions {
   sanitizerFor?(sha256: string): Promise<IndexSanitizerOptions>;
   /** Time budgets of queries and searches (query-client.ts DEFAULT_QUERY_BUDGETS). */
   readonly queryBudgets?: Partial<QueryBudgets>;
-  /** Time budget of one screen reconstruction (screen/jobs.ts DEFAULT_SCREEN_BUDGET_MS). */
+  /** Time budget of one screen reconstruction (default: screen/jobs.ts defaultScreenBudgetMs of its size). */
   readonly screenBudgetMs?: number;
   /** Screen worker script (default: the bundle beside main, or screen/worker.ts bundled on the fly). */
   readonly screenWorkerScript?: string;

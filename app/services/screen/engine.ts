@@ -156,9 +156,9 @@ function tagAt(cell: { getChars(): string; isFgRGB(): boolean; getFgColor(): num
  * DCS, SOS, PM, APC) encoded in UTF-8. Not a lone C1 like ST: the emulator ignores that in
  * ground, and a zero-width character after it still joins the cell before.
  */
-function startsSequence(b: Uint8Array, at: number): boolean {
+function startsSequence(b: Uint8Array, at: number, end = b.length): boolean {
   if (b[at] === 0x1b) return true;
-  if (b[at] !== 0xc2 || at + 1 >= b.length) return false;
+  if (b[at] !== 0xc2 || at + 1 >= end) return false;
   const c1 = b[at + 1];
   return c1 === 0x9b || c1 === 0x9d || c1 === 0x90 || c1 === 0x98 || c1 === 0x9e || c1 === 0x9f;
 }
@@ -344,10 +344,6 @@ export class ScreenEngine {
     this.base = to;
   }
 
-  /** The held bytes as one array (stream offset x is index x - base). */
-  private get view(): Uint8Array {
-    return this.held.subarray(0, this.heldLen);
-  }
 
   /**
    * Feeds the stream up to offset `to`, which the sanitizer has decided: the removed spans that
@@ -359,7 +355,12 @@ export class ScreenEngine {
     const later: number[] = [];
     for (let k = 0; k < this.spans.length; k += 2) (this.spans[k] < to ? now : later).push(this.spans[k], this.spans[k + 1]);
     this.spans = later;
-    const order = Array.from({ length: now.length / 2 }, (_, k) => k).sort((x, y) => now[2 * x] - now[2 * y] || now[2 * y + 1] - now[2 * x + 1]);
+    const order = Array.from({ length: now.length / 2 }, (_, k) => k);
+    // Spans come in the order they end; by start they are out of order only around a control
+    // reported inside a sequence.
+    let sorted = true;
+    for (let k = 1; k < order.length && sorted; k++) sorted = now[2 * k - 2] < now[2 * k] || (now[2 * k - 2] === now[2 * k] && now[2 * k - 1] >= now[2 * k + 1]);
+    if (!sorted) order.sort((x, y) => now[2 * x] - now[2 * y] || now[2 * y + 1] - now[2 * x + 1]);
     let at = this.base;
     let start = -1;
     let end = -1;
@@ -394,9 +395,9 @@ export class ScreenEngine {
   private feedControl(from: number, to: number, bracket = true): void {
     if (to <= from) return;
     const { b, bi, rows, cols, work, chars } = this;
-    const bytes = this.view;
+    const bytes = this.held;
     const piece = bytes.subarray(from - this.base, to - this.base);
-    const sequence = startsSequence(bytes, from - this.base);
+    const sequence = startsSequence(bytes, from - this.base, this.heldLen);
     let reach = bracket ? erasing(bytes, from - this.base, to - this.base) : Reach.None;
     if (reach !== Reach.None) {
       // Both snapshots: a line, or the screen (after: also what the control scrolled into the
@@ -409,7 +410,7 @@ export class ScreenEngine {
       }
     }
     const before = reach !== Reach.None ? tagsIn(b, reach, undefined, work) : null;
-    const baseBefore = b.buffer.active.baseY;
+    const baseBefore = before !== null ? b.buffer.active.baseY : 0;
     const trimmedBefore = this.trimmed;
     this.ai.writeSync(piece);
     bi.writeSync(piece);
@@ -452,7 +453,7 @@ export class ScreenEngine {
 
   private feedText(from: number, to: number): void {
     // Printable characters only (LF and TAB are kept text but move the cursor: fed as controls).
-    const bytes = this.view;
+    const bytes = this.held;
     const base = this.base;
     let p = from;
     while (p < to) {
@@ -472,7 +473,7 @@ export class ScreenEngine {
 
   private feedRun(from: number, to: number): void {
     const { ai, bi, b, chars } = this;
-    const run = this.view.subarray(from - this.base, to - this.base);
+    const run = this.held.subarray(from - this.base, to - this.base);
     if (!this.ground()) {
       // Inside a sequence as the emulator reads it: the same bytes to both, nothing to follow.
       ai.writeSync(run);

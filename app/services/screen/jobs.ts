@@ -12,8 +12,15 @@ import { BridgeError } from '../bridge/errors';
 import { resolveScreenWorkerScript } from '../artifact/worker-script';
 import { runScreenTask, type ScreenMessage, type ScreenTask } from './worker';
 
-/** A reconstruction runs at most this long (30 minutes; ~1 GiB takes ~7 at 80x24 here). */
-export const DEFAULT_SCREEN_BUDGET_MS = 30 * 60_000;
+/**
+ * How long a reconstruction of `size` bytes may run: 10 minutes and 4 s a MiB (the engine is
+ * linear; its slowest input measured here, SGR-dense short lines, ran at ~0.5 MiB/s: a 1 GiB log
+ * of them ~35 minutes, within its 78). A bound on a runaway, not a deadline a user waits for:
+ * the run shows its progress and can be cancelled.
+ */
+export function defaultScreenBudgetMs(size: number): number {
+  return 10 * 60_000 + Math.ceil(size / (1 << 20)) * 4_000;
+}
 /** Finished views kept (per artifact and terminal size). */
 const MAX_KEPT = 4;
 /** Jobs running at once (each is a thread with two emulators). */
@@ -38,17 +45,20 @@ interface Job {
 
 export class ScreenJobs {
   private readonly jobs = new Map<string, Job>();
-  private readonly budgetMs: number;
 
-  constructor(private readonly o: { rawPath(sha: string): string; inline: boolean; budgetMs?: number; script?: string }) {
-    this.budgetMs = o.budgetMs ?? DEFAULT_SCREEN_BUDGET_MS;
-  }
+  /** `budgetMs`: every run's budget (default: defaultScreenBudgetMs of its artifact's size). */
+  constructor(private readonly o: { rawPath(sha: string): string; inline: boolean; budgetMs?: number; script?: string }) {}
 
-  /** Starts (or joins) the reconstruction of `ref` (`sha`, `size` bytes) at `cols` x `rows` for `windowId`. */
+  /**
+   * Starts (or joins) the reconstruction of `ref` (`sha`, `size` bytes) at `cols` x `rows` for
+   * `windowId`. A run that failed or was stopped is reported once to each window that was
+   * following it; asked again, it starts over.
+   */
   get(ref: ArtifactRef, sha: string, size: number, t: { cols: number; rows: number }, windowId: number): ScreenStatus {
     const key = `${sha}:${t.cols}x${t.rows}`;
     let job = this.jobs.get(key);
     if (job && (job.state === 'failed' || job.state === 'cancelled')) {
+      if (job.windows.delete(windowId)) return status(job);
       this.jobs.delete(key);
       job = undefined;
     }
@@ -85,7 +95,7 @@ export class ScreenJobs {
   }
 
   private withdraw(job: Job, windowId: number): void {
-    job.windows.delete(windowId);
+    if (!job.windows.delete(windowId)) return;
     if (job.windows.size === 0 && job.state === 'running') job.stop('the screen reconstruction was cancelled');
   }
 
@@ -96,7 +106,8 @@ export class ScreenJobs {
       windows: new Set(), cancel, stop: () => undefined,
     };
     this.jobs.set(key, job);
-    const task: ScreenTask = { path, size, cols: t.cols, rows: t.rows, deadline: Date.now() + this.budgetMs, cancel: cancel.buffer as SharedArrayBuffer };
+    const budgetMs = this.o.budgetMs ?? defaultScreenBudgetMs(size);
+    const task: ScreenTask = { path, size, cols: t.cols, rows: t.rows, deadline: Date.now() + budgetMs, cancel: cancel.buffer as SharedArrayBuffer };
     let finished = false;
     const finish = (m: ScreenMessage | { type: 'stopped'; message: string }): void => {
       if (finished) {
@@ -120,7 +131,7 @@ export class ScreenJobs {
       this.trim();
     };
     // The worker stops itself at the deadline; past it and a grace, main ends the thread.
-    const timer = setTimeout(() => job.stop('the screen reconstruction ran past its time budget and was stopped'), this.budgetMs + 5_000);
+    const timer = setTimeout(() => job.stop('the screen reconstruction ran past its time budget and was stopped'), budgetMs + 5_000);
     timer.unref();
     if (this.o.inline) {
       job.stop = (why) => {

@@ -112,9 +112,9 @@ describe('prompt back-off', () => {
   });
 
   it('a prompt left unanswered until it times out counts as a refusal', async () => {
-    const quick = new PromptBroker({
+    const quick: PromptBroker = new PromptBroker({
       grants: env.services.grants, view: env.services.view, audit: env.services.audit, now: () => t, timeoutMs: 20,
-      opener: { open: async (id) => quick.attach(id, 900), close: () => undefined },
+      opener: { open: async (id): Promise<void> => quick.attach(id, 900), close: () => undefined },
     });
     expect((await quick.request(1, env.markerRef, {})).state).toBe('denied');
     await expect(quick.request(1, env.markerRef, {})).rejects.toMatchObject({ code: 'too-soon' });
