@@ -13,7 +13,7 @@ import { readRawRange } from '../raw/read';
 import type { VaultView } from '../vault-view/view';
 import { ARTIFACT_METHODS, type ArtifactPort } from './artifact-port';
 import { auditText, BridgeError, errorWire } from './errors';
-import { firstNotInert } from './inert';
+import { firstNotInertYielding } from './inert';
 
 /**
  * Who is calling, as main sees it (never as the caller claims): Electron main fills this from
@@ -185,12 +185,12 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       return values;
     },
     copyText: async (_w, [kind, text]) => {
-      assertInert(text, 'copy');
+      await assertInert(text, 'copy');
       await deps.writeClipboard(text);
       await audit.append('text.copied', { kind, chars: text.length });
     },
     exportText: async (w, [kind, suggestedName, text]) => {
-      assertInert(text, 'export');
+      await assertInert(text, 'export');
       const safeName = suggestedName.replace(/[^A-Za-z0-9._ -]/g, '_').replace(/^\.+/, '').slice(0, 120) || 'airlock-export.txt';
       const path = await deps.chooseSavePath(w, safeName);
       if (!path) return { saved: false, name: null };
@@ -307,8 +307,8 @@ function asBridgeError(err: unknown): BridgeError | null {
   return null;
 }
 
-function assertInert(text: string, what: string): void {
-  const at = firstNotInert(text);
+async function assertInert(text: string, what: string): Promise<void> {
+  const at = await firstNotInertYielding(text);
   if (at >= 0) throw new BridgeError('bad-request', `${what} refused: the text holds a control or invisible character at index ${at}`);
 }
 

@@ -23,9 +23,9 @@ export const DEFAULT_PROMPT_TIMEOUT_MS = 5 * 60_000;
 export const BACKOFF_BASE_MS = 10_000;
 export const BACKOFF_CAP_MS = 10 * 60_000;
 
-/** How long to wait after the `refusals`-th denial or close in a row. */
-export function backoffMs(refusals: number): number {
-  return refusals <= 0 ? 0 : Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(refusals - 1, 30));
+/** How long to wait after the `refusals`-th denial or close in a row (`base`: the first wait). */
+export function backoffMs(refusals: number, base = BACKOFF_BASE_MS): number {
+  return refusals <= 0 ? 0 : Math.min(BACKOFF_CAP_MS, base * 2 ** Math.min(refusals - 1, 30));
 }
 
 /** Opens and closes main's prompt window (Electron: a BrowserWindow; e2e: a Chromium page). */
@@ -91,6 +91,8 @@ export class PromptBroker {
       opener: PromptOpener;
       timeoutMs?: number;
       now?: () => number;
+      /** The first back-off wait (default BACKOFF_BASE_MS; tests of other flows shorten it). */
+      backoffBaseMs?: number;
     },
   ) {
     this.timeoutMs = deps.timeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS;
@@ -275,7 +277,7 @@ export class PromptBroker {
       return;
     }
     const count = (this.refused.get(key)?.count ?? 0) + 1;
-    this.refused.set(key, { count, until: this.now() + backoffMs(count) });
+    this.refused.set(key, { count, until: this.now() + backoffMs(count, this.deps.backoffBaseMs) });
   }
 
   /** Whether a prompt window belongs to a waiting request. */

@@ -264,3 +264,15 @@ describe('forged calls', () => {
     expect(refusedCount).toBe(60);
   });
 });
+
+describe('inert check of copy and export, a slice at a time', () => {
+  it('finds what the one-go check finds, wherever the slices are cut (joiners, emoji, controls)', async () => {
+    const { firstNotInert, firstNotInertYielding } = await import('../../../../app/services/bridge/inert');
+    const fc = (await import('fast-check')).default;
+    const token = fc.constantFrom('a', ' ', '\n', 'é', '🙂', '\u200d', '👩\u200d💻', 'ب\u200cه', '\u202e', '\x1b[31m', '\ufe0f', '❤\ufe0f', '\ud800', '本');
+    await fc.assert(fc.asyncProperty(fc.array(token, { maxLength: 60 }), fc.integer({ min: 1, max: 9 }), async (parts, slice) => {
+      const text = parts.join('');
+      expect(await firstNotInertYielding(text, slice)).toBe(firstNotInert(text));
+    }), { numRuns: 800 });
+  });
+});
