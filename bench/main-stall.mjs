@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { clearInterval, setInterval } from 'node:timers';
 import { writeHostileArtifact } from './viewer/hostile.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
