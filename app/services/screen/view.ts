@@ -7,6 +7,7 @@ import { open } from 'node:fs/promises';
 import { MAX_SCREEN_FINDINGS } from '../../../shared/bridge/limits';
 import type { ScreenView } from '../../../shared/bridge/types';
 import { sanitize } from '../../../shared/sanitize';
+import { BridgeError } from '../bridge/errors';
 import { ScreenEngine, SCREEN_PIECE_BYTES, type ScreenReport } from './engine';
 
 /**
@@ -23,10 +24,15 @@ export interface ScreenRunOptions {
   onProgress?(bytesDone: number): void;
   /** Checked after each piece: a message stops the run (thrown as an Error with it). */
   shouldStop?(): string | null;
+  /** Refuse ('too-large') a file larger than this (a caller that answers in line: the MCP tool). */
+  maxBytes?: number;
 }
 
 /** The screen view of the raw file at `path` (`size` bytes as listed), on a terminal of `cols` x `rows`, streamed. */
 export async function screenView(path: string, size: number, cols: number, rows: number, o: ScreenRunOptions = {}): Promise<ScreenView> {
+  if (o.maxBytes !== undefined && size > o.maxBytes) {
+    throw new BridgeError('too-large', `the artifact is ${size} bytes; this screen view takes at most ${o.maxBytes} (the viewer's Screen tab, or airlock screen --max-bytes, takes more)`);
+  }
   const engine = new ScreenEngine({ cols, rows, maxFindings: MAX_SCREEN_FINDINGS, expectedBytes: size });
   const fh = await open(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
   try {
