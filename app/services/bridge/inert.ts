@@ -10,10 +10,19 @@ export { firstNotInert };
 const SLICE = 1 << 20;
 
 /**
+ * Whether a slice may end after UTF-16 unit `c`: printable ASCII that nothing after it can join
+ * (not a digit, `#` or `*`, which take a keycap's selector). After it a parser that has seen only
+ * inert text is at rest, and one that has not already found what makes the text not inert.
+ */
+function cutsAfter(c: number): boolean {
+  return c >= 0x20 && c <= 0x7e && (c < 0x30 || c > 0x39) && c !== 0x23 && c !== 0x2a;
+}
+
+/**
  * {@link firstNotInert} for text up to the bridge's 32 MiB, checked a slice at a time with main's
- * event loop free between slices (in one go, 32 MiB held main ~300 ms). Slices end after a line
- * break or a space: after either the parser is at rest and nothing can join across the cut, so
- * the slices are inert exactly when the whole is. A slice with neither is checked with the rest.
+ * event loop free between slices (in one go, 32 MiB held main ~300 ms). Slices end after an ASCII
+ * character nothing can join ({@link cutsAfter}), so the slices are inert exactly when the whole
+ * is; a stretch of `slice` units with none (a megabyte of CJK or emoji) is checked with the rest.
  */
 export async function firstNotInertYielding(text: string, slice = SLICE): Promise<number> {
   let from = 0;
@@ -21,8 +30,7 @@ export async function firstNotInertYielding(text: string, slice = SLICE): Promis
     let to = text.length;
     if (from + slice < text.length) {
       for (let k = from + slice - 1; k > from; k--) {
-        const c = text.charCodeAt(k);
-        if (c === 0x0a || c === 0x20) {
+        if (cutsAfter(text.charCodeAt(k))) {
           to = k + 1;
           break;
         }
