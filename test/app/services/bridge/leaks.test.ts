@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRIDGE_METHODS, GRANT_METHODS, type BridgeMethod } from '../../../../shared/bridge/contract';
 import type { RecordSummary, ScreenStatus, SpanInfo } from '../../../../shared/bridge/types';
 import { loadArtifactFactory } from '../../../../app/services/bridge/artifact-loader';
+import { parseCastHeader } from '../../../../app/services/import/asciicast';
+import { parseTiming } from '../../../../app/services/import/script';
 import { approve, makeEnv, promptWindow, type Env } from './env';
 
 /** Upper-case letters: valid CSI and ESC final bytes, OSC commands 65-90, and none is kept text here. */
@@ -206,6 +208,11 @@ describe('no raw-derived value leaves main without a grant', () => {
       if (GRANT_METHODS.has(m)) expect(answers.slice(from).every((a) => (a.value as { ok: boolean }).ok === false)).toBe(true);
     }, 60_000);
   }
+
+  it('an import that fails says where, never what the file holds (its error reaches the renderer)', () => {
+    expect(() => parseCastHeader(`{"version": "${MARKER}"}`)).toThrow(/^asciicast: unsupported version \(2 and 3 are read\)$/);
+    expect(() => parseTiming(`0.5 12\n${MARKER} 1\n`)).toThrow(/^timing file: cannot read line 2$/);
+  });
 
   it('under a grant, getSpanValues hands the values out (and the scan finds them)', async () => {
     const grant = await approve(env, 2, ref);
