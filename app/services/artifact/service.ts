@@ -69,7 +69,7 @@ export interface ArtifactServiceOptions {
 
 /** Artifacts from this size on get a lazy index by default (ArtifactServiceOptions.lazyIndex). */
 export const LAZY_MIN_BYTES = 16 << 20;
-/** Raw bytes per page of a lazy index (a query replays at most 4 of them; cold, in main, ~50 ms). */
+/** Raw bytes per page of a lazy index (a query replays at most 4 of them; cold, in the query worker, ~50 ms). */
 export const LAZY_PAGE_BYTES = 128 << 10;
 
 interface Job {

@@ -1,5 +1,6 @@
-// Worker-thread entry: builds one index (build.ts) off main's event loop. Main passes the options
-// and a shared cancel flag; the worker posts progress at most every 50 ms, then `done` or `error`.
+// Worker-thread entry: builds one index (build.ts) off main's event loop — main passes the options
+// and a shared cancel flag; the worker posts progress at most every 50 ms, then `done` or `error` —
+// or runs queries and searches (query-host.ts) for main's query client (query-client.ts).
 // With `segments` > 1 it runs the segmented build (parallel.ts), starting this same script again
 // for each later segment (`airlockArtifactSegment`).
 import { parentPort, workerData } from 'node:worker_threads';
