@@ -4,14 +4,17 @@
 // worst arguments we know for it, on a vault holding a hostile artifact (MAIN_STALL_BYTES,
 // default 64 MiB: a lazy index), an 8 MiB one (an eager index), and 128 KiB of "k" for the
 // Kelvin-sign query. A 1 ms timer measures the longest gap in main's event loop while each call
-// (and, for jobs, the work it starts) runs. Prints one line per call and, last, a JSON object
-// with every call's stall and the worst. MAIN_STALL_REPO=<checkout> runs another checkout's
+// (and, for jobs, the work it starts) runs, and how long main was busy between two of its ticks
+// (event-loop utilization's active time: what main itself ran, where the gap also counts time the
+// OS gave main no core — on a loaded machine, hundreds of ms; `floor` measures that with main
+// idle). Prints one line per call and, last, a JSON object with every call's numbers and the worst. MAIN_STALL_REPO=<checkout> runs another checkout's
 // sources (a build before), with the same calls (unknown methods are reported as such).
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { writeHostileArtifact } from './viewer/hostile.mjs';
 
@@ -88,14 +91,22 @@ try {
     return w.value;
   };
 
-  /** Runs `f` and reports the longest gap of a 1 ms timer (main's longest stall) and the wall time. */
+  /**
+   * Runs `f` and reports the longest gap of a 1 ms timer (stall), the longest time main was busy
+   * between two ticks of it (busy), and the wall time.
+   */
   async function measure(f) {
     let last = performance.now();
+    let lastElu = performance.eventLoopUtilization();
     let worst = 0;
+    let busy = 0;
     const probe = setInterval(() => {
       const now = performance.now();
+      const elu = performance.eventLoopUtilization();
       worst = Math.max(worst, now - last - 1);
+      busy = Math.max(busy, elu.active - lastElu.active);
       last = now;
+      lastElu = elu;
     }, 1);
     const t0 = performance.now();
     let outcome = 'ok';
@@ -107,8 +118,9 @@ try {
     }
     const wall = performance.now() - t0;
     worst = Math.max(worst, performance.now() - last - 1);
+    busy = Math.max(busy, performance.eventLoopUtilization().active - lastElu.active);
     clearInterval(probe);
-    return { stall_ms: Math.round(worst), wall_ms: Math.round(wall), outcome };
+    return { busy_ms: Math.round(busy), stall_ms: Math.round(worst), wall_ms: Math.round(wall), outcome };
   }
 
   const results = [];
@@ -119,11 +131,17 @@ try {
     w.on('exit', r);
   });
   const floor = await measure(() => Promise.all([spin(), spin()]));
-  log(`floor (main idle, two threads spinning): ${floor.stall_ms} ms`);
+  log(`floor (main idle, two threads spinning): busy ${floor.busy_ms} ms, stalled ${floor.stall_ms} ms`);
+  // A call that returns within a couple of seconds runs three times: its least busy run is what the
+  // call costs main (the others add what the machine's load did meanwhile).
   const run = async (name, f) => {
-    const r = await measure(f);
+    let r = await measure(f);
+    for (let k = 0; k < 2 && r.wall_ms < 2000; k++) {
+      const again = await measure(f);
+      if (again.busy_ms < r.busy_ms) r = again;
+    }
     results.push({ call: name, ...r });
-    log(`${name}: main stalled at most ${r.stall_ms} ms (call took ${r.wall_ms} ms) ${r.outcome === 'ok' ? '' : r.outcome}`);
+    log(`${name}: main busy at most ${r.busy_ms} ms at a stretch, stalled ${r.stall_ms} ms (call took ${r.wall_ms} ms) ${r.outcome === 'ok' ? '' : r.outcome}`);
   };
   const until = async (f) => {
     for (let i = 0; i < 36000; i++) {
@@ -228,9 +246,9 @@ try {
   await run('reviewRequest (unknown id)', () => call('reviewRequest', 'req-20260101T000000Z-00000000', 'deny', 'no'));
 
   await services.shutdown();
-  const worst = results.reduce((a, b) => (b.stall_ms > a.stall_ms ? b : a));
-  log(`worst: ${worst.call}: ${worst.stall_ms} ms`);
-  console.log(JSON.stringify({ repo: REPO, big_bytes: BIG, floor_ms: floor.stall_ms, worst: { call: worst.call, stall_ms: worst.stall_ms }, calls: results }));
+  const worst = results.reduce((a, b) => (b.busy_ms > a.busy_ms ? b : a));
+  log(`worst: ${worst.call}: busy ${worst.busy_ms} ms at a stretch (stalled ${worst.stall_ms} ms)`);
+  console.log(JSON.stringify({ repo: REPO, big_bytes: BIG, floor: { busy_ms: floor.busy_ms, stall_ms: floor.stall_ms }, worst: { call: worst.call, busy_ms: worst.busy_ms, stall_ms: worst.stall_ms }, calls: results }));
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
