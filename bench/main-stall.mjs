@@ -133,10 +133,11 @@ try {
   const floor = await measure(() => Promise.all([spin(), spin()]));
   log(`floor (main idle, two threads spinning): busy ${floor.busy_ms} ms, stalled ${floor.stall_ms} ms`);
   // A call that returns within a couple of seconds runs three times: its least busy run is what the
-  // call costs main (the others add what the machine's load did meanwhile).
-  const run = async (name, f) => {
+  // call costs main (the others add what the machine's load did meanwhile). `once`: a call whose
+  // work is done by its first run (building an index, revoking a grant).
+  const run = async (name, f, once = false) => {
     let r = await measure(f);
-    for (let k = 0; k < 2 && r.wall_ms < 2000; k++) {
+    for (let k = 0; k < 2 && r.wall_ms < 2000 && !once; k++) {
       const again = await measure(f);
       if (again.busy_ms < r.busy_ms) r = again;
     }
@@ -169,7 +170,7 @@ try {
       const w = await call('startIndex', ref);
       await until(async () => (await ok('getIndexStatus', ref)).state !== 'running');
       return w;
-    });
+    }, true);
   }
   await run('getVaultInfo', () => call('getVaultInfo'));
   await run('listRecords', () => call('listRecords'));
@@ -215,7 +216,7 @@ try {
   await run(`searchRaw 256-byte wildcard pattern over ${BIG >> 20} MiB`, () => call('searchRaw', grant, { mode: 'hex', pattern: wild }));
   await run('searchRaw 2000-char literal', () => call('searchRaw', grant, { mode: 'text', pattern: 'a'.repeat(2000) }));
   await run('listGrants', () => call('listGrants'));
-  await run('revokeGrant', () => call('revokeGrant', grant));
+  await run('revokeGrant', () => call('revokeGrant', grant), true);
   // The screen: a job in a worker (be8ac32: in main, and refused over 16 MiB).
   for (const [label, ref, size] of [['8 MiB, 200x100', mid, { cols: 200, rows: 100 }], ['8 MiB, 1000x1000', mid, { cols: 1000, rows: 1000 }]]) {
     await run(`getScreen (${label}) until done`, async () => {
