@@ -20,3 +20,5 @@ export const MAX_EXPORT_CHARS = 32 << 20;
 export const MAX_MINIMAP_BUCKETS = 4_096;
 /** Most findings one `getScreen` answer lists. */
 export const MAX_SCREEN_FINDINGS = 5_000;
+/** Characters of a screen finding's text listed (its offset and length cover all of it). */
+export const MAX_SCREEN_FINDING_TEXT = 500;

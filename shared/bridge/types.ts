@@ -131,7 +131,7 @@ export interface ScreenFindingView {
   /** Raw offset and length of the hidden characters' bytes. */
   readonly offset: number;
   readonly length: number;
-  /** The hidden text, inert (as the sanitizer keeps it). */
+  /** The hidden text, inert (as the sanitizer keeps it); at most MAX_SCREEN_FINDING_TEXT characters of it. */
   readonly text: string;
   /** Where it was printed (1-based), when known. */
   readonly line: number | null;

@@ -39,6 +39,8 @@ export interface ScreenOptions {
   readonly scrollback?: number;
   /** Findings kept (the first by offset; `counts` counts every one). Default: all. */
   readonly maxFindings?: number;
+  /** Characters of a finding's text kept (its offset and length still cover it all). Default: all. */
+  readonly maxFindingText?: number;
   /** The input's length when known: the snapshot budget is per byte of it (default: per byte so far). */
   readonly expectedBytes?: number;
   /** reconstructScreen: bytes written at a time (default SCREEN_PIECE_BYTES; tests). */
@@ -265,6 +267,7 @@ export class ScreenEngine {
   private readonly counts: Record<FindingKind, number> = { overwritten: 0, erased: 0, concealed: 0, same_colour: 0 };
   private scrolledOut = 0;
   private readonly maxFindings: number;
+  private readonly maxFindingText: number;
   private nextSweep = SWEEP_MIN_ROWS;
   private ended = false;
 
@@ -273,6 +276,7 @@ export class ScreenEngine {
     this.rows = options.rows ?? SCREEN_DEFAULTS.rows;
     const scrollback = options.scrollback ?? SCREEN_DEFAULTS.scrollback;
     this.maxFindings = options.maxFindings ?? Number.POSITIVE_INFINITY;
+    this.maxFindingText = options.maxFindingText ?? Number.POSITIVE_INFINITY;
     this.expectedBytes = options.expectedBytes ?? 0;
     this.a = makeTerminal(this.cols, this.rows, scrollback);
     this.b = makeTerminal(this.cols, this.rows, scrollback);
@@ -591,7 +595,7 @@ export class ScreenEngine {
       return line?.getCell(x, cell) ? tagAt(cell) : -1;
     };
     for (let r = 0; r < chars.rows; r++) if (!chars.visible[r]) this.settleGone(r, kinds, by, holder);
-    this.keep(merge(chars, kinds, by, KIND));
+    this.keep(merge(chars, kinds, by, KIND, this.maxFindingText));
     chars.compact((r) => chars.visible[r] === 1);
     const cells = (normal.length + b.buffer.alternate.length) * this.cols;
     this.nextSweep = chars.rows + Math.max(SWEEP_MIN_ROWS, cells);
@@ -634,7 +638,7 @@ export class ScreenEngine {
     const normal = grids.normal;
     const holder = (y: number, x: number): number => (y >= 0 && y * cols + x < normal.length ? normal[y * cols + x] : -1);
     for (let r = 0; r < chars.rows; r++) if (!chars.visible[r]) this.settleGone(r, kinds, by, holder);
-    this.keep(merge(chars, kinds, by, KIND));
+    this.keep(merge(chars, kinds, by, KIND, this.maxFindingText));
     this.trimFindings();
     const divergedAtLine = firstDivergence(a, b);
     // The last screen as a person saw it: concealed and same-colour cells are blank there, and a
@@ -781,8 +785,11 @@ function sameColour(cell: { isFgDefault(): boolean; isBgDefault(): boolean; getF
   return cell.getFgColorMode() === cell.getBgColorMode() && cell.getFgColor() === cell.getBgColor();
 }
 
-/** Consecutive hidden characters (rows) of one kind (and one cause), adjacent in the raw bytes, as one finding. */
-function merge(chars: CharTable, kinds: Int8Array, by: Float64Array, names: FindingKind[]): ScreenFinding[] {
+/**
+ * Consecutive hidden characters (rows) of one kind (and one cause), adjacent in the raw bytes, as
+ * one finding; its text holds the first `maxText` characters.
+ */
+function merge(chars: CharTable, kinds: Int8Array, by: Float64Array, names: FindingKind[], maxText: number): ScreenFinding[] {
   const out: ScreenFinding[] = [];
   let i = 0;
   while (i < chars.rows) {
@@ -798,7 +805,7 @@ function merge(chars: CharTable, kinds: Int8Array, by: Float64Array, names: Find
       j++;
     }
     let text = '';
-    for (let k = i; k < j; k++) text += String.fromCodePoint(chars.cp[k]);
+    for (let k = i; k < Math.min(j, i + maxText); k++) text += String.fromCodePoint(chars.cp[k]);
     const known = chars.line[i] >= 0;
     out.push({
       kind: names[kinds[i]], offset: chars.offset[i], length: end - chars.offset[i], text,

@@ -4,7 +4,7 @@
 // findings.
 import { constants as fsc } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { MAX_SCREEN_FINDINGS } from '../../../shared/bridge/limits';
+import { MAX_SCREEN_FINDING_TEXT, MAX_SCREEN_FINDINGS } from '../../../shared/bridge/limits';
 import type { ScreenView } from '../../../shared/bridge/types';
 import { sanitize } from '../../../shared/sanitize';
 import { BridgeError } from '../bridge/errors';
@@ -33,7 +33,7 @@ export async function screenView(path: string, size: number, cols: number, rows:
   if (o.maxBytes !== undefined && size > o.maxBytes) {
     throw new BridgeError('too-large', `the artifact is ${size} bytes; this screen view takes at most ${o.maxBytes} (the viewer's Screen tab, or airlock screen --max-bytes, takes more)`);
   }
-  const engine = new ScreenEngine({ cols, rows, maxFindings: MAX_SCREEN_FINDINGS, expectedBytes: size });
+  const engine = new ScreenEngine({ cols, rows, maxFindings: MAX_SCREEN_FINDINGS, maxFindingText: MAX_SCREEN_FINDING_TEXT, expectedBytes: size });
   const fh = await open(path, fsc.O_RDONLY | fsc.O_NOFOLLOW);
   try {
     const piece = Buffer.allocUnsafe(SCREEN_PIECE_BYTES);
@@ -54,7 +54,7 @@ export async function screenView(path: string, size: number, cols: number, rows:
 
 /** The screen view of `bytes` (see {@link screenView}), in one go. */
 export function screenViewOf(bytes: Uint8Array, cols: number, rows: number): ScreenView {
-  const engine = new ScreenEngine({ cols, rows, maxFindings: MAX_SCREEN_FINDINGS, expectedBytes: bytes.length });
+  const engine = new ScreenEngine({ cols, rows, maxFindings: MAX_SCREEN_FINDINGS, maxFindingText: MAX_SCREEN_FINDING_TEXT, expectedBytes: bytes.length });
   for (let at = 0; at < bytes.length; at += SCREEN_PIECE_BYTES) engine.write(bytes.subarray(at, at + SCREEN_PIECE_BYTES));
   return viewOf(engine.end());
 }

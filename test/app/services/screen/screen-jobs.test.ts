@@ -117,6 +117,16 @@ describe('screen jobs', () => {
 });
 
 describe('screen engine memory', () => {
+  it('lists a finding\'s text up to MAX_SCREEN_FINDING_TEXT characters, its range whole', async () => {
+    const { screenViewOf } = await import('../../../../app/services/screen/view');
+    const { MAX_SCREEN_FINDING_TEXT } = await import('../../../../shared/bridge/limits');
+    const hidden = 'h'.repeat(3000);
+    const v = screenViewOf(enc(`${hidden}\x1b[2J\x1b[Hok\n`), 200, 24);
+    expect(v.findings).toHaveLength(1);
+    expect(v.findings[0]).toMatchObject({ kind: 'erased', offset: 0, length: 3000 });
+    expect(v.findings[0].text).toBe('h'.repeat(MAX_SCREEN_FINDING_TEXT));
+  });
+
   it('follows at most the emulator\'s cells plus a sweep\'s worth of characters, however long the input', () => {
     const text = Array.from({ length: 60_000 }, (_, i) => `row ${i} ${'x'.repeat(40)}\n`).join('');
     const r = reconstructScreen(enc(text), { cols: 80, rows: 24, scrollback: 1000 });
