@@ -35,6 +35,8 @@ export interface LaunchOptions {
   /** Grant lifetime (default 15 minutes). */
   readonly grantTtlMs?: number;
   readonly promptTimeoutMs?: number;
+  /** The prompt's first back-off wait after a denial (default 10 s, as in the app). */
+  readonly promptBackoffBaseMs?: number;
   /** Viewport of the viewer page. */
   readonly viewport?: { width: number; height: number };
   /**
@@ -94,6 +96,7 @@ export async function launchApp(options: LaunchOptions): Promise<HarnessApp> {
     artifactFactory: await loadArtifactFactory(REPO),
     grantTtlMs: options.grantTtlMs,
     promptTimeoutMs: options.promptTimeoutMs,
+    promptBackoffBaseMs: options.promptBackoffBaseMs,
     opener: {
       async open(requestId) {
         const page = await context.newPage();

@@ -28,7 +28,8 @@ async function setup(opts: { grantTtlMs?: number } = {}): Promise<void> {
   cleanup = tmp.cleanup;
   const file = join(tmp.dir, 'incident-4711.log');
   await writeFile(file, Buffer.from(`deploy ok\n\x1b]52;c;${MARKER}\x07visible tail line\n\x1b[31mred\x1b[0m done\n`));
-  app = await launchApp({ vault: tmp.vault, grantTtlMs: opts.grantTtlMs });
+  // These flows deny and then approve from the same window at once: a short back-off (boundary.spec.ts tests the real one).
+  app = await launchApp({ vault: tmp.vault, grantTtlMs: opts.grantTtlMs, promptBackoffBaseMs: 1 });
   // Import through the bridge as "Open file…" does (main's dialog answers with our file).
   app.setNextOpenFile(file);
   const rec = await app.page.evaluate(() => window.airlock.openFile());

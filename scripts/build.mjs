@@ -5,6 +5,7 @@
 //                                  else dist/cli.mjs (+ chunks, one ESM file per command: fast start)
 //   dist/renderer/                 the viewer (RENDERER's vite config), when renderer/vite.config.ts exists
 //   dist/app/main.cjs              Electron main (electron external)
+//   dist/app/artifact-worker.cjs   the index and query worker; dist/app/screen-worker.cjs the screen worker
 //   dist/app/preload-viewer.cjs    the viewer windows' preload (sandboxed: bundled, electron external)
 //   dist/app/preload-prompt.cjs    the prompt window's preload
 //   dist/prompt/                   the authorization prompt page (HTML + JS + CSS, shipped with the app)
@@ -80,6 +81,8 @@ const workerEntry = join(root, 'app/services/artifact/worker.ts');
 if (existsSync(workerEntry)) {
   await build({ ...common, entryPoints: { 'artifact-worker': workerEntry }, outdir: 'dist/app', platform: 'node', format: 'cjs', target: 'node22', outExtension: { '.js': '.cjs' } });
 }
+// The screen reconstruction's worker (the emulator lives there, not in main or the index worker).
+await build({ ...common, entryPoints: { 'screen-worker': 'app/services/screen/worker.ts' }, outdir: 'dist/app', platform: 'node', format: 'cjs', target: 'node22', outExtension: { '.js': '.cjs' } });
 await build({
   ...common,
   entryPoints: { 'preload-viewer': 'app/preload/viewer.ts', 'preload-prompt': 'app/preload/prompt.ts' },

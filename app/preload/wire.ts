@@ -10,8 +10,9 @@ export const PROMPT_CHANNEL = 'airlock-prompt:call';
  */
 export const VIEWER_METHODS = [
   'getVaultInfo', 'listRecords', 'openFile', 'startIndex', 'getIndexStatus', 'cancelIndex', 'getReport', 'getSpans',
-  'findSpan', 'getMinimap', 'getTextLines', 'textPositionOf', 'searchText', 'getScreen', 'getChunkLog', 'requestRawAccess', 'listGrants',
-  'revokeGrant', 'readRaw', 'searchRaw', 'listBookmarks', 'saveBookmark', 'deleteBookmark', 'copyText', 'exportText', 'exportHexDump', 'listAudit',
+  'findSpan', 'getMinimap', 'getTextLines', 'textPositionOf', 'searchText', 'cancelSearch', 'getScreen', 'cancelScreen', 'getChunkLog',
+  'requestRawAccess', 'listGrants', 'revokeGrant', 'readRaw', 'getSpanValues', 'searchRaw', 'listBookmarks', 'saveBookmark', 'deleteBookmark',
+  'copyText', 'exportText', 'exportHexDump', 'listAudit',
   'listRequests', 'reviewRequest',
 ] as const;
 export const PROMPT_METHODS = ['getPrompt', 'answerPrompt'] as const;

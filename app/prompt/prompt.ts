@@ -44,7 +44,12 @@ function show(view: PromptView): void {
   const r = view.artifact.removal;
   const top = r.top.map((t) => `${t.key} ×${t.count}`).join('; ');
   text('removal', `${r.removedSpans} spans, ${r.removedBytes} bytes${top ? ` — ${top}` : ''}${r.truncated ? ' (input was truncated)' : ''}${r.ambiguous ? `; ${r.ambiguous} ambiguous` : ''}${r.withheldToEnd ? '; text withheld to end of input' : ''}`);
-  text('requester', view.requester + (view.requestedReason ? ` — “${view.requestedReason}”` : ''));
+  text('requester', view.requester);
+  showClaim(view.requestedReason, view.requestedReasonTruncated, view.requestedReasonChars);
+  if (view.earlierRefusals > 0) {
+    $('repeats').hidden = false;
+    text('repeats', `This window asked for this artifact before: ${view.earlierRefusals} earlier prompt${view.earlierRefusals === 1 ? ' was' : 's were'} denied or closed without an answer.`);
+  }
   text('lifetime', `${Math.round(view.expiresInMs / 60_000)} minutes, for that window only; revocable; ends when the window closes`);
   text('confirm-label', `Type the first ${view.confirmDigits} hex digits of the digest`);
   if (view.extract) showExtract(view);
@@ -63,6 +68,21 @@ function show(view: PromptView): void {
   $('reason').focus();
 }
 
+/**
+ * The requester's words, apart from everything Airlock says: in their own dashed box, labelled as
+ * untrusted, quoted, in another face (main escaped every control, bidi and invisible character and
+ * cut them to length; textContent keeps them text).
+ */
+function showClaim(reason: string, truncated: boolean, chars: number): void {
+  if (!reason) return;
+  $('claim').hidden = false;
+  text('claim-text', reason);
+  if (truncated) {
+    $('claim-cut').hidden = false;
+    text('claim-cut', `Truncated: ${chars.toLocaleString('en-US')} characters were given; only the first ones are shown above.`);
+  }
+}
+
 /** A review-queue request: what the approval releases (an extract), to whom, until when. */
 function showExtract(view: PromptView): void {
   const x = view.extract!;
@@ -72,7 +92,7 @@ function showExtract(view: PromptView): void {
   text('range-label', 'Extract');
   const what = x.kind === 'hex-range' ? 'hex dump' : x.kind === 'digest' ? `sha256${x.expect ? ` compared with ${x.expect.slice(0, 16)}…` : ''}` : `sanitized text${x.search !== null ? `, searched for “${x.search}”` : ''}`;
   text('range', `${what} of ${x.range ? `bytes ${x.range[0]}–${x.range[1]} (${formatBytes(x.range[1] - x.range[0])})` : 'the whole artifact'}`);
-  text('requester', `${x.requester} (request ${x.id}) — “${x.reason}”`);
+  text('requester', `${x.requester} (request ${x.id})`);
   text('lifetime-label', 'Request expires');
   text('lifetime', `${x.expiresAt} (in ${view.expiresInMs >= 7_200_000 ? `${Math.round(view.expiresInMs / 3_600_000)} hours` : `${Math.max(0, Math.round(view.expiresInMs / 60_000))} minutes`}); the decision and the extract's digest are audited`);
   $<HTMLTextAreaElement>('reason').placeholder = 'Why may the requester have this extract? (recorded in the audit log)';

@@ -153,6 +153,8 @@ export async function requestRaw(): Promise<void> {
     if (useArtifact.getState().artifact?.ref !== ref) return;
     if (outcome.state === 'granted') {
       useGrants.setState({ phase: 'granted', grant: outcome.grant, why: null, now: Date.now() });
+      // Chips show their values now (asked for under the grant as they render).
+      useView.setState((v) => ({ textVersion: v.textVersion + 1 }));
       const { hexTop, hexVisible } = useView.getState();
       ensureRaw(hexTop * ROW_BYTES, (hexVisible + 2) * ROW_BYTES);
     } else {
@@ -204,12 +206,13 @@ export async function endGrant(why: string | null, revoke: boolean): Promise<voi
   const s = session();
   if (s) {
     s.pages.clear();
+    s.values.clear();
     s.inflight.clear();
     s.rawGeneration++;
   }
   if (grant) {
     useGrants.setState({ phase: 'ended', grant: null, why });
-    useView.setState((v) => ({ rawVersion: v.rawVersion + 1 }));
+    useView.setState((v) => ({ rawVersion: v.rawVersion + 1, textVersion: v.textVersion + 1 }));
     if (revoke) await bridge().revokeGrant(grant.id).catch(() => undefined);
   }
 }
@@ -245,6 +248,7 @@ async function adoptGrant(ref: string): Promise<void> {
     const live = (await bridge().listGrants()).find((g) => g.ref === ref && g.expiresAt > Date.now());
     if (live && useArtifact.getState().artifact?.ref === ref && !useGrants.getState().grant) {
       useGrants.setState({ phase: 'granted', grant: live, why: null, now: Date.now() });
+      useView.setState((v) => ({ textVersion: v.textVersion + 1 }));
     }
   } catch {
     // no grant to adopt
@@ -508,8 +512,14 @@ export async function runSearch(): Promise<void> {
     if (hits.hits.length > 0) gotoHit(1);
     else notify('No hits');
   } catch (e) {
-    useSearch.setState({ busy: false, error: errorText(e), hits: [], total: 0, index: -1 });
+    const stopped = e instanceof Error && e.message.startsWith('[cancelled]');
+    useSearch.setState({ busy: false, error: stopped ? 'Search stopped.' : errorText(e), hits: [], total: 0, index: -1 });
   }
+}
+
+/** Ends this window's running search in main (its call then fails with [cancelled]). */
+export async function stopSearch(): Promise<void> {
+  await bridge().cancelSearch().catch(() => undefined);
 }
 
 export function setSearchMode(mode: SearchMode): void {
@@ -531,18 +541,47 @@ export function gotoHit(direction: 1 | -1): void {
 
 // ---------------------------------------------------------------- bookmarks
 
-/** Runs the screen engine in main on the open artifact, for a terminal of `cols` x `rows`. */
+/** How often a running screen reconstruction is asked where it stands. */
+const SCREEN_POLL_MS = 400;
+
+/**
+ * Runs the screen engine (in a worker of main's) on the open artifact, for a terminal of `cols` x
+ * `rows`, and follows its progress until it is done, failed or cancelled (or another size or
+ * artifact is asked for).
+ */
 export async function loadScreen(cols: number, rows: number): Promise<void> {
   const ref = useArtifact.getState().artifact?.ref;
   if (!ref) return;
   const key = `${ref}:${cols}x${rows}`;
-  useScreen.setState({ cols, rows, phase: 'loading', error: null, key });
+  useScreen.setState({ cols, rows, phase: 'loading', error: null, key, progress: null });
   try {
-    const view = await bridge().getScreen(ref, { cols, rows });
-    if (useScreen.getState().key === key) useScreen.setState({ phase: 'ready', view });
+    for (;;) {
+      const st = await bridge().getScreen(ref, { cols, rows });
+      if (useScreen.getState().key !== key) return;
+      if (st.state === 'done' && st.view) {
+        useScreen.setState({ phase: 'ready', view: st.view, progress: null });
+        return;
+      }
+      if (st.state !== 'running') {
+        useScreen.setState({ phase: 'error', view: null, error: st.error ?? `the reconstruction ${st.state}`, progress: null });
+        return;
+      }
+      useScreen.setState({ progress: { bytesDone: st.bytesDone, totalBytes: st.totalBytes, elapsedMs: st.elapsedMs } });
+      await new Promise((r) => setTimeout(r, SCREEN_POLL_MS));
+      if (useScreen.getState().key !== key) return;
+    }
   } catch (e) {
-    if (useScreen.getState().key === key) useScreen.setState({ phase: 'error', view: null, error: errorText(e) });
+    if (useScreen.getState().key === key) useScreen.setState({ phase: 'error', view: null, error: errorText(e), progress: null });
   }
+}
+
+/** Stops following the running reconstruction; main stops it when no window wants it any more. */
+export async function cancelScreen(): Promise<void> {
+  const ref = useArtifact.getState().artifact?.ref;
+  const { cols, rows, key } = useScreen.getState();
+  if (!ref || key === null) return;
+  useScreen.setState({ phase: 'error', view: null, error: 'Cancelled.', key: null, progress: null });
+  await bridge().cancelScreen(ref, { cols, rows }).catch(() => undefined);
 }
 
 export async function addBookmark(note: string): Promise<void> {

@@ -1,10 +1,11 @@
-// Per-artifact caches that are not React state: raw pages (only under a grant), span blocks and
-// text pages. Rows read them during render; arrivals bump a version in the view store.
+// Per-artifact caches that are not React state: raw pages and span values (only under a grant),
+// span blocks and text pages. Rows read them during render; arrivals bump a version in the view store.
 import type { TextLine } from '../../shared/bridge/types';
 import { MAX_TEXT_LINES } from '../../shared/bridge/contract';
 import { bridge } from './bridge';
 import { PAGE_SIZE, PageCache } from './lib/page-cache';
 import { SpanCache } from './lib/span-cache';
+import { SpanValueCache } from './lib/value-cache';
 import { useView } from './stores/view';
 
 /** Lines per text page. */
@@ -77,6 +78,8 @@ export interface Session {
   size: number;
   pages: PageCache;
   spans: SpanCache;
+  /** Span values, under a grant only (cleared with the raw pages when it ends). */
+  values: SpanValueCache;
   text: TextCache;
   /** Raw pages being read, by page index. */
   inflight: Map<number, Promise<void>>;
@@ -97,6 +100,10 @@ export function openSession(ref: string, size: number, onTotalLines: (n: number)
     ref, size, pages: new PageCache(), inflight: new Map(), rawGeneration: 0,
     spans: new SpanCache((offset, length) => bridge().getSpans(ref, offset, length), size, bump('spanVersion')),
     text: new TextCache(ref, bump('textVersion'), onTotalLines),
+    values: new SpanValueCache(() => {
+      bump('textVersion')();
+      bump('spanVersion')();
+    }),
   };
   return current;
 }
@@ -106,6 +113,7 @@ export function closeSession(): void {
   current.pages.clear();
   current.spans.clear();
   current.text.clear();
+  current.values.clear();
   current.inflight.clear();
   current.rawGeneration++;
   current = null;

@@ -7,13 +7,16 @@
 //   (code 'bad-request') and an audit entry. Unknown method names are refused the same way.
 // - The sender is checked first: the frame's origin must be the app's scheme and the frame must
 //   belong to a window main created for the viewer (the prompt window has its own bridge).
-// - Raw bytes — even as hex — leave main only through methods marked `grant: true`, whose first
-//   argument is a grant id bound to the calling window. Everything else returns sanitized text,
-//   offsets, counts or span metadata only.
+// - Raw bytes — even as hex — and anything derived from them that the sanitized text does not
+//   hold (a span's code point, byte, final byte or command number) leave main only through the
+//   GRANT_METHODS, whose first argument is a grant id bound to the calling window. Everything else
+//   returns sanitized text, offsets, counts, and span class and meaning (names from fixed tables).
+// - No call holds main's event loop: queries and searches run in worker threads within a time
+//   budget ('timeout'), and a text search or screen reconstruction can be cancelled ('cancelled').
 import { z } from 'zod';
 import type {
   ArtifactRef, AuditView, Bookmark, ChunkLogView, CopyKind, ExportKind, GrantInfo, HexDumpExport, IndexStatus, Minimap,
-  PromptView, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, RequestView, ScreenView, SearchHits, SpanInfo, TextPage,
+  PromptView, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, RequestView, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextPage,
   TextPosition, VaultInfo,
 } from './types';
 
@@ -31,6 +34,7 @@ const bookmarkId = z.string().regex(/^b-[0-9a-f]{16}$/, 'not a bookmark id');
 const requestId = z.string().regex(/^req-\d{8}T\d{6}Z-[0-9a-f]{8}$/, 'not a request id');
 const note = z.string().max(MAX_NOTE_CHARS);
 const range = z.tuple([offset, offset]).refine(([a, b]) => a < b, 'range start must be below its end');
+const screenSize = z.object({ cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(1000) }).strict();
 
 /** Argument schemas, one zod tuple per method. */
 export const BRIDGE_ARGS = {
@@ -48,14 +52,19 @@ export const BRIDGE_ARGS = {
   getMinimap: z.tuple([artifactRefSchema, z.number().int().min(1).max(MAX_MINIMAP_BUCKETS)]),
   getTextLines: z.tuple([artifactRefSchema, offset, z.number().int().min(1).max(MAX_TEXT_LINES)]),
   textPositionOf: z.tuple([artifactRefSchema, offset]),
+  /** One search per window: a new one (or cancelSearch) ends the window's running search ('cancelled'). */
   searchText: z.tuple([artifactRefSchema, z.string().min(1).max(MAX_NOTE_CHARS), z.object({ caseSensitive: z.boolean().optional() }).strict()]),
-  /** The screen engine on the artifact, on a terminal of this size (`airlock screen`). */
-  getScreen: z.tuple([artifactRefSchema, z.object({ cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(1000) }).strict()]),
+  cancelSearch: z.tuple([]),
+  /** Starts (or joins) the screen engine on the artifact, on a terminal of this size (`airlock screen`); poll for progress. */
+  getScreen: z.tuple([artifactRefSchema, screenSize]),
+  cancelScreen: z.tuple([artifactRefSchema, screenSize]),
   getChunkLog: z.tuple([recordId]),
   requestRawAccess: z.tuple([artifactRefSchema, z.object({ range: range.optional(), reason: note.optional() }).strict()]),
   listGrants: z.tuple([]),
   revokeGrant: z.tuple([grantId]),
   readRaw: z.tuple([grantId, offset, z.number().int().min(1).max(MAX_RAW_READ)]),
+  /** The values of the spans in `[offset, offset + length)` that lie wholly inside the granted range. */
+  getSpanValues: z.tuple([grantId, offset, length.max(MAX_SPAN_RANGE)]),
   /** Hex pattern with `??` wildcards (`1b 5d ?? 3b`) or literal text, over the raw bytes. */
   searchRaw: z.tuple([grantId, z.object({ mode: z.enum(['hex', 'text']), pattern: z.string().min(1).max(MAX_NOTE_CHARS) }).strict()]),
   listBookmarks: z.tuple([artifactRefSchema]),
@@ -84,7 +93,7 @@ export const BRIDGE_ARGS = {
 export type BridgeMethod = keyof typeof BRIDGE_ARGS;
 export const BRIDGE_METHODS = Object.keys(BRIDGE_ARGS) as BridgeMethod[];
 /** Methods that return raw bytes or facts about them and so need a grant bound to the caller. */
-export const GRANT_METHODS: ReadonlySet<BridgeMethod> = new Set<BridgeMethod>(['readRaw', 'searchRaw', 'exportHexDump']);
+export const GRANT_METHODS: ReadonlySet<BridgeMethod> = new Set<BridgeMethod>(['readRaw', 'searchRaw', 'getSpanValues', 'exportHexDump']);
 
 /** The API the preload exposes as `window.airlock` (and the harness stands in for). */
 export interface AirlockBridge {
@@ -101,14 +110,22 @@ export interface AirlockBridge {
   getTextLines(ref: ArtifactRef, firstLine: number, count: number): Promise<TextPage>;
   textPositionOf(ref: ArtifactRef, rawOffset: number): Promise<TextPosition | null>;
   searchText(ref: ArtifactRef, query: string, options: { caseSensitive?: boolean }): Promise<SearchHits>;
-  /** What a terminal of that size showed at the end, and the printed text it hid (no raw bytes: offsets and inert text). */
-  getScreen(ref: ArtifactRef, size: { cols: number; rows: number }): Promise<ScreenView>;
+  /** Ends this window's running text search, if any (its call fails with 'cancelled'). */
+  cancelSearch(): Promise<void>;
+  /**
+   * What a terminal of that size showed at the end, and the printed text it hid (no raw bytes:
+   * offsets and inert text): starts the reconstruction in a worker, or reports where the running
+   * one stands; `view` once it is done.
+   */
+  getScreen(ref: ArtifactRef, size: { cols: number; rows: number }): Promise<ScreenStatus>;
+  cancelScreen(ref: ArtifactRef, size: { cols: number; rows: number }): Promise<ScreenStatus>;
   getChunkLog(recordId: string): Promise<ChunkLogView>;
   /** Opens main's prompt window; resolves once the human approved or denied (or it expired). */
   requestRawAccess(ref: ArtifactRef, options: { range?: [number, number]; reason?: string }): Promise<RawAccessOutcome>;
   listGrants(): Promise<GrantInfo[]>;
   revokeGrant(grantId: string): Promise<void>;
   readRaw(grantId: string, offset: number, length: number): Promise<RawPage>;
+  getSpanValues(grantId: string, offset: number, length: number): Promise<SpanValue[]>;
   searchRaw(grantId: string, query: { mode: 'hex' | 'text'; pattern: string }): Promise<SearchHits>;
   listBookmarks(ref: ArtifactRef): Promise<Bookmark[]>;
   saveBookmark(ref: ArtifactRef, bookmark: { offset: number; length: number; note: string }): Promise<Bookmark>;
@@ -142,7 +159,7 @@ export interface AirlockPromptBridge {
 }
 
 /** Error codes a bridge call can fail with. */
-export type BridgeErrorCode = 'bad-request' | 'forbidden' | 'no-grant' | 'expired' | 'not-found' | 'too-large' | 'unavailable' | 'internal';
+export type BridgeErrorCode = 'bad-request' | 'forbidden' | 'no-grant' | 'expired' | 'not-found' | 'too-large' | 'unavailable' | 'timeout' | 'cancelled' | 'too-soon' | 'internal';
 
 /**
  * What crosses the IPC boundary: a result or a one-line error. Preload (and the harness) turn

@@ -18,7 +18,7 @@ export const MAX_NOTE_CHARS = 2_000;
 export const MAX_EXPORT_CHARS = 32 << 20;
 /** Minimap resolution bounds. */
 export const MAX_MINIMAP_BUCKETS = 4_096;
-/** Largest artifact `getScreen` reconstructs (the engine holds it in memory; ~1 MB/s). */
-export const MAX_SCREEN_BYTES = 16 << 20;
 /** Most findings one `getScreen` answer lists. */
 export const MAX_SCREEN_FINDINGS = 5_000;
+/** Characters of a screen finding's text listed (its offset and length cover all of it). */
+export const MAX_SCREEN_FINDING_TEXT = 500;

@@ -86,7 +86,11 @@ export interface IndexStatus {
   readonly error: string | null;
 }
 
-/** One annotated span (from the index; no payload bytes). */
+/**
+ * One annotated span (from the index) as anyone may see it: where it is, its class and meaning
+ * (a name from the parser's fixed tables), how it ended. Never its value: the code point, byte,
+ * final byte, parameter or command number it carries is raw content ({@link SpanValue}, grant only).
+ */
 export interface SpanInfo {
   /** Index of the span in the artifact's span list (stable; used for next/previous). */
   readonly index: number;
@@ -97,12 +101,23 @@ export interface SpanInfo {
   readonly meaning: string;
   /** `SpanFlag` bits. */
   readonly flags: number;
-  readonly code: number;
   /**
    * How a string or sequence ended: 'BEL', 'ST', 'C1 ST', 'CAN', 'SUB', 'ESC', 'EOF', 'final', 'C1' (cut
    * off by a C1 control), 'interrupted' (by another byte its grammar forbids), or null (not a sequence).
    */
   readonly terminator: string | null;
+}
+
+/**
+ * The value a span carries, released only under a grant (`getSpanValues`), like hex: for C0/C1 the
+ * control's code, for invisible spans the code point, for OSC the numeric command (-1: none), for
+ * invalid UTF-8 the first byte, otherwise the final byte (0: none).
+ */
+export interface SpanValue {
+  /** The span's index (as in {@link SpanInfo.index}). */
+  readonly index: number;
+  readonly offset: number;
+  readonly code: number;
 }
 
 /** Per-class occurrence counts in equal byte buckets across the whole artifact. */
@@ -119,7 +134,7 @@ export interface ScreenFindingView {
   /** Raw offset and length of the hidden characters' bytes. */
   readonly offset: number;
   readonly length: number;
-  /** The hidden text, inert (as the sanitizer keeps it). */
+  /** The hidden text, inert (as the sanitizer keeps it); at most MAX_SCREEN_FINDING_TEXT characters of it. */
   readonly text: string;
   /** Where it was printed (1-based), when known. */
   readonly line: number | null;
@@ -137,12 +152,41 @@ export interface ScreenView {
   /** Findings past this many are not listed (`counts` still counts every one). */
   readonly truncated: boolean;
   readonly counts: { readonly overwritten: number; readonly erased: number; readonly concealed: number; readonly same_colour: number; readonly printed: number; readonly scrolledOut: number };
-  /** The last screen as a person saw it (concealed and same-colour cells blank), inert. */
+  /**
+   * The last screen as a person saw it (concealed and same-colour cells blank), under the
+   * sanitizer's reading: a cell shows a character only when the sanitized text keeps it; a cell the
+   * emulator drew from bytes the sanitizer removed or withheld shows {@link WITHHELD_CELL}.
+   */
   readonly screen: readonly string[];
+  /** Cells of `screen` shown as {@link WITHHELD_CELL}. */
+  readonly withheldCells: number;
+  /**
+   * Bytes fed to the emulator before the sanitizer had decided them (an open sequence or a
+   * disagreement between readings longer than the engine looks ahead): characters they printed
+   * are not followed (no findings; withheld on the screen). 0 on ordinary input.
+   */
+  readonly unfollowedBytes: number;
   readonly alternateScreen: boolean;
   readonly layoutVerified: boolean;
   /** Each erased finding names its control (false: past the engine's snapshot budget, some do not). */
   readonly causesComplete: boolean;
+}
+
+/** What a screen cell drawn from removed or withheld bytes shows instead (one cell wide). */
+export const WITHHELD_CELL = '\u2591';
+
+/** Where a screen reconstruction (`getScreen`) stands; `view` once it is done. */
+export interface ScreenStatus {
+  readonly ref: ArtifactRef;
+  readonly cols: number;
+  readonly rows: number;
+  readonly state: 'running' | 'done' | 'failed' | 'cancelled';
+  readonly bytesDone: number;
+  readonly totalBytes: number;
+  readonly elapsedMs: number;
+  /** Why it failed or stopped (one line), else null. */
+  readonly error: string | null;
+  readonly view: ScreenView | null;
 }
 
 /** A piece of a sanitized text line: kept text, or a chip for a removed span. */
@@ -274,8 +318,20 @@ export interface PromptView {
   readonly artifact: ArtifactSummary;
   readonly record: Pick<RecordSummary, 'id' | 'title' | 'cwd' | 'createdAt' | 'source'>;
   readonly range: readonly [number, number] | null;
-  /** Reason the requester gave (may be empty: the human must give one). */
+  /**
+   * The reason the requester gave (may be empty: the human must give one): untrusted words, shown
+   * quoted in a box of their own. Every control, bidi, invisible and line-breaking character is a
+   * visible escape; at most MAX_SHOWN_REASON characters.
+   */
   readonly requestedReason: string;
+  /** The reason was longer than shown (`requestedReasonChars` characters given). */
+  readonly requestedReasonTruncated: boolean;
+  readonly requestedReasonChars: number;
+  /**
+   * Earlier prompts for this artifact from the same window that were denied or closed unanswered
+   * in a row (0: none): a window that keeps asking is backed off, and the human sees it.
+   */
+  readonly earlierRefusals: number;
   readonly requester: string;
   readonly expiresInMs: number;
   /** How many hex digits of the digest the human must type. */

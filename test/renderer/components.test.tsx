@@ -52,7 +52,7 @@ describe('Minimap', () => {
   });
 });
 
-const span = (o: Partial<SpanInfo>): SpanInfo => ({ index: 3, offset: 40, length: 44, cls: 4, meaning: 'OSC 52 clipboard access', flags: 0, code: 52, terminator: 'BEL', ...o });
+const span = (o: Partial<SpanInfo>): SpanInfo => ({ index: 3, offset: 40, length: 44, cls: 4, meaning: 'OSC 52 clipboard access', flags: 0, terminator: 'BEL', ...o });
 
 describe('chips and pieces', () => {
   it('a chip is an element with an icon, a class label and a full accessible name; text that imitates one stays text', () => {

@@ -3,10 +3,10 @@
 // GiB, whose bytes are computed instead of stored) and answers every bridge method the way main
 // does: sanitized text and span metadata freely, raw bytes only under a grant. Test-only code.
 import type { AirlockBridge } from '../../shared/bridge/contract';
-import { MAX_RAW_READ, MAX_SCREEN_BYTES, MAX_SEARCH_HITS, MAX_SPANS_PER_CALL, MAX_TEXT_LINES } from '../../shared/bridge/contract';
+import { MAX_RAW_READ, MAX_SEARCH_HITS, MAX_SPANS_PER_CALL, MAX_TEXT_LINES } from '../../shared/bridge/contract';
 import type { RequestView,
   ArtifactSummary, AuditView, Bookmark, ChunkLogView, ChunkRowView, CopyKind, ExportKind, GrantInfo, IndexStatus,
-  Minimap, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, SearchHits, SpanInfo, TextLine, TextPage,
+  Minimap, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextLine, TextPage,
   TextPiece, TextPosition, VaultInfo,
 } from '../../shared/bridge/types';
 import { SPAN_CLASS_COUNT, SPAN_CLASS_NAMES, SpanFlag } from '../../shared/parser/span-class';
@@ -26,6 +26,8 @@ interface Model {
   read(offset: number, length: number): Uint8Array;
   spans(offset: number, length: number): SpanInfo[];
   spanAtIndex(index: number): SpanInfo | null;
+  /** The value of span `index` (main hands it out under a grant only: getSpanValues). */
+  codeOf(index: number): number;
   readonly spanCount: number;
   readonly lineCount: number;
   lines(first: number, count: number): TextLine[];
@@ -56,13 +58,13 @@ function terminatorOf(bytes: Uint8Array, offset: number, length: number, cls: nu
 
 /** Sanitizes `bytes` whole and cuts the result into lines of pieces the way ARTIFACT's index does. */
 function buildSmall(bytes: Uint8Array): {
-  spans: SpanInfo[]; lines: TextLine[]; report: RemovalReport; text: string; textRaw: number[];
+  spans: SpanInfo[]; codes: number[]; lines: TextLine[]; report: RemovalReport; text: string; textRaw: number[];
 } {
-  const spans: SpanInfo[] = [];
+  const found: { span: SpanInfo; code: number }[] = [];
   const sanitizer = new Sanitizer({
     mapOffsets: true,
     onSpan: (cls, offset, length, meaning, flags, code) => {
-      spans.push({ index: spans.length, offset, length, cls, meaning, flags, code, terminator: terminatorOf(bytes, offset, length, cls, flags) });
+      found.push({ span: { index: found.length, offset, length, cls, meaning, flags, terminator: terminatorOf(bytes, offset, length, cls, flags) }, code });
     },
   });
   const parts = [sanitizer.write(bytes), sanitizer.end()];
@@ -71,8 +73,10 @@ function buildSmall(bytes: Uint8Array): {
   textBytes.set(parts[1], parts[0].length);
   const map = sanitizer.map!;
   const report = sanitizer.getReport();
-  spans.sort((a, b) => a.offset - b.offset || b.length - a.length);
-  spans.forEach((s, i) => ((s as { index: number }).index = i));
+  found.sort((a, b) => a.span.offset - b.span.offset || b.span.length - a.span.length);
+  found.forEach((f, i) => ((f.span as { index: number }).index = i));
+  const spans = found.map((f) => f.span);
+  const codes = found.map((f) => f.code);
 
   const lines: TextLine[] = [];
   let pieces: TextPiece[] = [];
@@ -134,7 +138,7 @@ function buildSmall(bytes: Uint8Array): {
   chipsUpTo(Number.MAX_SAFE_INTEGER);
   endLine(bytes.length, textBytes.length);
   if (lines.length > 1 && lines[lines.length - 1].pieces.length === 0 && lines[lines.length - 1].rawStart === bytes.length) lines.pop();
-  return { spans, lines, report, text: dec.decode(textBytes), textRaw };
+  return { spans, codes, lines, report, text: dec.decode(textBytes), textRaw };
 }
 
 function overlapping(spans: readonly SpanInfo[], offset: number, length: number): SpanInfo[] {
@@ -172,6 +176,7 @@ function smallModel(bytes: Uint8Array): Model {
     read: (offset, length) => bytes.slice(offset, Math.min(bytes.length, offset + length)),
     spans: (offset, length) => overlapping(built.spans, offset, length),
     spanAtIndex: (i) => built.spans[i] ?? null,
+    codeOf: (i) => built.codes[i] ?? 0,
     spanCount: built.spans.length,
     lineCount: built.lines.length,
     lines: (first, count) => built.lines.slice(first, first + count),
@@ -257,6 +262,7 @@ function periodicModel(unit: Uint8Array, repeats: number): Model {
       if (i < 0 || i >= perUnit * repeats) return null;
       return shiftSpan(one.spans[i % perUnit], Math.floor(i / perUnit));
     },
+    codeOf: (i) => one.codes[i % perUnit] ?? 0,
     spanCount: perUnit * repeats,
     lineCount: linesPerUnit * repeats,
     lines(first, count) {
@@ -513,11 +519,19 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     async textPositionOf(ref, rawOffset) {
       return model(ref).textPositionOf(rawOffset);
     },
-    async getScreen(ref, size) {
-      // The real screen engine over the model's bytes, as main runs it over the raw file.
+    async getScreen(ref, size): Promise<ScreenStatus> {
+      // The real screen engine over the model's bytes, as main's worker runs it over the raw file
+      // (done at once here; the fake keeps to 16 MiB, its periodic models go to many GiB).
       const m = model(ref);
-      if (m.size > MAX_SCREEN_BYTES) throw new Error('[too-large] the screen engine takes at most 16 MiB');
-      return screenViewOf(m.read(0, m.size), size.cols, size.rows);
+      const base = { ref, cols: size.cols, rows: size.rows, bytesDone: m.size, totalBytes: m.size, elapsedMs: 1 };
+      if (m.size > 16 << 20) return { ...base, state: 'failed', error: 'the fake bridge reconstructs at most 16 MiB', view: null };
+      return { ...base, state: 'done', error: null, view: screenViewOf(m.read(0, m.size), size.cols, size.rows) };
+    },
+    async cancelScreen(ref, size): Promise<ScreenStatus> {
+      return { ref, cols: size.cols, rows: size.rows, state: 'cancelled', bytesDone: 0, totalBytes: 0, elapsedMs: 0, error: 'cancelled', view: null };
+    },
+    async cancelSearch() {
+      log('search-cancelled', {});
     },
     async searchText(ref, query, opts): Promise<SearchHits> {
       const t0 = now();
@@ -559,6 +573,12 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       control.rawReads.push({ offset, length });
       if (control.rawDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, control.rawDelayMs));
       return { offset, bytes: m.read(offset, length) };
+    },
+    async getSpanValues(grantId, offset, length): Promise<SpanValue[]> {
+      const g = liveGrant(grantId);
+      const m = model(g.ref);
+      const [lo, hi] = g.range ?? [0, m.size];
+      return m.spans(offset, length).filter((s) => s.offset >= lo && s.offset + s.length <= hi).map((s) => ({ index: s.index, offset: s.offset, code: m.codeOf(s.index) }));
     },
     async searchRaw(grantId, query): Promise<SearchHits> {
       const g = liveGrant(grantId);

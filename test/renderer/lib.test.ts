@@ -119,7 +119,7 @@ describe('go to', () => {
   });
 });
 
-const span = (o: Partial<SpanInfo>): SpanInfo => ({ index: 0, offset: 0, length: 1, cls: 0, meaning: 'BEL bell', flags: 0, code: 7, terminator: null, ...o });
+const span = (o: Partial<SpanInfo>): SpanInfo => ({ index: 0, offset: 0, length: 1, cls: 0, meaning: 'BEL bell', flags: 0, terminator: null, ...o });
 
 describe('spans', () => {
   it('the innermost span owns its bytes in a block', () => {
@@ -147,6 +147,16 @@ describe('spans', () => {
     expect(chipLabel(span({ cls: 4, meaning: 'OSC 52 clipboard access' }))).toEqual({ cls: 'OSC', what: '52 clipboard' });
     expect(chipLabel(span({ cls: 3, meaning: 'SGR select graphic rendition' }))).toEqual({ cls: 'CSI', what: 'SGR' });
   });
+  it('chips say what kind of invisible or invalid byte without a grant, which one only with its value', () => {
+    const tag = span({ cls: 10, length: 4, meaning: 'tag character (ASCII smuggling)' });
+    expect(chipLabel(tag)).toEqual({ cls: 'Invisible', what: 'tag character' });
+    expect(chipLabel(tag, 0xe0041)).toEqual({ cls: 'Invisible', what: 'U+E0041' });
+    expect(chipLabel(span({ cls: 10, length: 3, meaning: 'bidi embedding/override control' }))).toEqual({ cls: 'Invisible', what: 'bidi override' });
+    const bad = span({ cls: 9, length: 1, meaning: 'invalid UTF-8' });
+    expect(chipLabel(bad)).toEqual({ cls: 'UTF-8', what: 'invalid, 1 byte' });
+    expect(chipLabel(bad, 0xe4)).toEqual({ cls: 'UTF-8', what: 'invalid \\xe4' });
+    expect(chipLabel(span({ cls: 9, length: 1, meaning: 'invalid UTF-8 (8-bit terminal: IND index)', flags: 32 }))).toEqual({ cls: 'UTF-8', what: 'stray C1 byte' });
+  });
 });
 
 describe('byte inspector', () => {
@@ -171,24 +181,24 @@ describe('byte inspector', () => {
     expect(c1.vt500Reading).toMatch(/^GR graphic/);
   });
   it('names what an ESC is from the span under it: the sequence it introduces, the ST it starts, or a lone ESC', () => {
-    const sp = (o: Partial<SpanInfo>): SpanInfo => ({ index: 1, offset: 10, length: 44, cls: 4, meaning: 'OSC 52 clipboard access', flags: 0, code: 52, terminator: 'BEL', ...o });
+    const sp = (o: Partial<SpanInfo>): SpanInfo => ({ index: 1, offset: 10, length: 44, cls: 4, meaning: 'OSC 52 clipboard access', flags: 0, terminator: 'BEL', ...o });
     // ESC ] 5 2 ; …: the opening ESC of an OSC 52
     const osc = inspectByte(Uint8Array.of(0x41, 0x1b, 0x5d, 0x35), 9, 10, sp({}));
     expect(osc.utf8Reading).toBe('ESC — introduces OSC 52 clipboard access');
     expect(osc.vt500Reading).toBe('ESC — introduces OSC 52 clipboard access');
     expect(osc.utf8Reading).not.toMatch(/lone/);
-    const csi = inspectByte(Uint8Array.of(0x1b, 0x5b, 0x33), 0, 0, sp({ offset: 0, length: 5, cls: 3, meaning: 'SGR select graphic rendition', code: 0x6d, terminator: 'final' }));
+    const csi = inspectByte(Uint8Array.of(0x1b, 0x5b, 0x33), 0, 0, sp({ offset: 0, length: 5, cls: 3, meaning: 'SGR select graphic rendition', terminator: 'final' }));
     expect(csi.utf8Reading).toBe('ESC — introduces CSI SGR select graphic rendition');
-    const dcs = inspectByte(Uint8Array.of(0x1b, 0x50), 0, 0, sp({ offset: 0, length: 9, cls: 5, meaning: 'DCS sixel graphics', code: 0x71, terminator: 'ST' }));
+    const dcs = inspectByte(Uint8Array.of(0x1b, 0x50), 0, 0, sp({ offset: 0, length: 9, cls: 5, meaning: 'DCS sixel graphics', terminator: 'ST' }));
     expect(dcs.utf8Reading).toBe('ESC — introduces DCS sixel graphics');
     // … ESC \: the ESC of the ST that ends an OSC 8 hyperlink
-    const st = inspectByte(Uint8Array.of(0x3b, 0x1b, 0x5c), 14, 15, sp({ offset: 10, length: 7, meaning: 'OSC 8 hyperlink (close)', code: 8, terminator: 'ST' }));
+    const st = inspectByte(Uint8Array.of(0x3b, 0x1b, 0x5c), 14, 15, sp({ offset: 10, length: 7, meaning: 'OSC 8 hyperlink (close)', terminator: 'ST' }));
     expect(st.utf8Reading).toBe('ESC — starts the ST (ESC \\) that ends OSC 8 hyperlink (close)');
     // a lone ESC keeps its name; an ESC sequence names itself
-    const lone = inspectByte(Uint8Array.of(0x1b, 0x41), 0, 0, sp({ offset: 0, length: 1, cls: 2, meaning: 'ESC escape (lone)', code: 0, terminator: null }));
+    const lone = inspectByte(Uint8Array.of(0x1b, 0x41), 0, 0, sp({ offset: 0, length: 1, cls: 2, meaning: 'ESC escape (lone)', terminator: null }));
     expect(lone.utf8Reading).toBe('C0 ESC escape (lone)');
     expect(lone.vt500Reading).toBe('C0 ESC escape (lone)');
-    const save = inspectByte(Uint8Array.of(0x1b, 0x37), 0, 0, sp({ offset: 0, length: 2, cls: 2, meaning: 'DECSC save cursor', code: 0x37, terminator: 'final' }));
+    const save = inspectByte(Uint8Array.of(0x1b, 0x37), 0, 0, sp({ offset: 0, length: 2, cls: 2, meaning: 'DECSC save cursor', terminator: 'final' }));
     expect(save.utf8Reading).toBe('ESC — first byte of ESC DECSC save cursor');
     // without a span (spans not loaded) it does not claim "lone"
     expect(inspectByte(Uint8Array.of(0x1b), 0, 0).utf8Reading).toBe('C0 ESC escape');

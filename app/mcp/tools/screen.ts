@@ -7,6 +7,9 @@ import { recordId, streamName } from '../schemas';
 import { defineTool, ToolError } from '../tool';
 import { readCaptureRecord } from './record-access';
 
+/** Largest capture the tool reconstructs in line (as before: ~1 MB/s, an agent waits for it). */
+const MCP_SCREEN_MAX_BYTES = 16 << 20;
+
 const finding = z.object({
   kind: z.enum(['overwritten', 'erased', 'concealed', 'same_colour']),
   offset: z.number().describe('raw byte offset of the hidden text'),
@@ -56,8 +59,8 @@ export const screenTool = defineTool({
     const path = ctx.vault.rawPath(ref.sha256);
     const size = await stat(path).then((s) => s.size, () => -1);
     if (size < 0) throw new ToolError(`the raw bytes of record ${record.id} ${stream} are not in the vault`);
-    // The viewer's screen view (its size bound, its inert text); a refusal is this tool's error.
-    const view = await screenView(path, size, args.cols ?? 80, args.rows ?? 24).catch((err: unknown) => {
+    // The viewer's screen view (its inert text), bounded here: the tool answers in line, the viewer runs it as a job.
+    const view = await screenView(path, size, args.cols ?? 80, args.rows ?? 24, { maxBytes: MCP_SCREEN_MAX_BYTES }).catch((err: unknown) => {
       throw err instanceof BridgeError ? new ToolError(`record ${record.id} ${stream}: ${err.message}`) : err;
     });
     const { scrolledOut, ...counts } = view.counts;

@@ -8,10 +8,11 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { MAX_SEARCH_HITS } from '../../../shared/bridge/limits';
 import type { SearchHits } from '../../../shared/bridge/types';
+import { Budget } from './budget';
 import { concatF64, PageField, PageTable } from './pages';
 import { replayPages, replayText, type ReplaySource } from './replay';
 import type { IndexReader } from './reader';
-import { foldAscii, hitLengthOf, matchSpan, matchStarts, textMatch, type TextMatch } from './search';
+import { compileMatch, foldAscii, hitLengthOf, matchSpan, matchStarts, textMatch, type TextMatch } from './search';
 
 /** One range's search (plain data). */
 export interface RangeSearch {
@@ -36,11 +37,11 @@ const PIECE_PAGES = 32;
 const MIN_WORKER_PAGES = 64;
 
 /** Searches one range of pages (in a worker thread or here). */
-export function searchRange(task: RangeSearch): RangeHits {
+export function searchRange(task: RangeSearch, budget = Budget.none): RangeHits {
   const table = new PageTable(task.src.table, task.src.pageBytes);
   const src: ReplaySource = { ...task.src, table };
   const m = task.match;
-  const regex = m.kind === 'regex' ? new RegExp(m.source, m.flags) : null;
+  const matcher = compileMatch(m);
   const overlap = matchSpan(m) - 1;
   const textEnd = table.get(task.to + 1, PageField.Text);
   const hits: number[] = [];
@@ -49,6 +50,7 @@ export function searchRange(task: RangeSearch): RangeHits {
   let carry: Buffer = Buffer.alloc(0);
   let carryAt = table.get(task.from, PageField.Text);
   for (let p = task.from; p < table.pages;) {
+    budget.check();
     // A piece ends before a page a replay can reach (so the next piece can start there): a stretch
     // of stored pages goes whole into one piece.
     let last = Math.min(table.pages - 1, p + PIECE_PAGES - 1);
@@ -64,7 +66,9 @@ export function searchRange(task: RangeSearch): RangeHits {
     // piece that is not the last are the next piece's to find (its text begins with them).
     const limit = Math.min(final ? text.length : text.length - overlap, textEnd - carryAt);
     const found: number[] = [];
-    for (const i of matchStarts(m, text, limit, regex)) if (++total <= task.maxHits) found.push(carryAt + i);
+    matchStarts(matcher, text, limit, (i) => {
+      if (++total <= task.maxHits) found.push(carryAt + i);
+    });
     // Most pieces hold no hit: the map is replayed only for the pages that do.
     if (found.length > 0) hits.push(...mapToRaw(src, found));
     p = last + 1;
@@ -117,7 +121,7 @@ function rawOf(map: Float64Array, open: Float64Array | null, t: number): number 
  * index worker bundle), or here one after the other (`script` null, or a small artifact).
  * `ranges` (tests): cut into this many ranges whatever the machine.
  */
-export async function searchTextLazy(r: IndexReader, query: string, caseSensitive: boolean, script: string | null, ranges?: number): Promise<SearchHits> {
+export async function searchTextLazy(r: IndexReader, query: string, caseSensitive: boolean, script: string | null, ranges?: number, budget = Budget.none): Promise<SearchHits> {
   const started = performance.now();
   const store = r.pages!;
   const table = store.table;
@@ -128,7 +132,7 @@ export async function searchTextLazy(r: IndexReader, query: string, caseSensitiv
   const cuts = Array.from({ length: n + 1 }, (_, k) => Math.floor((k * table.pages) / n));
   const tasks: RangeSearch[] = [];
   for (let k = 0; k < n; k++) if (cuts[k + 1] > cuts[k]) tasks.push({ src, from: cuts[k], to: cuts[k + 1] - 1, match, maxHits: MAX_SEARCH_HITS });
-  const results = n === 1 || !script ? tasks.map(searchRange) : await Promise.all(tasks.map((t) => inWorker(script, t)));
+  const results = n === 1 || !script ? tasks.map((t) => searchRange(t, budget)) : await Promise.all(tasks.map((t) => inWorker(script, t)));
   const hits: number[] = [];
   let total = 0;
   for (const x of results) {

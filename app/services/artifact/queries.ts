@@ -6,8 +6,9 @@
 // a CSI/ESC/DCS header is reported before the sequence that contains it (it nests one level).
 // Hence: binary search on ends, and scans that step over C0 runs before they stop (a non-C0 span X
 // guarantees every later span starts at or after X's end; every earlier span starts before X's end).
-import type { SpanInfo, TextLine, TextPage, TextPiece, TextPosition } from '../../../shared/bridge/types';
+import type { SpanInfo, SpanValue, TextLine, TextPage, TextPiece, TextPosition } from '../../../shared/bridge/types';
 import { SpanClass, SPAN_CLASS_COUNT, SPAN_CLASS_NAMES } from '../../../shared/parser';
+import { Budget } from './budget';
 import { CHECKPOINT_FIELDS, MAP_RECORD, SPAN_RECORD, TERMINATORS } from './format';
 import type { IndexReader } from './reader';
 
@@ -21,8 +22,16 @@ export const MAX_CHIPS_PER_GAP = 64;
 const MAX_SAFE_CODE = 0x7fffffff;
 const utf8 = new TextDecoder('utf-8');
 
+/**
+ * A span as the index holds it: the bridge's SpanInfo and its value (`code`), which is raw
+ * content and leaves main only under a grant (public.ts strips it from every other answer).
+ */
+export interface IndexedSpan extends SpanInfo {
+  readonly code: number;
+}
+
 /** Decodes span `index` from `buf` at byte `at`. */
-export function decodeSpan(r: IndexReader, buf: Buffer, at: number, index: number): SpanInfo {
+export function decodeSpan(r: IndexReader, buf: Buffer, at: number, index: number): IndexedSpan {
   const mt = buf.readUInt16LE(at + 20);
   const code = buf.readInt32LE(at + 16);
   return {
@@ -42,7 +51,7 @@ async function spanBatch(r: IndexReader, from: number, count: number): Promise<B
   return r.files['spans.bin'].read(from * SPAN_RECORD, count * SPAN_RECORD);
 }
 
-export async function spanAt(r: IndexReader, i: number): Promise<SpanInfo> {
+export async function spanAt(r: IndexReader, i: number): Promise<IndexedSpan> {
   return decodeSpan(r, await spanBatch(r, i, 1), 0, i);
 }
 
@@ -116,13 +125,14 @@ export async function firstEndAfter(r: IndexReader, x: number): Promise<number> 
  * Spans overlapping raw `[a, b)`, sorted by offset, at most `limit`; `more` counts the overlapping
  * spans past the limit (with `countMore` false the scan stops at the limit and `more` is a lower bound).
  */
-export async function spansOverlapping(r: IndexReader, a: number, b: number, limit: number, countMore = true): Promise<{ spans: SpanInfo[]; more: number }> {
+export async function spansOverlapping(r: IndexReader, a: number, b: number, limit: number, countMore = true, budget = Budget.none): Promise<{ spans: IndexedSpan[]; more: number }> {
   const n = r.manifest.counts.spans;
-  const out: SpanInfo[] = [];
+  const out: IndexedSpan[] = [];
   let more = 0;
   let i = await firstEndAfter(r, a);
   let stepped = 0;
   outer: while (i < n && stepped < SCAN_BUDGET) {
+    budget.check();
     const count = Math.min(SCAN_BATCH, n - i);
     const buf = await spanBatch(r, i, count);
     for (let k = 0; k < count; k++, i++, stepped++) {
@@ -141,6 +151,16 @@ export async function spansOverlapping(r: IndexReader, a: number, b: number, lim
   return { spans: out, more };
 }
 
+/**
+ * The values of the spans overlapping raw `[a, b)` that lie wholly inside `[lo, hi)` (a grant's
+ * range), at most `limit`, by offset.
+ */
+export async function spanValues(r: IndexReader, a: number, b: number, lo: number, hi: number, limit: number, budget = Budget.none): Promise<SpanValue[]> {
+  if (Math.max(a, lo) >= Math.min(b, hi)) return [];
+  const { spans } = await spansOverlapping(r, Math.max(a, lo), Math.min(b, hi), limit, false, budget);
+  return spans.filter((s) => s.offset >= lo && s.offset + s.length <= hi).map((s) => ({ index: s.index, offset: s.offset, code: s.code }));
+}
+
 export interface SpanFilter {
   readonly cls?: number;
   readonly meaning?: string;
@@ -150,7 +170,7 @@ export interface SpanFilter {
  * Next span (by offset) starting at or after `from` (dir 1), or the last one starting before
  * `from` (dir -1), matching `filter`. A class filter skips minimap buckets holding none of it.
  */
-export async function findSpan(r: IndexReader, from: number, dir: 1 | -1, filter: SpanFilter): Promise<SpanInfo | null> {
+export async function findSpan(r: IndexReader, from: number, dir: 1 | -1, filter: SpanFilter, budget = Budget.none): Promise<IndexedSpan | null> {
   const n = r.manifest.counts.spans;
   if (n === 0) return null;
   const meaningId = filter.meaning === undefined ? -1 : r.manifest.meanings.indexOf(filter.meaning);
@@ -176,8 +196,9 @@ export async function findSpan(r: IndexReader, from: number, dir: 1 | -1, filter
       start = Math.max(from, bk * bw);
     }
     let i = await firstEndAfter(r, start);
-    let best: SpanInfo | null = null;
+    let best: IndexedSpan | null = null;
     while (i < n) {
+      budget.check();
       const count = Math.min(SCAN_BATCH, n - i);
       const buf = await spanBatch(r, i, count);
       for (let k = 0; k < count; k++, i++) {
@@ -205,7 +226,7 @@ export async function findSpan(r: IndexReader, from: number, dir: 1 | -1, filter
   // Backward: the span with the greatest offset < from.
   let i = await firstEndAfter(r, from);
   // Spans at i.. that straddle `from` (and the C0 and withheld spans inside them) can still start before it.
-  let best: SpanInfo | null = null;
+  let best: IndexedSpan | null = null;
   {
     let j = i;
     while (j < n) {
@@ -218,6 +239,7 @@ export async function findSpan(r: IndexReader, from: number, dir: 1 | -1, filter
     }
   }
   while (i > 0) {
+    budget.check();
     if (buckets && !best) {
       const lastOff = (await spanAt(r, i - 1)).offset;
       let bk = Math.floor(lastOff / bw);

@@ -187,11 +187,12 @@ export function replayText(src: ReplaySource, from: number, to: number): Uint8Ar
 const WARM_PAGES = 4;
 
 /**
- * Runs the replay code once on the first pages of an artifact and throws what it wrote away. An
- * index's pages are replayed in main, and the first replays in a process run cold code (a
- * jump's spans took 50-90 ms where a warm replay takes 10-20): the service calls this while the
- * workers build, when main has nothing else to do. The seed is a fresh start (page 0's state);
- * nothing is checked or kept, and a failure (pruned bytes, a short file) only means no warm-up.
+ * Runs the replay code once on the first pages of an artifact and throws what it wrote away. A
+ * lazy index's pages are replayed in the query worker, and the first replays in a thread run cold
+ * code (a jump's spans took 50-90 ms where a warm replay takes 10-20): the query worker calls this
+ * right after the query that opened a lazy index (query-host.ts). The seed is a fresh start (page
+ * 0's state); nothing is checked or kept, and a failure (pruned bytes, a short file) only means no
+ * warm-up.
  */
 export function warmReplay(o: Omit<BuildOptions, 'outDir' | 'verifyDigest'>): void {
   const record = new Float64Array(PAGE_FIELDS);

@@ -1,13 +1,16 @@
 // Searches: sanitized text (text.bin, hits mapped to raw offsets) and raw bytes within a granted
 // range (hex with `??` wildcards, or text). Both stream their file in chunks whose reads overlap by
-// the pattern length minus one, so a hit across a chunk edge is found exactly once.
+// the pattern length minus one, so a hit across a chunk edge is found exactly once, and match in
+// time linear in each chunk (fold.ts). The service runs them in worker threads, never in main.
 import { constants as fsc } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { MAX_SEARCH_HITS } from '../../../shared/bridge/limits';
 import type { SearchHits } from '../../../shared/bridge/types';
 import { BridgeError } from '../bridge/errors';
+import { Budget } from './budget';
 import { MapCursor } from './queries';
 import { searchTextLazy } from './lazy-search';
+import { compileMasked, failureTable, foldQuery, MAX_BYTES_PER_FOLDED_BYTE, MAX_MASKED_BYTES, scanBytes, scanFolded, scanMasked, type MaskedPattern } from './fold';
 import type { IndexReader } from './reader';
 
 export const SEARCH_CHUNK = 4 << 20;
@@ -41,32 +44,21 @@ export function literalPattern(bytes: Uint8Array): BytePattern {
   return { bytes, mask: new Uint8Array(bytes.length).fill(1) };
 }
 
-/** Finds every match start in `hay[0, limit)` (matches may extend past limit into the overlap). */
-class Matcher {
-  private readonly anchor: Buffer;
-  private readonly anchorAt: number;
+/**
+ * Finds every match start in `hay[0, limit)` (matches may extend past limit into the overlap),
+ * in time linear in `hay`: KMP for a pattern without wildcards, Shift-And for one with them.
+ */
+class RawMatcher {
   readonly allWild: boolean;
+  private readonly literal: { needle: Uint8Array; fail: Int32Array } | null;
+  private readonly masked: MaskedPattern | null;
 
   constructor(private readonly p: BytePattern) {
-    // The longest run of fixed bytes is searched with indexOf; the rest is checked per candidate.
-    let bestAt = 0;
-    let bestLen = 0;
-    for (let i = 0; i < p.mask.length;) {
-      if (!p.mask[i]) {
-        i++;
-        continue;
-      }
-      let j = i;
-      while (j < p.mask.length && p.mask[j]) j++;
-      if (j - i > bestLen) {
-        bestLen = j - i;
-        bestAt = i;
-      }
-      i = j;
-    }
-    this.allWild = bestLen === 0;
-    this.anchorAt = bestAt;
-    this.anchor = Buffer.from(p.bytes.subarray(bestAt, bestAt + bestLen));
+    if (p.bytes.length > MAX_MASKED_BYTES) throw new BridgeError('bad-request', `a raw search pattern is at most ${MAX_MASKED_BYTES} bytes`);
+    this.allWild = p.mask.every((m) => m === 0);
+    const literal = p.mask.every((m) => m === 1);
+    this.literal = literal ? { needle: p.bytes, fail: failureTable(p.bytes) } : null;
+    this.masked = literal || this.allWild ? null : compileMasked(p.bytes, p.mask);
   }
 
   get length(): number {
@@ -74,38 +66,22 @@ class Matcher {
   }
 
   /** Calls `hit(i)` for match starts i in [0, limit) with the whole match inside hay. */
-  scan(hay: Buffer, limit: number, hit: (i: number) => boolean): void {
-    const len = this.p.bytes.length;
-    const last = Math.min(limit, hay.length - len + 1);
+  scan(hay: Buffer, limit: number, hit: (i: number) => void): void {
+    const last = Math.min(limit, hay.length - this.length + 1);
     if (last <= 0) return;
     if (this.allWild) {
-      for (let i = 0; i < last; i++) if (!hit(i)) return;
+      for (let i = 0; i < last; i++) hit(i);
       return;
     }
-    const { bytes, mask } = this.p;
-    let from = this.anchorAt;
-    for (;;) {
-      const a = hay.indexOf(this.anchor, from);
-      if (a < 0) return;
-      const i = a - this.anchorAt;
-      if (i >= last) return;
-      let ok = true;
-      for (let k = 0; k < len; k++) {
-        if (mask[k] && hay[i + k] !== bytes[k]) {
-          ok = false;
-          break;
-        }
-      }
-      if (ok && !hit(i)) return;
-      from = a + 1;
-    }
+    if (this.literal) scanBytes(this.literal.needle, this.literal.fail, hay, last, hit);
+    else scanMasked(this.masked!, hay, last, hit);
   }
 }
 
 /** Streams `read(pos, len)` over [start, end) in overlapping chunks; returns hit offsets. */
 async function streamSearch(
-  matcher: Matcher, start: number, end: number, read: (pos: number, len: number) => Promise<Buffer>,
-  fold: ((b: Buffer) => void) | null, onHit: (pos: number) => Promise<void> | void,
+  matcher: RawMatcher, start: number, end: number, read: (pos: number, len: number) => Promise<Buffer>,
+  onHit: (pos: number) => Promise<void> | void,
   budget: { total: number },
 ): Promise<void> {
   const len = matcher.length;
@@ -118,11 +94,9 @@ async function streamSearch(
   for (let pos = start; pos + len <= end; pos += SEARCH_CHUNK) {
     const want = Math.min(SEARCH_CHUNK + len - 1, end - pos);
     const hay = await read(pos, want);
-    if (fold) fold(hay);
     const found: number[] = [];
     matcher.scan(hay, Math.min(SEARCH_CHUNK, hay.length), (i) => {
       if (++budget.total <= MAX_SEARCH_HITS) found.push(pos + i);
-      return true;
     });
     for (const f of found) await onHit(f);
   }
@@ -153,47 +127,23 @@ function foldByte(c: number): number {
   return c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
 }
 
-/**
- * A case-insensitive matcher for a query with non-ASCII letters, over text read as latin1 (one
- * char per byte, so match offsets are byte offsets): each character of the query matches any of
- * its case variants' UTF-8 bytes (`é` or `É`, `ß`, `SS` or `ss`, `Σ`, `σ` or `ς`). A match starts
- * on a character boundary because UTF-8 lead bytes never occur inside a character.
- */
-export function unicodeFoldPattern(query: string): { regex: RegExp; maxBytes: number } {
-  let source = '';
-  let maxBytes = 0;
-  for (const ch of query) {
-    const variants = new Set([ch, ch.toLowerCase(), ch.toUpperCase(), ch.toUpperCase().toLowerCase(), ch.toLowerCase().toUpperCase()]);
-    // Final sigma: lowercasing `Σ` alone gives `σ`, but `ς` is the same letter.
-    if (variants.has('\u03c3')) variants.add('\u03c2');
-    if (variants.has('\u03c2')) variants.add('\u03c3').add('\u03a3');
-    const alts = [...variants].map((v) => Buffer.from(v, 'utf8').toString('latin1'));
-    maxBytes += Math.max(...alts.map((a) => a.length));
-    alts.sort((a, b) => b.length - a.length);
-    source += `(?:${alts.map(escapeRegex).join('|')})`;
-  }
-  return { regex: new RegExp(source, 'g'), maxBytes };
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[\\^$.*+?()[\]{}|/-]/g, (c) => `\\${c}`);
-}
-
 /** How sanitized text is matched (plain data: a lazy index's search sends it to worker threads). */
 export type TextMatch =
   | { readonly kind: 'bytes'; readonly needle: Uint8Array; readonly fold: boolean }
-  | { readonly kind: 'regex'; readonly source: string; readonly flags: string; readonly maxBytes: number };
+  /** The query case-folded per code point (fold.ts), matched against the text folded the same way. */
+  | { readonly kind: 'unicode'; readonly needle: Uint8Array; readonly maxBytes: number };
 
 /**
- * The matcher for `query`. Case-insensitive matching folds ASCII letters on bytes (fast: both
- * sides folded, then a byte search); a query with other cased letters matches their Unicode case
- * variants through {@link unicodeFoldPattern}, where a hit may be longer or shorter than the
- * query (`ß` and `SS`; `hitLength` stays the query's length).
+ * The matcher for `query`. Case-insensitive matching folds ASCII letters on bytes (both sides
+ * folded, then a byte search); a query with other cased letters matches Unicode case variants:
+ * both sides are folded per code point (fold.ts), so a hit may be longer or shorter than the
+ * query in bytes (`ß` and `SS`; `hitLength` stays the query's length). Either way the search is
+ * linear in the text, whatever the query (fold.ts scanFolded).
  */
 export function textMatch(query: string, caseSensitive: boolean): TextMatch {
   if (!caseSensitive && [...query].some((ch) => ch > '\x7f' && (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch))) {
-    const { regex, maxBytes } = unicodeFoldPattern(query);
-    return { kind: 'regex', source: regex.source, flags: regex.flags, maxBytes };
+    const needle = foldQuery(query);
+    return { kind: 'unicode', needle, maxBytes: MAX_BYTES_PER_FOLDED_BYTE * needle.length };
   }
   // Folding: ASCII letters only, on both sides, so a byte search of the folded needle in the
   // folded text finds exactly the case-insensitive matches (UTF-8 lead/continuation bytes are
@@ -214,24 +164,23 @@ export function hitLengthOf(m: TextMatch, query: string): number {
   return m.kind === 'bytes' ? m.needle.length : Buffer.byteLength(query, 'utf8');
 }
 
+/** A compiled {@link TextMatch}: its failure table, made once per search. */
+export interface TextMatcher {
+  readonly m: TextMatch;
+  readonly fail: Int32Array;
+}
+
+export function compileMatch(m: TextMatch): TextMatcher {
+  return { m, fail: failureTable(m.needle) };
+}
+
 /**
- * Match starts in `hay` below `limit`, in order, overlapping ones too (a search resumes one past
- * each start). `hay` must be folded already for a folding byte match; `regex` is the compiled
- * `m` for a regex match.
+ * Calls `hit(i)` for every match start `i` in `hay` below `limit`, in order, overlapping ones too.
+ * `hay` must be folded already for a folding byte match. Linear in `hay.length` (no backtracking).
  */
-export function matchStarts(m: TextMatch, hay: Buffer, limit: number, regex: RegExp | null): number[] {
-  const out: number[] = [];
-  if (m.kind === 'bytes') {
-    for (let i = hay.indexOf(m.needle); i >= 0 && i < limit; i = hay.indexOf(m.needle, i + 1)) out.push(i);
-    return out;
-  }
-  const s = hay.toString('latin1');
-  regex!.lastIndex = 0;
-  for (let r = regex!.exec(s); r !== null && r.index < limit; r = regex!.exec(s)) {
-    out.push(r.index);
-    regex!.lastIndex = r.index + 1;
-  }
-  return out;
+export function matchStarts(c: TextMatcher, hay: Buffer, limit: number, hit: (i: number) => void): void {
+  if (c.m.kind === 'bytes') scanBytes(c.m.needle, c.fail, hay, limit, hit);
+  else scanFolded(c.m.needle, c.fail, hay, limit, hit);
 }
 
 /**
@@ -239,11 +188,11 @@ export function matchStarts(m: TextMatch, hay: Buffer, limit: number, regex: Reg
  * first bytes, ascending. A lazy index has its text only as replayed pages: it re-sanitizes, in
  * parallel where it pays (lazy-search.ts).
  */
-export async function searchText(r: IndexReader, query: string, caseSensitive: boolean, workerScript: string | null = null): Promise<SearchHits> {
-  if (r.pages) return searchTextLazy(r, query, caseSensitive, workerScript);
+export async function searchText(r: IndexReader, query: string, caseSensitive: boolean, workerScript: string | null = null, budget = Budget.none): Promise<SearchHits> {
+  if (r.pages) return searchTextLazy(r, query, caseSensitive, workerScript, undefined, budget);
   const started = performance.now();
   const m = textMatch(query, caseSensitive);
-  const regex = m.kind === 'regex' ? new RegExp(m.source, m.flags) : null;
+  const matcher = compileMatch(m);
   const fold = m.kind === 'bytes' && m.fold;
   const overlap = matchSpan(m) - 1;
   const text = r.files['text.bin'];
@@ -252,6 +201,7 @@ export async function searchText(r: IndexReader, query: string, caseSensitive: b
   let total = 0;
   const scratch = fold ? Buffer.alloc(SEARCH_CHUNK + overlap) : null;
   for (let pos = 0; pos < text.size; pos += SEARCH_CHUNK) {
+    budget.check();
     let hay = await text.read(pos, Math.min(SEARCH_CHUNK + overlap, text.size - pos));
     if (scratch) {
       // Never fold in place: small reads are views of the verified block cache.
@@ -260,17 +210,19 @@ export async function searchText(r: IndexReader, query: string, caseSensitive: b
       foldAscii(hay);
     }
     const found: number[] = [];
-    for (const i of matchStarts(m, hay, Math.min(SEARCH_CHUNK, hay.length), regex)) if (++total <= MAX_SEARCH_HITS) found.push(pos + i);
+    matchStarts(matcher, hay, Math.min(SEARCH_CHUNK, hay.length), (i) => {
+      if (++total <= MAX_SEARCH_HITS) found.push(pos + i);
+    });
     for (const t of found) hits.push(await cursor.rawOf(t));
   }
   return { hits, hitLength: hitLengthOf(m, query), total, complete: total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
 }
 
 /** Raw search over `[range[0], range[1])` (or the whole file) of the raw file at `path`. */
-export async function searchRaw(path: string, size: number, range: readonly [number, number] | null, query: { mode: 'hex' | 'text'; pattern: string }): Promise<SearchHits> {
+export async function searchRaw(path: string, size: number, range: readonly [number, number] | null, query: { mode: 'hex' | 'text'; pattern: string }, time = Budget.none): Promise<SearchHits> {
   const started = performance.now();
   const pattern = query.mode === 'hex' ? parseHexPattern(query.pattern) : literalPattern(Buffer.from(query.pattern, 'utf8'));
-  const matcher = new Matcher(pattern);
+  const matcher = new RawMatcher(pattern);
   const start = Math.max(0, range ? range[0] : 0);
   const end = Math.min(size, range ? range[1] : size);
   const fh = await open(path, fsc.O_RDONLY | fsc.O_NOFOLLOW).catch((err: unknown) => {
@@ -282,6 +234,7 @@ export async function searchRaw(path: string, size: number, range: readonly [num
   const buf = Buffer.allocUnsafe(SEARCH_CHUNK + matcher.length);
   try {
     await streamSearch(matcher, start, end, async (pos, len) => {
+      time.check();
       let got = 0;
       while (got < len) {
         const { bytesRead } = await fh.read(buf, got, len - got, pos + got);
@@ -289,7 +242,7 @@ export async function searchRaw(path: string, size: number, range: readonly [num
         got += bytesRead;
       }
       return buf.subarray(0, got);
-    }, null, (pos) => {
+    }, (pos) => {
       if (hits.length < MAX_SEARCH_HITS) hits.push(pos);
     }, budget);
   } finally {

@@ -1,7 +1,9 @@
 // The artifact service main exposes through the bridge (SHELL's dispatcher calls it with already
 // validated arguments): index jobs in a worker thread, the per-digest index cache in the vault,
-// and every query over it. Nothing here returns raw bytes; searchRaw returns offsets only and is
-// called with the range the caller's grant allows.
+// and every query over it, which runs in worker threads too (query-client.ts): main only checks
+// the index is there and forwards. Nothing here returns raw bytes or span values but spanValues
+// (called for a grant's range); searchRaw returns offsets only and is called with the range the
+// caller's grant allows.
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,22 +11,20 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_LIMITS } from '../../../shared/parser';
 import type {
-  ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenView, SearchHits, SpanInfo, TextPage, TextPosition,
+  ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextPage, TextPosition,
 } from '../../../shared/bridge/types';
-import { MAX_SPANS_PER_CALL } from '../../../shared/bridge/contract';
 import { ensurePrivateDir, fsyncDir, isErrno } from '../../node/fs-atomic';
 import { parseRef, type Vault } from '../../node/vault';
 import { BridgeError } from '../bridge/errors';
-import { screenView } from '../screen/view';
+import { ScreenJobs } from '../screen/jobs';
 import { BookmarkStore } from './bookmarks';
 import { BuildCancelled, buildIndex } from './build';
 import { chunkLogView } from './chunk-log';
 import { engineFingerprint } from './engine';
 import { DEFAULT_PAGE_BYTES, MAX_LINE_BYTES, type IndexManifest, type IndexSanitizerOptions } from './format';
-import * as q from './queries';
-import { IndexCorrupt, IndexReader } from './reader';
-import { searchRaw, searchText } from './search';
-import { warmReplay } from './replay';
+import { DEFAULT_QUERY_BUDGETS, QueryClient, type QueryBudgets } from './query-client';
+import type { QueryMethod } from './query-host';
+import { IndexCorrupt, IndexReader, type IndexExpectation } from './reader';
 import { resolveWorkerScript } from './worker-script';
 import { trace } from './trace';
 import type { WorkerInput, WorkerMessage } from './worker';
@@ -55,15 +55,17 @@ export interface ArtifactServiceOptions {
   readonly storeAllPages?: boolean | 'auto';
   /** Sanitizer options of an artifact (default: from the record that holds it, else the defaults). */
   sanitizerFor?(sha256: string): Promise<IndexSanitizerOptions>;
+  /** Time budgets of queries and searches (query-client.ts DEFAULT_QUERY_BUDGETS). */
+  readonly queryBudgets?: Partial<QueryBudgets>;
+  /** Time budget of one screen reconstruction (default: screen/jobs.ts defaultScreenBudgetMs of its size). */
+  readonly screenBudgetMs?: number;
+  /** Screen worker script (default: the bundle beside main, or screen/worker.ts bundled on the fly). */
+  readonly screenWorkerScript?: string;
 }
-
-/** Warm-up replays at most, and the time under which one counts as warm (see warmSoon). */
-const WARM_ROUNDS = 4;
-const WARM_ENOUGH_MS = 15;
 
 /** Artifacts under this size store every page by default (ArtifactServiceOptions.storeAllPages). */
 export const STORE_ALL_BELOW = 16 << 20;
-/** Raw bytes per page at most (a query replays at most 4 of them; cold, in main, ~50 ms). */
+/** Raw bytes per page at most (a query replays at most 4 of them; cold, in the query worker, ~50 ms). */
 export const MAX_PAGE_BYTES = 128 << 10;
 
 interface Job {
@@ -81,8 +83,6 @@ interface Job {
 
 /** Open indexes kept at once (each holds 7 file handles and up to a few MB of cached blocks). */
 const MAX_OPEN = 4;
-/** Screen views kept (per artifact and terminal size). */
-const MAX_SCREENS = 4;
 
 export type ArtifactService = ReturnType<typeof createArtifactService>;
 
@@ -96,7 +96,14 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
   const jobs = new Map<string, Job>();
   const readers = new Map<string, IndexReader>();
   const bookmarks = new BookmarkStore(root);
-  const screens = new Map<string, Promise<ScreenView>>();
+  /** What each open index was opened against (the query threads open their own with it). */
+  const expects = new Map<string, IndexExpectation>();
+  const client = new QueryClient({
+    script: () => resolveWorkerScript(opts.workerScript),
+    inline: opts.inline === true,
+    budgets: { ...DEFAULT_QUERY_BUDGETS, ...opts.queryBudgets },
+  });
+  const screens = new ScreenJobs({ rawPath: opts.rawPath, inline: opts.inline === true, budgetMs: opts.screenBudgetMs, script: opts.screenWorkerScript });
 
   const shaOf = (ref: ArtifactRef): string => {
     try {
@@ -149,7 +156,8 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes, rawPath: opts.rawPath(sha) };
   }
 
-  function remember(sha: string, r: IndexReader): void {
+  function remember(sha: string, r: IndexReader, expect: IndexExpectation): void {
+    expects.set(sha, expect);
     const previous = readers.get(sha);
     if (previous && previous !== r) void previous.close();
     readers.delete(sha);
@@ -181,10 +189,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     const expect = await expectation(sha);
     try {
       const r = await IndexReader.open(dirOf(sha), expect);
-      remember(sha, r);
-      // Pages are replayed here in main: warm that code before the first asks come in.
-      const m = r.manifest;
-      if (r.pages) warmSoon({ rawPath: opts.rawPath(sha), sha256: sha, sanitizer: m.sanitizer, engine: m.engine, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes });
+      remember(sha, r, expect);
       return r;
     } catch (err) {
       if (isErrno(err, 'ENOENT')) return null;
@@ -196,23 +201,10 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     }
   }
 
-  /**
-   * Replays an artifact's first pages soon, to warm main's replay code (replay.ts warmReplay): a
-   * round each turn of the event loop, so queries in between are not held up, until one takes
-   * under WARM_ENOUGH_MS (cold 120 ms, then ~60, ~30, ~8 here) or after WARM_ROUNDS. Not in inline (test) services.
-   */
-  function warmSoon(o: Parameters<typeof warmReplay>[0], round = 0): void {
-    if (opts.inline || round >= WARM_ROUNDS) return;
-    setTimeout(() => {
-      const t = performance.now();
-      warmReplay(o);
-      if (performance.now() - t >= WARM_ENOUGH_MS) warmSoon(o, round + 1);
-    }, 0).unref();
-  }
-
   async function drop(sha: string): Promise<void> {
     const r = readers.get(sha);
     readers.delete(sha);
+    client.drop(sha);
     await r?.close();
     await rm(dirOf(sha), { recursive: true, force: true });
   }
@@ -249,10 +241,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       minParallelBytes: opts.minParallelBytes, storeAll,
     };
     try {
-      const running = opts.inline ? runInline(input, job) : runWorker(input, job);
-      // Pages are replayed here in main: warm that code while the workers build.
-      if (!storeAll) warmSoon(input);
-      const outcome = await running;
+      const outcome = await (opts.inline ? runInline(input, job) : runWorker(input, job));
       if (outcome === 'cancelled') {
         job.state = 'cancelled';
         return;
@@ -260,9 +249,10 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       trace?.('service: worker done');
       await fsyncDir(tmp);
       await publish(tmp, dirOf(sha));
+      client.drop(sha);
       trace?.('service: published');
       const r = await IndexReader.open(dirOf(sha), expect);
-      remember(sha, r);
+      remember(sha, r, expect);
       trace?.('service: opened');
       job.state = 'done';
       job.bytesDone = expect.size;
@@ -337,11 +327,17 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     return { sha, r };
   }
 
-  /** Runs a query; a damaged block found on the way drops the index and starts a rebuild. */
-  async function query<T>(ref: ArtifactRef, run: (r: IndexReader) => Promise<T>): Promise<T> {
+  /**
+   * Runs a query in a query thread (`search`: a thread of its own, ended by `signal`); a damaged
+   * block found on the way drops the index and starts a rebuild.
+   */
+  async function query<T>(ref: ArtifactRef, method: QueryMethod, args: unknown[], search: { signal: AbortSignal | null } | null = null): Promise<T> {
     const { sha, r } = await ready(ref);
+    const expect = expects.get(sha);
+    if (!expect) throw new BridgeError('unavailable', 'this artifact has no index yet: call startIndex');
+    const ask = { method, index: { sha, dir: dirOf(sha), expect }, args };
     try {
-      return await run(r);
+      return (await (search ? client.search(ask, search.signal) : client.view(ask))) as T;
     } catch (err) {
       if (err instanceof IndexCorrupt || r.corruption) {
         await drop(sha);
@@ -415,43 +411,52 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       await jobs.get(shaOf(ref))?.done;
       return getIndexStatus(ref);
     },
-    getReport(ref: ArtifactRef): Promise<RemovalReport> {
-      return query(ref, async (r) => r.manifest.report as RemovalReport);
+    async getReport(ref: ArtifactRef): Promise<RemovalReport> {
+      return (await ready(ref)).r.manifest.report as RemovalReport;
     },
     getSpans(ref: ArtifactRef, offset: number, length: number): Promise<SpanInfo[]> {
-      return query(ref, async (r) => (await q.spansOverlapping(r, offset, offset + length, MAX_SPANS_PER_CALL, false)).spans);
+      return query(ref, 'getSpans', [offset, length]);
     },
     findSpan(ref: ArtifactRef, from: number, direction: 1 | -1, filter: { cls?: number; meaning?: string }): Promise<SpanInfo | null> {
-      return query(ref, (r) => q.findSpan(r, from, direction, filter));
+      return query(ref, 'findSpan', [from, direction, filter]);
     },
     getMinimap(ref: ArtifactRef, buckets: number): Promise<Minimap> {
-      return query(ref, (r) => q.getMinimap(r, buckets));
+      return query(ref, 'getMinimap', [buckets]);
     },
-    /** The screen engine on the raw file (no index needed), kept for the last few sizes asked. */
-    async getScreen(ref: ArtifactRef, size: { cols: number; rows: number }): Promise<ScreenView> {
+    /**
+     * The values of the spans overlapping raw `[offset, offset + length)` that lie wholly inside
+     * `range` (the caller's grant): main's dispatcher calls this only after checking the grant.
+     */
+    spanValues(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<SpanValue[]> {
+      return query(ref, 'spanValues', [offset, offset + length, range[0], range[1]]);
+    },
+    /** Starts or joins the screen reconstruction of `ref` at `size` for `windowId` (screen/jobs.ts). */
+    async getScreen(ref: ArtifactRef, size: { cols: number; rows: number }, windowId: number): Promise<ScreenStatus> {
       const sha = shaOf(ref);
-      const key = `${sha}:${size.cols}x${size.rows}`;
-      let view = screens.get(key);
-      if (view === undefined) {
-        view = rawSize(sha).then((n) => screenView(opts.rawPath(sha), n, size.cols, size.rows));
-        screens.set(key, view);
-        view.catch(() => screens.delete(key));
-        while (screens.size > MAX_SCREENS) screens.delete(screens.keys().next().value as string);
-      }
-      return view;
+      return screens.get(ref, sha, await rawSize(sha), size, windowId);
+    },
+    /** Withdraws `windowId`'s interest in that reconstruction; it stops when no window wants it. */
+    async cancelScreen(ref: ArtifactRef, size: { cols: number; rows: number }, windowId: number): Promise<ScreenStatus> {
+      return screens.cancel(ref, shaOf(ref), size, windowId);
+    },
+    /** A window closed: its interest in every reconstruction ends. */
+    windowClosed(windowId: number): void {
+      screens.windowClosed(windowId);
     },
     getTextLines(ref: ArtifactRef, firstLine: number, count: number): Promise<TextPage> {
-      return query(ref, (r) => q.getTextLines(r, firstLine, count));
+      return query(ref, 'getTextLines', [firstLine, count]);
     },
     textPositionOf(ref: ArtifactRef, rawOffset: number): Promise<TextPosition | null> {
-      return query(ref, (r) => q.textPositionOf(r, rawOffset));
+      return query(ref, 'textPositionOf', [rawOffset]);
     },
-    searchText(ref: ArtifactRef, text: string, options: { caseSensitive?: boolean }): Promise<SearchHits> {
-      return query(ref, async (r) => searchText(r, text, options.caseSensitive ?? false, r.pages && !opts.inline ? await resolveWorkerScript(opts.workerScript) : null));
+    /** A text search in a thread of its own, ended by `signal` (the dispatcher's one search per window). */
+    searchText(ref: ArtifactRef, text: string, options: { caseSensitive?: boolean }, signal: AbortSignal | null = null): Promise<SearchHits> {
+      return query(ref, 'searchText', [text, options.caseSensitive ?? false], { signal });
     },
-    async searchRaw(ref: ArtifactRef, range: readonly [number, number] | null, searchQuery: { mode: 'hex' | 'text'; pattern: string }): Promise<SearchHits> {
+    async searchRaw(ref: ArtifactRef, range: readonly [number, number] | null, searchQuery: { mode: 'hex' | 'text'; pattern: string }, signal: AbortSignal | null = null): Promise<SearchHits> {
       const sha = shaOf(ref);
-      return searchRaw(opts.rawPath(sha), await rawSize(sha), range, searchQuery);
+      const size = await rawSize(sha);
+      return (await client.search({ method: 'searchRaw', index: null, args: [opts.rawPath(sha), size, range, searchQuery] }, signal)) as SearchHits;
     },
     listBookmarks(ref: ArtifactRef): Promise<Bookmark[]> {
       return bookmarks.list(shaOf(ref));
@@ -478,6 +483,8 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       await Promise.all([...jobs.values()].map((j) => j.done));
       await Promise.all([...readers.values()].map((r) => r.close()));
       readers.clear();
+      await client.close();
+      await screens.close();
     },
   };
 }

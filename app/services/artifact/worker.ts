@@ -1,10 +1,12 @@
-// Worker-thread entry: builds one index (build.ts) off main's event loop. Main passes the options
-// and a shared cancel flag; the worker posts progress at most every 50 ms, then `done` or `error`.
+// Worker-thread entry: builds one index (build.ts) off main's event loop — main passes the options
+// and a shared cancel flag; the worker posts progress at most every 50 ms, then `done` or `error` —
+// or runs queries and searches (query-host.ts) for main's query client (query-client.ts).
 // With `segments` > 1 it runs the segmented build (build-parallel.ts), starting this same script again
 // for each later segment (`airlockArtifactSegment`).
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildIndex, BuildCancelled, type BuildOptions, type BuildResult } from './build';
 import { searchRange, type RangeSearch } from './lazy-search';
+import { QueryHost, type QueryRequest } from './query-host';
 import { trace } from './trace';
 import { buildIndexParallel, outcomeBuffers, runSegmentInput, type SegmentInput, type SegmentMessage } from './build-parallel';
 
@@ -64,10 +66,20 @@ function runPart(input: SegmentInput, post: (m: SegmentMessage, transfer?: Array
 
 if (parentPort && workerData) {
   const port = parentPort;
-  const data = workerData as { airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput; airlockTextSearch?: RangeSearch };
+  const data = workerData as {
+    airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput; airlockTextSearch?: RangeSearch; airlockQueryHost?: boolean; airlockSearchThread?: boolean;
+  };
   if (data.airlockArtifactIndex) void runWorkerBuild(workerData as WorkerInput, (m) => port.postMessage(m));
   else if (data.airlockArtifactSegment) runPart(data.airlockArtifactSegment, (m, transfer) => port.postMessage(m, transfer));
-  else if (data.airlockTextSearch) {
+  else if (data.airlockQueryHost) {
+    // The query worker (queries from main, answered in any order: each carries its id), or a search
+    // thread (one search at a time; main ends the thread to cancel it).
+    const host = new QueryHost(!data.airlockSearchThread);
+    port.on('message', (m: { type: 'query'; request: QueryRequest } | { type: 'drop'; sha: string }) => {
+      if (m.type === 'drop') void host.drop(m.sha);
+      else void host.run(m.request).then((reply) => port.postMessage(reply));
+    });
+  } else if (data.airlockTextSearch) {
     try {
       port.postMessage({ type: 'hits', result: searchRange(data.airlockTextSearch) });
     } catch (err) {

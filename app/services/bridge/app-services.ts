@@ -20,6 +20,8 @@ export interface AppServicesOptions {
   /** Grant lifetime in ms (default 15 minutes; `AIRLOCK_GRANT_TTL_MS` in main). */
   readonly grantTtlMs?: number;
   readonly promptTimeoutMs?: number;
+  /** The prompt's first back-off wait after a denial (default 10 s; prompts.ts). */
+  readonly promptBackoffBaseMs?: number;
   readonly chooseFile: DispatcherDeps['chooseFile'];
   readonly chooseSavePath: DispatcherDeps['chooseSavePath'];
   readonly writeClipboard: DispatcherDeps['writeClipboard'];
@@ -46,7 +48,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
   const audit = AuditLog.forVault(vault.root);
   const view = new VaultView(vault, { demo: o.demo, version: o.version });
   const grants = new GrantStore({ audit, ttlMs: o.grantTtlMs });
-  const prompts = new PromptBroker({ grants, view, audit, opener: o.opener, timeoutMs: o.promptTimeoutMs });
+  const prompts = new PromptBroker({ grants, view, audit, opener: o.opener, timeoutMs: o.promptTimeoutMs, backoffBaseMs: o.promptBackoffBaseMs });
   const requests = new RequestStore(vault, audit);
   let artifact: ArtifactPort | null = null;
   if (o.artifactFactory) {
@@ -85,6 +87,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
     artifact,
     dispatcher,
     async windowClosed(windowId) {
+      dispatcher.windowClosed(windowId);
       await prompts.windowClosed(windowId);
       await prompts.promptClosed(windowId);
       await grants.endWindow(windowId);

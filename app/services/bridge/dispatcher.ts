@@ -14,7 +14,7 @@ import { readRawRange } from '../raw/read';
 import type { VaultView } from '../vault-view/view';
 import { ARTIFACT_METHODS, type ArtifactPort } from './artifact-port';
 import { auditText, BridgeError, errorWire } from './errors';
-import { firstNotInert } from './inert';
+import { firstNotInertYielding } from './inert';
 
 /**
  * Who is calling, as main sees it (never as the caller claims): Electron main fills this from
@@ -74,6 +74,8 @@ export interface BridgeDispatcher {
   call(caller: Caller, method: unknown, args: unknown): Promise<BridgeWire<unknown>>;
   /** A `window.airlockPrompt` call from a prompt window. */
   callPrompt(caller: Caller, method: unknown, args: unknown): Promise<BridgeWire<unknown>>;
+  /** A window closed: its running searches end. */
+  windowClosed(windowId: number): void;
 }
 
 /**
@@ -88,6 +90,21 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
   const now = deps.now ?? Date.now;
   const budget = deps.refusalBudget ?? 60;
   const refusals = new Map<number | string, { minute: number; written: number; suppressed: number }>();
+  /** Each window's running searches (`<window>:text`, `<window>:raw`): a new one ends the one before. */
+  const searches = new Map<string, AbortController>();
+  const search = async <T>(key: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    searches.get(key)?.abort();
+    const ac = new AbortController();
+    searches.set(key, ac);
+    try {
+      return await run(ac.signal);
+    } finally {
+      if (searches.get(key) === ac) searches.delete(key);
+    }
+  };
+  const cancelSearches = (w: number): void => {
+    for (const kind of ['text', 'raw']) searches.get(`${w}:${kind}`)?.abort();
+  };
 
   const artifact = (): ArtifactPort => {
     if (!deps.artifact) throw new BridgeError('unavailable', 'the artifact service (span index, text, search, bookmarks) is not available in this build');
@@ -124,6 +141,22 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
         },
       ]),
     ) as unknown as Pick<typeof handlers, (typeof ARTIFACT_METHODS)[number]>),
+    searchText: async (w, [ref, query, options]) => {
+      const svc = artifact();
+      await view.locate(ref);
+      return search(`${w}:text`, (signal) => svc.searchText(ref, query, options, signal));
+    },
+    cancelSearch: async (w) => cancelSearches(w),
+    getScreen: async (w, [ref, size]) => {
+      const svc = artifact();
+      await view.locate(ref);
+      return svc.getScreen(ref, size, w);
+    },
+    cancelScreen: async (w, [ref, size]) => {
+      const svc = artifact();
+      await view.locate(ref);
+      return svc.cancelScreen(ref, size, w);
+    },
     requestRawAccess: (w, [ref, options]) => prompts.request(w, ref, options),
     listGrants: async (w) => grants.list(w),
     revokeGrant: async (w, [grantId]) => {
@@ -139,17 +172,26 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       const g = grants.check(grantId, w);
       const svc = artifact();
       const range = g.info.range ? ([g.info.range[0], g.info.range[1]] as [number, number]) : null;
-      const hits = await svc.searchRaw(g.info.ref, range, query);
+      const hits = await search(`${w}:raw`, (signal) => svc.searchRaw(g.info.ref, range, query, signal));
       grants.noteSearch(grantId);
       return hits;
     },
+    getSpanValues: async (w, [grantId, offset, length]) => {
+      const g = grants.check(grantId, w);
+      const svc = artifact();
+      const range: [number, number] = g.info.range ? [g.info.range[0], g.info.range[1]] : [0, g.size];
+      const values = await svc.spanValues(g.info.ref, offset, length, range);
+      // Values are raw content: the read is recorded as one of the spans they came from.
+      if (values.length > 0) grants.noteRead(grantId, Math.max(offset, range[0]), Math.min(offset + length, range[1]));
+      return values;
+    },
     copyText: async (_w, [kind, text]) => {
-      assertInert(text, 'copy');
+      await assertInert(text, 'copy');
       await deps.writeClipboard(text);
       await audit.append('text.copied', { kind, chars: text.length });
     },
     exportText: async (w, [kind, suggestedName, text]) => {
-      assertInert(text, 'export');
+      await assertInert(text, 'export');
       const safeName = suggestedName.replace(/[^A-Za-z0-9._ -]/g, '_').replace(/^\.+/, '').slice(0, 120) || 'airlock-export.txt';
       const path = await deps.chooseSavePath(w, safeName);
       if (!path) return { saved: false, name: null };
@@ -262,6 +304,10 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
   return {
     call: (caller, method, args) => run('viewer', caller, method, args, handlers as unknown as Record<string, Handler>, BRIDGE_ARGS as unknown as Record<string, z.ZodType>),
     callPrompt: (caller, method, args) => run('prompt', caller, method, args, promptHandlers as unknown as Record<string, Handler>, PROMPT_ARGS as unknown as Record<string, z.ZodType>),
+    windowClosed: (windowId) => {
+      cancelSearches(windowId);
+      deps.artifact?.windowClosed?.(windowId);
+    },
   };
 }
 
@@ -280,8 +326,8 @@ function asBridgeError(err: unknown): BridgeError | null {
   return null;
 }
 
-function assertInert(text: string, what: string): void {
-  const at = firstNotInert(text);
+async function assertInert(text: string, what: string): Promise<void> {
+  const at = await firstNotInertYielding(text);
   if (at >= 0) throw new BridgeError('bad-request', `${what} refused: the text holds a control or invisible character at index ${at}`);
 }
 

@@ -53,7 +53,8 @@ export function parseCastHeader(line: string): CastHeader {
   } catch {
     throw new Error('asciicast: the first line is not a JSON header');
   }
-  if (h.version !== 2 && h.version !== 3) throw new Error(`asciicast: unsupported version ${String(h.version).slice(0, 10)} (2 and 3 are read)`);
+  // The error reaches the renderer: it names the version only when it is a number (no bytes of the file echoed).
+  if (h.version !== 2 && h.version !== 3) throw new Error(`asciicast: unsupported version${typeof h.version === 'number' && Number.isSafeInteger(h.version) ? ` ${h.version}` : ''} (2 and 3 are read)`);
   const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
   const term = (h.term ?? {}) as Record<string, unknown>;

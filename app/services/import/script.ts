@@ -100,7 +100,9 @@ export interface TimingStep {
 export function parseTiming(text: string): TimingStep[] {
   const steps: TimingStep[] = [];
   let carry = 0;
+  let lineNo = 0;
   for (const raw of text.split('\n')) {
+    lineNo++;
     const line = raw.trim();
     if (!line) continue;
     let m = /^(\d+(?:\.\d+)?)\s+(\d+)$/.exec(line);
@@ -110,7 +112,8 @@ export function parseTiming(text: string): TimingStep[] {
       continue;
     }
     m = /^([OISH])\s+(\d+(?:\.\d+)?)(?:\s+(.*))?$/.exec(line);
-    if (!m) throw new Error(`timing file: cannot read line '${line.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}'`);
+    // The error reaches the renderer: it says where, never what (no bytes of the file echoed).
+    if (!m) throw new Error(`timing file: cannot read line ${lineNo}`);
     const delay = Number(m[2]) * 1000;
     if (m[1] === 'O' && /^\d+$/.test(m[3] ?? '')) {
       steps.push({ delayMs: delay + carry, bytes: Number(m[3]) });

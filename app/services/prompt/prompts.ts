@@ -1,17 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditDetails } from '../../node/audit';
-import { terminalSafeLine } from '../../node/terminal-safe';
 import type { ArtifactRef, PromptView, RawAccessOutcome, RequestView } from '../../../shared/bridge/types';
 import { auditText, BridgeError } from '../bridge/errors';
 import type { GrantStore } from '../grants/grants';
 import type { VaultView } from '../vault-view/view';
+import { untrustedText } from './untrusted';
 
 /** How many hex digits of the digest the human types to approve. */
 export const CONFIRM_DIGITS = 8;
 /** The `why` of an extract review the human denied in the prompt (other ends: closed, timed out). */
 const HUMAN_DENIED = 'denied by the reviewer';
+/** The `why` of a request withdrawn because its window closed (no back-off: the window is gone). */
+const REQUESTER_CLOSED = 'the requesting window closed';
 /** A prompt nobody answers is denied after this long (5 minutes). */
 export const DEFAULT_PROMPT_TIMEOUT_MS = 5 * 60_000;
+/**
+ * Back-off after a prompt for an artifact was denied or closed unanswered (per window and
+ * artifact): the k-th such end in a row makes the window wait BACKOFF_BASE_MS * 2^(k-1), at most
+ * BACKOFF_CAP_MS, before it may open another (10 s, 20 s, 40 s, … 10 minutes). An approval, or
+ * the window closing, starts it over.
+ */
+export const BACKOFF_BASE_MS = 10_000;
+export const BACKOFF_CAP_MS = 10 * 60_000;
+
+/** How long to wait after the `refusals`-th denial or close in a row (`base`: the first wait). */
+export function backoffMs(refusals: number, base = BACKOFF_BASE_MS): number {
+  return refusals <= 0 ? 0 : Math.min(BACKOFF_CAP_MS, base * 2 ** Math.min(refusals - 1, 30));
+}
 
 /** Opens and closes main's prompt window (Electron: a BrowserWindow; e2e: a Chromium page). */
 export interface PromptOpener {
@@ -63,6 +78,8 @@ interface Pending {
  */
 export class PromptBroker {
   private readonly pending = new Map<string, Pending>();
+  /** `<window>:<sha256>` → denials and closes in a row, and when the window may ask again. */
+  private readonly refused = new Map<string, { count: number; until: number }>();
   private readonly timeoutMs: number;
   private readonly now: () => number;
 
@@ -74,6 +91,8 @@ export class PromptBroker {
       opener: PromptOpener;
       timeoutMs?: number;
       now?: () => number;
+      /** The first back-off wait (default BACKOFF_BASE_MS; tests of other flows shorten it). */
+      backoffBaseMs?: number;
     },
   ) {
     this.timeoutMs = deps.timeoutMs ?? DEFAULT_PROMPT_TIMEOUT_MS;
@@ -90,6 +109,7 @@ export class PromptBroker {
     for (const p of this.pending.values()) {
       if (p.windowId === windowId) throw new BridgeError('forbidden', 'this window already has a raw-access request waiting for an answer');
     }
+    this.checkBackoff(windowId, artifact.sha256);
     const id = `r-${randomBytes(8).toString('hex')}`;
     const requestedReason = options.reason ?? '';
     await this.deps.audit.append('raw.requested', {
@@ -100,10 +120,11 @@ export class PromptBroker {
       ...(range ? { range: [range[0], range[1]] } : {}),
       reason: auditText(requestedReason),
     });
-    // The requester's words come from the renderer: controls, bidi and tags shown escaped.
+    // The requester's words come from the renderer: shown quoted, escaped and bounded (untrusted.ts).
     const outcome = await this.waitFor({
-      id, windowId, loc, ref, range, requestedReason, shownReason: terminalSafeLine(requestedReason), requester: `viewer window ${windowId}`, extract: null, review: null,
+      id, windowId, loc, ref, range, requestedReason, shownReason: requestedReason, requester: `viewer window ${windowId}`, extract: null, review: null,
     });
+    if (!(outcome.state === 'denied' && outcome.why === REQUESTER_CLOSED)) this.settled(windowId, artifact.sha256, outcome.state === 'granted');
     return outcome as RawAccessOutcome;
   }
 
@@ -117,6 +138,7 @@ export class PromptBroker {
   }): Promise<RawAccessOutcome | { readonly state: 'approved' }> {
     const { id, windowId, ref, range, requestedReason, requester, extract, review } = o;
     const { artifact, summary } = o.loc;
+    const shown = untrustedText(o.shownReason);
     return new Promise((resolve) => {
       const p: Pending = {
         id,
@@ -133,7 +155,10 @@ export class PromptBroker {
           artifact,
           record: { id: summary.id, title: summary.title, cwd: summary.cwd, createdAt: summary.createdAt, source: summary.source },
           range,
-          requestedReason: o.shownReason,
+          requestedReason: shown.text,
+          requestedReasonTruncated: shown.truncated,
+          requestedReasonChars: shown.chars,
+          earlierRefusals: this.refused.get(`${windowId}:${artifact.sha256}`)?.count ?? 0,
           requester,
           confirmDigits: CONFIRM_DIGITS,
           ...(extract ? { extract } : {}),
@@ -163,13 +188,17 @@ export class PromptBroker {
       if (p.windowId === windowId) throw new BridgeError('forbidden', 'this window already has a prompt waiting for an answer');
       if (p.view.extract?.id === request.id) throw new BridgeError('forbidden', `request ${request.id} is already being reviewed in a prompt`);
     }
+    this.checkBackoff(windowId, loc.artifact.sha256);
     const id = `r-${randomBytes(8).toString('hex')}`;
     const outcome = await this.waitFor({
-      // The reason is escaped by the queue's view already.
+      // The queue's view escaped the reason already (controls, bidi, tags); untrusted.ts escapes what is left.
       id, windowId, loc, ref: request.artifact, range: request.range, requestedReason: request.reason, shownReason: request.reason,
       requester: request.requester, extract: request, review: actions,
     });
-    return outcome.state === 'approved' ? 'approved' : outcome.state === 'denied' && outcome.why === HUMAN_DENIED ? 'denied' : 'closed';
+    const ended = outcome.state === 'approved' ? 'approved' : outcome.state === 'denied' && outcome.why === HUMAN_DENIED ? 'denied' : 'closed';
+    // A review denied in the prompt decides the request; one closed unanswered may be asked again: backed off.
+    this.settled(windowId, loc.artifact.sha256, ended !== 'closed');
+    return ended;
   }
 
   private open(p: Pending): void {
@@ -225,9 +254,30 @@ export class PromptBroker {
     for (const p of this.pending.values()) if (p.promptWindow === promptWindowId) await this.deny(p, 'prompt-closed', 'the prompt was closed without an answer');
   }
 
-  /** The requesting window closed: its waiting request is withdrawn. */
+  /** The requesting window closed: its waiting request is withdrawn, its back-off forgotten. */
   async windowClosed(windowId: number): Promise<void> {
-    for (const p of [...this.pending.values()]) if (p.windowId === windowId) await this.deny(p, 'requester-closed', 'the requesting window closed');
+    for (const p of [...this.pending.values()]) if (p.windowId === windowId) await this.deny(p, 'requester-closed', REQUESTER_CLOSED);
+    for (const key of [...this.refused.keys()]) if (key.startsWith(`${windowId}:`)) this.refused.delete(key);
+  }
+
+  /** Refuses ('too-soon') a window that must still wait after denials or closes for this artifact. */
+  private checkBackoff(windowId: number, sha256: string): void {
+    const r = this.refused.get(`${windowId}:${sha256}`);
+    const wait = r ? r.until - this.now() : 0;
+    if (r && wait > 0) {
+      throw new BridgeError('too-soon', `raw access to this artifact was denied or left unanswered ${r.count} time${r.count === 1 ? '' : 's'} in a row from this window: ask again in ${Math.ceil(wait / 1000)} s`);
+    }
+  }
+
+  /** A prompt of `windowId` for `sha256` ended: granted (the back-off starts over) or not (it grows). */
+  private settled(windowId: number, sha256: string, granted: boolean): void {
+    const key = `${windowId}:${sha256}`;
+    if (granted) {
+      this.refused.delete(key);
+      return;
+    }
+    const count = (this.refused.get(key)?.count ?? 0) + 1;
+    this.refused.set(key, { count, until: this.now() + backoffMs(count, this.deps.backoffBaseMs) });
   }
 
   /** Whether a prompt window belongs to a waiting request. */

@@ -60,7 +60,8 @@ export function escRole(span: SpanInfo | null | undefined, offset: number, next:
   if (!span || offset < span.offset || offset >= span.offset + span.length) return null;
   const head = spanHead(span);
   if (offset === span.offset) {
-    if (span.cls === SpanClass.Esc && span.code === 0) {
+    // An ESC span that did not end with a final byte: a lone or cut-off ESC.
+    if (span.cls === SpanClass.Esc && span.terminator !== 'final') {
       return span.length === 1 ? 'C0 ESC escape (lone)' : `ESC — starts an escape sequence cut off after ${span.length - 1} byte${span.length === 2 ? '' : 's'} (no final byte)`;
     }
     if (span.cls === SpanClass.Esc) return `ESC — first byte of ${head}`;

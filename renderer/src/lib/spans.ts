@@ -90,6 +90,14 @@ function describe(span: SpanInfo): string {
   return `${head}, ${bytes}${ended}${flags.length ? ` · ${flags.join(', ')}` : ''}`;
 }
 
+/** Short names of the invisible kinds (the meanings parser/meaning.ts gives them). */
+const INVISIBLE_SHORT: Record<string, string> = {
+  'tag character (ASCII smuggling)': 'tag character', 'bidi isolate control': 'bidi isolate', 'bidi pop directional formatting': 'bidi pop',
+  'bidi embedding/override control': 'bidi override', 'bidi mark (LRM/RLM/ALM)': 'bidi mark', 'joiner (ZWNJ/ZWJ) outside a sequence that needs it': 'joiner',
+  'zero-width character': 'zero-width', 'variation selector outside a sequence that takes it': 'variation selector', 'Hangul filler': 'Hangul filler',
+  'soft hyphen': 'soft hyphen', 'default-ignorable code point': 'ignorable',
+};
+
 const OSC_SHORT: Record<number, string> = {
   0: 'title', 1: 'icon', 2: 'title', 4: 'palette', 7: 'cwd', 8: 'hyperlink', 9: 'notify', 10: 'fg colour', 11: 'bg colour',
   12: 'cursor colour', 52: 'clipboard', 104: 'palette', 133: 'shell mark', 633: 'shell mark', 777: 'notify', 1337: 'iTerm2',
@@ -98,15 +106,20 @@ const STOP = new Set(['set', 'select', 'request', 'the', 'and']);
 
 /**
  * The short chip label: class and a mnemonic ("CSI SGR", "OSC 52 clipboard", "C0 CR"); the full
- * description goes to the tooltip and the accessible name.
+ * description goes to the tooltip and the accessible name. `code` is the span's value (its code
+ * point or byte), known only under a grant (getSpanValues): without it an invisible character
+ * says what kind it is ("tag character") and invalid UTF-8 how many bytes, never which.
  */
-export function chipLabel(span: SpanInfo): { cls: string; what: string } {
+export function chipLabel(span: SpanInfo, code?: number): { cls: string; what: string } {
   const label = classLabel(span.cls);
   let what = span.meaning;
   if (what.toUpperCase().startsWith(label.toUpperCase() + ' ')) what = what.slice(label.length + 1);
   const words = what.split(' ');
-  if (span.cls === 10 && span.code > 0) return { cls: label, what: `U+${span.code.toString(16).toUpperCase().padStart(4, '0')}` };
-  if (span.cls === 9) return { cls: 'UTF-8', what: `invalid \\x${(span.code & 0xff).toString(16).padStart(2, '0')}` };
+  if (span.cls === 10) return { cls: label, what: code !== undefined && code > 0 ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : INVISIBLE_SHORT[what] ?? words.slice(0, 2).join(' ') };
+  if (span.cls === 9) {
+    if (code !== undefined) return { cls: 'UTF-8', what: `invalid \\x${(code & 0xff).toString(16).padStart(2, '0')}` };
+    return { cls: 'UTF-8', what: (span.flags & SpanFlag.Stray) !== 0 ? 'stray C1 byte' : `invalid, ${counted(span.length, 'byte')}` };
+  }
   if (span.cls === WITHHELD_CLASS) return { cls: label, what: 'one reading' };
   if (span.cls === 4 && /^\d+$/.test(words[0] ?? '')) what = `${words[0]} ${OSC_SHORT[Number(words[0])] ?? words.filter((w) => !STOP.has(w))[1] ?? ''}`.trim();
   else if (/^[A-Z0-9]{2,}$/.test(words[0] ?? '')) what = words[0];

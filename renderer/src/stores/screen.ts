@@ -10,8 +10,10 @@ export interface ScreenState {
   error: string | null;
   /** The artifact and size `view` is for (a stale answer for another one is dropped). */
   key: string | null;
+  /** Where the running reconstruction stands (phase 'loading'). */
+  progress: { bytesDone: number; totalBytes: number; elapsedMs: number } | null;
 }
 
-export const initialScreen: ScreenState = { cols: 80, rows: 24, phase: 'idle', view: null, error: null, key: null };
+export const initialScreen: ScreenState = { cols: 80, rows: 24, phase: 'idle', view: null, error: null, key: null, progress: null };
 
 export const useScreen = create<ScreenState>(() => ({ ...initialScreen }));

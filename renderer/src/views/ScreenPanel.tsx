@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ScreenFindingView } from '../../../shared/bridge/types';
-import { loadScreen, selectRange } from '../actions';
-import { hexOffset } from '../lib/spans';
+import { cancelScreen, loadScreen, selectRange } from '../actions';
+import { hexOffset, humanSize } from '../lib/spans';
 import { useArtifact, useScreen } from '../stores';
 
 const KIND_LABEL: Record<ScreenFindingView['kind'], string> = {
@@ -51,7 +51,7 @@ function HiddenText({ text }: { text: string }) {
  */
 export function ScreenPanel() {
   const ref = useArtifact((a) => a.artifact?.ref ?? null);
-  const { cols, rows, phase, view, error } = useScreen();
+  const { cols, rows, phase, view, error, progress } = useScreen();
   const [size, setSize] = useState({ cols: String(cols), rows: String(rows) });
   useEffect(() => {
     if (ref && phase === 'idle') void loadScreen(cols, rows);
@@ -83,7 +83,16 @@ export function ScreenPanel() {
         <input id="screen-rows" aria-label="Rows" inputMode="numeric" value={size.rows} onChange={(e) => setSize({ ...size, rows: e.target.value })} />
         <button type="submit" className="primary">Reconstruct</button>
       </form>
-      {phase === 'loading' && <p className="muted" role="status">Running the bytes through the emulator…</p>}
+      {phase === 'loading' && (
+        <div className="screen-progress" role="status" data-testid="screen-progress">
+          <span className="muted">
+            Running the bytes through the emulator…
+            {progress && progress.totalBytes > 0 && <> {Math.floor((100 * progress.bytesDone) / progress.totalBytes)}% of {humanSize(progress.totalBytes)}</>}
+          </span>
+          {progress && <progress max={Math.max(1, progress.totalBytes)} value={progress.bytesDone} aria-label="Reconstruction progress" />}
+          <button type="button" onClick={() => void cancelScreen()}>Cancel</button>
+        </div>
+      )}
       {phase === 'error' && <p className="error" role="alert">{error}</p>}
       {view && c && phase === 'ready' && (
         <>
@@ -100,6 +109,7 @@ export function ScreenPanel() {
           {!view.layoutVerified && <p className="error" role="alert">The emulator laid the followed copy out differently: findings may be wrong.</p>}
           {!view.causesComplete && <p className="notice small">The input erases the screen too often to bracket every erase: some erased text is listed without its cause.</p>}
           {view.alternateScreen && <p className="notice small">The alternate screen was still active at the end: the normal screen is behind it.</p>}
+          {view.unfollowedBytes > 0 && <p className="notice small">{humanSize(view.unfollowedBytes)} stayed undecided by the sanitizer too long (an open sequence or a disagreement between readings) and went through unfollowed: text printed there is not listed.</p>}
           <ul className="finding-list" aria-label="Hidden text" onKeyDown={onKeyDown}>
             {view.findings.map((f) => (
               <li key={`${f.offset}:${f.kind}`} data-testid="screen-finding">
@@ -122,6 +132,7 @@ export function ScreenPanel() {
             {view.truncated && <li className="muted">More findings than listed; airlock screen --json lists them all.</li>}
           </ul>
           <h3 className="screen-head">Last screen, as seen</h3>
+          {view.withheldCells > 0 && <p className="small muted" data-testid="screen-withheld">{view.withheldCells} cells show ░: the terminal drew them from bytes the sanitizer removed or withheld, which only the raw bytes show.</p>}
           {/* As tall as its rows (they all show without scrolling the panel); wider than the panel, it scrolls sideways. */}
           <div className="screen-last-box">
             <pre className="screen-last mono" data-testid="screen-last" aria-label="Last screen" style={{ width: `${view.cols}ch`, height: `calc(${view.screen.length} * var(--screen-lh) + 10px)` }}>{view.screen.join('\n')}</pre>

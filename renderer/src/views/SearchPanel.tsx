@@ -1,6 +1,6 @@
 // Search sanitized text (no grant) or raw bytes as hex with ?? wildcards or as text (grant).
 import type { FormEvent } from 'react';
-import { gotoHit, runSearch, setSearchMode } from '../actions';
+import { gotoHit, runSearch, setSearchMode, stopSearch } from '../actions';
 import { hexOffset } from '../lib/spans';
 import { useGrants, useSearch, type SearchMode } from '../stores';
 
@@ -30,6 +30,7 @@ export function SearchPanel() {
           }}
         />
         <button type="submit" className="primary" disabled={s.busy}>{s.busy ? 'Searching…' : 'Search'}</button>
+        {s.busy && <button type="button" onClick={() => void stopSearch()}>Stop</button>}
       </form>
       <fieldset className="modes">
         <legend className="sr-only">Search in</legend>

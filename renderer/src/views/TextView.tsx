@@ -8,8 +8,10 @@ import { BigList, type RowRenderProps } from '../components/BigList';
 import { revealSideways } from '../lib/reveal';
 import { ChipView } from '../components/ChipView';
 import { chipLabel, describeSpan, hexOffset } from '../lib/spans';
+import { bridge } from '../bridge';
+import type { ValueFetcher } from '../lib/value-cache';
 import { session } from '../session';
-import { setPrefs, useArtifact, useLayout, useScreen, useSearch, useSelection, useView, type ChipDensity } from '../stores';
+import { setPrefs, useArtifact, useGrants, useLayout, useScreen, useSearch, useSelection, useView, type ChipDensity } from '../stores';
 
 export const TEXT_ROW_PX = 20;
 
@@ -79,11 +81,18 @@ export function pieceRange(p: TextPiece): [number, number] {
   return p.t === 'chip' ? [p.span.offset, p.span.offset + p.span.length] : [p.raw, p.raw + Math.max(1, p.rawLength)];
 }
 
+/** What main's getSpanValues answers for the grant this window holds, or null without one. */
+function valueFetcher(): ValueFetcher | null {
+  const grant = useGrants.getState().grant;
+  return grant ? (offset, length) => bridge().getSpanValues(grant.id, offset, length) : null;
+}
+
+/** A removed span: its class and meaning; its value (code point, byte) too once a grant allows it. */
 export function Chip({ piece, selected, index, line }: { piece: Extract<TextPiece, { t: 'chip' }>; selected: boolean; index: number; line: number }) {
   return (
     <ChipView
       span={piece.span}
-      label={chipLabel(piece.span)}
+      label={chipLabel(piece.span, session()?.values.valueOf(piece.span, valueFetcher()))}
       selected={selected}
       index={index}
       line={line}

@@ -25,6 +25,8 @@ export interface Env {
   viewer(id?: number): Caller;
   prompt(id: number): Caller;
   call<T = unknown>(caller: Caller, method: string, ...args: unknown[]): Promise<BridgeWire<T>>;
+  /** What the next "Open file…" dialog answers. */
+  setNextOpenFile(path: string): void;
   ok<T = unknown>(caller: Caller, method: string, ...args: unknown[]): Promise<T>;
   /** The marker artifact's ref (plain file with MARKER in an OSC 52 payload). */
   markerRef: string;
@@ -86,6 +88,9 @@ export async function makeEnv(opts: { grantTtlMs?: number; artifactFactory?: Art
     viewer,
     prompt: (id) => ({ windowId: id, origin: PROMPT_ORIGIN, mainFrame: true }),
     call,
+    setNextOpenFile(path) {
+      files = [{ path }];
+    },
     async ok<T>(caller: Caller, method: string, ...args: unknown[]): Promise<T> {
       const r = await call<T>(caller, method, ...args);
       if (!r.ok) throw new Error(`[${r.code}] ${r.message}`);

@@ -1,0 +1,234 @@
+// Nothing raw-derived leaves main without a grant, whatever the method. An artifact whose removed
+// spans all carry one marker — as tag characters (code points), invalid UTF-8 (bytes), CSI and ESC
+// final bytes, OSC command numbers, variation selectors, string payloads (OSC 52, DCS, APC, PM,
+// SOS) and text only one reading shows — goes through every bridge method with the arguments a
+// hostile renderer would pick, and every answer (errors too) is scanned for the marker in any of
+// those encodings. The table is keyed by the contract's methods: a method added later must be
+// added here (the type says so, and the first test checks it), and is then scanned too. Positive
+// control: under a grant, getSpanValues does hand the values out, and the scan finds them.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BRIDGE_METHODS, GRANT_METHODS, type BridgeMethod } from '../../../../shared/bridge/contract';
+import type { RecordSummary, ScreenStatus, SpanInfo } from '../../../../shared/bridge/types';
+import { loadArtifactFactory } from '../../../../app/services/bridge/artifact-loader';
+import { parseCastHeader } from '../../../../app/services/import/asciicast';
+import { parseTiming } from '../../../../app/services/import/script';
+import { approve, makeEnv, promptWindow, type Env } from './env';
+
+/** Upper-case letters: valid CSI and ESC final bytes, OSC commands 65-90, and none is kept text here. */
+const MARKER = 'QZJXVKWPGY';
+const REPO = join(__dirname, '../../../..');
+
+/** The artifact: every removed span carries MARKER; the kept text never does (in any case). */
+export function leakArtifact(): Buffer {
+  const codes = [...MARKER].map((c) => c.charCodeAt(0));
+  const parts: (string | Buffer)[] = ['begin\n'];
+  parts.push(`tags: x${codes.map((c) => String.fromCodePoint(0xe0000 + c)).join('')} y\n`);
+  // A 2-byte lead with its top bits from the marker, cut by a space: one ill-formed byte each.
+  parts.push('bytes:', Buffer.from(codes.flatMap((c) => [0x80 | c, 0x20])), '\n');
+  parts.push(`finals: ${codes.map((c) => `\x1b[1${String.fromCharCode(c)}`).join('')}.\n`);
+  parts.push(`params: ${codes.map((c) => `\x1b[${c}m`).join('')}.\n`);
+  parts.push(`charsets: ${codes.map((c) => `\x1b(${String.fromCharCode(c)}`).join('')}.\n`);
+  parts.push(`commands: ${codes.map((c) => `\x1b]${c};x\x07`).join('')}.\n`);
+  // Variation selectors after a letter that takes none: invisible, one nibble each.
+  parts.push(`nibbles: a${codes.map((c) => String.fromCodePoint(0xfe00 + (c >> 4), 0xfe00 + (c & 15))).join('')} b\n`);
+  parts.push(`payloads: \x1b]52;c;${MARKER}\x07 \x1bP${MARKER}\x1b\\ \x1b_${MARKER}\x1b\\ \x1b^${MARKER}\x1b\\ \x1bX${MARKER}\x1b\\ .\n`);
+  // One reading shows it (a UTF-8 terminal: U+FFFD then text), the other an OSC payload: withheld.
+  parts.push('ok ', Buffer.from([0x9d]), `${MARKER}\x07 done\n`);
+  parts.push('end\n');
+  return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)));
+}
+
+/** Every string in `v`, and every number grouped by the key it is under (in traversal order), plus every array of numbers. */
+function collect(v: unknown, strings: string[], byKey: Map<string, number[]>, arrays: number[][], key = ''): void {
+  if (typeof v === 'string') strings.push(v);
+  else if (typeof v === 'number') {
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key)!.push(v);
+  } else if (v instanceof Uint8Array) arrays.push([...v]);
+  else if (Array.isArray(v)) {
+    if (v.every((x) => typeof x === 'number')) arrays.push(v as number[]);
+    for (const x of v) collect(x, strings, byKey, arrays, key);
+  } else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) collect(x, strings, byKey, arrays, k);
+}
+
+/** The encodings of MARKER found in `v` (empty: none). */
+export function markerIn(v: unknown): string[] {
+  const strings: string[] = [];
+  const byKey = new Map<string, number[]>();
+  const arrays: number[][] = [];
+  collect(v, strings, byKey, arrays);
+  const found: string[] = [];
+  const text = strings.join('\n');
+  const hex = Buffer.from(MARKER).toString('hex');
+  for (const [name, form] of [['text', MARKER], ['text (any case)', MARKER.toLowerCase()], ['hex', hex], ['spaced hex', hex.replace(/(..)(?!$)/g, '$1 ')],
+    ['base64', Buffer.from(MARKER).toString('base64')], ['code points', [...MARKER].map((c) => (0xe0000 + c.charCodeAt(0)).toString(16)).join('').toLowerCase()]] as const) {
+    if (text.toLowerCase().replace(/[^0-9a-z+/= ]/g, '').includes(form.toLowerCase())) found.push(name);
+  }
+  const sequences: [string, number[]][] = [...byKey.entries(), ...arrays.map((a, i) => [`array ${i}`, a] as [string, number[]])];
+  for (const [name, seq] of sequences) {
+    const low7 = String.fromCharCode(...seq.map((x) => x & 0x7f));
+    // Two numbers a byte (high nibble first), from either parity.
+    const nibbles = [0, 1].map((p) => String.fromCharCode(...seq.slice(p).flatMap((x, i, a) => (i % 2 === 0 && i + 1 < a.length ? [((x & 15) << 4) | (a[i + 1] & 15)] : []))));
+    if (low7.includes(MARKER)) found.push(`numbers under "${name}"`);
+    if (nibbles.some((n) => n.includes(MARKER))) found.push(`nibbles under "${name}"`);
+  }
+  return found;
+}
+
+describe('no raw-derived value leaves main without a grant', () => {
+  let env: Env;
+  let ref = '';
+  let size = 0;
+  let recordId = '';
+  const answers: { method: string; value: unknown }[] = [];
+  const call = async (method: string, ...args: unknown[]): Promise<unknown> => {
+    const wire = await env.call(env.viewer(), method, ...args);
+    answers.push({ method, value: wire });
+    return wire.ok ? wire.value : wire;
+  };
+
+  beforeAll(async () => {
+    env = await makeEnv({ artifactFactory: await loadArtifactFactory(REPO) });
+    const file = join(env.dir, 'leak.log');
+    const bytes = leakArtifact();
+    size = bytes.length;
+    await writeFile(file, bytes);
+    env.setNextOpenFile(file);
+    const rec = (await call('openFile')) as RecordSummary;
+    ref = rec.artifacts[0].ref;
+    recordId = rec.id;
+    await call('startIndex', ref);
+    for (let i = 0; i < 400 && ((await env.ok<{ state: string }>(env.viewer(), 'getIndexStatus', ref)).state !== 'done'); i++) await new Promise((r) => setTimeout(r, 25));
+  }, 60_000);
+  afterAll(async () => {
+    await env.close();
+  });
+
+  /** What a hostile renderer calls, per method: every argument it can pick that reaches the artifact. */
+  const attacks: Record<BridgeMethod, () => Promise<void>> = {
+    getVaultInfo: async () => void (await call('getVaultInfo')),
+    listRecords: async () => void (await call('listRecords')),
+    openFile: async () => void (await call('openFile')),
+    startIndex: async () => void (await call('startIndex', ref)),
+    getIndexStatus: async () => void (await call('getIndexStatus', ref)),
+    cancelIndex: async () => void (await call('cancelIndex', ref)),
+    getReport: async () => void (await call('getReport', ref)),
+    getSpans: async () => {
+      for (const [a, n] of [[0, size], [0, 1], [size - 1, 1], [Math.floor(size / 2), 7]]) await call('getSpans', ref, a, n);
+    },
+    findSpan: async () => {
+      // Walk every span both ways, unfiltered and by class.
+      for (const filter of [{}, ...Array.from({ length: 12 }, (_, cls) => ({ cls }))]) {
+        for (let from = 0, guard = 0; guard < 200; guard++) {
+          const s = (await call('findSpan', ref, from, 1, filter)) as SpanInfo | null;
+          if (!s || !('offset' in s)) break;
+          from = s.offset + 1;
+        }
+        await call('findSpan', ref, size, -1, filter);
+      }
+      await call('findSpan', ref, 0, 1, { meaning: 'tag character (ASCII smuggling)' });
+    },
+    getMinimap: async () => void (await call('getMinimap', ref, 4096)),
+    getTextLines: async () => {
+      await call('getTextLines', ref, 0, 2000);
+      for (let l = 0; l < 20; l++) await call('getTextLines', ref, l, 1);
+    },
+    textPositionOf: async () => {
+      for (let o = 0; o < size; o++) await call('textPositionOf', ref, o);
+    },
+    searchText: async () => {
+      for (const q of [MARKER, MARKER.toLowerCase(), MARKER.slice(0, 3), 'Q', 'ÄQZJ']) {
+        for (const caseSensitive of [true, false]) {
+          const hits = (await call('searchText', ref, q, { caseSensitive })) as { total: number };
+          // The sanitized text never holds the marker: a hit would be removed text searched.
+          if (q.length > 1) expect(hits.total, q).toBe(0);
+        }
+      }
+    },
+    cancelSearch: async () => void (await call('cancelSearch')),
+    getScreen: async () => {
+      for (let i = 0; i < 600; i++) {
+        const st = (await call('getScreen', ref, { cols: 80, rows: 24 })) as ScreenStatus;
+        if (!('state' in st)) break; // an answer that is the view itself (a build before screen jobs)
+        if (st.state !== 'running') {
+          expect(st.state).toBe('done');
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await call('getScreen', ref, { cols: 2, rows: 1 });
+    },
+    cancelScreen: async () => void (await call('cancelScreen', ref, { cols: 2, rows: 1 })),
+    getChunkLog: async () => void (await call('getChunkLog', recordId)),
+    requestRawAccess: async () => {
+      const asked = call('requestRawAccess', ref, { reason: 'show me' });
+      const pw = await promptWindow(env);
+      const view = await env.ok(env.prompt(pw), 'getPrompt');
+      answers.push({ method: 'getPrompt (prompt window)', value: view });
+      await env.ok(env.prompt(pw), 'answerPrompt', { decision: 'deny', reason: 'no', confirm: '' });
+      await asked;
+    },
+    listGrants: async () => void (await call('listGrants')),
+    revokeGrant: async () => void (await call('revokeGrant', `g-${'0'.repeat(32)}`)),
+    readRaw: async () => void (await call('readRaw', `g-${'1'.repeat(32)}`, 0, 16)),
+    getSpanValues: async () => void (await call('getSpanValues', `g-${'2'.repeat(32)}`, 0, size)),
+    searchRaw: async () => void (await call('searchRaw', `g-${'3'.repeat(32)}`, { mode: 'text', pattern: 'Q' })),
+    listBookmarks: async () => void (await call('listBookmarks', ref)),
+    saveBookmark: async () => void (await call('saveBookmark', ref, { offset: 6, length: 40, note: 'look' })),
+    deleteBookmark: async () => void (await call('deleteBookmark', ref, `b-${'0'.repeat(16)}`)),
+    copyText: async () => void (await call('copyText', 'text', 'plain')),
+    exportText: async () => void (await call('exportText', 'hex-dump', 'x.txt', 'plain')),
+    exportHexDump: async () => {
+      // A forged grant id, then a real window's call without one: no dump is written, nothing answered.
+      await call('exportHexDump', `g-${'4'.repeat(32)}`, {});
+      await call('exportHexDump', `g-${'4'.repeat(32)}`, { range: [0, size] });
+    },
+    listAudit: async () => void (await call('listAudit', 10_000)),
+    listRequests: async () => void (await call('listRequests')),
+    reviewRequest: async () => void (await call('reviewRequest', 'req-20260101T000000Z-00000000', 'deny', 'no')),
+  };
+
+  it('the table names every method of the contract', () => {
+    expect(Object.keys(attacks).sort()).toEqual([...BRIDGE_METHODS].sort());
+  });
+
+  it('the artifact carries the marker in every removed span kind (the scan would see it)', async () => {
+    const svc = env.services.artifact!;
+    const values = await svc.spanValues(ref, 0, size, [0, size]);
+    const found = markerIn(values);
+    expect(found).toContain('numbers under "code"');
+    expect(found).toContain('nibbles under "code"');
+  });
+
+  for (const m of BRIDGE_METHODS) {
+    it(`${m}: no answer, error or prompt view carries the marker`, async () => {
+      const from = answers.length;
+      await attacks[m]();
+      // Each answer, and all of them in order (a value per call adds up: findSpan walked span by span).
+      const mine = answers.slice(from);
+      for (const a of mine) expect(markerIn(a.value), `${a.method}: ${JSON.stringify(a.value).slice(0, 300)}`).toEqual([]);
+      expect(markerIn(mine.map((a) => a.value)), `${m}, all answers together`).toEqual([]);
+      if (GRANT_METHODS.has(m)) expect(answers.slice(from).every((a) => (a.value as { ok: boolean }).ok === false)).toBe(true);
+    }, 60_000);
+  }
+
+  it('an import that fails says where, never what the file holds (its error reaches the renderer)', () => {
+    expect(() => parseCastHeader(`{"version": "${MARKER}"}`)).toThrow(/^asciicast: unsupported version \(2 and 3 are read\)$/);
+    expect(() => parseTiming(`0.5 12\n${MARKER} 1\n`)).toThrow(/^timing file: cannot read line 2$/);
+  });
+
+  it('under a grant, getSpanValues hands the values out (and the scan finds them)', async () => {
+    const grant = await approve(env, 2, ref);
+    const values = await env.ok(env.viewer(2), 'getSpanValues', grant, 0, size);
+    expect(markerIn(values)).toContain('numbers under "code"');
+    // Only inside the granted range: a ranged grant gets the values of the spans wholly inside it.
+    const ranged = await approve(env, 2, ref, [0, 20]);
+    const some = await env.ok<{ offset: number }[]>(env.viewer(2), 'getSpanValues', ranged, 0, size);
+    expect(some.every((v) => v.offset < 20)).toBe(true);
+    expect(markerIn(some)).toEqual([]);
+    // Another window's grant gives nothing.
+    expect(await env.call(env.viewer(1), 'getSpanValues', grant, 0, size)).toMatchObject({ ok: false, code: 'forbidden' });
+  }, 60_000);
+});
