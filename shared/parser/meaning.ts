@@ -1,3 +1,5 @@
+import { isUndrawn } from './invisible';
+
 /**
  * Human-readable meanings of controls and sequences. Every string here is a constant from these
  * tables, never built from input bytes, so meanings are safe to print and form a bounded key set
@@ -62,6 +64,9 @@ export function invisibleMeaning(cp: number): string {
   }
   if (cp === 0x115f || cp === 0x1160 || cp === 0x3164 || cp === 0xffa0) return 'Hangul filler';
   if (cp === 0x00ad) return 'soft hyphen';
+  if (cp >= 0xfff9 && cp <= 0xfffb) return 'interlinear annotation control';
+  if (cp === 0x2028 || cp === 0x2029) return 'line/paragraph separator (a terminal does not draw it)';
+  if (isUndrawn(cp)) return 'unassigned code point (a terminal does not draw it)';
   return 'default-ignorable code point';
 }
 

@@ -1,0 +1,300 @@
+import { Action, State, Unit } from './states';
+import { TRANSITIONS } from './transition-table';
+
+/**
+ * The terminal readings the parser checks its own (8-bit VT500) reading against: what each real
+ * terminal's parser does with a unit in each of its states, as packed tables written from the
+ * terminal's source and held to the terminal itself by test/shared/terminal-differential.test.ts
+ * (tmux in a pane, libvterm's vterm-dump and unterm, @xterm/headless). A unit reaches the
+ * sanitized text only where the parser and every reading print it (see docs/sanitizer.md).
+ *
+ * Units are the parser's: ASCII bytes, C1 as U+0080–U+009F (C2 80–C2 9F), {@link Unit.Text},
+ * {@link Unit.Invisible}, {@link Unit.Bom} and {@link Unit.Invalid}. A raw 0x80–0x9F byte outside
+ * a character is {@link Unit.Invalid} here: none of these terminals reads it as C1.
+ *
+ * An entry is `next | PRINT | MOVE`: the reading's next state; whether it shows the unit as text
+ * (LF and TAB count, as the sanitized text keeps them); whether it moves the cursor to another
+ * place or line (LF, VT, FF, CR, BS, a C1 control, a dispatched ESC or CSI).
+ */
+export const enum Reading { Xterm = 0, Vterm = 1, Tmux = 2 }
+export const READING_COUNT = 3;
+export const READING_NAMES = ['xterm.js', 'libvterm', 'tmux'] as const;
+
+export const NEXT = 0x0f;
+export const PRINT = 0x10;
+export const MOVE = 0x20;
+
+/**
+ * The parser's own state as the readings see it: its 14 states, plus an ESC that arrived inside a
+ * DCS payload (tmux keeps the DCS open unless `\` follows; the parser is in {@link State.Escape}
+ * then, as for an ESC in any other string).
+ */
+export const ESC_IN_DCS = 14;
+export const EFFECTIVE_STATES = 15;
+
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let c = from; c <= to; c++) out.push(c);
+  return out;
+}
+
+const UNITS = 256;
+const NON_ASCII = [...range(0x80, 0x9f), Unit.Text, Unit.Invisible, Unit.Invalid, Unit.Bom];
+const C0_MOVES = [0x08, 0x0a, 0x0b, 0x0c, 0x0d];
+
+type Set = (units: readonly number[], state: number, next: number, flags?: number) => void;
+
+function builder(states: number): { table: Uint8Array; set: Set } {
+  const table = new Uint8Array(states * UNITS);
+  for (let s = 0; s < states; s++) table.fill(s, s * UNITS, (s + 1) * UNITS);
+  const set: Set = (units, state, next, flags = 0) => {
+    for (const u of units) table[state * UNITS + u] = next | flags;
+  };
+  return { table, set };
+}
+
+/** C0 executed where it stands: LF and TAB count as text; the line moves count as moves. */
+function executeC0(set: Set, units: readonly number[], state: number, next: number): void {
+  for (const u of units) set([u], state, next, (u === 0x0a || u === 0x09 ? PRINT : 0) | (C0_MOVES.includes(u) ? MOVE : 0));
+}
+
+// ---- xterm.js 6.0 (src/common/parser/EscapeSequenceParser.ts, VT500_TRANSITION_TABLE) ----------
+// Its decoder drops invalid UTF-8 and every U+FEFF before the parser sees them: no unit at all.
+
+const enum X {
+  Ground = 0, Escape, EscInt, CsiEntry, CsiParam, CsiInt, CsiIgnore, SosPmApc, Osc, DcsEntry, DcsParam, DcsIgnore, DcsInt, DcsPass,
+}
+
+function xtermTable(): Uint8Array {
+  const { table, set } = builder(14);
+  const all = range(0, 13);
+  const executables = [...range(0x00, 0x17), 0x19, ...range(0x1c, 0x1f)];
+  const printables = range(0x20, 0x7e);
+  const nonAsciiPrintable = [Unit.Text, Unit.Invisible];
+  // Default: ERROR, to ground (the unit is dropped).
+  for (const s of all) set([...range(0, 0x9f), ...nonAsciiPrintable], s, X.Ground);
+  for (const s of all) set([Unit.Invalid, Unit.Bom], s, s);
+  set(printables, X.Ground, X.Ground, PRINT);
+  for (const s of all) {
+    set([0x18, 0x1a], s, X.Ground);
+    for (const c of [0x99, 0x9a, ...range(0x80, 0x8f), ...range(0x91, 0x97)]) set([c], s, X.Ground, MOVE);
+    set([0x9c], s, X.Ground);
+    set([0x1b], s, X.Escape);
+    set([0x9d], s, X.Osc);
+    set([0x98, 0x9e, 0x9f], s, X.SosPmApc);
+    set([0x9b], s, X.CsiEntry);
+    set([0x90], s, X.DcsEntry);
+  }
+  for (const s of [X.Ground, X.Escape, X.CsiEntry, X.CsiParam, X.CsiIgnore, X.CsiInt, X.EscInt]) executeC0(set, executables, s, s);
+  for (const s of [X.Escape, X.CsiEntry, X.CsiParam, X.CsiInt, X.EscInt, X.CsiIgnore]) set([0x7f], s, s);
+  set(executables, X.Osc, X.Osc);
+  set([0x5d], X.Escape, X.Osc);
+  set([...printables, 0x7f], X.Osc, X.Osc);
+  set([0x9c, 0x18, 0x1a, 0x07], X.Osc, X.Ground);
+  set([0x1b], X.Osc, X.Escape);
+  set([0x58, 0x5e, 0x5f], X.Escape, X.SosPmApc);
+  set([...printables, ...executables, 0x7f], X.SosPmApc, X.SosPmApc);
+  set([0x5b], X.Escape, X.CsiEntry);
+  set(range(0x40, 0x7e), X.CsiEntry, X.Ground, MOVE);
+  set(range(0x30, 0x3b), X.CsiEntry, X.CsiParam);
+  set(range(0x3c, 0x3f), X.CsiEntry, X.CsiParam);
+  set(range(0x30, 0x3b), X.CsiParam, X.CsiParam);
+  set(range(0x40, 0x7e), X.CsiParam, X.Ground, MOVE);
+  set(range(0x3c, 0x3f), X.CsiParam, X.CsiIgnore);
+  set(range(0x20, 0x3f), X.CsiIgnore, X.CsiIgnore);
+  set(range(0x40, 0x7e), X.CsiIgnore, X.Ground);
+  set(range(0x20, 0x2f), X.CsiEntry, X.CsiInt);
+  set(range(0x20, 0x2f), X.CsiInt, X.CsiInt);
+  set(range(0x30, 0x3f), X.CsiInt, X.CsiIgnore);
+  set(range(0x40, 0x7e), X.CsiInt, X.Ground, MOVE);
+  set(range(0x20, 0x2f), X.CsiParam, X.CsiInt);
+  set(range(0x20, 0x2f), X.Escape, X.EscInt);
+  set(range(0x20, 0x2f), X.EscInt, X.EscInt);
+  set(range(0x30, 0x7e), X.EscInt, X.Ground, MOVE);
+  set([...range(0x30, 0x4f), ...range(0x51, 0x57), 0x59, 0x5a, 0x5c, ...range(0x60, 0x7e)], X.Escape, X.Ground, MOVE);
+  set([0x50], X.Escape, X.DcsEntry);
+  for (const s of [X.DcsEntry, X.DcsParam, X.DcsInt, X.DcsIgnore]) set([...executables, 0x7f], s, s);
+  set(range(0x20, 0x2f), X.DcsEntry, X.DcsInt);
+  set(range(0x30, 0x3b), X.DcsEntry, X.DcsParam);
+  set(range(0x3c, 0x3f), X.DcsEntry, X.DcsParam);
+  set(range(0x20, 0x7f), X.DcsIgnore, X.DcsIgnore);
+  set(range(0x30, 0x3b), X.DcsParam, X.DcsParam);
+  set(range(0x3c, 0x3f), X.DcsParam, X.DcsIgnore);
+  set(range(0x20, 0x2f), X.DcsParam, X.DcsInt);
+  set(range(0x20, 0x2f), X.DcsInt, X.DcsInt);
+  set(range(0x30, 0x3f), X.DcsInt, X.DcsIgnore);
+  for (const s of [X.DcsEntry, X.DcsParam, X.DcsInt]) set(range(0x40, 0x7e), s, X.DcsPass);
+  set([...executables, ...printables], X.DcsPass, X.DcsPass);
+  set([0x7f], X.DcsPass, X.DcsPass);
+  set([0x9c, 0x18, 0x1a], X.DcsPass, X.Ground);
+  set([0x1b], X.DcsPass, X.Escape);
+  set(nonAsciiPrintable, X.Ground, X.Ground, PRINT);
+  set(nonAsciiPrintable, X.Osc, X.Osc);
+  set(nonAsciiPrintable, X.CsiIgnore, X.CsiIgnore);
+  set(nonAsciiPrintable, X.DcsIgnore, X.DcsIgnore);
+  set(nonAsciiPrintable, X.DcsPass, X.DcsPass);
+  return table;
+}
+
+// ---- libvterm 0.1.4 (src/parser.c, vterm_input_write, UTF-8 mode) -------------------------------
+// A byte parser: NUL and DEL are skipped everywhere; C0 controls execute in every state, strings
+// included; APC, PM and SOS are no strings (ESC _ is a C1 control and the payload is text); BEL
+// ends a DCS as well as an OSC; in UTF-8 mode no byte 0x80–0x9F is a control.
+
+const enum V { Normal = 0, Escape, EscInt, CsiLeader, CsiArgs, CsiInt, Str }
+
+function vtermTable(): Uint8Array {
+  const { table, set } = builder(7);
+  const all = range(0, 6);
+  const c0 = [...range(0x01, 0x06), ...range(0x08, 0x17), 0x19, ...range(0x1c, 0x1f)];
+  for (const s of all) {
+    set([0x00, 0x7f], s, s);
+    set([0x18, 0x1a], s, V.Normal);
+    set([0x1b], s, V.Escape);
+    executeC0(set, [...c0, 0x07], s, s);
+  }
+  set([0x07], V.Str, V.Normal);
+  // Ground: ASCII is text; a character is text; anything else is dropped.
+  set(range(0x20, 0x7e), V.Normal, V.Normal, PRINT);
+  set([Unit.Text, Unit.Invisible, Unit.Bom], V.Normal, V.Normal, PRINT);
+  // ESC, with or without intermediates: P [ ] open strings and CSI whatever came before.
+  for (const s of [V.Escape, V.EscInt]) {
+    set(range(0x20, 0x2f), s, V.EscInt);
+    set(range(0x30, 0x7e), s, V.Normal, MOVE);
+    set([0x50, 0x5d], s, V.Str);
+    set([0x5b], s, V.CsiLeader);
+  }
+  // CSI: leader bytes, then arguments, then intermediates, then the final; anything else ends it.
+  for (const s of [V.CsiLeader, V.CsiArgs, V.CsiInt]) {
+    set([...range(0x30, 0x3f), ...NON_ASCII], s, V.Normal);
+    set(range(0x20, 0x2f), s, V.CsiInt);
+    set(range(0x40, 0x7e), s, V.Normal, MOVE);
+  }
+  set(range(0x3c, 0x3f), V.CsiLeader, V.CsiLeader);
+  set(range(0x30, 0x3b), V.CsiLeader, V.CsiArgs);
+  set(range(0x30, 0x3b), V.CsiArgs, V.CsiArgs);
+  // Non-ASCII bytes are ignored after ESC, payload in a string, and (not being C1) dropped in ground.
+  return table;
+}
+
+// ---- tmux 3.3a (input.c, the input_state_* tables) ------------------------------------------------
+// A byte parser with no C1 controls at all. Ground decodes UTF-8 (see TmuxDecoder in parser.ts);
+// every other state ignores bytes 0x80–0xFF or takes them as payload. A DCS payload ignores CAN
+// and SUB and stays open after an ESC that is not followed by `\`. APC, PM, SOS and ESC k (window
+// name) are strings up to ST that behave alike: one state here.
+
+const enum T {
+  Ground = 0, Escape, EscInt, CsiEnter, CsiParam, CsiInt, CsiIgnore, DcsEnter, DcsParam, DcsInt, DcsHandler, DcsEscape,
+  DcsIgnore, Osc, Str,
+}
+
+function tmuxTable(): Uint8Array {
+  const { table, set } = builder(15);
+  const c0 = [...range(0x00, 0x17), 0x19, ...range(0x1c, 0x1f)];
+  for (const s of range(0, 14)) {
+    if (s === T.DcsHandler || s === T.DcsEscape) continue;
+    set([0x18, 0x1a], s, T.Ground);
+    set([0x1b], s, T.Escape);
+  }
+  for (const s of [T.Ground, T.Escape, T.EscInt, T.CsiEnter, T.CsiParam, T.CsiInt, T.CsiIgnore]) executeC0(set, c0, s, s);
+  set(range(0x20, 0x7e), T.Ground, T.Ground, PRINT);
+  set([Unit.Text, Unit.Invisible, Unit.Bom], T.Ground, T.Ground, PRINT);
+
+  set(range(0x20, 0x2f), T.Escape, T.EscInt);
+  set(range(0x30, 0x7e), T.Escape, T.Ground, MOVE);
+  set([0x50], T.Escape, T.DcsEnter);
+  set([0x58, 0x5e, 0x5f, 0x6b], T.Escape, T.Str);
+  set([0x5b], T.Escape, T.CsiEnter);
+  set([0x5d], T.Escape, T.Osc);
+  set(range(0x20, 0x2f), T.EscInt, T.EscInt);
+  set(range(0x30, 0x7e), T.EscInt, T.Ground, MOVE);
+
+  set(range(0x20, 0x2f), T.CsiEnter, T.CsiInt);
+  set(range(0x30, 0x3f), T.CsiEnter, T.CsiParam);
+  set(range(0x40, 0x7e), T.CsiEnter, T.Ground, MOVE);
+  set(range(0x20, 0x2f), T.CsiParam, T.CsiInt);
+  set(range(0x3c, 0x3f), T.CsiParam, T.CsiIgnore);
+  set(range(0x40, 0x7e), T.CsiParam, T.Ground, MOVE);
+  set(range(0x30, 0x3f), T.CsiInt, T.CsiIgnore);
+  set(range(0x40, 0x7e), T.CsiInt, T.Ground, MOVE);
+  set(range(0x40, 0x7e), T.CsiIgnore, T.Ground);
+
+  set(range(0x20, 0x2f), T.DcsEnter, T.DcsInt);
+  set([...range(0x30, 0x39), 0x3b, ...range(0x3c, 0x3f)], T.DcsEnter, T.DcsParam);
+  set([0x3a], T.DcsEnter, T.DcsIgnore);
+  set(range(0x40, 0x7e), T.DcsEnter, T.DcsHandler);
+  set(range(0x20, 0x2f), T.DcsParam, T.DcsInt);
+  set([0x3a, ...range(0x3c, 0x3f)], T.DcsParam, T.DcsIgnore);
+  set(range(0x40, 0x7e), T.DcsParam, T.DcsHandler);
+  set(range(0x30, 0x3f), T.DcsInt, T.DcsIgnore);
+  set(range(0x40, 0x7e), T.DcsInt, T.DcsHandler);
+  set([0x1b], T.DcsHandler, T.DcsEscape);
+  set([...range(0x00, 0x7f), ...NON_ASCII], T.DcsEscape, T.DcsHandler);
+  set([0x5c], T.DcsEscape, T.Ground);
+
+  set([0x07], T.Osc, T.Ground);
+  return table;
+}
+
+/** The readings' tables, indexed by {@link Reading}: entry `state << 8 | unit`. */
+export const READING_TABLES: readonly Uint8Array[] = [xtermTable(), vtermTable(), tmuxTable()];
+
+/** The tmux reading's ground state (where it decodes UTF-8). */
+export const TMUX_GROUND = T.Ground;
+
+/**
+ * Where each reading is while it agrees with the parser in (effective) state `s`: HOME[r][s].
+ * Several parser states may share a reading's state (libvterm has no ignore state and no APC).
+ */
+export const HOME: readonly Uint8Array[] = [
+  Uint8Array.of(X.Ground, X.Escape, X.EscInt, X.CsiEntry, X.CsiParam, X.CsiInt, X.CsiIgnore, X.DcsEntry, X.DcsParam, X.DcsInt,
+    X.DcsPass, X.DcsIgnore, X.Osc, X.SosPmApc, X.Escape),
+  Uint8Array.of(V.Normal, V.Escape, V.EscInt, V.CsiLeader, V.CsiArgs, V.CsiInt, V.Normal, V.Str, V.Str, V.Str,
+    V.Str, V.Str, V.Str, V.Normal, V.Escape),
+  Uint8Array.of(T.Ground, T.Escape, T.EscInt, T.CsiEnter, T.CsiParam, T.CsiInt, T.CsiIgnore, T.DcsEnter, T.DcsParam, T.DcsInt,
+    T.DcsHandler, T.DcsIgnore, T.Osc, T.Str, T.DcsEscape),
+];
+
+/** The parser's own reading of `code` in effective state `s`: next effective state, whether it prints, whether it moves. */
+export function ownStep(s: number, code: number): number {
+  // An ESC that arrived in a string: `\` ends the string; anything else is read after a plain ESC.
+  const row = s === ESC_IN_DCS ? State.Escape : s;
+  if (s === ESC_IN_DCS && code === 0x5c) return State.Ground;
+  const e = TRANSITIONS[(row << 8) | code];
+  const action = (e >> 4) as Action;
+  let next = e & 0xf;
+  // An ESC inside a DCS payload: the parser waits in Escape (tmux still holds the DCS open).
+  if (action === Action.EscStart && row === State.DcsPassthrough) next = ESC_IN_DCS;
+  const prints = action === Action.Print || (action === Action.Execute && (code === 0x0a || code === 0x09));
+  const moves = ((action === Action.Print || action === Action.Execute) && C0_MOVES.includes(code))
+    || action === Action.C1Execute || action === Action.EscDispatch || action === Action.CsiDispatch;
+  return next | (prints ? PRINT : 0) | (moves ? MOVE : 0);
+}
+
+/**
+ * AGREE[s << 8 | unit] is 1 when every reading, at HOME in effective state `s`, goes where the
+ * parser goes (to HOME of its next state), shows the unit if the parser does, and moves only if
+ * the parser moves: then nothing needs tracking. A raw C1 byte is a different unit to the readings
+ * (Invalid) than to the parser; the parser checks those, and invalid UTF-8 in ground (tmux's
+ * decoder), one by one.
+ */
+export const AGREE: Uint8Array = (() => {
+  const agree = new Uint8Array(EFFECTIVE_STATES << 8);
+  for (let s = 0; s < EFFECTIVE_STATES; s++) {
+    for (let code = 0; code <= Unit.Bom; code++) agree[(s << 8) | code] = agrees(s, code, code) ? 1 : 0;
+  }
+  return agree;
+})();
+
+/** Whether every reading agrees with the parser on unit `code` (read as `shadowCode` by the readings) in effective state `s`. */
+export function agrees(s: number, code: number, shadowCode: number): boolean {
+  const own = ownStep(s, code);
+  const next = own & NEXT;
+  for (let r = 0; r < READING_COUNT; r++) {
+    const e = READING_TABLES[r][(HOME[r][s] << 8) | shadowCode];
+    if ((e & NEXT) !== HOME[r][next === ESC_IN_DCS ? ESC_IN_DCS : next]) return false;
+    if ((own & PRINT) !== 0 && (e & PRINT) === 0) return false;
+    if ((e & MOVE) !== 0 && (own & MOVE) === 0) return false;
+  }
+  return true;
+}
