@@ -1,10 +1,11 @@
+import { Charsets } from './charsets';
 import { resolveLimits, type ParserLimits } from './limits';
 import {
   INVISIBLE_BMP, isIdeograph, isIdeographicSelector, isJoiningLetter, isPictographic, takesPresentationSelector,
   VS15, VS16, ZWJ, ZWNJ,
 } from './invisible';
 import {
-  APC_MEANING, c0Meaning, c1Meaning, csiMeaning, dcsMeaning, escMeaning, invisibleMeaning, oscMeaning,
+  APC_MEANING, c0Meaning, c1Meaning, CHARSET_MEANING, csiMeaning, dcsMeaning, escMeaning, invisibleMeaning, oscMeaning,
   PM_MEANING, SOS_MEANING, strayMeaning, WITHHELD_MEANING,
 } from './meaning';
 import { recordSpan, type ParserSink, type SpanLog } from './sink';
@@ -177,6 +178,11 @@ class JoinerGate implements ParserSink {
     this.parser.output.span(cls, offset, length, meaning, flags, code, param);
   }
 
+  drawn(cp: number, offset: number, length: number): void {
+    this.release(false);
+    this.parser.output.drawn(cp, offset, length);
+  }
+
   ambiguous(offset: number, length: number, flags: number): void {
     this.release(false);
     this.parser.output.ambiguous?.(offset, length, flags);
@@ -192,7 +198,7 @@ class JoinerGate implements ParserSink {
       this.sink.print(this.bytes, 0, 3, this.offset);
     } else {
       this.sink.span(SpanClass.Invisible, this.offset, 3, invisibleMeaning(this.cp), 0, this.cp);
-      if (this.cp === ZWJ) this.parser.zwjRemoved(this.until);
+      if (this.cp === ZWJ) this.parser.zwjRemoved(false);
     }
   }
 }
@@ -272,6 +278,10 @@ export class Parser {
   private holding = false;
   private heldStart = 0;
   private heldEnd = -1;
+
+  /** Character sets (charsets.ts), made at the first designation or shift; `drawing` while one redraws ASCII. */
+  private charsets: Charsets | null = null;
+  private drawing = false;
 
   // The last printed character, for invisible code points that may follow it.
   private prevEnd = -1;
@@ -358,7 +368,7 @@ export class Parser {
   get atRest(): boolean {
     if (this.ended) return true;
     if (this.state !== State.Ground || this.diverged || this.pendingLen > 0 || this.stringEscPending
-      || this.out !== this.sink || this.heldEnd >= 0) return false;
+      || this.out !== this.sink || this.heldEnd >= 0 || (this.charsets !== null && !this.charsets.pristine)) return false;
     if (this.prevEnd !== this.base) return true;
     const p = this.prevCp;
     return !(p === VS16 || takesPresentationSelector(p) || isIdeograph(p) || isPictographic(p) || isJoiningLetter(p));
@@ -412,7 +422,7 @@ export class Parser {
       // first string state this loop met after V8 optimized it (DCS ignore, say) would carry no
       // type feedback and throw away the compiled loop with everything inlined into it.
       const state = this.state;
-      if (state === State.Ground) i = this.ground(chunk, i, n);
+      if (state === State.Ground) i = this.drawing ? this.groundDrawn(chunk, i, n) : this.ground(chunk, i, n);
       else if (state >= State.DcsPassthrough) i = this.payload(chunk, i, n);
       else i = this.sequence(chunk, i, n);
     }
@@ -726,7 +736,7 @@ export class Parser {
     this.tmuxPending = 0;
     flags |= this.stretchFlags;
     if ((flags & ~StretchFlag.ToEnd) !== 0) this.out.ambiguous?.(this.stretchStart, end - this.stretchStart, flags);
-    if (this.tmuxZwj && this.out === this.sink) this.zwjRemoved(-1);
+    if (this.tmuxZwj && this.out === this.sink) this.zwjRemoved(true);
     this.tmuxZwj = false;
   }
 
@@ -773,7 +783,7 @@ export class Parser {
       }
     }
     this.out.span(SpanClass.Invisible, off, len, invisibleMeaning(cp), 0, cp);
-    if (cp === ZWJ) this.zwjRemoved(prev >= 0 && prev !== 0x0a && prev !== 0x09 ? off + len : -1);
+    if (cp === ZWJ) this.zwjRemoved(prev < 0 || prev === 0x0a);
   }
 
   /** @internal The joiner gate or ZWJ guard is done: events go straight to the sink again. */
@@ -787,12 +797,13 @@ export class Parser {
   }
 
   /**
-   * @internal A ZWJ was removed in ground: tmux draws the next non-ASCII character elsewhere (see
-   * {@link ZwjGuard}); `safeAt` is where one would still show, right after the joiner, or -1.
+   * @internal A ZWJ was removed in ground: tmux draws the next non-ASCII character elsewhere, and
+   * nowhere in column 0 (see {@link ZwjGuard}); `column0`: the cursor may be there (no character
+   * was printed right before the joiner on its line).
    */
-  zwjRemoved(safeAt: number): void {
+  zwjRemoved(column0: boolean): void {
     const guard = (this.guard ??= new ZwjGuard(() => this.ungate(), this.sink));
-    guard.safeAt = safeAt;
+    guard.column0 = column0;
     this.out = guard;
   }
 
@@ -817,12 +828,14 @@ export class Parser {
         if (done >= 0) {
           i = done;
           run = i;
+          // A shift, designation or restore may have chosen a set that redraws ASCII.
+          if (this.drawing) return i;
           continue;
         }
         this.step(b, buf, i, 1, base + i);
         i++;
-        // An ASCII unit never makes the readings disagree: only the state can have changed.
-        if (this.state !== State.Ground) return i;
+        // An ASCII unit never makes the readings disagree: only the state (or the set in use) can have changed.
+        if (this.state !== State.Ground || this.drawing) return i;
       } else {
         const skip = plainMultibyteLength(buf, i, n, b);
         if (skip > 0) {
@@ -999,7 +1012,58 @@ export class Parser {
     }
     const meaning = csiMeaning(priv, inter, b, this.params, Math.min(count, MAX_TRACKED_PARAMS));
     this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b, count > 0 ? this.params[0] : -1);
+    if (this.charsets !== null) this.charsetCsi(priv, inter, b, count > 0 ? this.params[0] : -1);
     return j + 1;
+  }
+
+  /** Ground while a character set redraws ASCII: one unit at a time, each drawn as the readings agree (see {@link draw}). */
+  private groundDrawn(buf: Uint8Array, i: number, n: number): number {
+    while (i < n && this.drawing && this.state === State.Ground && !this.diverged) i = this.nextUnit(buf, i, n);
+    return i;
+  }
+
+  /**
+   * A unit this reading prints while a character set is in use: the glyph every reading draws
+   * (charsets.ts), the unit itself where that is what they draw, or withheld where they disagree.
+   */
+  private draw(code: number, buf: Uint8Array, at: number, len: number, off: number): void {
+    const charsets = this.charsets as Charsets;
+    const glyph = code < 0x80 ? charsets.glyph(code) : charsets.other() ? code : -1;
+    this.drawing = charsets.active;
+    if (glyph === code) {
+      this.out.print(buf, at, at + len, off);
+      this.prevCp = code < 0x80 ? code : lastCodePoint;
+    } else if (glyph < 0) {
+      this.out.span(SpanClass.Withheld, off, len, CHARSET_MEANING, 0, 0);
+      this.out.ambiguous?.(off, len, StretchFlag.WithheldText);
+      this.prevCp = 0;
+    } else {
+      this.out.drawn(glyph, off, len);
+      this.prevCp = glyph;
+    }
+    this.prevEnd = off + len;
+  }
+
+  /** An ESC sequence that may designate or shift a character set, reset or save/restore them. */
+  private charsetEscape(): void {
+    const final = this.final;
+    if (this.headerBytes === 1 && this.inter >= 0x25 && this.inter <= 0x2f) {
+      (this.charsets ??= new Charsets()).escape(this.inter, final);
+    } else if (this.headerBytes === 0) {
+      if (final === 0x6e || final === 0x6f || final === 0x7c || final === 0x7d || final === 0x7e || final === 0x4e || final === 0x4f) {
+        this.charsets ??= new Charsets();
+      }
+      this.charsets?.escapeFinal(final);
+    }
+    if (this.charsets !== null) this.drawing = this.charsets.active;
+  }
+
+  /** A CSI that may save, restore or reset the character sets (see Charsets.csi). */
+  private charsetCsi(priv: number, inter: number, final: number, first: number): void {
+    if (final !== 0x73 && final !== 0x75 && final !== 0x70 && final !== 0x68 && final !== 0x6c) return;
+    const charsets = this.charsets as Charsets;
+    charsets.csi(priv, inter, final, first);
+    this.drawing = charsets.active;
   }
 
   /** ESC, CSI and DCS-header states: one unit at a time through the table. */
@@ -1166,6 +1230,8 @@ export class Parser {
       case Action.Print:
         if (this.holding) {
           this.hold(off, len);
+        } else if (this.drawing) {
+          this.draw(code, buf, at, len, off);
         } else {
           this.out.print(buf, at, at + len, off);
           this.prevEnd = off + len;
@@ -1276,6 +1342,12 @@ export class Parser {
   private controlSpan(cls: SpanClass, code: number, off: number, len: number): void {
     const flags = len > 1 ? SpanFlag.Utf8Encoded : 0;
     this.out.span(cls, off, len, code < 0x80 ? c0Meaning(code) : c1Meaning(code), flags, code);
+    if (code === 0x0e || code === 0x0f) {
+      // SO, SI: a locking shift to G1 or G0.
+      const charsets = (this.charsets ??= new Charsets());
+      charsets.shift(code === 0x0e ? 1 : 0);
+      this.drawing = charsets.active;
+    }
   }
 
   private open(cls: SpanClass, off: number, flags: number): void {
@@ -1414,6 +1486,10 @@ export class Parser {
     }
     const param = cls === SpanClass.Csi && this.paramIndex >= 0 ? this.params[0] : -1;
     this.out.span(cls, this.seqStart, end - this.seqStart, meaning, flags, code, param);
+    if ((flags & SpanFlag.Malformed) === 0 && this.final !== 0) {
+      if (cls === SpanClass.Esc) this.charsetEscape();
+      else if (cls === SpanClass.Csi && this.charsets !== null) this.charsetCsi(this.priv, this.inter, this.final, param);
+    }
   }
 }
 

@@ -13,8 +13,9 @@ import { TRANSITIONS } from './transition-table';
  * a character is {@link Unit.Invalid} here: none of these terminals reads it as C1.
  *
  * An entry is `next | PRINT | MOVE`: the reading's next state; whether it shows the unit as text
- * (LF and TAB count, as the sanitized text keeps them); whether it moves the cursor to another
- * place or line (LF, VT, FF, CR, BS, a C1 control, a dispatched ESC or CSI).
+ * (LF and TAB count, as the sanitized text keeps them); whether it may move the cursor to another
+ * place or line (LF, VT, FF, CR, BS, a C1 control, an ESC final that moves ({@link ESC_MOVES}),
+ * DECALN, any CSI but SGR).
  */
 export const enum Reading { Xterm = 0, Vterm = 1, Tmux = 2 }
 export const READING_COUNT = 3;
@@ -39,16 +40,22 @@ function range(from: number, to: number): number[] {
 }
 
 const UNITS = 256;
+/** ESC finals that move the cursor or the lines: IND, NEL, RI, DECRC, RIS, cursor to lower left, DECBI, DECFI. */
+const ESC_MOVES = [...'DEM8cF69'].map((c) => c.charCodeAt(0));
+/** A dispatched ESC: whether it may move (after an intermediate only DECALN, ESC # 8, does). */
+const escMove = (final: number, intermediate: boolean): number => ((intermediate ? final === 0x38 : ESC_MOVES.includes(final)) ? MOVE : 0);
+/** A dispatched CSI: whether it may move (all but SGR may: cursor moves, erases, modes, restores). */
+const csiMove = (final: number): number => (final === 0x6d ? 0 : MOVE);
 const NON_ASCII = [...range(0x80, 0x9f), Unit.Text, Unit.Invisible, Unit.Invalid, Unit.Bom];
 const C0_MOVES = [0x08, 0x0a, 0x0b, 0x0c, 0x0d];
 
-type Set = (units: readonly number[], state: number, next: number, flags?: number) => void;
+type Set = (units: readonly number[], state: number, next: number, flags?: number | ((unit: number) => number)) => void;
 
 function builder(states: number): { table: Uint8Array; set: Set } {
   const table = new Uint8Array(states * UNITS);
   for (let s = 0; s < states; s++) table.fill(s, s * UNITS, (s + 1) * UNITS);
   const set: Set = (units, state, next, flags = 0) => {
-    for (const u of units) table[state * UNITS + u] = next | flags;
+    for (const u of units) table[state * UNITS + u] = next | (typeof flags === 'number' ? flags : flags(u));
   };
   return { table, set };
 }
@@ -95,23 +102,23 @@ function xtermTable(): Uint8Array {
   set([0x58, 0x5e, 0x5f], X.Escape, X.SosPmApc);
   set([...printables, ...executables, 0x7f], X.SosPmApc, X.SosPmApc);
   set([0x5b], X.Escape, X.CsiEntry);
-  set(range(0x40, 0x7e), X.CsiEntry, X.Ground, MOVE);
+  set(range(0x40, 0x7e), X.CsiEntry, X.Ground, csiMove);
   set(range(0x30, 0x3b), X.CsiEntry, X.CsiParam);
   set(range(0x3c, 0x3f), X.CsiEntry, X.CsiParam);
   set(range(0x30, 0x3b), X.CsiParam, X.CsiParam);
-  set(range(0x40, 0x7e), X.CsiParam, X.Ground, MOVE);
+  set(range(0x40, 0x7e), X.CsiParam, X.Ground, csiMove);
   set(range(0x3c, 0x3f), X.CsiParam, X.CsiIgnore);
   set(range(0x20, 0x3f), X.CsiIgnore, X.CsiIgnore);
   set(range(0x40, 0x7e), X.CsiIgnore, X.Ground);
   set(range(0x20, 0x2f), X.CsiEntry, X.CsiInt);
   set(range(0x20, 0x2f), X.CsiInt, X.CsiInt);
   set(range(0x30, 0x3f), X.CsiInt, X.CsiIgnore);
-  set(range(0x40, 0x7e), X.CsiInt, X.Ground, MOVE);
+  set(range(0x40, 0x7e), X.CsiInt, X.Ground, csiMove);
   set(range(0x20, 0x2f), X.CsiParam, X.CsiInt);
   set(range(0x20, 0x2f), X.Escape, X.EscInt);
   set(range(0x20, 0x2f), X.EscInt, X.EscInt);
-  set(range(0x30, 0x7e), X.EscInt, X.Ground, MOVE);
-  set([...range(0x30, 0x4f), ...range(0x51, 0x57), 0x59, 0x5a, 0x5c, ...range(0x60, 0x7e)], X.Escape, X.Ground, MOVE);
+  set(range(0x30, 0x7e), X.EscInt, X.Ground, (f) => escMove(f, true));
+  set([...range(0x30, 0x4f), ...range(0x51, 0x57), 0x59, 0x5a, 0x5c, ...range(0x60, 0x7e)], X.Escape, X.Ground, (f) => escMove(f, false));
   set([0x50], X.Escape, X.DcsEntry);
   for (const s of [X.DcsEntry, X.DcsParam, X.DcsInt, X.DcsIgnore]) set([...executables, 0x7f], s, s);
   set(range(0x20, 0x2f), X.DcsEntry, X.DcsInt);
@@ -160,7 +167,7 @@ function vtermTable(): Uint8Array {
   // ESC, with or without intermediates: P [ ] open strings and CSI whatever came before.
   for (const s of [V.Escape, V.EscInt]) {
     set(range(0x20, 0x2f), s, V.EscInt);
-    set(range(0x30, 0x7e), s, V.Normal, MOVE);
+    set(range(0x30, 0x7e), s, V.Normal, (f) => escMove(f, s === V.EscInt));
     set([0x50, 0x5d], s, V.Str);
     set([0x5b], s, V.CsiLeader);
   }
@@ -168,7 +175,7 @@ function vtermTable(): Uint8Array {
   for (const s of [V.CsiLeader, V.CsiArgs, V.CsiInt]) {
     set([...range(0x30, 0x3f), ...NON_ASCII], s, V.Normal);
     set(range(0x20, 0x2f), s, V.CsiInt);
-    set(range(0x40, 0x7e), s, V.Normal, MOVE);
+    set(range(0x40, 0x7e), s, V.Normal, csiMove);
   }
   set(range(0x3c, 0x3f), V.CsiLeader, V.CsiLeader);
   set(range(0x30, 0x3b), V.CsiLeader, V.CsiArgs);
@@ -201,22 +208,22 @@ function tmuxTable(): Uint8Array {
   set([Unit.Text, Unit.Invisible, Unit.Bom], T.Ground, T.Ground, PRINT);
 
   set(range(0x20, 0x2f), T.Escape, T.EscInt);
-  set(range(0x30, 0x7e), T.Escape, T.Ground, MOVE);
+  set(range(0x30, 0x7e), T.Escape, T.Ground, (f) => escMove(f, false));
   set([0x50], T.Escape, T.DcsEnter);
   set([0x58, 0x5e, 0x5f, 0x6b], T.Escape, T.Str);
   set([0x5b], T.Escape, T.CsiEnter);
   set([0x5d], T.Escape, T.Osc);
   set(range(0x20, 0x2f), T.EscInt, T.EscInt);
-  set(range(0x30, 0x7e), T.EscInt, T.Ground, MOVE);
+  set(range(0x30, 0x7e), T.EscInt, T.Ground, (f) => escMove(f, true));
 
   set(range(0x20, 0x2f), T.CsiEnter, T.CsiInt);
   set(range(0x30, 0x3f), T.CsiEnter, T.CsiParam);
-  set(range(0x40, 0x7e), T.CsiEnter, T.Ground, MOVE);
+  set(range(0x40, 0x7e), T.CsiEnter, T.Ground, csiMove);
   set(range(0x20, 0x2f), T.CsiParam, T.CsiInt);
   set(range(0x3c, 0x3f), T.CsiParam, T.CsiIgnore);
-  set(range(0x40, 0x7e), T.CsiParam, T.Ground, MOVE);
+  set(range(0x40, 0x7e), T.CsiParam, T.Ground, csiMove);
   set(range(0x30, 0x3f), T.CsiInt, T.CsiIgnore);
-  set(range(0x40, 0x7e), T.CsiInt, T.Ground, MOVE);
+  set(range(0x40, 0x7e), T.CsiInt, T.Ground, csiMove);
   set(range(0x40, 0x7e), T.CsiIgnore, T.Ground);
 
   set(range(0x20, 0x2f), T.DcsEnter, T.DcsInt);
@@ -266,9 +273,10 @@ export function ownStep(s: number, code: number): number {
   // An ESC inside a DCS payload: the parser waits in Escape (tmux still holds the DCS open).
   if (action === Action.EscStart && row === State.DcsPassthrough) next = ESC_IN_DCS;
   const prints = action === Action.Print || (action === Action.Execute && (code === 0x0a || code === 0x09));
-  const moves = ((action === Action.Print || action === Action.Execute) && C0_MOVES.includes(code))
-    || action === Action.C1Execute || action === Action.EscDispatch || action === Action.CsiDispatch;
-  return next | (prints ? PRINT : 0) | (moves ? MOVE : 0);
+  const moves = ((action === Action.Print || action === Action.Execute) && C0_MOVES.includes(code)) || action === Action.C1Execute;
+  const dispatch = action === Action.EscDispatch ? escMove(code, row === State.EscapeIntermediate)
+    : action === Action.CsiDispatch ? csiMove(code) : 0;
+  return next | (prints ? PRINT : 0) | (moves ? MOVE : 0) | dispatch;
 }
 
 /**

@@ -179,6 +179,11 @@ class EventLog implements ParserSink {
     this.lines.push(`span ${cls} ${offset}+${length} ${meaning} ${flags} ${code} ${param ?? 'none'}`);
   }
 
+  drawn(cp: number, offset: number, length: number): void {
+    this.flush();
+    this.lines.push(`drawn ${cp} ${offset}+${length}`);
+  }
+
   ambiguous(offset: number, length: number, flags: number): void {
     this.flush();
     this.lines.push(`ambiguous ${offset}+${length} ${flags}`);
