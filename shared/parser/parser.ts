@@ -20,6 +20,8 @@ import { ZwjGuard } from './zwj-guard';
 const MAX_TRACKED_PARAMS = 16;
 /** Parameter values saturate here: meanings never need more, and it keeps arithmetic small. */
 const MAX_PARAM_VALUE = 99_999;
+/** Copies of a character one REP makes at most: a classic terminal line (see Parser.repeat). */
+const MAX_REPEAT = 80;
 /** OSC command digits parsed; a longer number is an unknown command. */
 const MAX_OSC_COMMAND_DIGITS = 6;
 
@@ -823,7 +825,12 @@ export class Parser {
           i++;
           continue;
         }
-        if (i > run) this.out.print(buf, run, i, base + run);
+        if (i > run) {
+          this.out.print(buf, run, i, base + run);
+          // What a REP right after it repeats.
+          this.prevEnd = base + i;
+          this.prevCp = buf[i - 1] < 0x80 ? buf[i - 1] : lastCharOf(buf, run, i);
+        }
         const done = b === 0x1b && i + 1 < n ? this.wholeEsc(buf, i, n) : -1;
         if (done >= 0) {
           i = done;
@@ -1013,7 +1020,25 @@ export class Parser {
     const meaning = csiMeaning(priv, inter, b, this.params, Math.min(count, MAX_TRACKED_PARAMS));
     this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b, count > 0 ? this.params[0] : -1);
     if (this.charsets !== null) this.charsetCsi(priv, inter, b, count > 0 ? this.params[0] : -1);
+    if (b === 0x62 && (priv | inter) === 0) this.repeat(this.base + i, j + 1 - i, count > 0 ? this.params[0] : -1);
     return j + 1;
+  }
+
+  /**
+   * REP (CSI n b) at `off`, `len` bytes: xterm.js, tmux and libvterm repeat a printable ASCII
+   * character printed right before it alike, up to {@link MAX_REPEAT} times (past the line's end
+   * tmux and libvterm stop, xterm.js wraps): the copies are text, drawn for the REP. Anything else
+   * they repeat differently (tmux no non-ASCII, libvterm also after other controls, by columns):
+   * a stretch that shows text, so words around it stay apart.
+   */
+  private repeat(off: number, len: number, count: number): void {
+    const cp = this.prevCp;
+    if (this.prevEnd === off && cp >= 0x20 && cp < 0x7f && !this.drawing && !this.diverged) {
+      const n = count <= 0 ? 1 : count;
+      for (let k = Math.min(n, MAX_REPEAT); k > 0; k--) this.out.drawn(cp, off, len);
+      if (n <= MAX_REPEAT) return;
+    }
+    this.out.ambiguous?.(off, len, StretchFlag.ShownText);
   }
 
   /** Ground while a character set redraws ASCII: one unit at a time, each drawn as the readings agree (see {@link draw}). */
@@ -1487,8 +1512,12 @@ export class Parser {
     const param = cls === SpanClass.Csi && this.paramIndex >= 0 ? this.params[0] : -1;
     this.out.span(cls, this.seqStart, end - this.seqStart, meaning, flags, code, param);
     if ((flags & SpanFlag.Malformed) === 0 && this.final !== 0) {
-      if (cls === SpanClass.Esc) this.charsetEscape();
-      else if (cls === SpanClass.Csi && this.charsets !== null) this.charsetCsi(this.priv, this.inter, this.final, param);
+      if (cls === SpanClass.Esc) {
+        this.charsetEscape();
+      } else if (cls === SpanClass.Csi) {
+        if (this.charsets !== null) this.charsetCsi(this.priv, this.inter, this.final, param);
+        if (this.final === 0x62 && (this.priv | this.inter) === 0) this.repeat(this.seqStart, end - this.seqStart, param);
+      }
     }
   }
 }

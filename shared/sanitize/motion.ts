@@ -31,6 +31,8 @@ const BY_MEANING = new Map<string, Motion>([
   ['DECSET 1047 alternate screen', Motion.Line], ['DECRST 1047 alternate screen', Motion.Line],
   ['DECSET 1049 alternate screen with saved cursor', Motion.Line], ['DECRST 1049 alternate screen with saved cursor', Motion.Line],
   ['DECRST 1048 save cursor', Motion.Line], ['DECSTR soft reset', Motion.Line],
+  // libvterm reads every CSI s as DECSLRM (set left/right margins), which homes the cursor.
+  ['SCOSC save cursor', Motion.Line],
   ['CUF cursor forward', Motion.Column], ['CUB cursor back', Motion.Column], ['CHA cursor column', Motion.Column],
   ['HPA column absolute', Motion.Column], ['HPR column relative', Motion.Column], ['CHT tab forward', Motion.Column],
   ['CBT tab backward', Motion.Column],
@@ -50,11 +52,8 @@ for (const f of '@ABCDEFGHIKLMPSTXZ`adefruhlps') CSI_FINALS[f.charCodeAt(0)] = 1
 const ESC_FINALS = new Uint8Array(128);
 for (const f of 'DEM8cF69') ESC_FINALS[f.charCodeAt(0)] = 1;
 
-/**
- * The motion of a removed span (class, meaning, code and first parameter as the parser reports
- * them). `CSI s` with parameters is DECSLRM where left/right margins are on: it homes the cursor.
- */
-export function motionOf(cls: SpanClass, meaning: string, code: number, param = -1): Motion {
+/** The motion of a removed span (class, meaning and code as the parser reports them). */
+export function motionOf(cls: SpanClass, meaning: string, code: number): Motion {
   switch (cls) {
     case SpanClass.C0:
       // VT and FF feed a line on every terminal.
@@ -64,7 +63,6 @@ export function motionOf(cls: SpanClass, meaning: string, code: number, param = 
       if (code === 0x84 || code === 0x85 || code === 0x8b || code === 0x8c || code === 0x8d) return Motion.Line;
       return code === 0x89 ? Motion.Column : Motion.None;
     case SpanClass.Csi:
-      if (code === 0x73 && param >= 0 && meaning === 'SCOSC save cursor') return Motion.Line;
       return code < 0x80 && CSI_FINALS[code] === 1 ? BY_MEANING.get(meaning) ?? Motion.None : Motion.None;
     case SpanClass.Esc:
       return code < 0x80 && ESC_FINALS[code] === 1 ? BY_MEANING.get(meaning) ?? Motion.None : Motion.None;

@@ -332,7 +332,7 @@ export class Sanitizer implements ParserSink {
   }
 
   private motion(cls: SpanClass, offset: number, meaning: string, code: number, param: number): void {
-    const motion = motionOf(cls, meaning, code, param);
+    const motion = motionOf(cls, meaning, code);
     if (motion !== Motion.None) this.move(motion, offset, meaning, param);
   }
 
