@@ -16,6 +16,7 @@
 import xterm from '@xterm/headless';
 import type { ScreenFindingView } from '../../../shared/bridge/types';
 import { Sanitizer } from '../../../shared/sanitize';
+import { Palette } from './colours';
 
 const { Terminal } = xterm;
 type TerminalT = InstanceType<typeof Terminal>;
@@ -235,6 +236,9 @@ export function reconstructScreen(bytes: Uint8Array, options: ScreenOptions = {}
   const scrollback = options.scrollback ?? SCREEN_DEFAULTS.scrollback;
   const a = makeTerminal(cols, rows, scrollback);
   const b = makeTerminal(cols, rows, scrollback);
+  // The colours A draws with: OSC 4/10/11 (and their resets) change them; xterm.js passes them on.
+  const palette = new Palette();
+  for (const ident of [4, 10, 11, 104, 110, 111]) a.parser.registerOscHandler(ident, (data) => (palette.osc(ident, data), false));
   const ai = (a as unknown as Internals)._core;
   const bi = (b as unknown as Internals)._core;
   if (typeof bi.writeSync !== 'function' || typeof bi.unicodeService?.wcwidth !== 'function') {
@@ -402,7 +406,7 @@ export function reconstructScreen(bytes: Uint8Array, options: ScreenOptions = {}
       const i = grid[k];
       if (i < 0 || !buf.getLine(Math.floor(k / cols))?.getCell(k % cols, cell)) continue;
       if (cell.isInvisible()) kinds[i] = 2;
-      else if (sameColour(cell)) kinds[i] = 3;
+      else if (palette.sameColour(cell)) kinds[i] = 3;
     }
   }
   let scrolledOut = 0;
@@ -446,7 +450,7 @@ export function reconstructScreen(bytes: Uint8Array, options: ScreenOptions = {}
       const cell = line.getCell(x);
       if (!cell || cell.getWidth() === 0) continue;
       const ch = cell.getChars();
-      text += ch === '' ? ' ' : cell.isInvisible() || sameColour(cell) ? ' '.repeat(cell.getWidth()) : ch;
+      text += ch === '' ? ' ' : cell.isInvisible() || palette.sameColour(cell) ? ' '.repeat(cell.getWidth()) : ch;
     }
     screen.push(text.replace(/ +$/, ''));
   }
@@ -533,15 +537,6 @@ function tagsIn(b: TerminalT, reach: Reach, from: number | undefined, work: { ce
     scan(active, Math.min(from ?? active.baseY, active.baseY), active.baseY + b.rows);
   }
   return out;
-}
-
-/**
- * Whether a cell's text is drawn in its own background colour: both set explicitly and equal
- * (inverse swaps the two, which keeps them equal).
- */
-function sameColour(cell: { isFgDefault(): boolean; isBgDefault(): boolean; getFgColorMode(): number; getBgColorMode(): number; getFgColor(): number; getBgColor(): number }): boolean {
-  if (cell.isFgDefault() || cell.isBgDefault()) return false;
-  return cell.getFgColorMode() === cell.getBgColorMode() && cell.getFgColor() === cell.getBgColor();
 }
 
 /** Consecutive hidden characters of one kind (and one cause), adjacent in the raw bytes, as one finding. */
