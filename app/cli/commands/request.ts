@@ -151,7 +151,7 @@ async function decide(sub: 'approve' | 'deny', args: readonly string[], io: CliI
   if (!tty) throw new CliError(`${sub} needs a human at an interactive terminal: this process has no controlling terminal (/dev/tty), so nothing was decided`);
   let answer: string | null;
   try {
-    tty.write(`${describeRequest(r, 80).join('\n')}\n`);
+    tty.write(`${describeRequest(r, tty.columns ?? 80).join('\n')}\n`);
     const expected = r.sha256.slice(0, CONFIRM_DIGITS);
     tty.write(sub === 'approve'
       ? `Approve: releases this extract to the requester. Type the first ${CONFIRM_DIGITS} hex digits of the artifact's sha256 (${expected}…) to approve: `
