@@ -24,7 +24,8 @@ export interface Readings {
    * with a width of -1, so the next character overwrites the one before it.
    */
   vterm: string;
-  vtermScreen: string;
+  /** null where unterm crashed on the input. */
+  vtermScreen: string | null;
   /** tmux: the pane's screen and history after the input (lines joined with LF). */
   tmux: string;
   /** The 8-bit VT500 reading (test/helpers/vt500-8bit.ts). */
