@@ -33,37 +33,64 @@ export const MOVE = 0x20;
 export const ESC_IN_DCS = 14;
 export const EFFECTIVE_STATES = 15;
 
-function range(from: number, to: number): number[] {
-  const out: number[] = [];
-  for (let c = from; c <= to; c++) out.push(c);
-  return out;
-}
-
 const UNITS = 256;
+const C0_MOVES = [0x08, 0x0a, 0x0b, 0x0c, 0x0d];
 /** ESC finals that move the cursor or the lines: IND, NEL, RI, DECRC, RIS, cursor to lower left, DECBI, DECFI. */
 const ESC_MOVES = [...'DEM8cF69'].map((c) => c.charCodeAt(0));
-/** A dispatched ESC: whether it may move (after an intermediate only DECALN, ESC # 8, does). */
-const escMove = (final: number, intermediate: boolean): number => ((intermediate ? final === 0x38 : ESC_MOVES.includes(final)) ? MOVE : 0);
-/** A dispatched CSI: whether it may move (all but SGR may: cursor moves, erases, modes, restores). */
-const csiMove = (final: number): number => (final === 0x6d ? 0 : MOVE);
-const NON_ASCII = [...range(0x80, 0x9f), Unit.Text, Unit.Invisible, Unit.Invalid, Unit.Bom];
-const C0_MOVES = [0x08, 0x0a, 0x0b, 0x0c, 0x0d];
+/** DECALN (ESC # 8): the one ESC with an intermediate that moves (it fills the screen). */
+const DECALN_FINAL = 0x38;
+const SGR_FINAL = 0x6d;
 
-type Set = (units: readonly number[], state: number, next: number, flags?: number | ((unit: number) => number)) => void;
+/**
+ * A reading's table under construction. Ranges are written with the native fill (this runs at
+ * module load, before the parser: no arrays are built per entry).
+ */
+class Table {
+  readonly table: Uint8Array;
 
-function builder(states: number): { table: Uint8Array; set: Set } {
-  const table = new Uint8Array(states * UNITS);
-  for (let s = 0; s < states; s++) table.fill(s, s * UNITS, (s + 1) * UNITS);
-  const set: Set = (units, state, next, flags = 0) => {
-    for (const u of units) table[state * UNITS + u] = next | (typeof flags === 'number' ? flags : flags(u));
-  };
-  return { table, set };
+  constructor(states: number) {
+    this.table = new Uint8Array(states * UNITS);
+    for (let s = 0; s < states; s++) this.table.fill(s, s * UNITS, (s + 1) * UNITS);
+  }
+
+  /** Units `from`..`to` in `state` go to `next` with `flags`. */
+  range(from: number, to: number, state: number, next: number, flags = 0): void {
+    this.table.fill(next | flags, state * UNITS + from, state * UNITS + to + 1);
+  }
+
+  /** Each of `units` in `state` goes to `next` with `flags`. */
+  units(units: readonly number[], state: number, next: number, flags = 0): void {
+    for (const u of units) this.table[state * UNITS + u] = next | flags;
+  }
+
+  /** Every non-ASCII unit (C1 as U+0080–U+009F, characters, invalid, BOM) in `state` goes to `next`. */
+  nonAscii(state: number, next: number): void {
+    this.range(0x80, Unit.Bom, state, next);
+  }
+
+  /** C0 controls executed where they stand (not CAN, SUB, ESC): LF and TAB are text, the line moves move. */
+  executeC0(state: number, next: number, bel = true): void {
+    for (let u = 0; u < 0x20; u++) {
+      if (u === 0x18 || u === 0x1a || u === 0x1b || (u === 0x07 && !bel)) continue;
+      this.table[state * UNITS + u] = next | (u === 0x0a || u === 0x09 ? PRINT : 0) | (C0_MOVES.includes(u) ? MOVE : 0);
+    }
+  }
+
+  /** A dispatched CSI final 0x40–0x7E: all but SGR may move. */
+  csiFinals(state: number, next: number): void {
+    this.range(0x40, 0x7e, state, next, MOVE);
+    this.units([SGR_FINAL], state, next);
+  }
+
+  /** Dispatched ESC finals `from`..`to`: those of {@link ESC_MOVES} move (after an intermediate only DECALN). */
+  escFinals(from: number, to: number, state: number, next: number, intermediate: boolean): void {
+    this.range(from, to, state, next);
+    for (const f of intermediate ? [DECALN_FINAL] : ESC_MOVES) if (f >= from && f <= to) this.units([f], state, next, MOVE);
+  }
 }
 
-/** C0 executed where it stands: LF and TAB count as text; the line moves count as moves. */
-function executeC0(set: Set, units: readonly number[], state: number, next: number): void {
-  for (const u of units) set([u], state, next, (u === 0x0a || u === 0x09 ? PRINT : 0) | (C0_MOVES.includes(u) ? MOVE : 0));
-}
+/** Whether a dispatched ESC final moves; see {@link Table.escFinals}. */
+const escMove = (final: number, intermediate: boolean): number => ((intermediate ? final === DECALN_FINAL : ESC_MOVES.includes(final)) ? MOVE : 0);
 
 // ---- xterm.js 6.0 (src/common/parser/EscapeSequenceParser.ts, VT500_TRANSITION_TABLE) ----------
 // Its decoder drops invalid UTF-8 and every U+FEFF before the parser sees them: no unit at all.
@@ -71,76 +98,87 @@ function executeC0(set: Set, units: readonly number[], state: number, next: numb
 const enum X {
   Ground = 0, Escape, EscInt, CsiEntry, CsiParam, CsiInt, CsiIgnore, SosPmApc, Osc, DcsEntry, DcsParam, DcsIgnore, DcsInt, DcsPass,
 }
+const X_STATES = 14;
 
 function xtermTable(): Uint8Array {
-  const { table, set } = builder(14);
-  const all = range(0, 13);
-  const executables = [...range(0x00, 0x17), 0x19, ...range(0x1c, 0x1f)];
-  const printables = range(0x20, 0x7e);
-  const nonAsciiPrintable = [Unit.Text, Unit.Invisible];
-  // Default: ERROR, to ground (the unit is dropped).
-  for (const s of all) set([...range(0, 0x9f), ...nonAsciiPrintable], s, X.Ground);
-  for (const s of all) set([Unit.Invalid, Unit.Bom], s, s);
-  set(printables, X.Ground, X.Ground, PRINT);
-  for (const s of all) {
-    set([0x18, 0x1a], s, X.Ground);
-    for (const c of [0x99, 0x9a, ...range(0x80, 0x8f), ...range(0x91, 0x97)]) set([c], s, X.Ground, MOVE);
-    set([0x9c], s, X.Ground);
-    set([0x1b], s, X.Escape);
-    set([0x9d], s, X.Osc);
-    set([0x98, 0x9e, 0x9f], s, X.SosPmApc);
-    set([0x9b], s, X.CsiEntry);
-    set([0x90], s, X.DcsEntry);
+  const t = new Table(X_STATES);
+  for (let s = 0; s < X_STATES; s++) {
+    // Default: ERROR, to ground (the unit is dropped); invalid UTF-8 and BOM never reach the parser.
+    t.range(0x00, Unit.Invisible, s, X.Ground);
+    t.units([Unit.Invalid, Unit.Bom], s, s);
+    // Anywhere.
+    t.units([0x18, 0x1a, 0x9c], s, X.Ground);
+    t.range(0x80, 0x8f, s, X.Ground, MOVE);
+    t.range(0x91, 0x97, s, X.Ground, MOVE);
+    t.units([0x99, 0x9a], s, X.Ground, MOVE);
+    t.units([0x1b], s, X.Escape);
+    t.units([0x9d], s, X.Osc);
+    t.units([0x98, 0x9e, 0x9f], s, X.SosPmApc);
+    t.units([0x9b], s, X.CsiEntry);
+    t.units([0x90], s, X.DcsEntry);
   }
-  for (const s of [X.Ground, X.Escape, X.CsiEntry, X.CsiParam, X.CsiIgnore, X.CsiInt, X.EscInt]) executeC0(set, executables, s, s);
-  for (const s of [X.Escape, X.CsiEntry, X.CsiParam, X.CsiInt, X.EscInt, X.CsiIgnore]) set([0x7f], s, s);
-  set(executables, X.Osc, X.Osc);
-  set([0x5d], X.Escape, X.Osc);
-  set([...printables, 0x7f], X.Osc, X.Osc);
-  set([0x9c, 0x18, 0x1a, 0x07], X.Osc, X.Ground);
-  set([0x1b], X.Osc, X.Escape);
-  set([0x58, 0x5e, 0x5f], X.Escape, X.SosPmApc);
-  set([...printables, ...executables, 0x7f], X.SosPmApc, X.SosPmApc);
-  set([0x5b], X.Escape, X.CsiEntry);
-  set(range(0x40, 0x7e), X.CsiEntry, X.Ground, csiMove);
-  set(range(0x30, 0x3b), X.CsiEntry, X.CsiParam);
-  set(range(0x3c, 0x3f), X.CsiEntry, X.CsiParam);
-  set(range(0x30, 0x3b), X.CsiParam, X.CsiParam);
-  set(range(0x40, 0x7e), X.CsiParam, X.Ground, csiMove);
-  set(range(0x3c, 0x3f), X.CsiParam, X.CsiIgnore);
-  set(range(0x20, 0x3f), X.CsiIgnore, X.CsiIgnore);
-  set(range(0x40, 0x7e), X.CsiIgnore, X.Ground);
-  set(range(0x20, 0x2f), X.CsiEntry, X.CsiInt);
-  set(range(0x20, 0x2f), X.CsiInt, X.CsiInt);
-  set(range(0x30, 0x3f), X.CsiInt, X.CsiIgnore);
-  set(range(0x40, 0x7e), X.CsiInt, X.Ground, csiMove);
-  set(range(0x20, 0x2f), X.CsiParam, X.CsiInt);
-  set(range(0x20, 0x2f), X.Escape, X.EscInt);
-  set(range(0x20, 0x2f), X.EscInt, X.EscInt);
-  set(range(0x30, 0x7e), X.EscInt, X.Ground, (f) => escMove(f, true));
-  set([...range(0x30, 0x4f), ...range(0x51, 0x57), 0x59, 0x5a, 0x5c, ...range(0x60, 0x7e)], X.Escape, X.Ground, (f) => escMove(f, false));
-  set([0x50], X.Escape, X.DcsEntry);
-  for (const s of [X.DcsEntry, X.DcsParam, X.DcsInt, X.DcsIgnore]) set([...executables, 0x7f], s, s);
-  set(range(0x20, 0x2f), X.DcsEntry, X.DcsInt);
-  set(range(0x30, 0x3b), X.DcsEntry, X.DcsParam);
-  set(range(0x3c, 0x3f), X.DcsEntry, X.DcsParam);
-  set(range(0x20, 0x7f), X.DcsIgnore, X.DcsIgnore);
-  set(range(0x30, 0x3b), X.DcsParam, X.DcsParam);
-  set(range(0x3c, 0x3f), X.DcsParam, X.DcsIgnore);
-  set(range(0x20, 0x2f), X.DcsParam, X.DcsInt);
-  set(range(0x20, 0x2f), X.DcsInt, X.DcsInt);
-  set(range(0x30, 0x3f), X.DcsInt, X.DcsIgnore);
-  for (const s of [X.DcsEntry, X.DcsParam, X.DcsInt]) set(range(0x40, 0x7e), s, X.DcsPass);
-  set([...executables, ...printables], X.DcsPass, X.DcsPass);
-  set([0x7f], X.DcsPass, X.DcsPass);
-  set([0x9c, 0x18, 0x1a], X.DcsPass, X.Ground);
-  set([0x1b], X.DcsPass, X.Escape);
-  set(nonAsciiPrintable, X.Ground, X.Ground, PRINT);
-  set(nonAsciiPrintable, X.Osc, X.Osc);
-  set(nonAsciiPrintable, X.CsiIgnore, X.CsiIgnore);
-  set(nonAsciiPrintable, X.DcsIgnore, X.DcsIgnore);
-  set(nonAsciiPrintable, X.DcsPass, X.DcsPass);
-  return table;
+  t.range(0x20, 0x7e, X.Ground, X.Ground, PRINT);
+  for (const s of [X.Ground, X.Escape, X.CsiEntry, X.CsiParam, X.CsiIgnore, X.CsiInt, X.EscInt]) t.executeC0(s, s);
+  for (const s of [X.Escape, X.CsiEntry, X.CsiParam, X.CsiInt, X.EscInt, X.CsiIgnore]) t.units([0x7f], s, s);
+  // OSC.
+  t.range(0x00, 0x1f, X.Osc, X.Osc);
+  t.range(0x20, 0x7f, X.Osc, X.Osc);
+  t.units([0x18, 0x1a, 0x07], X.Osc, X.Ground);
+  t.units([0x1b], X.Osc, X.Escape);
+  t.units([0x5d], X.Escape, X.Osc);
+  // SOS, PM, APC: everything but the terminators is ignored, except non-ASCII (an error).
+  t.units([0x58, 0x5e, 0x5f], X.Escape, X.SosPmApc);
+  t.range(0x00, 0x7f, X.SosPmApc, X.SosPmApc);
+  t.units([0x18, 0x1a], X.SosPmApc, X.Ground);
+  t.units([0x1b], X.SosPmApc, X.Escape);
+  // CSI.
+  t.units([0x5b], X.Escape, X.CsiEntry);
+  t.csiFinals(X.CsiEntry, X.Ground);
+  t.range(0x30, 0x3f, X.CsiEntry, X.CsiParam);
+  t.range(0x30, 0x3b, X.CsiParam, X.CsiParam);
+  t.csiFinals(X.CsiParam, X.Ground);
+  t.range(0x3c, 0x3f, X.CsiParam, X.CsiIgnore);
+  t.range(0x20, 0x3f, X.CsiIgnore, X.CsiIgnore);
+  t.range(0x40, 0x7e, X.CsiIgnore, X.Ground);
+  t.range(0x20, 0x2f, X.CsiEntry, X.CsiInt);
+  t.range(0x20, 0x2f, X.CsiInt, X.CsiInt);
+  t.range(0x30, 0x3f, X.CsiInt, X.CsiIgnore);
+  t.csiFinals(X.CsiInt, X.Ground);
+  t.range(0x20, 0x2f, X.CsiParam, X.CsiInt);
+  // ESC.
+  t.range(0x20, 0x2f, X.Escape, X.EscInt);
+  t.range(0x20, 0x2f, X.EscInt, X.EscInt);
+  t.escFinals(0x30, 0x7e, X.EscInt, X.Ground, true);
+  t.escFinals(0x30, 0x4f, X.Escape, X.Ground, false);
+  t.escFinals(0x51, 0x57, X.Escape, X.Ground, false);
+  t.escFinals(0x59, 0x5a, X.Escape, X.Ground, false);
+  t.escFinals(0x5c, 0x5c, X.Escape, X.Ground, false);
+  t.escFinals(0x60, 0x7e, X.Escape, X.Ground, false);
+  // DCS.
+  t.units([0x50], X.Escape, X.DcsEntry);
+  for (const s of [X.DcsEntry, X.DcsParam, X.DcsInt, X.DcsIgnore]) {
+    t.range(0x00, 0x17, s, s);
+    t.units([0x19, 0x7f], s, s);
+    t.range(0x1c, 0x1f, s, s);
+  }
+  t.range(0x20, 0x2f, X.DcsEntry, X.DcsInt);
+  t.range(0x30, 0x3f, X.DcsEntry, X.DcsParam);
+  t.range(0x20, 0x7f, X.DcsIgnore, X.DcsIgnore);
+  t.range(0x30, 0x3b, X.DcsParam, X.DcsParam);
+  t.range(0x3c, 0x3f, X.DcsParam, X.DcsIgnore);
+  t.range(0x20, 0x2f, X.DcsParam, X.DcsInt);
+  t.range(0x20, 0x2f, X.DcsInt, X.DcsInt);
+  t.range(0x30, 0x3f, X.DcsInt, X.DcsIgnore);
+  for (const s of [X.DcsEntry, X.DcsParam, X.DcsInt]) t.range(0x40, 0x7e, s, X.DcsPass);
+  t.range(0x00, 0x17, X.DcsPass, X.DcsPass);
+  t.units([0x19], X.DcsPass, X.DcsPass);
+  t.range(0x1c, 0x7f, X.DcsPass, X.DcsPass);
+  t.units([0x18, 0x1a], X.DcsPass, X.Ground);
+  t.units([0x1b], X.DcsPass, X.Escape);
+  // Characters (NON_ASCII_PRINTABLE).
+  t.units([Unit.Text, Unit.Invisible], X.Ground, X.Ground, PRINT);
+  for (const s of [X.Osc, X.CsiIgnore, X.DcsIgnore, X.DcsPass]) t.units([Unit.Text, Unit.Invisible], s, s);
+  return t.table;
 }
 
 // ---- libvterm 0.1.4 (src/parser.c, vterm_input_write, UTF-8 mode) -------------------------------
@@ -149,98 +187,99 @@ function xtermTable(): Uint8Array {
 // ends a DCS as well as an OSC; in UTF-8 mode no byte 0x80–0x9F is a control.
 
 const enum V { Normal = 0, Escape, EscInt, CsiLeader, CsiArgs, CsiInt, Str }
+const V_STATES = 7;
 
 function vtermTable(): Uint8Array {
-  const { table, set } = builder(7);
-  const all = range(0, 6);
-  const c0 = [...range(0x01, 0x06), ...range(0x08, 0x17), 0x19, ...range(0x1c, 0x1f)];
-  for (const s of all) {
-    set([0x00, 0x7f], s, s);
-    set([0x18, 0x1a], s, V.Normal);
-    set([0x1b], s, V.Escape);
-    executeC0(set, [...c0, 0x07], s, s);
+  const t = new Table(V_STATES);
+  for (let s = 0; s < V_STATES; s++) {
+    t.executeC0(s, s);
+    t.units([0x00, 0x7f], s, s);
+    t.units([0x18, 0x1a], s, V.Normal);
+    t.units([0x1b], s, V.Escape);
   }
-  set([0x07], V.Str, V.Normal);
+  t.units([0x07], V.Str, V.Normal);
   // Ground: ASCII is text; a character is text; anything else is dropped.
-  set(range(0x20, 0x7e), V.Normal, V.Normal, PRINT);
-  set([Unit.Text, Unit.Invisible, Unit.Bom], V.Normal, V.Normal, PRINT);
+  t.range(0x20, 0x7e, V.Normal, V.Normal, PRINT);
+  t.units([Unit.Text, Unit.Invisible, Unit.Bom], V.Normal, V.Normal, PRINT);
   // ESC, with or without intermediates: P [ ] open strings and CSI whatever came before.
   for (const s of [V.Escape, V.EscInt]) {
-    set(range(0x20, 0x2f), s, V.EscInt);
-    set(range(0x30, 0x7e), s, V.Normal, (f) => escMove(f, s === V.EscInt));
-    set([0x50, 0x5d], s, V.Str);
-    set([0x5b], s, V.CsiLeader);
+    t.range(0x20, 0x2f, s, V.EscInt);
+    t.escFinals(0x30, 0x7e, s, V.Normal, s === V.EscInt);
+    t.units([0x50, 0x5d], s, V.Str);
+    t.units([0x5b], s, V.CsiLeader);
   }
   // CSI: leader bytes, then arguments, then intermediates, then the final; anything else ends it.
   for (const s of [V.CsiLeader, V.CsiArgs, V.CsiInt]) {
-    set([...range(0x30, 0x3f), ...NON_ASCII], s, V.Normal);
-    set(range(0x20, 0x2f), s, V.CsiInt);
-    set(range(0x40, 0x7e), s, V.Normal, csiMove);
+    t.range(0x30, 0x3f, s, V.Normal);
+    t.nonAscii(s, V.Normal);
+    t.range(0x20, 0x2f, s, V.CsiInt);
+    t.csiFinals(s, V.Normal);
   }
-  set(range(0x3c, 0x3f), V.CsiLeader, V.CsiLeader);
-  set(range(0x30, 0x3b), V.CsiLeader, V.CsiArgs);
-  set(range(0x30, 0x3b), V.CsiArgs, V.CsiArgs);
+  t.range(0x3c, 0x3f, V.CsiLeader, V.CsiLeader);
+  t.range(0x30, 0x3b, V.CsiLeader, V.CsiArgs);
+  t.range(0x30, 0x3b, V.CsiArgs, V.CsiArgs);
   // Non-ASCII bytes are ignored after ESC, payload in a string, and (not being C1) dropped in ground.
-  return table;
+  return t.table;
 }
 
 // ---- tmux 3.3a (input.c, the input_state_* tables) ------------------------------------------------
-// A byte parser with no C1 controls at all. Ground decodes UTF-8 (see TmuxDecoder in parser.ts);
-// every other state ignores bytes 0x80–0xFF or takes them as payload. A DCS payload ignores CAN
-// and SUB and stays open after an ESC that is not followed by `\`. APC, PM, SOS and ESC k (window
-// name) are strings up to ST that behave alike: one state here.
+// A byte parser with no C1 controls at all. Ground decodes UTF-8 (see Parser.tmuxDecode); every
+// other state ignores bytes 0x80–0xFF or takes them as payload. A DCS payload ignores CAN and SUB
+// and stays open after an ESC that is not followed by `\`. APC, PM, SOS and ESC k (window name)
+// are strings up to ST that behave alike: one state here.
 
 const enum T {
   Ground = 0, Escape, EscInt, CsiEnter, CsiParam, CsiInt, CsiIgnore, DcsEnter, DcsParam, DcsInt, DcsHandler, DcsEscape,
   DcsIgnore, Osc, Str,
 }
+const T_STATES = 15;
 
 function tmuxTable(): Uint8Array {
-  const { table, set } = builder(15);
-  const c0 = [...range(0x00, 0x17), 0x19, ...range(0x1c, 0x1f)];
-  for (const s of range(0, 14)) {
+  const t = new Table(T_STATES);
+  for (let s = 0; s < T_STATES; s++) {
     if (s === T.DcsHandler || s === T.DcsEscape) continue;
-    set([0x18, 0x1a], s, T.Ground);
-    set([0x1b], s, T.Escape);
+    t.units([0x18, 0x1a], s, T.Ground);
+    t.units([0x1b], s, T.Escape);
   }
-  for (const s of [T.Ground, T.Escape, T.EscInt, T.CsiEnter, T.CsiParam, T.CsiInt, T.CsiIgnore]) executeC0(set, c0, s, s);
-  set(range(0x20, 0x7e), T.Ground, T.Ground, PRINT);
-  set([Unit.Text, Unit.Invisible, Unit.Bom], T.Ground, T.Ground, PRINT);
+  for (const s of [T.Ground, T.Escape, T.EscInt, T.CsiEnter, T.CsiParam, T.CsiInt, T.CsiIgnore]) t.executeC0(s, s);
+  t.range(0x20, 0x7e, T.Ground, T.Ground, PRINT);
+  t.units([Unit.Text, Unit.Invisible, Unit.Bom], T.Ground, T.Ground, PRINT);
 
-  set(range(0x20, 0x2f), T.Escape, T.EscInt);
-  set(range(0x30, 0x7e), T.Escape, T.Ground, (f) => escMove(f, false));
-  set([0x50], T.Escape, T.DcsEnter);
-  set([0x58, 0x5e, 0x5f, 0x6b], T.Escape, T.Str);
-  set([0x5b], T.Escape, T.CsiEnter);
-  set([0x5d], T.Escape, T.Osc);
-  set(range(0x20, 0x2f), T.EscInt, T.EscInt);
-  set(range(0x30, 0x7e), T.EscInt, T.Ground, (f) => escMove(f, true));
+  t.range(0x20, 0x2f, T.Escape, T.EscInt);
+  t.escFinals(0x30, 0x7e, T.Escape, T.Ground, false);
+  t.units([0x50], T.Escape, T.DcsEnter);
+  t.units([0x58, 0x5e, 0x5f, 0x6b], T.Escape, T.Str);
+  t.units([0x5b], T.Escape, T.CsiEnter);
+  t.units([0x5d], T.Escape, T.Osc);
+  t.range(0x20, 0x2f, T.EscInt, T.EscInt);
+  t.escFinals(0x30, 0x7e, T.EscInt, T.Ground, true);
 
-  set(range(0x20, 0x2f), T.CsiEnter, T.CsiInt);
-  set(range(0x30, 0x3f), T.CsiEnter, T.CsiParam);
-  set(range(0x40, 0x7e), T.CsiEnter, T.Ground, csiMove);
-  set(range(0x20, 0x2f), T.CsiParam, T.CsiInt);
-  set(range(0x3c, 0x3f), T.CsiParam, T.CsiIgnore);
-  set(range(0x40, 0x7e), T.CsiParam, T.Ground, csiMove);
-  set(range(0x30, 0x3f), T.CsiInt, T.CsiIgnore);
-  set(range(0x40, 0x7e), T.CsiInt, T.Ground, csiMove);
-  set(range(0x40, 0x7e), T.CsiIgnore, T.Ground);
+  t.range(0x20, 0x2f, T.CsiEnter, T.CsiInt);
+  t.range(0x30, 0x3f, T.CsiEnter, T.CsiParam);
+  t.csiFinals(T.CsiEnter, T.Ground);
+  t.range(0x20, 0x2f, T.CsiParam, T.CsiInt);
+  t.range(0x3c, 0x3f, T.CsiParam, T.CsiIgnore);
+  t.csiFinals(T.CsiParam, T.Ground);
+  t.range(0x30, 0x3f, T.CsiInt, T.CsiIgnore);
+  t.csiFinals(T.CsiInt, T.Ground);
+  t.range(0x40, 0x7e, T.CsiIgnore, T.Ground);
 
-  set(range(0x20, 0x2f), T.DcsEnter, T.DcsInt);
-  set([...range(0x30, 0x39), 0x3b, ...range(0x3c, 0x3f)], T.DcsEnter, T.DcsParam);
-  set([0x3a], T.DcsEnter, T.DcsIgnore);
-  set(range(0x40, 0x7e), T.DcsEnter, T.DcsHandler);
-  set(range(0x20, 0x2f), T.DcsParam, T.DcsInt);
-  set([0x3a, ...range(0x3c, 0x3f)], T.DcsParam, T.DcsIgnore);
-  set(range(0x40, 0x7e), T.DcsParam, T.DcsHandler);
-  set(range(0x30, 0x3f), T.DcsInt, T.DcsIgnore);
-  set(range(0x40, 0x7e), T.DcsInt, T.DcsHandler);
-  set([0x1b], T.DcsHandler, T.DcsEscape);
-  set([...range(0x00, 0x7f), ...NON_ASCII], T.DcsEscape, T.DcsHandler);
-  set([0x5c], T.DcsEscape, T.Ground);
+  t.range(0x20, 0x2f, T.DcsEnter, T.DcsInt);
+  t.range(0x30, 0x3f, T.DcsEnter, T.DcsParam);
+  t.units([0x3a], T.DcsEnter, T.DcsIgnore);
+  t.range(0x40, 0x7e, T.DcsEnter, T.DcsHandler);
+  t.range(0x20, 0x2f, T.DcsParam, T.DcsInt);
+  t.range(0x3a, 0x3a, T.DcsParam, T.DcsIgnore);
+  t.range(0x3c, 0x3f, T.DcsParam, T.DcsIgnore);
+  t.range(0x40, 0x7e, T.DcsParam, T.DcsHandler);
+  t.range(0x30, 0x3f, T.DcsInt, T.DcsIgnore);
+  t.range(0x40, 0x7e, T.DcsInt, T.DcsHandler);
+  t.units([0x1b], T.DcsHandler, T.DcsEscape);
+  t.range(0x00, Unit.Bom, T.DcsEscape, T.DcsHandler);
+  t.units([0x5c], T.DcsEscape, T.Ground);
 
-  set([0x07], T.Osc, T.Ground);
-  return table;
+  t.units([0x07], T.Osc, T.Ground);
+  return t.table;
 }
 
 /** The readings' tables, indexed by {@link Reading}: entry `state << 8 | unit`. */
@@ -275,7 +314,7 @@ export function ownStep(s: number, code: number): number {
   const prints = action === Action.Print || (action === Action.Execute && (code === 0x0a || code === 0x09));
   const moves = ((action === Action.Print || action === Action.Execute) && C0_MOVES.includes(code)) || action === Action.C1Execute;
   const dispatch = action === Action.EscDispatch ? escMove(code, row === State.EscapeIntermediate)
-    : action === Action.CsiDispatch ? csiMove(code) : 0;
+    : action === Action.CsiDispatch && code !== SGR_FINAL ? MOVE : 0;
   return next | (prints ? PRINT : 0) | (moves ? MOVE : 0) | dispatch;
 }
 
