@@ -62,7 +62,7 @@ async function shownAtApprove(id: string, vault: string, columns: number | undef
 }
 
 describe('airlock request approve: rows that fit, requester text behind the gutter', () => {
-  const FIELD = /^(request \S+:( |$)|  (artifact|kind|asked by|expires|decided|expired)  |  (search|reason|note) \(the (requester|decider)'s words\):$)/;
+  const FIELD = /^(request \S+:( |$)| {2}(artifact|kind|asked by|expires|decided|expired) {2}| {2}(search|reason|note) \(the (requester|decider)'s words\):$)/;
 
   it.each([80, 60, 40, undefined])('a 200-character search term and reason at a terminal of %s columns', async (columns) => {
     env = await requestVault();
