@@ -68,6 +68,10 @@ describe('named splits', () => {
     expect(chunked('\x1b]0;t\xc2', '\x9cok')).toEqual(['osc@0+7 OSC 0 set icon name and window title', 'withheld@7+2 text not every terminal reading shows']);
   });
 
+  it('a BOM split across reads after ESC (EF | BB | BF): still the BOM xterm.js drops, so ESC BOM ] is an OSC', () => {
+    expect(chunked('a\x1b\xef', '\xbb', '\xbf]0;t\x07b')).toEqual(['text "a"@0', 'osc@1+9 OSC 0 set icon name and window title {malformed}', 'text "b"@10']);
+  });
+
   it('a split character inside an OSC payload (E6 | 9C AC) does not end it', () => {
     expect(chunked('\x1b]0;\xe6', '\x9c\xac\x07ok')).toEqual(['osc@0+8 OSC 0 set icon name and window title', 'text "ok"@8']);
   });
