@@ -11,7 +11,8 @@
  * - tmux 3.3a (input.c): G0/G1 are line drawing (ESC ( 0, ESC ) 0) or ASCII (ESC ( B, ESC ) B), SO/SI
  *   choose; other designations are ignored; DECSC/DECRC and CSI s/u save and restore all of it.
  * - libvterm 0.1.4 (state.c, encoding/*.tbl): G0–G3 from ESC ( ) * + with line drawing, UK or ASCII,
- *   GL from SO/SI and ESC n o, one-character single shifts ESC N / ESC O; DECSC does not save them.
+ *   GL from SO/SI and ESC n o, one-character single shifts ESC N / ESC O; DECSC does not save them
+ *   and DECSTR never reaches its reset.
  */
 
 /** What a reading draws for each printable ASCII byte in a set: a code point, or 0 for the byte itself. */
@@ -157,21 +158,19 @@ export class Charsets {
   }
 
   /**
-   * A CSI without intermediates but `!` for DECSTR: CSI s / CSI u (save/restore cursor), DECSTR,
+   * A CSI that saves, restores or resets sets: CSI s / CSI u (save/restore cursor), DECSTR (CSI ! p),
    * DECSET/DECRST 1048 and 1049 (save/restore as DECSC/DECRC in xterm.js).
    */
   csi(priv: number, inter: number, final: number, first: number): void {
     if (priv === 0 && inter === 0 && final === 0x73) this.save();
     else if (priv === 0 && inter === 0 && final === 0x75) this.restore();
     else if (priv === 0 && inter === 0x21 && final === 0x70) {
-      // DECSTR: xterm.js and libvterm reset their sets; tmux does not know it.
+      // DECSTR: xterm.js resets its sets. tmux does not know it; libvterm 0.1.4 looks for it with
+      // `!` as a leader, which its parser never collects (it is an intermediate), so neither does it.
       this.xg.fill(0);
       this.xlevel = 0;
       this.xcur = 0;
       this.xsaved = 0;
-      this.vg.fill(Vterm.Ascii);
-      this.vgl = 0;
-      this.vsingle = 0;
     } else if (priv === 0x3f && (first === 1048 || first === 1049)) {
       if (final === 0x68) this.xsaved = this.xcur;
       else if (final === 0x6c) this.xcur = this.xsaved;

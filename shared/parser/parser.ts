@@ -10,7 +10,10 @@ import {
 } from './meaning';
 import { recordSpan, type ParserSink, type SpanLog } from './sink';
 import { SpanClass, SpanFlag, StretchFlag } from './span-class';
-import { AGREE, agrees, ESC_IN_DCS, HOME, MOVE, NEXT, ownStep, PRINT, Reading, READING_COUNT, READING_TABLES, TMUX_GROUND } from './readings';
+import {
+  AGREE, agrees, ESC_IN_DCS, HOME, MOVE, NEXT, ownStep, PRINT, Reading, READING_COUNT, READING_TABLES, STABLE, STRING_STOPS, TMUX_GROUND,
+  tmuxCharLength,
+} from './readings';
 import { Action, State, Unit } from './states';
 import { TRANSITIONS } from './transition-table';
 import { classifyMultibyte, lastCodePoint, Utf8Kind } from './utf8';
@@ -117,40 +120,6 @@ function firstCharOf(buf: Uint8Array, at: number): number {
   if (b < 0xe0) return ((b & 0x1f) << 6) | (buf[at + 1] & 0x3f);
   if (b < 0xf0) return ((b & 0x0f) << 12) | ((buf[at + 1] & 0x3f) << 6) | (buf[at + 2] & 0x3f);
   return ((b & 0x07) << 18) | ((buf[at + 1] & 0x3f) << 12) | ((buf[at + 2] & 0x3f) << 6) | (buf[at + 3] & 0x3f);
-}
-
-/**
- * Readings' states in which every printable ASCII byte leaves the state as it is and is shown by
- * all of them or by none: STABLE[r][s] is 1 (shown) or 2 (not shown), else 0. A run of such bytes
- * is taken at once while the readings disagree.
- */
-const STABLE: readonly Uint8Array[] = READING_TABLES.map((table) => {
-  const stable = new Uint8Array(16);
-  for (let s = 0; s < 16; s++) {
-    const first = table[(s << 8) | 0x20];
-    let same = (first & NEXT) === s;
-    for (let b = 0x21; b < 0x7f && same; b++) same = (table[(s << 8) | b] & (NEXT | PRINT)) === (first & (NEXT | PRINT));
-    stable[s] = same ? ((first & PRINT) !== 0 ? 1 : 2) : 0;
-  }
-  return stable;
-});
-
-/** How many bytes tmux's decoder takes for a character that starts with `b` (0: not a lead byte). */
-function tmuxCharLength(b: number): number {
-  return b < 0xc2 || b > 0xf4 ? 0 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
-}
-
-/**
- * STRING_STOPS[s << 5 | b]: a C0 byte `b` that a string payload in state `s` cannot skip: one that
- * ends or aborts the string (ESC, CAN, SUB, BEL for OSC) or that some terminal reading treats
- * otherwise (libvterm ends a DCS at BEL and executes C0 controls inside strings).
- */
-const STRING_STOPS = new Uint8Array(16 << 5);
-for (const s of [State.DcsPassthrough, State.DcsIgnore, State.OscString, State.SosPmApcString]) {
-  for (let b = 0; b < 0x20; b++) {
-    const action = (TRANSITIONS[(s << 8) | b] >> 4) as Action;
-    if (action !== Action.Put || AGREE[(s << 8) | b] === 0) STRING_STOPS[(s << 5) | b] = 1;
-  }
 }
 
 /**
