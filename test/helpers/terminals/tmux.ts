@@ -30,6 +30,9 @@ const TMUX_ACS: Record<string, string> = {
   '~': '\u00b7',
 };
 
+/** The environment tmux runs in: not nested in a tmux the tests may run inside (it refuses to attach then). */
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'TMUX' && k !== 'TMUX_PANE'));
+
 /** True when a tmux binary runs here. */
 export function tmuxAvailable(): boolean {
   return spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
@@ -58,7 +61,7 @@ export class TmuxReading {
     this.tmux('set-option', '-g', 'scroll-on-clear', 'off');
     // Opening a FIFO for writing blocks until the pane's cat opens it for reading.
     this.fifo = openSync(fifoPath, 'w');
-    this.control = spawn('tmux', ['-S', this.socket, '-C', 'attach'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.control = spawn('tmux', ['-S', this.socket, '-C', 'attach'], { stdio: ['pipe', 'pipe', 'pipe'], env: ENV });
     this.control.stdout.setEncoding('latin1');
     this.control.stdout.on('data', (d: string) => {
       this.out += d;
@@ -67,7 +70,7 @@ export class TmuxReading {
   }
 
   private tmux(...args: string[]): string {
-    const r = spawnSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
+    const r = spawnSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8', env: ENV });
     if (r.status !== 0) throw new Error(`tmux ${args.join(' ')}: ${r.stderr}`);
     return r.stdout;
   }
@@ -121,7 +124,7 @@ export class TmuxReading {
     this.closed = true;
     this.control.stdin.end();
     this.control.kill();
-    spawnSync('tmux', ['-S', this.socket, 'kill-server']);
+    spawnSync('tmux', ['-S', this.socket, 'kill-server'], { env: ENV });
     closeSync(this.fifo);
     rmSync(this.dir, { recursive: true, force: true });
   }
