@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { isatty, WriteStream } from 'node:tty';
 
 /**
  * The controlling terminal, opened apart from stdin/stdout: a reviewer's confirmation is read
@@ -11,6 +11,8 @@ export interface Tty {
   /** One line typed at the terminal (without its newline), or null at end of input. */
   readLine(): Promise<string | null>;
   close(): void;
+  /** The terminal's width in columns, when it reports one. */
+  readonly columns?: number;
 }
 
 /** Longest answer read from the terminal; a confirmation is a few characters. */
@@ -34,6 +36,7 @@ export async function openTty(): Promise<Tty | null> {
     return null;
   }
   return {
+    columns: columnsOf(),
     write: (text) => void writeSync(fd, text),
     readLine: async () => {
       const bytes: number[] = [];
@@ -47,4 +50,19 @@ export async function openTty(): Promise<Tty | null> {
     },
     close: () => closeSync(fd),
   };
+}
+
+/**
+ * The width of the controlling terminal, read on a descriptor of its own (a tty.WriteStream owns
+ * and closes the descriptor it wraps), or undefined.
+ */
+function columnsOf(): number | undefined {
+  try {
+    const stream = new WriteStream(openSync('/dev/tty', 'r+'));
+    const [columns] = stream.getWindowSize();
+    stream.destroy();
+    return columns > 0 ? columns : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,9 +1,12 @@
 /**
  * Characters that must never reach a terminal (or an operator's eyes) raw:
- * C0 except TAB and LF, DEL, C1 (U+0080–U+009F), bidi embeddings/overrides (U+202A–U+202E),
- * bidi isolates (U+2066–U+2069) and Unicode tag characters (U+E0000–U+E007F).
+ * C0 except TAB and LF, DEL, C1 (U+0080–U+009F), the line and paragraph separators U+2028/U+2029,
+ * bidi embeddings/overrides (U+202A–U+202E), bidi isolates (U+2066–U+2069) and Unicode tag
+ * characters (U+E0000–U+E007F). With VT, FF, CR, FS/GS/RS (C0) and NEL (C1) that covers every
+ * line break a line-splitting tool honours besides LF (Python's str.splitlines, JavaScript's line
+ * terminators, Unicode line breaking): a row of escaped text stays one row, behind its gutter.
  */
-const UNSAFE_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/gu;
+const UNSAFE_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028-\u202e\u2066-\u2069\u{e0000}-\u{e007f}]/gu;
 
 /**
  * Makes text safe to write to a terminal: every unsafe character becomes a visible escape,

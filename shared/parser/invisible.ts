@@ -1,4 +1,5 @@
 import { EMOJI_RANGES, IDEOGRAPHIC_RANGES, IGNORABLE_RANGES, JOINING_RANGES, PICTOGRAPHIC_RANGES } from './unicode-tables';
+import { UNDRAWN_RANGES } from './undrawn-table';
 
 /** Whether `cp` lies in one of the inclusive ranges of a flat `start, end, …` table (binary search). */
 export function inRanges(table: Uint32Array, cp: number): boolean {
@@ -16,29 +17,49 @@ export function inRanges(table: Uint32Array, cp: number): boolean {
  * Code points a terminal does not draw but that carry information: every
  * Default_Ignorable_Code_Point (which covers the bidi marks LRM/RLM/ALM, the bidi embedding,
  * override and isolate controls, zero-width characters and joiners, variation selectors, Hangul
- * fillers, the soft hyphen and the tag characters).
+ * fillers, the soft hyphen and the tag characters), the interlinear annotation controls
+ * U+FFF9–U+FFFB, and the code points one terminal reading does not draw at all (tmux: those its
+ * C library gives no width, see undrawn-table.ts: unassigned ones, U+2028, U+2029).
  */
 export function isInvisible(cp: number): boolean {
   if (cp < 0x10000) return (INVISIBLE_BMP[cp >> 3] & (1 << (cp & 7))) !== 0;
-  if (cp >= TAGS_FROM) return cp <= TAGS_TO;
-  return cp >= SUPPLEMENTARY_FROM && cp <= SUPPLEMENTARY_TO && inRanges(IGNORABLE_RANGES, cp);
+  return inRanges(INVISIBLE_SUPPLEMENTARY, cp);
 }
 
-/** One bit per BMP code point, set for the invisible ones (built from the range table). */
+/** Interlinear annotation anchor, separator and terminator: they mark hidden annotation text. */
+const ANNOTATION_FROM = 0xfff9;
+const ANNOTATION_TO = 0xfffb;
+
+/** One bit per BMP code point, set for the invisible ones (built from the range tables). */
 export const INVISIBLE_BMP = new Uint8Array(0x10000 >> 3);
-/** The last range is the tag block (U+E0000–U+E0FFF); the other supplementary ranges lie between these bounds. */
-const TAGS_FROM = IGNORABLE_RANGES[IGNORABLE_RANGES.length - 2];
-const TAGS_TO = IGNORABLE_RANGES[IGNORABLE_RANGES.length - 1];
-let SUPPLEMENTARY_FROM = TAGS_FROM;
-let SUPPLEMENTARY_TO = 0;
-for (let i = 0; i < IGNORABLE_RANGES.length - 2; i += 2) {
-  const from = IGNORABLE_RANGES[i];
-  const to = IGNORABLE_RANGES[i + 1];
-  for (let cp = from; cp <= to && cp < 0x10000; cp++) INVISIBLE_BMP[cp >> 3] |= 1 << (cp & 7);
-  if (to >= 0x10000) {
-    SUPPLEMENTARY_FROM = Math.min(SUPPLEMENTARY_FROM, Math.max(from, 0x10000));
-    SUPPLEMENTARY_TO = Math.max(SUPPLEMENTARY_TO, to);
+const supplementary: number[] = [];
+for (const table of [IGNORABLE_RANGES, UNDRAWN_RANGES, Uint32Array.of(ANNOTATION_FROM, ANNOTATION_TO)]) {
+  for (let i = 0; i < table.length; i += 2) {
+    const from = table[i];
+    const to = table[i + 1];
+    for (let cp = from; cp <= to && cp < 0x10000; cp++) INVISIBLE_BMP[cp >> 3] |= 1 << (cp & 7);
+    if (to >= 0x10000) supplementary.push(Math.max(from, 0x10000), to);
   }
+}
+/** The supplementary ranges of all three tables, merged into one sorted table. */
+const INVISIBLE_SUPPLEMENTARY = mergeRanges(supplementary);
+
+function mergeRanges(flat: number[]): Uint32Array {
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i], flat[i + 1]]);
+  pairs.sort((a, b) => a[0] - b[0]);
+  const out: number[] = [];
+  for (const [from, to] of pairs) {
+    const n = out.length;
+    if (n > 0 && from <= out[n - 1] + 1) out[n - 1] = Math.max(out[n - 1], to);
+    else out.push(from, to);
+  }
+  return Uint32Array.from(out);
+}
+
+/** Whether `cp` is one a terminal reading does not draw at all (see undrawn-table.ts). */
+export function isUndrawn(cp: number): boolean {
+  return inRanges(UNDRAWN_RANGES, cp);
 }
 
 /** Kinds of invisible code points, as the report counts them. */

@@ -1,3 +1,5 @@
+import { isUndrawn } from './invisible';
+
 /**
  * Human-readable meanings of controls and sequences. Every string here is a constant from these
  * tables, never built from input bytes, so meanings are safe to print and form a bounded key set
@@ -46,8 +48,11 @@ export function strayMeaning(code: number): string {
   return STRAY_MEANINGS[code - 0x80] ?? 'invalid UTF-8';
 }
 
-/** Meaning of text withheld because only one reading shows it. */
-export const WITHHELD_MEANING = 'text only one reading shows (UTF-8 vs 8-bit terminal)';
+/** Meaning of text withheld because not every terminal reading shows it. */
+export const WITHHELD_MEANING = 'text not every terminal reading shows';
+
+/** Meaning of a character withheld because the terminal readings draw it differently (a character set). */
+export const CHARSET_MEANING = 'character the terminals draw differently (character set)';
 
 /** Meaning of an invisible code point. */
 export function invisibleMeaning(cp: number): string {
@@ -62,6 +67,9 @@ export function invisibleMeaning(cp: number): string {
   }
   if (cp === 0x115f || cp === 0x1160 || cp === 0x3164 || cp === 0xffa0) return 'Hangul filler';
   if (cp === 0x00ad) return 'soft hyphen';
+  if (cp >= 0xfff9 && cp <= 0xfffb) return 'interlinear annotation control';
+  if (cp === 0x2028 || cp === 0x2029) return 'line/paragraph separator (a terminal does not draw it)';
+  if (isUndrawn(cp)) return 'unassigned code point (a terminal does not draw it)';
   return 'default-ignorable code point';
 }
 
@@ -172,10 +180,17 @@ export function csiMeaning(priv: number, intermediate: number, final: number, pa
       default: return base;
     }
   }
-  if (priv === 0x3f && final === 0x68) return DECSET_MEANINGS.get(first) ?? base;
-  if (priv === 0x3f && final === 0x6c) return DECRST_MEANINGS.get(first) ?? base;
+  if (priv === 0x3f && (final === 0x68 || final === 0x6c)) {
+    // Named by the mode that moves the cursor or switches the screen, when one is set among others.
+    const table = final === 0x68 ? DECSET_MEANINGS : DECRST_MEANINGS;
+    for (let i = 0; i < paramCount; i++) if (SCREEN_MODES.has(params[i])) return table.get(params[i]) as string;
+    return table.get(first) ?? base;
+  }
   return base;
 }
+
+/** Private modes whose set or reset moves the cursor or switches the screen (see motion.ts). */
+const SCREEN_MODES = new Set([3, 6, 47, 1047, 1048, 1049]);
 
 function hasParam(params: Int32Array, count: number, value: number): boolean {
   for (let i = 0; i < count; i++) if (params[i] === value) return true;

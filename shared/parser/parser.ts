@@ -1,22 +1,30 @@
+import { Charsets } from './charsets';
 import { resolveLimits, type ParserLimits } from './limits';
 import {
   INVISIBLE_BMP, isIdeograph, isIdeographicSelector, isJoiningLetter, isPictographic, takesPresentationSelector,
   VS15, VS16, ZWJ, ZWNJ,
 } from './invisible';
 import {
-  APC_MEANING, c0Meaning, c1Meaning, csiMeaning, dcsMeaning, escMeaning, invisibleMeaning, oscMeaning,
+  APC_MEANING, c0Meaning, c1Meaning, CHARSET_MEANING, csiMeaning, dcsMeaning, escMeaning, invisibleMeaning, oscMeaning,
   PM_MEANING, SOS_MEANING, strayMeaning, WITHHELD_MEANING,
 } from './meaning';
 import { recordSpan, type ParserSink, type SpanLog } from './sink';
 import { SpanClass, SpanFlag, StretchFlag } from './span-class';
+import {
+  AGREE, agrees, ESC_IN_DCS, HOME, MOVE, NEXT, ownStep, PRINT, Reading, READING_COUNT, READING_TABLES, STABLE, STRING_STOPS, TMUX_GROUND,
+  tmuxCharLength,
+} from './readings';
 import { Action, State, Unit } from './states';
 import { TRANSITIONS } from './transition-table';
 import { classifyMultibyte, lastCodePoint, Utf8Kind } from './utf8';
+import { ZwjGuard } from './zwj-guard';
 
 /** Leading CSI parameters kept for classifying meaning; the rest are only counted. */
 const MAX_TRACKED_PARAMS = 16;
 /** Parameter values saturate here: meanings never need more, and it keeps arithmetic small. */
 const MAX_PARAM_VALUE = 99_999;
+/** Copies of a character one REP makes at most: a classic terminal line (see Parser.repeat). */
+const MAX_REPEAT = 80;
 /** OSC command digits parsed; a longer number is an unknown command. */
 const MAX_OSC_COMMAND_DIGITS = 6;
 
@@ -115,15 +123,6 @@ function firstCharOf(buf: Uint8Array, at: number): number {
 }
 
 /**
- * The UTF-8 reading's next state for `code` in `state`, state only: the same table, where an
- * Error (non-ASCII inside ESC/CSI) returns to ground and takes the unit there.
- */
-function shadowNext(state: State, code: number): number {
-  const e = TRANSITIONS[(state << 8) | code];
-  return (e >> 4) === Action.Error ? TRANSITIONS[code] : e;
-}
-
-/**
  * Holds a ZWJ or ZWNJ that followed a character which may take it until the next event shows
  * whether a character that may follow it comes right after (emoji ZWJ sequences, joiners between
  * letters of Arabic, Indic and other joining scripts); otherwise it is removed as invisible.
@@ -142,37 +141,39 @@ class JoinerGate implements ParserSink {
   print(bytes: Uint8Array, start: number, end: number, offset: number): void {
     const next = offset === this.until ? firstCharOf(bytes, start) : -1;
     this.release(next >= 0 && (this.emoji ? isPictographic(next) : isJoiningLetter(next)));
-    this.sink.print(bytes, start, end, offset);
+    this.parser.output.print(bytes, start, end, offset);
   }
 
   span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param?: number): void {
     this.release(false);
-    this.sink.span(cls, offset, length, meaning, flags, code, param);
+    this.parser.output.span(cls, offset, length, meaning, flags, code, param);
+  }
+
+  drawn(cp: number, offset: number, length: number): void {
+    this.release(false);
+    this.parser.output.drawn(cp, offset, length);
   }
 
   ambiguous(offset: number, length: number, flags: number): void {
     this.release(false);
-    this.sink.ambiguous?.(offset, length, flags);
+    this.parser.output.ambiguous?.(offset, length, flags);
   }
 
-  /** Emits the held joiner as text (`keep`) or as an invisible span, and steps out of the way. */
+  /**
+   * Emits the held joiner as text (`keep`) or as an invisible span, and steps out of the way (a
+   * removed ZWJ leaves the {@link ZwjGuard} in its place).
+   */
   release(keep: boolean): void {
     this.parser.ungate();
-    if (keep) this.sink.print(this.bytes, 0, 3, this.offset);
-    else this.sink.span(SpanClass.Invisible, this.offset, 3, invisibleMeaning(this.cp), 0, this.cp);
+    if (keep) {
+      this.sink.print(this.bytes, 0, 3, this.offset);
+    } else {
+      this.sink.span(SpanClass.Invisible, this.offset, 3, invisibleMeaning(this.cp), 0, this.cp);
+      if (this.cp === ZWJ) this.parser.zwjRemoved(false);
+    }
   }
 }
 
-/**
- * The C0 bytes that stop a string payload whatever the string (ESC, CAN, SUB; BEL ends an OSC only),
- * looked up, not compared one by one: one lookup has type feedback once any C0 came by, while a
- * chain of comparisons left the later ones without it, and V8 threw the optimized code away when
- * the first CAN or SUB reached them.
- */
-const STRING_STOP = new Uint8Array(0x20);
-STRING_STOP[0x1b] = 1;
-STRING_STOP[0x18] = 1;
-STRING_STOP[0x1a] = 1;
 
 /** The first bytes of a stream are fed to the fast paths in pieces of {@link WARM_UP_PIECE} (see Parser.feed). */
 const WARM_UP_BYTES = 1 << 19;
@@ -225,18 +226,33 @@ const enum OscPhase { Command = 0, HyperlinkParams = 1, Payload = 2 }
  */
 export class Parser {
   private state: State = State.Ground;
-  /** Where events go: the sink, or the {@link JoinerGate} while a joiner waits for its next character. */
+  /**
+   * Where events go: the sink, the {@link JoinerGate} while a joiner waits for its next character,
+   * or the {@link ZwjGuard} after a removed ZWJ.
+   */
   private out: ParserSink;
   private gate: JoinerGate | null = null;
+  private guard: ZwjGuard | null = null;
 
-  // The UTF-8 reading, tracked only while it disagrees with this (8-bit) reading: its state, or -1.
-  private shadow = -1;
+  // The terminal readings (readings.ts), tracked only while one of them disagrees with this (8-bit)
+  // reading: their states, and how many more bytes tmux's UTF-8 decoder will swallow.
+  private diverged = false;
+  private readonly shadows = new Uint8Array(READING_COUNT);
+  private tmuxPending = 0;
+  /** tmux decoded a ZWJ in ground while the readings disagreed: its next non-ASCII character goes elsewhere (ZwjGuard). */
+  private tmuxZwj = false;
   private stretchStart = 0;
   private stretchFlags = 0;
+  /** The ESC that {@link stringEscPending} waits on arrived in a DCS payload (tmux keeps the DCS open). */
+  private escInDcs = false;
   /** The current unit is text to this reading only: it is withheld, not printed. */
   private holding = false;
   private heldStart = 0;
   private heldEnd = -1;
+
+  /** Character sets (charsets.ts), made at the first designation or shift; `drawing` while one redraws ASCII. */
+  private charsets: Charsets | null = null;
+  private drawing = false;
 
   // The last printed character, for invisible code points that may follow it.
   private prevEnd = -1;
@@ -316,14 +332,14 @@ export class Parser {
   /**
    * True (read between feeds, never from a sink call) when a fresh Parser fed the rest of the
    * stream from here would report exactly the spans this one still will, offsets shifted by
-   * {@link offset}: both readings in ground with no ambiguous stretch or withheld run open, no
+   * {@link offset}: every reading in ground with no ambiguous stretch or withheld run open, no
    * sequence, split UTF-8 character or held joiner pending, and no character printed right before
    * that a following selector or joiner could attach to.
    */
   get atRest(): boolean {
     if (this.ended) return true;
-    if (this.state !== State.Ground || this.shadow >= 0 || this.pendingLen > 0 || this.stringEscPending
-      || this.out !== this.sink || this.heldEnd >= 0) return false;
+    if (this.state !== State.Ground || this.diverged || this.pendingLen > 0 || this.stringEscPending
+      || this.out !== this.sink || this.heldEnd >= 0 || (this.charsets !== null && !this.charsets.pristine)) return false;
     if (this.prevEnd !== this.base) return true;
     const p = this.prevCp;
     return !(p === VS16 || takesPresentationSelector(p) || isIdeograph(p) || isPictographic(p) || isJoiningLetter(p));
@@ -369,7 +385,7 @@ export class Parser {
    */
   private scan(chunk: Uint8Array, i: number, n: number): void {
     while (i < n) {
-      if (this.shadow >= 0) {
+      if (this.diverged) {
         i = this.lockstep(chunk, i, n);
         continue;
       }
@@ -377,7 +393,7 @@ export class Parser {
       // first string state this loop met after V8 optimized it (DCS ignore, say) would carry no
       // type feedback and throw away the compiled loop with everything inlined into it.
       const state = this.state;
-      if (state === State.Ground) i = this.ground(chunk, i, n);
+      if (state === State.Ground) i = this.drawing ? this.groundDrawn(chunk, i, n) : this.ground(chunk, i, n);
       else if (state >= State.DcsPassthrough) i = this.payload(chunk, i, n);
       else i = this.sequence(chunk, i, n);
     }
@@ -473,8 +489,9 @@ export class Parser {
     } else if (this.state !== State.Ground) {
       this.finish(this.base, SpanFlag.Unterminated, this.base);
     }
-    if (this.shadow >= 0) this.converge(this.base, StretchFlag.ToEnd);
-    if (this.out !== this.sink) this.gate?.release(false);
+    if (this.diverged) this.converge(this.base, StretchFlag.ToEnd);
+    if (this.out === this.gate) this.gate.release(false);
+    this.out = this.sink;
     this.state = State.Ground;
     this.ended = true;
   }
@@ -488,25 +505,16 @@ export class Parser {
   }
 
   /**
-   * While the readings disagree: one unit at a time through both. The 8-bit reading is this
-   * parser (spans, meanings); the UTF-8 reading only keeps its state, in which a raw 0x80–0x9F
-   * byte outside a character is invalid UTF-8, not a C1 control. Returns once they agree again.
+   * While the readings disagree: one unit at a time through this reading and every terminal
+   * reading (readings.ts). This 8-bit reading is the parser itself (its spans, meanings and
+   * offsets); the others only keep their states. Returns once they agree again.
    */
   private lockstep(buf: Uint8Array, i: number, n: number): number {
-    const base = this.base;
-    while (i < n && this.shadow >= 0) {
+    while (i < n && this.diverged) {
       const b = buf[i];
       if (b >= 0x20 && b < 0x7f && !this.stringEscPending) {
-        // Printable ASCII where one reading is in ground and the other in a string payload (a raw
-        // 0x9D opened one, a raw 0x9C closed one) changes neither state: take the run at once.
-        const here = this.state;
-        const other = this.shadow;
-        const mineInPayload = here >= State.DcsPassthrough && (here !== State.OscString || this.oscPhase === OscPhase.Payload);
-        if ((here === State.Ground && other >= State.DcsPassthrough) || (mineInPayload && other === State.Ground)) {
-          let end = i + 1;
-          while (end < n && buf[end] >= 0x20 && buf[end] < 0x7f) end++;
-          if (here === State.Ground) this.hold(base + i, end - i);
-          else this.stretchFlags |= StretchFlag.ShownText;
+        const end = this.printableRun(buf, i, n);
+        if (end > i) {
           i = end;
           continue;
         }
@@ -517,45 +525,144 @@ export class Parser {
   }
 
   /**
+   * A run of printable ASCII from `buf[i]` that changes no reading's state (this one in ground or
+   * a string payload, each other in a state that keeps printable ASCII), where they do not all
+   * show it: taken at once, withheld where this reading shows it. Returns where it ends (`i` when
+   * there is no such run).
+   */
+  private printableRun(buf: Uint8Array, i: number, n: number): number {
+    const here = this.state;
+    const mineShows = here === State.Ground;
+    if (!mineShows && !(here >= State.DcsPassthrough && (here !== State.OscString || this.oscPhase === OscPhase.Payload))) return i;
+    let all = true;
+    let any = false;
+    for (let r = 0; r < READING_COUNT; r++) {
+      const stable = STABLE[r][this.shadows[r]];
+      if (stable === 0) return i;
+      if (stable === 1) any = true;
+      else all = false;
+    }
+    // Where all show it the readings may agree again (tmux's decoder resets): unit by unit.
+    if (mineShows && all) return i;
+    let end = i + 1;
+    while (end < n && buf[end] >= 0x20 && buf[end] < 0x7f) end++;
+    if (this.shadows[Reading.Tmux] === TMUX_GROUND) this.tmuxPending = 0;
+    if (mineShows) this.hold(this.base + i, end - i);
+    else if (any) this.stretchFlags |= StretchFlag.ShownText;
+    return end;
+  }
+
+  /**
    * One unit (an ASCII byte when `kind` is -1, else a multibyte unit of that {@link Utf8Kind}):
-   * through both readings while they disagree, else through this one.
+   * through every reading while they disagree, else through this one.
    */
   private unit(kind: number, buf: Uint8Array, at: number, len: number, off: number): void {
     const code = kind < 0 ? buf[at] : unitCode(kind);
-    if (this.shadow < 0) {
+    if (this.diverged) this.lockUnit(code, buf, at, len, off);
+    else this.one(code, buf, at, len, off);
+  }
+
+  /** This reading's state as the terminal readings see it (readings.ts, ESC_IN_DCS). */
+  private effective(): number {
+    return this.stringEscPending && this.escInDcs ? ESC_IN_DCS : this.state;
+  }
+
+  /**
+   * Whether unit `code` at `buf[at..at+len)` would make a terminal reading disagree with this one
+   * in the current state: the table says so, or it is a raw 0x80–0x9F byte (invalid UTF-8 to the
+   * readings, C1 here), or invalid UTF-8 in ground whose lead byte makes tmux's decoder swallow
+   * what follows.
+   */
+  private disagrees(code: number, buf: Uint8Array, at: number, len: number): boolean {
+    const s = this.effective();
+    if (len === 1 && code >= 0x80 && code <= 0x9f) return !agrees(s, code, Unit.Invalid);
+    if (code === Unit.Invalid && s === State.Ground) return len < tmuxCharLength(buf[at]);
+    return AGREE[(s << 8) | code] === 0;
+  }
+
+  /** The readings start to disagree before the unit at `off`: each goes where it stood in agreement. */
+  private diverge(off: number): void {
+    const s = this.effective();
+    for (let r = 0; r < READING_COUNT; r++) this.shadows[r] = HOME[r][s];
+    this.tmuxPending = 0;
+    this.tmuxZwj = false;
+    this.diverged = true;
+    this.stretchStart = off;
+    this.stretchFlags = 0;
+  }
+
+  /** One unit through this reading and every terminal reading; see {@link lockstep}. */
+  private lockUnit(code: number, buf: Uint8Array, at: number, len: number, off: number): void {
+    // A raw 0x80–0x9F byte is a C1 control to this reading only.
+    const ucode = len === 1 && code >= 0x80 && code <= 0x9f ? Unit.Invalid : code;
+    const mine = TRANSITIONS[(this.state << 8) | code] >> 4;
+    const minePrints = !this.stringEscPending && (mine === Action.Print || (mine === Action.Execute && (code === 0x0a || code === 0x09)));
+    const own = ownStep(this.effective(), code);
+    const next = own & NEXT;
+    let all = true;
+    let any = false;
+    let moves = false;
+    let home = true;
+    for (let r = 0; r < READING_COUNT; r++) {
+      const e = READING_TABLES[r][(this.shadows[r] << 8) | ucode];
+      let shows = (e & PRINT) !== 0;
+      if (r === Reading.Tmux) shows = this.tmuxDecode(ucode, buf, at, len, shows);
+      if (shows) any = true;
+      else all = false;
+      if ((e & MOVE) !== 0) moves = true;
+      this.shadows[r] = e & NEXT;
+      if ((e & NEXT) !== HOME[r][next]) home = false;
+    }
+    if (minePrints && all && home && this.tmuxPending === 0) {
+      // Every reading shows this unit and ends where this one does: they agree from here on.
+      this.converge(off, 0);
       this.one(code, buf, at, len, off);
       return;
     }
-    // A stray C1 byte is invalid UTF-8 to the UTF-8 reading, and invalid UTF-8 is no unit there at all.
-    const ucode = kind === Utf8Kind.C1 && len === 1 ? Unit.Invalid : code;
-    const e = ucode === Unit.Invalid ? this.shadow : shadowNext(this.shadow as State, ucode);
-    const act = (e >> 4) as Action;
-    const prints = act === Action.Print || (act === Action.Execute && (ucode === 0x0a || ucode === 0x09));
-    const mine = TRANSITIONS[(this.state << 8) | code] >> 4;
-    const minePrints = !this.stringEscPending
-      && (mine === Action.Print || (mine === Action.Execute && (code === 0x0a || code === 0x09)) || (mine === Action.Error && code === Unit.Text));
-    if (prints && minePrints) {
-      // Both readings show this unit as text; if they also end up in one state, they agree from here on.
-      if ((e & 0xf) === (mine === Action.Error ? State.Ground : this.state)) {
-        this.converge(off, 0);
-        this.one(code, buf, at, len, off);
-        return;
-      }
-    } else if (prints) {
-      this.stretchFlags |= StretchFlag.ShownText;
-    }
-    // A line feed, CR, BS, VT, FF or a dispatched sequence may have moved the UTF-8 reading's cursor.
-    const moves = ucode === 0x0a || ucode === 0x0d || ucode === 0x08 || ucode === 0x0b || ucode === 0x0c;
-    if ((moves && (act === Action.Print || act === Action.Execute)) || act === Action.CsiDispatch || act === Action.EscDispatch) {
-      this.stretchFlags |= StretchFlag.TouchedLine;
-    }
-    this.holding = !prints;
+    if (any && !minePrints) this.stretchFlags |= StretchFlag.ShownText;
+    // A reading that fed a line, or executed CR, BS, VT, FF or a sequence there where this one did
+    // not, may have moved its cursor.
+    if (moves && (own & MOVE) === 0) this.stretchFlags |= StretchFlag.TouchedLine;
+    this.holding = !all;
     // Keep events in input order: a held run ends before any unit this reading does not print.
     if (!minePrints) this.flushHeld();
     this.one(code, buf, at, len, off);
     this.holding = false;
-    this.shadow = e & 0xf;
-    if (this.shadow === this.state) this.converge(off + len, 0);
+    if (this.tmuxPending > 0) return;
+    const s = this.effective();
+    for (let r = 0; r < READING_COUNT; r++) if (this.shadows[r] !== HOME[r][s]) return;
+    this.converge(off + len, 0);
+  }
+
+  /**
+   * tmux's UTF-8 decoder (input_top_bit_set, utf8_open/utf8_append): in ground it takes as many
+   * bytes >= 0x80 as the lead byte announces, whatever they are, and shows nothing for a sequence
+   * that is not a valid character; any other byte in ground, and a C0 control wherever tmux
+   * executes it, starts it afresh. A unit that falls into a sequence begun before it is swallowed.
+   * Returns whether tmux shows the unit (`shows`: what its table says for a fresh decoder).
+   */
+  private tmuxDecode(ucode: number, buf: Uint8Array, at: number, len: number, shows: boolean): boolean {
+    const state = this.shadows[Reading.Tmux];
+    if (ucode < 0x80) {
+      // A printable byte in ground, or a C0 control tmux executes (CAN and SUB anywhere).
+      if (ucode !== 0x1b && ucode !== 0x7f && (state === TMUX_GROUND || ucode < 0x20)) this.tmuxPending = 0;
+      return shows;
+    }
+    if (state !== TMUX_GROUND) return shows;
+    if (this.tmuxPending > 0) {
+      this.tmuxPending = Math.max(0, this.tmuxPending - len);
+      return false;
+    }
+    const want = tmuxCharLength(buf[at]);
+    if (want > len) {
+      this.tmuxPending = want - len;
+      return false;
+    }
+    if (want === 0 || ucode < Unit.Text) return shows;
+    // A character: after a ZWJ it goes onto another cell (see ZwjGuard); a ZWJ sets that up.
+    const after = this.tmuxZwj;
+    this.tmuxZwj = ucode === Unit.Invisible && lastCodePoint === ZWJ;
+    return shows && !after;
   }
 
   /** One unit through this reading's table, with the OSC header bookkeeping the fast paths do. */
@@ -565,14 +672,14 @@ export class Parser {
       if (code >= 0x80) this.oscPhase = OscPhase.Payload;
       else if (this.oscHeader(buf, at, at + 1) > at) return;
     }
-    if (code === Unit.Invisible && this.state === State.Ground && !this.stringEscPending) {
+    if ((code === Unit.Invisible || code === Unit.Bom) && this.state === State.Ground && !this.stringEscPending) {
       this.invisible(buf, at, len, off, lastCodePoint, this.prevEnd === off ? this.prevCp : -1);
       return;
     }
     this.step(code, buf, at, len, off);
   }
 
-  /** Text this reading shows and the other does not: withheld, reported as one span per run. */
+  /** Text this reading shows and another does not: withheld, reported as one span per run. */
   private hold(off: number, len: number): void {
     this.stretchFlags |= StretchFlag.WithheldText;
     if (this.heldEnd === off) {
@@ -590,22 +697,18 @@ export class Parser {
     this.heldEnd = -1;
   }
 
-  /** The readings agree again at `end` (or the input ended): report the stretch. */
+  /**
+   * The readings agree again at `end` (or the input ended): report the stretch, unless nothing
+   * came of it (no reading showed or withheld text or moved in it: a brief difference of states).
+   */
   private converge(end: number, flags: number): void {
     this.flushHeld();
-    this.shadow = -1;
-    this.out.ambiguous?.(this.stretchStart, end - this.stretchStart, this.stretchFlags | flags);
-  }
-
-  /**
-   * A stray C1 byte or invalid UTF-8 took this reading from `before` to another state; the UTF-8
-   * reading, which drops invalid UTF-8 before its parser (as xterm.js does), stays in `before`:
-   * the readings disagree from here on.
-   */
-  private diverge(before: State, off: number): void {
-    this.shadow = before;
-    this.stretchStart = off;
-    this.stretchFlags = 0;
+    this.diverged = false;
+    this.tmuxPending = 0;
+    flags |= this.stretchFlags;
+    if ((flags & ~StretchFlag.ToEnd) !== 0) this.out.ambiguous?.(this.stretchStart, end - this.stretchStart, flags);
+    if (this.tmuxZwj && this.out === this.sink) this.zwjRemoved(true);
+    this.tmuxZwj = false;
   }
 
   /**
@@ -651,11 +754,28 @@ export class Parser {
       }
     }
     this.out.span(SpanClass.Invisible, off, len, invisibleMeaning(cp), 0, cp);
+    if (cp === ZWJ) this.zwjRemoved(prev < 0 || prev === 0x0a);
   }
 
-  /** @internal The joiner gate has released its joiner: events go straight to the sink again. */
+  /** @internal The joiner gate or ZWJ guard is done: events go straight to the sink again. */
   ungate(): void {
     this.out = this.sink;
+  }
+
+  /** @internal Where events go now (the sink or a gate). */
+  get output(): ParserSink {
+    return this.out;
+  }
+
+  /**
+   * @internal A ZWJ was removed in ground: tmux draws the next non-ASCII character elsewhere, and
+   * nowhere in column 0 (see {@link ZwjGuard}); `column0`: the cursor may be there (no character
+   * was printed right before the joiner on its line).
+   */
+  zwjRemoved(column0: boolean): void {
+    const guard = (this.guard ??= new ZwjGuard(() => this.ungate(), this.sink));
+    guard.column0 = column0;
+    this.out = guard;
   }
 
   /** Ground: scan text runs fast, hand everything else to the table. */
@@ -674,17 +794,24 @@ export class Parser {
           i++;
           continue;
         }
-        if (i > run) this.out.print(buf, run, i, base + run);
+        if (i > run) {
+          this.out.print(buf, run, i, base + run);
+          // What a REP right after it repeats.
+          this.prevEnd = base + i;
+          this.prevCp = buf[i - 1] < 0x80 ? buf[i - 1] : lastCharOf(buf, run, i);
+        }
         const done = b === 0x1b && i + 1 < n ? this.wholeEsc(buf, i, n) : -1;
         if (done >= 0) {
           i = done;
           run = i;
+          // A shift, designation or restore may have chosen a set that redraws ASCII.
+          if (this.drawing) return i;
           continue;
         }
         this.step(b, buf, i, 1, base + i);
         i++;
-        // An ASCII unit never makes the readings disagree: only the state can have changed.
-        if (this.state !== State.Ground) return i;
+        // An ASCII unit never makes the readings disagree: only the state (or the set in use) can have changed.
+        if (this.state !== State.Ground || this.drawing) return i;
       } else {
         const skip = plainMultibyteLength(buf, i, n, b);
         if (skip > 0) {
@@ -715,7 +842,7 @@ export class Parser {
         }
         this.step(unitCode(kind), buf, i, len, base + i);
         i += len;
-        if (this.state !== State.Ground || this.shadow >= 0) return i;
+        if (this.state !== State.Ground || this.diverged) return i;
       }
       run = i;
     }
@@ -742,14 +869,15 @@ export class Parser {
 
   /**
    * Fast paths for what an ESC in ground opens, when it ends inside this chunk: a CSI
-   * ({@link wholeCsi}), an OSC, APC, PM or SOS string ({@link wholeString}), or a plain two-byte
-   * ESC sequence. Returns the index after it, or -1 to let the state machine take it.
+   * ({@link wholeCsi}), an OSC string ({@link wholeString}), or a plain two-byte ESC sequence
+   * every terminal reading ends there too. Returns the index after it, or -1 to let the state
+   * machine take it (APC, PM and SOS go there: libvterm shows their payload).
    */
   private wholeEsc(buf: Uint8Array, i: number, n: number): number {
     const next = buf[i + 1];
     if (next === 0x5b) return this.wholeCsi(buf, i, n);
-    if (next === 0x5d || next === 0x5f || next === 0x5e || next === 0x58) return this.wholeString(buf, i, n, next);
-    if ((TRANSITIONS[(State.Escape << 8) | next] >> 4) === Action.EscDispatch) {
+    if (next === 0x5d) return this.wholeString(buf, i, n, next);
+    if ((TRANSITIONS[(State.Escape << 8) | next] >> 4) === Action.EscDispatch && AGREE[(State.Escape << 8) | next] === 1) {
       // ESC Fs/Fp/nF final without intermediates (ESC 7, ESC M, ESC c, ESC \ ...): what the
       // table does for ESC then the final, in one step.
       this.open(SpanClass.Esc, this.base + i, 0);
@@ -761,8 +889,8 @@ export class Parser {
   }
 
   /**
-   * Fast path for an OSC, APC, PM or SOS string opened by `ESC intro` whose payload is printable
-   * ASCII up to its terminator (BEL for OSC, or ESC \) inside this chunk. The scan for the
+   * Fast path for an OSC string opened by `ESC intro` (`]`) whose payload is printable ASCII up to
+   * its terminator (BEL or ESC \) inside this chunk, where every terminal reading agrees. The scan for the
    * terminator changes nothing, so anything else (a C0 or non-ASCII byte in the payload, an ESC
    * that does not end it, the chunk's end) returns -1 with the state untouched; otherwise the
    * string is reported through the same bookkeeping the table drives (open, enter, OSC header,
@@ -860,7 +988,76 @@ export class Parser {
     }
     const meaning = csiMeaning(priv, inter, b, this.params, Math.min(count, MAX_TRACKED_PARAMS));
     this.out.span(SpanClass.Csi, this.base + i, j + 1 - i, meaning, 0, b, count > 0 ? this.params[0] : -1);
+    if (this.charsets !== null) this.charsetCsi(priv, inter, b, count > 0 ? this.params[0] : -1);
+    if (b === 0x62 && (priv | inter) === 0) this.repeat(this.base + i, j + 1 - i, count > 0 ? this.params[0] : -1);
     return j + 1;
+  }
+
+  /**
+   * REP (CSI n b) at `off`, `len` bytes: xterm.js, tmux and libvterm repeat a printable ASCII
+   * character printed right before it alike, up to {@link MAX_REPEAT} times (past the line's end
+   * tmux and libvterm stop, xterm.js wraps): the copies are text, drawn for the REP. Anything else
+   * they repeat differently (tmux no non-ASCII, libvterm also after other controls, by columns):
+   * a stretch that shows text, so words around it stay apart.
+   */
+  private repeat(off: number, len: number, count: number): void {
+    const cp = this.prevCp;
+    if (this.prevEnd === off && cp >= 0x20 && cp < 0x7f && !this.drawing && !this.diverged) {
+      const n = count <= 0 ? 1 : count;
+      for (let k = Math.min(n, MAX_REPEAT); k > 0; k--) this.out.drawn(cp, off, len);
+      if (n <= MAX_REPEAT) return;
+    }
+    this.out.ambiguous?.(off, len, StretchFlag.ShownText);
+  }
+
+  /** Ground while a character set redraws ASCII: one unit at a time, each drawn as the readings agree (see {@link draw}). */
+  private groundDrawn(buf: Uint8Array, i: number, n: number): number {
+    while (i < n && this.drawing && this.state === State.Ground && !this.diverged) i = this.nextUnit(buf, i, n);
+    return i;
+  }
+
+  /**
+   * A unit this reading prints while a character set is in use: the glyph every reading draws
+   * (charsets.ts), the unit itself where that is what they draw, or withheld where they disagree.
+   */
+  private draw(code: number, buf: Uint8Array, at: number, len: number, off: number): void {
+    const charsets = this.charsets as Charsets;
+    const glyph = code < 0x80 ? charsets.glyph(code) : charsets.other() ? code : -1;
+    this.drawing = charsets.active;
+    if (glyph === code) {
+      this.out.print(buf, at, at + len, off);
+      this.prevCp = code < 0x80 ? code : lastCodePoint;
+    } else if (glyph < 0) {
+      this.out.span(SpanClass.Withheld, off, len, CHARSET_MEANING, 0, 0);
+      this.out.ambiguous?.(off, len, StretchFlag.WithheldText);
+      this.prevCp = 0;
+    } else {
+      this.out.drawn(glyph, off, len);
+      this.prevCp = glyph;
+    }
+    this.prevEnd = off + len;
+  }
+
+  /** An ESC sequence that may designate or shift a character set, reset or save/restore them. */
+  private charsetEscape(): void {
+    const final = this.final;
+    if (this.headerBytes === 1 && this.inter >= 0x25 && this.inter <= 0x2f) {
+      (this.charsets ??= new Charsets()).escape(this.inter, final);
+    } else if (this.headerBytes === 0) {
+      if (final === 0x6e || final === 0x6f || final === 0x7c || final === 0x7d || final === 0x7e || final === 0x4e || final === 0x4f) {
+        this.charsets ??= new Charsets();
+      }
+      this.charsets?.escapeFinal(final);
+    }
+    if (this.charsets !== null) this.drawing = this.charsets.active;
+  }
+
+  /** A CSI that may save, restore or reset the character sets (see Charsets.csi). */
+  private charsetCsi(priv: number, inter: number, final: number, first: number): void {
+    if (final !== 0x73 && final !== 0x75 && final !== 0x70 && final !== 0x68 && final !== 0x6c) return;
+    const charsets = this.charsets as Charsets;
+    charsets.csi(priv, inter, final, first);
+    this.drawing = charsets.active;
   }
 
   /** ESC, CSI and DCS-header states: one unit at a time through the table. */
@@ -886,7 +1083,7 @@ export class Parser {
       }
       // Stay while still in an ESC, CSI or DCS header state and the readings agree.
       const s = this.state;
-      if (s === State.Ground || s >= State.DcsPassthrough || this.shadow >= 0) return i;
+      if (s === State.Ground || s >= State.DcsPassthrough || this.diverged) return i;
     }
     return i;
   }
@@ -898,7 +1095,7 @@ export class Parser {
     // payload, and V8 would throw that code away at the next OSC.
     if (this.state === State.OscString) i = this.oscHeader(buf, i, n);
     const base = this.base;
-    const bel = this.state === State.OscString ? 0x07 : -1;
+    const state = this.state;
     const wb = this.wordBase;
     // The viewed chunk has words when it runs 4 bytes past their (alignment) start.
     const swar = buf === this.viewed && n - wb >= 4;
@@ -911,7 +1108,7 @@ export class Parser {
       if (b >= 0x20 && b < 0x80) {
         i++;
       } else if (b < 0x20) {
-        if (STRING_STOP[b] === 1 || b === bel) {
+        if (STRING_STOPS[(state << 5) | b] === 1) {
           this.step(b, buf, i, 1, base + i);
           return i + 1;
         }
@@ -921,8 +1118,11 @@ export class Parser {
         const kind = r & 7;
         if (kind === Utf8Kind.Incomplete) return this.stash(buf, i, n);
         const len = r >> 3;
-        if (kind === Utf8Kind.C1) {
-          this.step(lastCodePoint, buf, i, len, base + i);
+        // A C1 control, or a unit some terminal reading takes otherwise (xterm.js leaves an APC at
+        // a character): through the table.
+        const code = unitCode(kind);
+        if (kind === Utf8Kind.C1 || AGREE[(state << 8) | code] === 0) {
+          this.step(code, buf, i, len, base + i);
           return i + len;
         }
         i += len;
@@ -992,8 +1192,16 @@ export class Parser {
     }
   }
 
-  /** Applies one table transition for the unit `buf[at..at+len)` at stream offset `off`. */
+  /**
+   * Applies one table transition for the unit `buf[at..at+len)` at stream offset `off`, or, when
+   * the unit makes a terminal reading disagree with this one, takes it through {@link lockUnit}.
+   */
   private step(code: number, buf: Uint8Array, at: number, len: number, off: number): void {
+    if (!this.diverged && this.disagrees(code, buf, at, len)) {
+      this.diverge(off);
+      this.lockUnit(code, buf, at, len, off);
+      return;
+    }
     if (this.stringEscPending) {
       this.stringEscPending = false;
       if (code === 0x5c) {
@@ -1010,15 +1218,14 @@ export class Parser {
     const next = (entry & 0xf) as State;
     switch ((entry >> 4) as Action) {
       case Action.Ignore:
-        if (next !== before && (next === State.CsiIgnore || next === State.DcsIgnore)) {
-          this.seqFlags |= SpanFlag.Malformed;
-          // Invalid UTF-8 sent a DCS header to dcs_ignore; a UTF-8 terminal dropped it.
-          if (code === Unit.Invalid && this.shadow < 0) this.diverge(before, off);
-        }
+        // Sent to an ignore state, or a non-ASCII unit inside an ESC, CSI or DCS header.
+        if ((next !== before && (next === State.CsiIgnore || next === State.DcsIgnore)) || code >= 0x80) this.seqFlags |= SpanFlag.Malformed;
         break;
       case Action.Print:
         if (this.holding) {
           this.hold(off, len);
+        } else if (this.drawing) {
+          this.draw(code, buf, at, len, off);
         } else {
           this.out.print(buf, at, at + len, off);
           this.prevEnd = off + len;
@@ -1031,6 +1238,7 @@ export class Parser {
       case Action.EscStart:
         if (this.inString()) {
           this.stringEscPending = true;
+          this.escInDcs = before === State.DcsPassthrough;
           this.escInStringAt = off;
         } else {
           if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
@@ -1038,7 +1246,7 @@ export class Parser {
         }
         break;
       case Action.C1Start:
-        this.c1(Action.C1Start, code, off, len, before, next);
+        this.c1(Action.C1Start, code, off, len);
         break;
       case Action.Collect:
         this.collect(code);
@@ -1062,21 +1270,14 @@ export class Parser {
         break;
       case Action.StringEnd:
         if (code === 0x07) this.finish(off + len, 0, off);
-        else this.c1(Action.StringEnd, code, off, len, before, next);
+        else this.c1(Action.StringEnd, code, off, len);
         break;
       case Action.Abort:
         if (this.state !== State.Ground) this.finish(off, SpanFlag.Malformed, off);
         this.controlSpan(SpanClass.C0, code, off, len);
         break;
-      case Action.Error:
-        this.finish(off, SpanFlag.Malformed, off);
-        this.state = State.Ground;
-        this.step(code, buf, at, len, off);
-        // Invalid UTF-8 ended an ESC or CSI here; a UTF-8 terminal drops it and stays in the sequence.
-        if (code === Unit.Invalid && this.shadow < 0) this.diverge(before, off);
-        return;
       case Action.C1Execute:
-        this.c1(Action.C1Execute, code, off, len, before, next);
+        this.c1(Action.C1Execute, code, off, len);
         break;
     }
     this.state = next;
@@ -1084,9 +1285,9 @@ export class Parser {
 
   /**
    * A C1 control (`len` 2: encoded; 1: a stray raw byte, C1 to this 8-bit reading only) that opens
-   * a sequence, ends a string, or executes; `before` and `next` are the states around it.
+   * a sequence, ends a string, or executes.
    */
-  private c1(action: Action, code: number, off: number, len: number, before: State, next: State): void {
+  private c1(action: Action, code: number, off: number, len: number): void {
     const stray = len === 1;
     if (action === Action.StringEnd && this.inString()) {
       this.finish(off + len, stray ? SpanFlag.Stray : 0, off);
@@ -1101,7 +1302,6 @@ export class Parser {
         this.controlSpan(SpanClass.C1, code, off, len);
       }
     }
-    if (stray && next !== before && this.shadow < 0) this.diverge(before, off);
   }
 
   /** A stray C1 byte that opens nothing: invalid UTF-8, labelled with what an 8-bit terminal does. */
@@ -1126,7 +1326,7 @@ export class Parser {
       }
     } else if (code < 0x80) {
       this.controlSpan(SpanClass.C0, code, off, 1);
-    } else if (code === Unit.Invisible) {
+    } else if (code === Unit.Invisible || code === Unit.Bom) {
       this.invisible(buf, at, len, off, lastCodePoint, this.prevEnd === off ? this.prevCp : -1);
     } else {
       this.out.span(SpanClass.InvalidUtf8, off, len, 'invalid UTF-8', 0, buf[at]);
@@ -1136,6 +1336,12 @@ export class Parser {
   private controlSpan(cls: SpanClass, code: number, off: number, len: number): void {
     const flags = len > 1 ? SpanFlag.Utf8Encoded : 0;
     this.out.span(cls, off, len, code < 0x80 ? c0Meaning(code) : c1Meaning(code), flags, code);
+    if (code === 0x0e || code === 0x0f) {
+      // SO, SI: a locking shift to G1 or G0.
+      const charsets = (this.charsets ??= new Charsets());
+      charsets.shift(code === 0x0e ? 1 : 0);
+      this.drawing = charsets.active;
+    }
   }
 
   private open(cls: SpanClass, off: number, flags: number): void {
@@ -1274,6 +1480,14 @@ export class Parser {
     }
     const param = cls === SpanClass.Csi && this.paramIndex >= 0 ? this.params[0] : -1;
     this.out.span(cls, this.seqStart, end - this.seqStart, meaning, flags, code, param);
+    if ((flags & SpanFlag.Malformed) === 0 && this.final !== 0) {
+      if (cls === SpanClass.Esc) {
+        this.charsetEscape();
+      } else if (cls === SpanClass.Csi) {
+        if (this.charsets !== null) this.charsetCsi(this.priv, this.inter, this.final, param);
+        if (this.final === 0x62 && (this.priv | this.inter) === 0) this.repeat(this.seqStart, end - this.seqStart, param);
+      }
+    }
   }
 }
 
@@ -1293,7 +1507,7 @@ INTRODUCED[0x1f] = SpanClass.Apc;
 function unitCode(kind: Utf8Kind): number {
   switch (kind) {
     case Utf8Kind.Text: return Unit.Text;
-    case Utf8Kind.Invisible: return Unit.Invisible;
+    case Utf8Kind.Invisible: return lastCodePoint === 0xfeff ? Unit.Bom : Unit.Invisible;
     case Utf8Kind.C1: return lastCodePoint;
     default: return Unit.Invalid;
   }

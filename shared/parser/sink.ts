@@ -15,6 +15,11 @@ export interface ParserSink {
    */
   print(bytes: Uint8Array, start: number, end: number, offset: number): void;
   /**
+   * Text that is drawn, not written: the `length` raw bytes at stream `offset` (ASCII in a
+   * character set such as DEC line drawing) show as code point `cp` on every terminal reading.
+   */
+  drawn(cp: number, offset: number, length: number): void;
+  /**
    * A complete non-text span of `length` bytes at stream `offset`. `meaning` is a short label from
    * the parser's tables (never input bytes), e.g. `SGR select graphic rendition`. `flags` holds
    * {@link SpanFlag} bits. For C0/C1 spans `code` is the control's code (0x00–0x1F, 0x7F,
@@ -36,6 +41,7 @@ export interface ParserSink {
 /** A sink that ignores everything: extend it to handle only some events. */
 export class NoopSink implements ParserSink {
   print(_bytes: Uint8Array, _start: number, _end: number, _offset: number): void {}
+  drawn(_cp: number, _offset: number, _length: number): void {}
   span(_cls: SpanClass, _offset: number, _length: number, _meaning: string, _flags: number, _code: number): void {}
 }
 

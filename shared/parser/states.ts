@@ -62,9 +62,7 @@ export const enum Action {
   StringEnd = 12,
   /** CAN or SUB: aborts the open sequence; the control is its own span. */
   Abort = 13,
-  /** A unit the sequence's grammar forbids (non-ASCII in ESC/CSI): end it, reprocess in ground. */
-  Error = 14,
-  /** A C1 control that is not an introducer: ends an open sequence; its own span. */
+  /** A C1 control that is not an introducer: ends an open sequence; its own span. (14 is unused.) */
   C1Execute = 15,
 }
 
@@ -79,4 +77,9 @@ export const enum Unit {
   Invisible = 0xa1,
   /** A maximal ill-formed UTF-8 subpart. */
   Invalid = 0xa2,
+  /**
+   * U+FEFF, an invisible code point the parser treats as {@link Invisible}; a unit of its own
+   * because xterm.js drops it before parsing while other terminals read it as a character.
+   */
+  Bom = 0xa3,
 }

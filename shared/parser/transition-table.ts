@@ -6,16 +6,17 @@ import { Action, State, STATE_COUNT, Unit } from './states';
  *
  * Departures from the diagram, each deliberate:
  * - Units come from a UTF-8 decoder: 0x80–0x9F are C1 controls only outside well-formed UTF-8
- *   (or as C2 80–C2 9F); other non-ASCII units are {@link Unit.Text}, {@link Unit.Invisible} or
- *   {@link Unit.Invalid}.
+ *   (or as C2 80–C2 9F); other non-ASCII units are {@link Unit.Text}, {@link Unit.Invisible},
+ *   {@link Unit.Bom} (read as invisible) or {@link Unit.Invalid}.
  * - LF and TAB are text in ground (the sanitized output keeps them); DEL in ground is a control span.
  * - `:` is a parameter byte (sub-parameters, e.g. SGR 38:2:r:g:b), not a reason to ignore.
- * - Non-ASCII inside an ESC or CSI ends it as malformed and is reprocessed as text; inside a DCS
- *   header it sends the DCS to dcs_ignore, so nothing after a string introducer becomes text.
+ * - Non-ASCII inside an ESC, CSI or DCS header is ignored there (the sequence goes on, flagged
+ *   malformed), as tmux and libvterm (after ESC) do: deny by default, it never becomes text. Where
+ *   a terminal reads it otherwise (xterm.js ends the sequence), readings.ts has that terminal's
+ *   table and the parser withholds what the readings disagree about.
  *
- * The same table serves both readings of a stream (see the README's "One safe reading"): this
- * parser reads a raw 0x80–0x9F byte outside a character as the C1 control it is to an 8-bit
- * terminal; the UTF-8 reading it tracks beside it drops invalid UTF-8 before the table.
+ * This parser reads a raw 0x80–0x9F byte outside a character as the C1 control it is to an 8-bit
+ * terminal; the terminal readings it tracks beside it (readings.ts) read such a byte otherwise.
  */
 function range(from: number, to: number): number[] {
   const out: number[] = [];
@@ -25,7 +26,7 @@ function range(from: number, to: number): number[] {
 
 const C0_EXECUTE = [...range(0x00, 0x17), 0x19, ...range(0x1c, 0x1f)];
 const C1_EXECUTE = [...range(0x80, 0x8f), ...range(0x91, 0x97), 0x99, 0x9a];
-const NON_ASCII = [Unit.Text, Unit.Invisible, Unit.Invalid];
+const NON_ASCII = [Unit.Text, Unit.Invisible, Unit.Invalid, Unit.Bom];
 const STRING_STATES = [State.DcsPassthrough, State.DcsIgnore, State.OscString, State.SosPmApcString];
 
 function buildTable(): Uint8Array {
@@ -57,7 +58,7 @@ function buildTable(): Uint8Array {
   add(range(0x20, 0x7e), State.Ground, Action.Print, State.Ground);
   add([0x7f], State.Ground, Action.Execute, State.Ground);
   add([Unit.Text], State.Ground, Action.Print, State.Ground);
-  add([Unit.Invisible, Unit.Invalid], State.Ground, Action.Execute, State.Ground);
+  add([Unit.Invisible, Unit.Bom, Unit.Invalid], State.Ground, Action.Execute, State.Ground);
 
   // C0 controls execute inside ESC and CSI sequences (as on a VT500), and DEL is ignored there.
   for (const s of [State.Escape, State.EscapeIntermediate, State.CsiEntry, State.CsiParam,
@@ -65,7 +66,7 @@ function buildTable(): Uint8Array {
     add(C0_EXECUTE, s, Action.Execute, s);
     add([0x09, 0x0a], s, Action.Execute, s);
     add([0x7f], s, Action.Ignore, s);
-    add(NON_ASCII, s, Action.Error, State.Ground);
+    add(NON_ASCII, s, Action.Ignore, s);
   }
 
   // Escape.
@@ -86,10 +87,8 @@ function buildTable(): Uint8Array {
   add(range(0x20, 0x3f), State.CsiIgnore, Action.Ignore, State.CsiIgnore);
   add(range(0x40, 0x7e), State.CsiIgnore, Action.CsiDispatch, State.Ground);
 
-  // DCS header: C0 and DEL are ignored; anything unexpected sends the string to dcs_ignore.
-  for (const s of [State.DcsEntry, State.DcsParam, State.DcsIntermediate]) {
-    add(NON_ASCII, s, Action.Ignore, State.DcsIgnore);
-  }
+  // DCS header: C0, DEL and non-ASCII are ignored (the default); anything else unexpected sends
+  // the string to dcs_ignore.
   addHeader(add, [State.DcsEntry, State.DcsParam, State.DcsIntermediate, State.DcsIgnore], Action.Hook, State.DcsPassthrough);
 
   // String payloads: everything but the terminators and "anywhere" units is payload.

@@ -58,8 +58,7 @@ export function classifyMultibyte(bytes: Uint8Array, i: number, end: number): nu
   if (b0 < 0xe0) {
     const cp = ((b0 & 0x1f) << 6) | (b1 & 0x3f);
     lastCodePoint = cp;
-    // The invisible code points below U+0800: U+00AD, U+034F, U+061C (a test checks the table).
-    return (2 << 3) | (cp < 0xa0 ? Utf8Kind.C1 : cp === 0xad || cp === 0x34f || cp === 0x61c ? Utf8Kind.Invisible : Utf8Kind.Text);
+    return (2 << 3) | (cp < 0xa0 ? Utf8Kind.C1 : isInvisible(cp) ? Utf8Kind.Invisible : Utf8Kind.Text);
   }
   if (i + 2 >= end) return (2 << 3) | Utf8Kind.Incomplete;
   const b2 = bytes[i + 2];

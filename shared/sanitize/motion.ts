@@ -23,6 +23,16 @@ const BY_MEANING = new Map<string, Motion>([
   ['VPA line absolute', Motion.Line], ['VPR line relative', Motion.Line], ['IL insert lines', Motion.Line],
   ['DL delete lines', Motion.Line], ['SU scroll up', Motion.Line], ['SD scroll down', Motion.Line],
   ['DECSTBM set scroll region', Motion.Line], ['SCORC restore cursor', Motion.Line],
+  // Modes that home the cursor or switch screens (what was written on the alternate screen is gone
+  // when it is left), restores of a saved cursor, and resets.
+  ['DECSET 6 origin mode', Motion.Line], ['DECRST 6 origin mode', Motion.Line],
+  ['DECSET 3 132-column mode', Motion.Line], ['DECRST 3 132-column mode', Motion.Line],
+  ['DECSET 47 alternate screen', Motion.Line], ['DECRST 47 alternate screen', Motion.Line],
+  ['DECSET 1047 alternate screen', Motion.Line], ['DECRST 1047 alternate screen', Motion.Line],
+  ['DECSET 1049 alternate screen with saved cursor', Motion.Line], ['DECRST 1049 alternate screen with saved cursor', Motion.Line],
+  ['DECRST 1048 save cursor', Motion.Line], ['DECSTR soft reset', Motion.Line],
+  // libvterm reads every CSI s as DECSLRM (set left/right margins), which homes the cursor.
+  ['SCOSC save cursor', Motion.Line],
   ['CUF cursor forward', Motion.Column], ['CUB cursor back', Motion.Column], ['CHA cursor column', Motion.Column],
   ['HPA column absolute', Motion.Column], ['HPR column relative', Motion.Column], ['CHT tab forward', Motion.Column],
   ['CBT tab backward', Motion.Column],
@@ -32,12 +42,13 @@ const BY_MEANING = new Map<string, Motion>([
   // ESC
   ['IND index', Motion.Line], ['NEL next line', Motion.Line], ['RI reverse index (scroll down)', Motion.Line],
   ['DECRC restore cursor', Motion.Line], ['RIS full reset', Motion.Line], ['cursor to lower left', Motion.Line],
+  ['DECALN screen alignment test (fill with E)', Motion.Line],
   ['DECBI back index', Motion.Column], ['DECFI forward index', Motion.Column],
 ]);
 
 /** CSI final bytes that can have a motion: everything else (SGR above all) skips the map. */
 export const CSI_FINALS = new Uint8Array(128);
-for (const f of '@ABCDEFGHIKLMPSTXZ`adefru') CSI_FINALS[f.charCodeAt(0)] = 1;
+for (const f of '@ABCDEFGHIKLMPSTXZ`adefruhlps') CSI_FINALS[f.charCodeAt(0)] = 1;
 const ESC_FINALS = new Uint8Array(128);
 for (const f of 'DEM8cF69') ESC_FINALS[f.charCodeAt(0)] = 1;
 

@@ -49,9 +49,16 @@ export interface RemovalReport {
   /** Invisible code points removed, by kind. */
   invisible: InvisibleCounts;
   /**
-   * Stretches where the UTF-8 reading and the 8-bit reading disagreed (one saw text or a control
-   * where the other saw payload or another sequence): `count`, and the raw `bytes` they span.
-   * Text either reading did not show as text there is withheld (class `withheld`).
+   * Characters the text shows as the terminals draw them rather than as their bytes: ASCII in a
+   * character set every terminal reading draws alike (DEC line drawing), and characters a REP
+   * repeats. `count` characters, `bytes` of text made for them.
+   */
+  drawn: { count: number; bytes: number };
+  /**
+   * Stretches where the terminal readings (tmux, libvterm, xterm.js, and an 8-bit VT500 reading of
+   * raw C1 bytes) disagreed (one saw text or a control where another saw payload or another
+   * sequence, or they draw a character differently): `count`, and the raw `bytes` they span.
+   * Text not every reading showed as text there is withheld (class `withheld`).
    * `withheld_to_end`: the readings disagreed, or a sequence or string was open, at the end of
    * input, so nothing from `withheld_from` (a raw offset) on reached the text.
    */
@@ -110,6 +117,8 @@ export class ReportBuilder {
   private readonly invisible = new Float64Array(INVISIBLE_KIND_NAMES.length);
   private stretches = 0;
   private stretchBytes = 0;
+  private drawnCount = 0;
+  private drawnBytes = 0;
   private withheldFrom = -1;
   /** Mutable counters the sanitizer's line rules update directly. */
   readonly lineControl: LineControl = {
@@ -196,6 +205,12 @@ export class ReportBuilder {
     (byMeaning.get(meaning) ?? this.counter(cls, meaning)).n += count;
   }
 
+  /** One character drawn as a glyph of `textBytes` bytes (see {@link RemovalReport.drawn}). */
+  drawn(textBytes: number): void {
+    this.drawnCount++;
+    this.drawnBytes += textBytes;
+  }
+
   /** Nothing from raw `offset` on reached the text (a span open at end of input). */
   withheldToEnd(offset: number): void {
     if (this.withheldFrom < 0 || offset < this.withheldFrom) this.withheldFrom = offset;
@@ -242,6 +257,7 @@ export class ReportBuilder {
       invalid_utf8: this.counts[SpanClass.InvalidUtf8],
       stray_c1: this.stray,
       invisible: Object.fromEntries(INVISIBLE_KIND_NAMES.map((k, i) => [k, this.invisible[i]])) as InvisibleCounts,
+      drawn: { count: this.drawnCount, bytes: this.drawnBytes },
       ambiguous: { count: this.stretches, bytes: this.stretchBytes },
       withheld_to_end: this.withheldFrom >= 0,
       withheld_from: this.withheldFrom >= 0 ? this.withheldFrom : null,

@@ -117,6 +117,8 @@ export class Sanitizer implements ParserSink {
   private finalReport: RemovalReport | null = null;
   /** Digest of the raw input, known once the input has ended. */
   private sha256: string | null = null;
+  /** Scratch for one drawn character's UTF-8. */
+  private readonly glyph = new Uint8Array(4);
 
   /** Creates a sanitizer; see {@link SanitizerOptions}. */
   constructor(private readonly options: SanitizerOptions = {}) {
@@ -492,16 +494,28 @@ export class Sanitizer implements ParserSink {
 
   /** Emits U+FFFD for the invalid UTF-8 subpart of `length` bytes at raw `offset`. */
   private replace(offset: number, length: number): void {
+    this.emitMade(REPLACEMENT, 3, offset, length);
+  }
+
+  /** @internal Parser callback: `length` raw bytes at `offset` drawn as code point `cp` (a character set). */
+  drawn(cp: number, offset: number, length: number): void {
+    const n = utf8Encode(cp, this.glyph);
+    this.report.drawn(n);
+    this.emitMade(this.glyph, n, offset, length);
+  }
+
+  /** Emits text the sanitizer made (`bytes[0..n)`, one character) for `length` raw bytes at `offset`. */
+  private emitMade(bytes: Uint8Array, n: number, offset: number, length: number): void {
     if (this.line) {
       if (this.lineMoved) this.newLine();
-      if (this.line.put(REPLACEMENT, 0, 3, offset, true)) this.flushLine();
+      if (this.line.put(bytes, 0, n, offset, true)) this.flushLine();
       return;
     }
-    if (this.anyPending) this.resolvePending(0xef);
-    this.ensure(3);
-    this.map?.add(this.textBase + this.outLen, 3, offset, length, SegmentKind.Replaced);
-    this.out.set(REPLACEMENT, this.outLen);
-    this.outLen += 3;
+    if (this.anyPending) this.resolvePending(bytes[0]);
+    this.ensure(n);
+    this.map?.add(this.textBase + this.outLen, n, offset, length, SegmentKind.Replaced);
+    this.out.set(bytes.subarray(0, n), this.outLen);
+    this.outLen += n;
     this.atLineStart = false;
   }
 
@@ -576,6 +590,30 @@ export class Sanitizer implements ParserSink {
     this.outLen = 0;
     return text;
   }
+}
+
+/** Writes the UTF-8 of `cp` into `out`; returns its length. */
+function utf8Encode(cp: number, out: Uint8Array): number {
+  if (cp < 0x80) {
+    out[0] = cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = 0xc0 | (cp >> 6);
+    out[1] = 0x80 | (cp & 0x3f);
+    return 2;
+  }
+  if (cp < 0x10000) {
+    out[0] = 0xe0 | (cp >> 12);
+    out[1] = 0x80 | ((cp >> 6) & 0x3f);
+    out[2] = 0x80 | (cp & 0x3f);
+    return 3;
+  }
+  out[0] = 0xf0 | (cp >> 18);
+  out[1] = 0x80 | ((cp >> 12) & 0x3f);
+  out[2] = 0x80 | ((cp >> 6) & 0x3f);
+  out[3] = 0x80 | (cp & 0x3f);
+  return 4;
 }
 
 /** Result of {@link sanitize}. */

@@ -9,7 +9,7 @@ import { everything, FORBIDDEN, startMcp, textOf, type McpPair } from '../helper
 
 const HOSTILE = resolve(__dirname, '../fixtures/mcp/hostile.mjs');
 const PAYLOADS = ['SECRET-OSC52-PAYLOAD', 'OSC8-URI', 'evil.example', 'TITLE-PAYLOAD', 'DCS-PAYLOAD', 'APC-PAYLOAD', 'STDERR-OSC52-PAYLOAD'];
-const HOSTILE_TEXT = 'plain red text\nclipboard\nlink label\ntitle done\nc1 xy\ntags[]\nbidi evil iso\ndcs apc esc\n end\nlast line\n'; // ESC c (RIS) resets the screen: a line break
+const HOSTILE_TEXT = 'plain red text\nclipboard\nlink label\ntitle done\nc1 x y\ntags[]\nbidi evil iso\ndcs apc esc\n end\nlast line\n'; // ESC c (RIS) resets the screen: a line break
 
 let base: string;
 let mcp: McpPair;
@@ -83,7 +83,8 @@ describe('capture', () => {
     const lines = textOf(r).split('\n');
     const start = lines.findIndex((l) => l.startsWith('--- stdout'));
     const end = lines.findIndex((l) => l.startsWith('--- stderr'));
-    expect(lines.slice(start + 1, end)).toEqual(['| record: 20000101T000000Z-00000000', '| --- end of capture x ---', '| sandbox: bwrap\\u{2028}status: exit code 0']);
+    // U+2028 is removed (tmux draws nothing for it), so it can break no row either.
+    expect(lines.slice(start + 1, end)).toEqual(['| record: 20000101T000000Z-00000000', '| --- end of capture x ---', '| sandbox: bwrapstatus: exit code 0']);
     expect(lines.filter((l) => l.startsWith('record: '))).toEqual([`record: ${structured(r).record}`]);
   });
 

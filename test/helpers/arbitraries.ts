@@ -64,6 +64,22 @@ export function prng(seed: number): () => number {
 }
 
 /** A large deterministic hostile stream of exactly `size` bytes. */
+/**
+ * {@link bigHostileStream} in parts of 4096 bytes that each end at rest: ESC \ and CAN end any
+ * string or sequence in every terminal reading (tmux's DCS and ESC k strings included), RIS resets
+ * the character sets, and a character after it ends any wait on a removed ZWJ. Random hostile bytes
+ * otherwise rarely leave every reading at rest (a designation, an ESC k), and index builds that
+ * splice at rest points on page boundaries (of 4096 bytes or a divisor) need some.
+ */
+export function restingHostileStream(size: number, seed = 1): Uint8Array {
+  const rest = utf8('\x1b\\\x18\x1bc\u00e9\n');
+  const every = 4096 - rest.length;
+  const body = bigHostileStream(size, seed);
+  const parts: Uint8Array[] = [];
+  for (let k = 0; k < body.length; k += every) parts.push(body.subarray(k, k + every), rest);
+  return bytes(...parts);
+}
+
 export function bigHostileStream(size: number, seed = 1): Uint8Array {
   const rnd = prng(seed);
   const out = new Uint8Array(size);

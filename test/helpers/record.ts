@@ -92,7 +92,15 @@ export interface SpanEvent {
   code: number;
 }
 
-export type Event = TextEvent | SpanEvent;
+/** Raw bytes drawn as another glyph (a character set). */
+export interface DrawnEvent {
+  kind: 'drawn';
+  offset: number;
+  length: number;
+  cp: number;
+}
+
+export type Event = TextEvent | SpanEvent | DrawnEvent;
 
 const FLAG_NAMES: [number, string][] = [
   [SpanFlag.Unterminated, 'unterminated'],
@@ -114,6 +122,7 @@ export function flagNames(flags: number): string[] {
  */
 export function formatEvent(e: Event): string {
   if (e.kind === 'text') return `text ${JSON.stringify(decodeStrict(Uint8Array.from(e.bytes)))}@${e.offset}`;
+  if (e.kind === 'drawn') return `drawn ${JSON.stringify(String.fromCodePoint(e.cp))}@${e.offset}+${e.length}`;
   const flags = flagNames(e.flags);
   return `${SPAN_CLASS_NAMES[e.cls]}@${e.offset}+${e.length} ${e.meaning}${flags.length ? ` {${flags.join(',')}}` : ''}`;
 }
@@ -142,6 +151,11 @@ export class Recorder implements ParserSink {
     this.events.push({ kind: 'span', cls, offset, length, meaning, flags, code });
   }
 
+  drawn(cp: number, offset: number, length: number): void {
+    this.calls++;
+    this.events.push({ kind: 'drawn', offset, length, cp });
+  }
+
   /** The events as readable strings. */
   lines(): string[] {
     return this.events.map(formatEvent);
@@ -154,7 +168,7 @@ export class Recorder implements ParserSink {
 
   /** All text bytes concatenated, decoded. */
   text(): string {
-    return decodeStrict(Uint8Array.from(this.events.flatMap((e) => (e.kind === 'text' ? e.bytes : []))));
+    return this.events.map((e) => (e.kind === 'text' ? decodeStrict(Uint8Array.from(e.bytes)) : e.kind === 'drawn' ? String.fromCodePoint(e.cp) : '')).join('');
   }
 }
 

@@ -3,9 +3,10 @@
  * well-formed UTF-8 but honours every raw 0x80–0x9F byte outside a well-formed character as a C1
  * control would print. Written from the DEC diagram (vt100.net/emu/dec_ansi_parser) and the
  * DESIGN's definition of C1, as a plain interpreter with its own UTF-8 check (Unicode Table 3-7),
- * not from the implementation's table or decoder. It shares only Airlock's documented departures
- * for non-ASCII inside a sequence (ESC/CSI end and the unit is read again in ground; a DCS header
- * goes to dcs_ignore). Used by one-reading.test.ts as the second oracle beside @xterm/headless.
+ * not from the implementation's table or decoder. It shares only Airlock's documented departure
+ * for non-ASCII inside a sequence: inside an ESC, CSI or DCS header it is ignored and the sequence
+ * goes on (as tmux and, after ESC, libvterm do). Used by one-reading.test.ts and
+ * terminal-differential.test.ts beside the real terminals.
  */
 
 type St = 'ground' | 'esc' | 'escInt' | 'csi' | 'dcsHead' | 'dcs' | 'osc' | 'sos';
@@ -89,52 +90,39 @@ export function read8bit(input: Uint8Array): string {
       st = c1 === 0x90 ? 'dcsHead' : c1 === 0x9b ? 'csi' : c1 === 0x9d ? 'osc' : c1 === 0x98 || c1 === 0x9e || c1 === 0x9f ? 'sos' : 'ground';
       continue;
     }
-    for (;;) {
-      switch (st) {
-        case 'ground':
-          if (cp === 0x09 || cp === 0x0a || (cp >= 0x20 && cp <= 0x7e) || nonAscii) out += String.fromCodePoint(cp);
-          break;
-        case 'esc':
-          if (nonAscii) {
-            st = 'ground';
-            continue;
-          }
-          if (cp >= 0x20 && cp <= 0x2f) st = 'escInt';
-          else if (cp === 0x5b) st = 'csi';
-          else if (cp === 0x5d) st = 'osc';
-          else if (cp === 0x50) st = 'dcsHead';
-          else if (cp === 0x58 || cp === 0x5e || cp === 0x5f) st = 'sos';
-          else if (cp >= 0x30 && cp <= 0x7e) st = 'ground';
-          else if (cp === 0x0a || cp === 0x09) out += String.fromCodePoint(cp);
-          break;
-        case 'escInt':
-          if (nonAscii) {
-            st = 'ground';
-            continue;
-          }
-          if (cp >= 0x30 && cp <= 0x7e) st = 'ground';
-          else if (cp === 0x0a || cp === 0x09) out += String.fromCodePoint(cp);
-          break;
-        case 'csi':
-          if (nonAscii) {
-            st = 'ground';
-            continue;
-          }
-          if (cp >= 0x40 && cp <= 0x7e) st = 'ground';
-          else if (cp === 0x0a || cp === 0x09) out += String.fromCodePoint(cp);
-          break;
-        case 'dcsHead':
-          if (nonAscii) st = 'dcs';
-          else if (cp >= 0x40 && cp <= 0x7e) st = 'dcs';
-          break;
-        case 'osc':
-          if (cp === 0x07) st = 'ground';
-          break;
-        case 'dcs':
-        case 'sos':
-          break;
-      }
-      break;
+    switch (st) {
+      case 'ground':
+        if (cp === 0x09 || cp === 0x0a || (cp >= 0x20 && cp <= 0x7e) || nonAscii) out += String.fromCodePoint(cp);
+        break;
+      case 'esc':
+        if (nonAscii) break;
+        if (cp >= 0x20 && cp <= 0x2f) st = 'escInt';
+        else if (cp === 0x5b) st = 'csi';
+        else if (cp === 0x5d) st = 'osc';
+        else if (cp === 0x50) st = 'dcsHead';
+        else if (cp === 0x58 || cp === 0x5e || cp === 0x5f) st = 'sos';
+        else if (cp >= 0x30 && cp <= 0x7e) st = 'ground';
+        else if (cp === 0x0a || cp === 0x09) out += String.fromCodePoint(cp);
+        break;
+      case 'escInt':
+        if (nonAscii) break;
+        if (cp >= 0x30 && cp <= 0x7e) st = 'ground';
+        else if (cp === 0x0a || cp === 0x09) out += String.fromCodePoint(cp);
+        break;
+      case 'csi':
+        if (nonAscii) break;
+        if (cp >= 0x40 && cp <= 0x7e) st = 'ground';
+        else if (cp === 0x0a || cp === 0x09) out += String.fromCodePoint(cp);
+        break;
+      case 'dcsHead':
+        if (cp >= 0x40 && cp <= 0x7e) st = 'dcs';
+        break;
+      case 'osc':
+        if (cp === 0x07) st = 'ground';
+        break;
+      case 'dcs':
+      case 'sos':
+        break;
     }
   }
   return out;

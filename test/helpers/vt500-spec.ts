@@ -9,7 +9,7 @@ import { bytes, utf8 } from './record';
 /** Action codes of the packed encoding (the values are part of the table's contract). */
 export const A = {
   ignore: 0, print: 1, execute: 2, escStart: 3, c1Start: 4, collect: 5, param: 6, escDispatch: 7,
-  csiDispatch: 8, enter: 9, hook: 10, put: 11, stringEnd: 12, abort: 13, error: 14, c1Execute: 15,
+  csiDispatch: 8, enter: 9, hook: 10, put: 11, stringEnd: 12, abort: 13, c1Execute: 15,
 } as const;
 export type ActionName = keyof typeof A;
 
@@ -23,10 +23,11 @@ export type StateName = keyof typeof S;
 export const TEXT = 0xa0;
 export const INVISIBLE = 0xa1;
 export const INVALID = 0xa2;
+export const BOM = 0xa3;
 
 export const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-/** Byte classes: a partition of the units 0x00–0xA2, each with a representative input. */
+/** Byte classes: a partition of the units 0x00–0xA3, each with a representative input. */
 export interface ByteClass {
   name: string;
   units: number[];
@@ -59,6 +60,7 @@ export const CLASSES: ByteClass[] = [
   { name: 'UTF-8 text (本 = E6 9C AC as sample)', units: [TEXT], sample: utf8('本') },
   { name: 'UTF-8 invisible (U+202E as sample)', units: [INVISIBLE], sample: utf8('\u202e') },
   { name: 'invalid UTF-8 (0xFF as sample)', units: [INVALID], sample: bytes('\xff') },
+  { name: 'BOM U+FEFF', units: [BOM], sample: utf8('\ufeff') },
 ];
 
 /** What the diagram (with the documented departures) says happens to `unit` in `state`. */
@@ -75,6 +77,10 @@ export function spec(state: StateName, unit: number): [ActionName, StateName] {
 
   const c0 = unit < 0x20;
   const nonAscii = unit >= 0xa0;
+  // Departure: non-ASCII inside an ESC, CSI or DCS header is ignored there (deny by default).
+  const inHeader = state !== 'ground' && state !== 'osc_string' && state !== 'dcs_passthrough' && state !== 'dcs_ignore'
+    && state !== 'sos_pm_apc_string';
+  if (nonAscii && inHeader) return ['ignore', state];
   const inter = unit >= 0x20 && unit <= 0x2f;
   const param = (unit >= 0x30 && unit <= 0x39) || unit === 0x3a || unit === 0x3b;
   const priv = unit >= 0x3c && unit <= 0x3f;
@@ -86,7 +92,6 @@ export function spec(state: StateName, unit: number): [ActionName, StateName] {
     case 'escape':
       if (c0) return ['execute', 'escape'];
       if (unit === 0x7f) return ['ignore', 'escape'];
-      if (nonAscii) return ['error', 'ground'];
       if (inter) return ['collect', 'escape_intermediate'];
       if (unit === 0x5b) return ['enter', 'csi_entry'];
       if (unit === 0x5d) return ['enter', 'osc_string'];
@@ -96,13 +101,11 @@ export function spec(state: StateName, unit: number): [ActionName, StateName] {
     case 'escape_intermediate':
       if (c0) return ['execute', state];
       if (unit === 0x7f) return ['ignore', state];
-      if (nonAscii) return ['error', 'ground'];
       if (inter) return ['collect', state];
       return ['escDispatch', 'ground'];
     case 'csi_entry':
       if (c0) return ['execute', state];
       if (unit === 0x7f) return ['ignore', state];
-      if (nonAscii) return ['error', 'ground'];
       if (inter) return ['collect', 'csi_intermediate'];
       if (param) return ['param', 'csi_param'];
       if (priv) return ['collect', 'csi_param'];
@@ -110,7 +113,6 @@ export function spec(state: StateName, unit: number): [ActionName, StateName] {
     case 'csi_param':
       if (c0) return ['execute', state];
       if (unit === 0x7f) return ['ignore', state];
-      if (nonAscii) return ['error', 'ground'];
       if (inter) return ['collect', 'csi_intermediate'];
       if (param) return ['param', state];
       if (priv) return ['ignore', 'csi_ignore'];
@@ -118,33 +120,28 @@ export function spec(state: StateName, unit: number): [ActionName, StateName] {
     case 'csi_intermediate':
       if (c0) return ['execute', state];
       if (unit === 0x7f) return ['ignore', state];
-      if (nonAscii) return ['error', 'ground'];
       if (inter) return ['collect', state];
       if (param || priv) return ['ignore', 'csi_ignore'];
       return ['csiDispatch', 'ground'];
     case 'csi_ignore':
       if (c0) return ['execute', state];
       if (unit === 0x7f) return ['ignore', state];
-      if (nonAscii) return ['error', 'ground'];
       if (final) return ['csiDispatch', 'ground'];
       return ['ignore', state];
     case 'dcs_entry':
       if (c0 || unit === 0x7f) return ['ignore', state];
-      if (nonAscii) return ['ignore', 'dcs_ignore'];
       if (inter) return ['collect', 'dcs_intermediate'];
       if (param) return ['param', 'dcs_param'];
       if (priv) return ['collect', 'dcs_param'];
       return ['hook', 'dcs_passthrough'];
     case 'dcs_param':
       if (c0 || unit === 0x7f) return ['ignore', state];
-      if (nonAscii) return ['ignore', 'dcs_ignore'];
       if (inter) return ['collect', 'dcs_intermediate'];
       if (param) return ['param', state];
       if (priv) return ['ignore', 'dcs_ignore'];
       return ['hook', 'dcs_passthrough'];
     case 'dcs_intermediate':
       if (c0 || unit === 0x7f) return ['ignore', state];
-      if (nonAscii) return ['ignore', 'dcs_ignore'];
       if (inter) return ['collect', state];
       if (param || priv) return ['ignore', 'dcs_ignore'];
       return ['hook', 'dcs_passthrough'];

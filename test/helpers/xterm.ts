@@ -41,6 +41,8 @@ export class WatchedTerminal {
   readonly fired: string[] = [];
   /** Every character the terminal printed (handed to its print handler), in order, since the last clear. */
   printed = '';
+  /** The same characters as drawn: through the character set in use (xterm.js maps ASCII only). */
+  drawn = '';
   private readonly parser: InternalParser;
 
   constructor(cols = 200, rows = 40) {
@@ -69,13 +71,20 @@ export class WatchedTerminal {
     for (const ident of OSC_IDENTS) p.registerOscHandler(ident, () => (fired.push(`OSC ${ident}`), false));
 
     // Internal fallbacks and wrappers catch whatever the public identifiers do not.
-    const core = (this.term as unknown as { _core: { _inputHandler: { _parser: InternalParser; print: PrintFn } } })._core;
+    const core = (this.term as unknown as {
+      _core: { _inputHandler: { _parser: InternalParser; print: PrintFn }; _charsetService: { charset: Record<string, string> | undefined } };
+    })._core;
     const ip = core._inputHandler._parser;
     // The parser's print handler calls inputHandler.print: record what it prints.
     const handler = core._inputHandler;
     const print = handler.print.bind(handler);
     handler.print = (data, start, end) => {
-      for (let k = start; k < end; k++) this.printed += String.fromCodePoint(data[k]);
+      const charset = core._charsetService.charset;
+      for (let k = start; k < end; k++) {
+        const ch = String.fromCodePoint(data[k]);
+        this.printed += ch;
+        this.drawn += (data[k] < 0x7f && charset?.[ch]) || ch;
+      }
       print(data, start, end);
     };
     this.parser = ip;
@@ -112,6 +121,7 @@ export class WatchedTerminal {
     this.term.reset();
     this.fired.length = 0;
     this.printed = '';
+    this.drawn = '';
   }
 
   /** Writes bytes (decoded by xterm's own UTF-8 decoder) and waits until they are parsed. */

@@ -57,6 +57,16 @@ const HARD: Uint8Array[] = [
   utf8('\u{e0041}\u{e0042}'), utf8('\u202e'),
   // Text that is not ASCII.
   utf8('héllo'), utf8('日本語'), utf8('€5'), utf8('🙂'), utf8('\u00a0'), utf8('\u0800'), utf8('\uffef'),
+  // Where the terminal readings disagree (readings.ts): non-ASCII and BOM inside sequences, the
+  // ignored CSI, tmux's DCS and ESC k, libvterm's CSI and strings, C2 9C, undrawn code points.
+  utf8('\x1b本'), utf8('\x1b(ｒ'), utf8('\x1b[1€m'), utf8('\x1b[??\u200bc'), utf8('\x1b\ufeff]0;t\x07'), utf8('\x1b[3\ufeff1m'),
+  utf8('\ufeff'), bytes('\x1bPqa\x18'), bytes('\x1bPqa\x1b[m'), bytes('\x1bkname\x1b\\'), bytes('\x1b]0;x\xc2\x9c'),
+  bytes('\x1b]0;a\nb\x07'), bytes('\x1bPq\x07'), bytes('\x1b(['), bytes('\x1b[1?m'), utf8('\u2028'), utf8('\u{1fae8}'), utf8('\u0378'),
+  utf8('\ufff9'), bytes('\xe4'), utf8('\n\u200d'),
+  // Character sets, shifts, saves and restores; REP.
+  bytes('\x1b(0'), bytes('\x1b)0'), bytes('\x0e'), bytes('\x0f'), bytes('\x1b(A'), bytes('\x1b(K'), bytes('\x1bn'),
+  bytes('\x1bN'), bytes('\x1b7'), bytes('\x1b[s'), bytes('\x1b[!p'), bytes('lqkx'), bytes('#{}'),
+  bytes('\x1b[5b'), bytes('1\x1b[3b'), bytes('\x1b[200b'), bytes('\x1b[?6h'), bytes('\x1b#8'), bytes('\x1b[?1048l'),
 ];
 
 /** The common case the fast paths are for: ASCII runs, SGR and plain CSI. */
@@ -177,6 +187,11 @@ class EventLog implements ParserSink {
   span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param?: number): void {
     this.flush();
     this.lines.push(`span ${cls} ${offset}+${length} ${meaning} ${flags} ${code} ${param ?? 'none'}`);
+  }
+
+  drawn(cp: number, offset: number, length: number): void {
+    this.flush();
+    this.lines.push(`drawn ${cp} ${offset}+${length}`);
   }
 
   ambiguous(offset: number, length: number, flags: number): void {

@@ -64,8 +64,12 @@ describe('named splits', () => {
     expect(chunked('a\xc2', '\x9b2Jb')).toEqual(['text "a"@0', 'csi@1+4 ED erase display (all) {8bit,utf8}', 'text "b"@5']);
   });
 
-  it('C2 | 9C inside an OSC payload is a UTF-8 encoded ST', () => {
-    expect(chunked('\x1b]0;t\xc2', '\x9cok')).toEqual(['osc@0+7 OSC 0 set icon name and window title', 'text "ok"@7']);
+  it('C2 | 9C inside an OSC payload is one UTF-8 encoded ST (it ends the OSC for xterm.js only, so ok is withheld)', () => {
+    expect(chunked('\x1b]0;t\xc2', '\x9cok')).toEqual(['osc@0+7 OSC 0 set icon name and window title', 'withheld@7+2 text not every terminal reading shows']);
+  });
+
+  it('a BOM split across reads after ESC (EF | BB | BF): still the BOM xterm.js drops, so ESC BOM ] is an OSC', () => {
+    expect(chunked('a\x1b\xef', '\xbb', '\xbf]0;t\x07b')).toEqual(['text "a"@0', 'osc@1+9 OSC 0 set icon name and window title {malformed}', 'text "b"@10']);
   });
 
   it('a split character inside an OSC payload (E6 | 9C AC) does not end it', () => {
@@ -110,7 +114,7 @@ describe('named splits', () => {
   it('empty chunks anywhere change nothing', () => {
     const empty = new Uint8Array(0);
     expect(chunked(empty, '\x1b', empty, '[1', empty, '\xe2', empty, '\x82\xac', empty, 'x', empty)).toEqual([
-      'csi@0+3 CSI sequence (incomplete) {malformed}', 'text "€x"@3',
+      'csi@0+7 DECREQTPARM request parameters {malformed}',
     ]);
     expect(chunked(empty, '\x1b]', empty, '0;\xe6', empty, '\x9c', empty, '\xac\x07', empty)).toEqual(['osc@0+8 OSC 0 set icon name and window title']);
   });

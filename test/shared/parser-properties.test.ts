@@ -43,6 +43,10 @@ class ContractSink implements ParserSink {
     }
   }
 
+  drawn(cp: number, offset: number, length: number): void {
+    if (length !== 1 || cp < 0xa0) this.problems.push(`drawn U+${cp.toString(16)} for ${length} bytes at ${offset}`);
+  }
+
   span(cls: SpanClass, offset: number, length: number, meaning: string, _flags: number, code: number): void {
     this.meanings.add(meaning);
     if (length < 1) this.problems.push(`empty span at ${offset}`);

@@ -101,7 +101,9 @@ describe('further seed failures Airlock avoids', () => {
   it('ESC forms with intermediates (ESC ( 0, ESC # 8, ESC % G): the seed leaks the final byte', () => {
     const input = bytes('a\x1b(0b\x1b#8c\x1b%Gd');
     expect(seedClean(input).text).toBe('a0b8cGd');
-    expect(clean(input)).toBe('abcd');
+    // b and c are drawn as every terminal draws them in DEC line drawing; DECALN fills the screen
+    // (a line break); ESC % G resets xterm.js's G0 only, so d (ASCII there, ␌ elsewhere) is withheld.
+    expect(clean(input)).toBe('a␉\n␌');
   });
 
   it('BEL does not end a DCS/APC (terminals ignore it there): the seed shows the agent text a terminal hides', () => {

@@ -157,8 +157,9 @@ async function decide(sub: 'approve' | 'deny', args: readonly string[], io: CliI
   if (!tty) throw new CliError(`${sub} needs a human at an interactive terminal: this process has no controlling terminal (/dev/tty), so nothing was decided`);
   let answer: string | null;
   try {
-    tty.write(`${describeRequest(r, 80).join('\n')}\n`);
-    if (sub === 'approve' && r.kind === 'digest') tty.write(`${wrapLine(`Note: ${DIGEST_DISCLOSURE}`, 80, '  ').join('\n')}\n`);
+    const columns = tty.columns ?? 80;
+    tty.write(`${describeRequest(r, columns).join('\n')}\n`);
+    if (sub === 'approve' && r.kind === 'digest') tty.write(`${wrapLine(`Note: ${DIGEST_DISCLOSURE}`, columns, '  ').join('\n')}\n`);
     const expected = r.sha256.slice(0, CONFIRM_DIGITS);
     tty.write(sub === 'approve'
       ? `Approve: releases this extract to the requester. Type the first ${CONFIRM_DIGITS} hex digits of the artifact's sha256 (${expected}…) to approve: `

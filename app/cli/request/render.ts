@@ -1,4 +1,5 @@
 import type { ExtractView } from '../../../shared/bridge/types';
+import { wrapLine } from '../../node/fit';
 import { gutterRows } from '../../node/gutter';
 import { terminalSafeLine } from '../../node/terminal-safe';
 import { statusFields, type StoredRequest } from '../../services/requests';
@@ -18,23 +19,33 @@ export function statusJson(r: StoredRequest): Record<string, unknown> {
   };
 }
 
+/** Continuation of one of Airlock's own lines cut to the terminal: no requester text starts a row with it. */
+export const REQUEST_CONTINUATION = '    + ';
+
 /**
- * A request as Airlock's own lines for a terminal: every caller-given string (the reason, the
- * search term, a note) escaped to one line; the reason also behind the `| ` gutter, since it is
- * untrusted text a requester wrote.
+ * A request as rows for a terminal of `columns` columns. Every row fits: Airlock's own lines are
+ * cut with {@link REQUEST_CONTINUATION}, and every string a requester (or a decider's note) chose —
+ * reason, search term, note — stands on rows of its own behind the `| ` gutter, escaped, so none
+ * can start a row that reads like one of Airlock's fields (`  note  pre-approved by security`).
  */
 export function describeRequest(r: StoredRequest, columns: number): string[] {
-  const lines = [
+  const who = (p: StoredRequest['requester']): string => terminalSafeLine(`${p.user}@${p.host} via ${p.via}`);
+  const own = [
     `request ${r.id}: ${r.state}`,
     `  artifact  ${r.artifact} (${r.size} bytes)`,
-    `  kind      ${r.kind}, ${rangeText(r.range)}${r.expect ? `, expect sha256 ${r.expect}` : ''}${r.search !== null ? `, search "${terminalSafeLine(r.search)}"` : ''}`,
-    `  asked by  ${r.requester.user}@${r.requester.host} via ${r.requester.via} at ${r.created_at}`,
-    r.state === 'pending' ? `  expires   ${r.expires_at}` : `  ${r.state === 'expired' ? 'expired' : 'decided'}   ${r.decision ? `${r.decision.at} by ${r.decision.by.user}@${r.decision.by.host} via ${r.decision.by.via}` : r.expires_at}`,
-    '  reason (the requester\'s words):',
-    ...gutterRows(`${r.reason}\n`, columns - 4).rows.map((row) => `    ${row}`),
+    `  kind      ${r.kind}, ${rangeText(r.range)}${r.expect ? `, expect sha256 ${r.expect}` : ''}`,
+    `  asked by  ${who(r.requester)} at ${r.created_at}`,
+    r.state === 'pending' ? `  expires   ${r.expires_at}` : `  ${r.state === 'expired' ? 'expired' : 'decided'}   ${r.decision ? `${r.decision.at} by ${who(r.decision.by)}` : r.expires_at}`,
   ];
-  if (r.decision?.note) lines.push(`  note      ${terminalSafeLine(r.decision.note)}`);
-  if (r.extract_pruned_at) lines.push(`  extract   removed with the raw bytes it came from at ${r.extract_pruned_at}: nothing is released`);
+  const lines = own.flatMap((line) => wrapLine(line, columns, REQUEST_CONTINUATION));
+  const words = (title: string, text: string): void => {
+    lines.push(...wrapLine(title, columns, REQUEST_CONTINUATION));
+    lines.push(...gutterRows(`${text}\n`, columns - 4).rows.map((row) => `    ${row}`));
+  };
+  if (r.search !== null) words('  search (the requester\'s words):', r.search);
+  words('  reason (the requester\'s words):', r.reason);
+  if (r.decision?.note) words('  note (the decider\'s words):', r.decision.note);
+  if (r.extract_pruned_at) lines.push(...wrapLine(`  extract   removed with the raw bytes it came from at ${r.extract_pruned_at}: nothing is released`, columns, REQUEST_CONTINUATION));
   return lines;
 }
 

@@ -18,6 +18,7 @@ import { WITHHELD_CELL, type ScreenFindingView } from '../../../shared/bridge/ty
 import { SpanClass } from '../../../shared/parser/span-class';
 import { Sanitizer } from '../../../shared/sanitize';
 import { CharTable } from './chars';
+import { Palette } from './colours';
 
 const { Terminal } = xterm;
 type TerminalT = InstanceType<typeof Terminal>;
@@ -238,6 +239,8 @@ export class ScreenEngine {
   readonly cols: number;
   readonly rows: number;
   private readonly a: TerminalT;
+  /** The colours A draws with: OSC 4/10/11 (and their resets) change them; xterm.js passes them on. */
+  private readonly palette = new Palette();
   private readonly b: TerminalT;
   private readonly ai: Internals['_core'];
   private readonly bi: Internals['_core'];
@@ -280,6 +283,7 @@ export class ScreenEngine {
     this.expectedBytes = options.expectedBytes ?? 0;
     this.a = makeTerminal(this.cols, this.rows, scrollback);
     this.b = makeTerminal(this.cols, this.rows, scrollback);
+    for (const ident of [4, 10, 11, 104, 110, 111]) this.a.parser.registerOscHandler(ident, (data) => (this.palette.osc(ident, data), false));
     this.ai = (this.a as unknown as Internals)._core;
     this.bi = (this.b as unknown as Internals)._core;
     if (typeof this.bi.writeSync !== 'function' || typeof this.bi.unicodeService?.wcwidth !== 'function') {
@@ -632,7 +636,7 @@ export class ScreenEngine {
         if (i < 0 || !buf.getLine(Math.floor(k / cols))?.getCell(k % cols, cell)) continue;
         const r = chars.row(i);
         if (cell.isInvisible()) kinds[r] = 2;
-        else if (sameColour(cell)) kinds[r] = 3;
+        else if (this.palette.sameColour(cell)) kinds[r] = 3;
       }
     }
     const normal = grids.normal;
@@ -657,7 +661,7 @@ export class ScreenEngine {
         if (!cell || cell.getWidth() === 0) continue;
         const width = cell.getWidth();
         if (cell.getChars() === '') text += ' ';
-        else if (cell.isInvisible() || sameColour(cell)) text += ' '.repeat(width);
+        else if (cell.isInvisible() || this.palette.sameColour(cell)) text += ' '.repeat(width);
         else {
           const tag = copy?.getCell(x);
           const i = tag ? tagAt(tag) : -1;
@@ -774,15 +778,6 @@ function tagsIn(b: TerminalT, reach: Reach, from: number | undefined, work: { ce
     scan(active, Math.min(from ?? active.baseY, active.baseY), active.baseY + b.rows);
   }
   return out;
-}
-
-/**
- * Whether a cell's text is drawn in its own background colour: both set explicitly and equal
- * (inverse swaps the two, which keeps them equal).
- */
-function sameColour(cell: { isFgDefault(): boolean; isBgDefault(): boolean; getFgColorMode(): number; getBgColorMode(): number; getFgColor(): number; getBgColor(): number }): boolean {
-  if (cell.isFgDefault() || cell.isBgDefault()) return false;
-  return cell.getFgColorMode() === cell.getBgColorMode() && cell.getFgColor() === cell.getBgColor();
 }
 
 /**
