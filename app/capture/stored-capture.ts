@@ -7,6 +7,7 @@ import type { EnvSummary } from './child-env';
 import { buildEnvelope, type CaptureEnvelope } from './envelope';
 import { buildCaptureRecord, captureAuditDetails } from './record';
 import type { SandboxPlan } from './sandbox';
+import { loadRedaction, type RedactMode } from '../redact/policy';
 
 /** One capture into an open vault, as `airlock mcp` runs it. */
 export interface StoredCaptureRequest {
@@ -25,6 +26,8 @@ export interface StoredCaptureRequest {
   readonly signal?: AbortSignal;
   /** Added to the `capture.stored` audit details (e.g. `{ via: 'mcp' }`). */
   readonly auditExtra?: AuditDetails;
+  /** The redaction stage: `on` (default) replaces secrets; `off` only counts them (the CLI's --redact off). */
+  readonly redact?: RedactMode;
 }
 
 /** The stored capture: the envelope and the record as written (with its audit anchor). */
@@ -73,6 +76,8 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
   } catch (err) {
     throw new AuditUnavailableError(err);
   }
+  // The vault's redaction policy is read before the command runs: a bad allowlist runs nothing.
+  const redaction = await loadRedaction(vault.root, req.redact ?? 'on');
   // Hashing and raw writes run on a worker thread while this one reads the pipes and sanitizes.
   const rawWriters = vault.rawWriterPool();
   const outcome = await runCapture({
@@ -88,12 +93,13 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
     signal: req.signal,
     holdRetentionLock: () => vault.holdRetentionLock(),
     launch: req.sandbox.launch,
+    redaction: { policy: redaction.policy, replace: redaction.info.mode === 'on' },
   });
   let record: CaptureRecord | undefined;
   let written = false;
   try {
     const createdAt = new Date();
-    const envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: req.envSummary, timeoutMs: req.timeoutMs, sandbox: req.sandbox.info });
+    const envelope = buildEnvelope(outcome, { recordId: newRecordId(createdAt), env: req.envSummary, timeoutMs: req.timeoutMs, sandbox: req.sandbox.info, redaction: redaction.info });
     const built = buildCaptureRecord(outcome, envelope, createdAt);
     record = built;
     let stored: CaptureRecord = built;

@@ -29,7 +29,7 @@ const MAX_PENDING = MAX_LINE_BYTES;
 /** Context kept before such a cut, and text kept after it for detections that cross it. */
 const CUT_CONTEXT = 4096;
 /** A private key block still open is held back up to this size before it is redacted in parts. */
-const MAX_KEY_HOLD = 64 * 1024;
+const MAX_KEY_HOLD = MAX_KEY_BYTES;
 /** Key-shaped lines at the end of what arrived are held back (a footer may follow) up to this size. */
 const MAX_LINE_HOLD = 16 * 1024;
 
@@ -196,7 +196,7 @@ export class Redactor {
     let li = 0;
     const copy = (to: number): void => {
       if (to <= at) return;
-      let seg = this.pending.slice(at, to);
+      const seg = this.pending.slice(at, to);
       if (this.replace) {
         while (li < lookalikes.length && lookalikes[li] < to) {
           const p = lookalikes[li++] - at;
