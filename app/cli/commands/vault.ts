@@ -14,7 +14,7 @@ const USAGE = `Usage:
   airlock vault list   [--vault DIR] [--json]
   airlock vault show   ID|PREFIX|latest [--vault DIR] [--json]
   airlock vault verify [--vault DIR] [--json]
-  airlock vault prune  --raw-older-than DURATION [--dry-run] [--vault DIR] [--json]
+  airlock vault prune  [--raw-older-than DURATION] [--raw-with-secrets-older-than DURATION] [--dry-run] [--vault DIR] [--json]
 
 List, inspect, verify and prune the restricted vault of captures. Output is metadata and
 sanitized text only; raw bytes are never printed.
@@ -23,6 +23,9 @@ Options:
   --vault DIR                 vault directory (default: $AIRLOCK_VAULT, which must be absolute,
                               else $XDG_DATA_HOME/airlock/vault, else ~/.local/share/airlock/vault)
   --json                      machine-readable output
+  --raw-with-secrets-older-than DURATION
+                              (prune) a shorter retention for raw bytes whose record notes
+                              suspected secrets (raw_suspected_secrets; docs/secrets.md)
   --raw-older-than DURATION   prune raw bytes of records older than DURATION (45s, 30m, 12h, 7d);
                               records and sanitized text are kept
   --dry-run                   (prune) say what would be pruned, change nothing
@@ -34,7 +37,7 @@ because a record is unreadable.`;
 const LIST_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const SHOW_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const VERIFY_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
-const PRUNE_SPEC: FlagSpec = { '--vault': 'value', '--raw-older-than': 'value', '--dry-run': 'flag', '--json': 'flag' };
+const PRUNE_SPEC: FlagSpec = { '--vault': 'value', '--raw-older-than': 'value', '--raw-with-secrets-older-than': 'value', '--dry-run': 'flag', '--json': 'flag' };
 
 /** `airlock vault`: list/show/verify/prune the capture vault. */
 export const vaultCommand: Command = {
@@ -168,19 +171,26 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(args, PRUNE_SPEC);
   noPositionals(parsed);
   const age = parsed.values['--raw-older-than'];
-  if (age === undefined) throw new UsageError('prune needs --raw-older-than DURATION (e.g. 7d)');
-  let olderThanMs: number;
-  try {
-    olderThanMs = parseDuration(age);
-  } catch (err) {
-    throw new UsageError(terminalSafeLine((err as Error).message));
-  }
+  const secretsAge = parsed.values['--raw-with-secrets-older-than'];
+  if (age === undefined && secretsAge === undefined) throw new UsageError('prune needs --raw-older-than DURATION (e.g. 7d) or --raw-with-secrets-older-than DURATION');
+  const duration = (value: string): number => {
+    try {
+      return parseDuration(value);
+    } catch (err) {
+      throw new UsageError(terminalSafeLine((err as Error).message));
+    }
+  };
+  const now = new Date();
+  // Without --raw-older-than only records with suspected secrets are past retention.
+  const olderThanMs = age === undefined ? now.getTime() : duration(age);
+  const secretsOlderThanMs = secretsAge === undefined ? undefined : duration(secretsAge);
   const dryRun = parsed.flags.has('--dry-run');
   const vault = await openVaultForCli(parsed.values['--vault'], io);
   if (!dryRun) await assertVaultWritable(vault);
   const audit = AuditLog.forVault(vault.root);
-  const result = await vault.pruneRaw(olderThanMs, new Date(), {
+  const result = await vault.pruneRaw(olderThanMs, now, {
     dryRun,
+    secretsOlderThanMs,
     // Logged before the deletion: if the audit log cannot take the entry, nothing is deleted.
     beforeDelete: async (item) => {
       await audit.append('raw.pruned', {
@@ -189,7 +199,8 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
         reason: item.reason,
         records: item.records.length,
         record_ids: item.records.slice(0, 64),
-        older_than: age,
+        older_than: age ?? null,
+        ...(secretsAge === undefined ? {} : { secrets_older_than: secretsAge }),
       });
     },
   });

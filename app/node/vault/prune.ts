@@ -35,6 +35,12 @@ export interface PruneOptions {
   readonly lockTimeoutMs?: number;
   /** Decide as a real run would but change nothing: no record marked, no file deleted, no callback. */
   readonly dryRun?: boolean;
+  /**
+   * A shorter retention for the raw bytes of records that note suspected secrets
+   * (`raw_suspected_secrets`, written by the redaction stage): such a record is past retention
+   * once it is older than this, whatever `olderThanMs` says.
+   */
+  readonly secretsOlderThanMs?: number;
 }
 
 /** What prune did. */
@@ -92,7 +98,11 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
   const { records, errors } = await listRecords(layout);
   const rawKept = errors.length > 0;
 
-  const isOld = (r: CaptureRecord): boolean => Date.parse(r.created_at) < cutoffMs;
+  const secretsCutoffMs = options.secretsOlderThanMs === undefined ? -Infinity : nowMs - options.secretsOlderThanMs;
+  const isOld = (r: CaptureRecord): boolean => {
+    const created = Date.parse(r.created_at);
+    return created < cutoffMs || (created < secretsCutoffMs && holdsSuspectedSecrets(r));
+  };
   const keep = new Set<string>();
   const referencedBy = new Map<string, string[]>();
   for (const r of records) {
@@ -161,6 +171,13 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
     rawKept,
     index,
   };
+}
+
+/** Whether a record notes suspected secrets in its raw bytes (any stream with a count). */
+export function holdsSuspectedSecrets(r: CaptureRecord): boolean {
+  const note = r.raw_suspected_secrets as Record<string, { count?: unknown } | null> | undefined;
+  if (note === null || typeof note !== 'object') return false;
+  return Object.values(note).some((s) => s !== null && typeof s === 'object' && typeof s.count === 'number' && s.count > 0);
 }
 
 /** Removes (with `dryRun`, only counts) regular files in `dir` matching `match` whose mtime is before `beforeMs`. */
