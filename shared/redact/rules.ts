@@ -232,7 +232,7 @@ export const RULES: readonly Rule[] = [
     id: 'url-password',
     title: 'passwords in other URLs (scheme://user:PASSWORD@host)',
     keys: ['@'],
-    pattern: rx(`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\\s:/?#@"'\`<>]{0,128}:(?<v>[^\\s/?#"'\`<>]{1,256})@(?=[^\\s@/?#"'\`<>]*[A-Za-z0-9\\]])`),
+    pattern: rx(`(?<![A-Za-z0-9+.-])(?!(?:jdbc:)?(?:${DB_SCHEMES})://)[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\\s:/?#@"'\`<>]{0,128}:(?<v>[^\\s/?#"'\`<>]{1,256})@(?=[^\\s@/?#"'\`<>]*[A-Za-z0-9\\]])`),
     requires: '://',
   },
   {
