@@ -149,3 +149,29 @@ describe('MCP capture', () => {
     expectRedacted(s, JSON.stringify(r));
   });
 });
+
+describe('vault prune --raw-with-secrets-older-than', () => {
+  it('prunes the raw bytes of records that note suspected secrets sooner, and keeps the others', async () => {
+    const vault = join(base, 'v-prune');
+    const withSecret = await captureJson(vault);
+    const plainRun = await runCommand(captureCommand, ['--vault', vault, '--json', '--', 'echo', 'nothing secret here'], { env: { PATH: process.env.PATH }, cwd: base });
+    const plain = JSON.parse(plainRun.out) as CaptureEnvelope;
+    expect(plain.redaction.stdout.count).toBe(0);
+    const { vaultCommand } = await import('../../app/cli/commands/vault');
+    // Both records are seconds old: 0s for secrets, 30d for the rest.
+    const r = await runCommand(vaultCommand, ['prune', '--vault', vault, '--raw-with-secrets-older-than', '1s', '--raw-older-than', '30d', '--json'], { env: {}, cwd: base });
+    await new Promise((res) => setTimeout(res, 1100));
+    const r2 = await runCommand(vaultCommand, ['prune', '--vault', vault, '--raw-with-secrets-older-than', '1s', '--json'], { env: {}, cwd: base });
+    expect(r.err + r2.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r2.code).toBe(0);
+    const out = JSON.parse(r2.out) as { recordsMarked: string[] };
+    expect(out.recordsMarked).toEqual([withSecret.env.record]);
+    const v = await Vault.open(vault);
+    expect((await v.getRecord(withSecret.env.record)).raw_pruned_at).toBeDefined();
+    expect((await v.getRecord(plain.record)).raw_pruned_at).toBeUndefined();
+    const usage = await runCommand(vaultCommand, ['prune', '--vault', vault], { env: {}, cwd: base });
+    expect(usage.code).toBe(2);
+    expect(usage.err).toMatch(/--raw-older-than DURATION .* or --raw-with-secrets-older-than/);
+  });
+});

@@ -199,7 +199,7 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
         reason: item.reason,
         records: item.records.length,
         record_ids: item.records.slice(0, 64),
-        older_than: age ?? null,
+        ...(age === undefined ? {} : { older_than: age }),
         ...(secretsAge === undefined ? {} : { secrets_older_than: secretsAge }),
       });
     },
