@@ -3,8 +3,8 @@
 // all in one run on the same machine.
 //
 // Usage: node bench/run.mjs [--only NAME[,NAME]] [--skip NAME[,NAME]] [--capture] [--help]
-//   NAME is an input (plain, colour, hostile) or a section (throughput, indexing, linearity, capture,
-//   inspect). The inspect section runs the three, cjk and rtl (logs of CJK and of Arabic and Hebrew
+//   NAME is an input (plain, colour, hostile) or a section (throughput, indexing, redaction, linearity,
+//   capture, inspect). The inspect section runs the three, cjk and rtl (logs of CJK and of Arabic and Hebrew
 //   text) and bel-bs (named inputs narrow it; naming cjk, rtl or bel-bs runs it; --skip drops any).
 //   Naming only inputs runs throughput+leaks on those inputs; `--capture` = `--only capture`.
 // Env: BENCH_MB (default 32, quick 4)   BENCH_QUICK=1   BENCH_RUNS (5)   BENCH_LIN_RUNS (5)
@@ -25,6 +25,7 @@ import { runLinearity, growth, growthLimit } from './linearity.mjs';
 import { runCaptureSection } from './capture.mjs';
 import { bundleSanitizer, measureIndexing } from './indexing.mjs';
 import { INSPECT_INPUTS, INSPECT_MODES, INSPECT_TARGET, inspectMisses, runInspectSection } from './inspect.mjs';
+import { bundleRedaction, measureRedaction, REDACTION_TARGET } from './redaction.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Configuration
@@ -43,7 +44,7 @@ const CFG = {
   inspectMb: num(env.BENCH_INSPECT_MB, QUICK ? 4 : 16),
   inspectRuns: num(env.BENCH_INSPECT_RUNS, 3),
 };
-const SECTIONS = ['throughput', 'indexing', 'linearity', 'capture', 'inspect'];
+const SECTIONS = ['throughput', 'indexing', 'redaction', 'linearity', 'capture', 'inspect'];
 
 function parseArgs(argv) {
   const only = new Set();
@@ -66,7 +67,7 @@ function parseArgs(argv) {
   const onlyInputs = [...only].filter((n) => INPUTS[n]);
   const onlySections = [...only].filter((n) => SECTIONS.includes(n));
   // Naming inputs implies the throughput section; naming nothing means everything.
-  let sections = only.size === 0 ? [...SECTIONS] : [...new Set([...onlySections, ...(onlyInputs.length ? ['throughput', 'indexing'] : [])])];
+  let sections = only.size === 0 ? [...SECTIONS] : [...new Set([...onlySections, ...(onlyInputs.length ? ['throughput', 'indexing', 'redaction'] : [])])];
   sections = sections.filter((s) => !skip.has(s));
   let inputs = onlyInputs.length ? onlyInputs : Object.keys(INPUTS);
   inputs = inputs.filter((n) => !skip.has(n));
@@ -248,6 +249,28 @@ function printIndexing(results) {
   for (const [name, r] of Object.entries(results)) for (const k of ['index', 'plain']) if (r[k].error) console.log(`  ${name} / ${k}: ${r[k].error}`);
 }
 
+// Redaction: the secret-redaction stage after the sanitizer, as a share of the sanitizer's time.
+async function redactionSection(inputs, log) {
+  await bundleRedaction();
+  const results = {};
+  const runs = QUICK ? 3 : Math.max(CFG.runs, 5);
+  for (const name of inputs) {
+    const { file } = ensureInput(name, CFG.mb * MiB);
+    results[name] = { bytes: statSync(file).size, ...measureRedaction(file, runs) };
+    log(`  ${name}: stage ${(results[name].ratio * 100).toFixed(0)} % of sanitize`);
+  }
+  return results;
+}
+
+function printRedaction(results) {
+  console.log(`\nRedaction stage (in-process, 1 MiB chunks, sanitizer alone and sanitizer + redactor in alternating rounds, median of ${QUICK ? 3 : Math.max(CFG.runs, 5)}): target <= ${REDACTION_TARGET * 100} % of sanitize`);
+  const rows = [['input', 'size', 'sanitize ms', 'sanitize+redact ms', 'stage/sanitize (per-round median)', 'secrets found']];
+  for (const [name, r] of Object.entries(results)) {
+    rows.push([name, fmtMiB(r.bytes), r.error ? 'ERR' : r.sanitizeMs.toFixed(1), r.error ? 'ERR' : r.pipelineMs.toFixed(1), r.error ? r.error : `${(r.ratio * 100).toFixed(0)} %${r.ratio <= REDACTION_TARGET ? '' : ' (OVER TARGET)'}`, r.found ?? 'n/a']);
+  }
+  console.log(table(rows));
+}
+
 function printLinearity(lin, sizesMiB) {
   console.log(`\nLinearity: CPU ns/byte net of startup, min of >=${CFG.linRuns} runs (startup CPU ms, min of ${Object.values(lin.startupSamples)[0]} empty runs: ${Object.entries(lin.startup).map(([r, ms]) => `${r} ${ms.toFixed(0)}`).join(', ')})`);
   console.log(`growth = t(${sizesMiB.at(-1)})/t(${sizesMiB[0]}) / ${sizesMiB.at(-1) / sizesMiB[0]}: ~1 linear, ~${sizesMiB.at(-1) / sizesMiB[0]} quadratic; timeout ${CFG.timeoutS} s`);
@@ -363,6 +386,12 @@ async function main() {
     const idx = await indexingSection(args.inputs, log);
     printIndexing(idx);
     json.indexing = idx;
+  }
+  if (args.sections.includes('redaction') && args.inputs.length) {
+    log('redaction...');
+    const red = await redactionSection(args.inputs, log);
+    printRedaction(red);
+    json.redaction = red;
   }
   if (args.sections.includes('linearity')) {
     log('linearity...');

@@ -1,0 +1,66 @@
+// The redaction stage against the sanitizer it follows (issue #40: at most 20 % of sanitize on the
+// bench inputs). In a fresh process per input, with the input in memory, 1 MiB chunks, both warm:
+// rounds alternate the Sanitizer alone (what `airlock sanitize` runs) and the Sanitizer with the
+// Redactor on its output (what capture runs); the stage's cost is their difference, as a share of
+// the sanitizer's time in the same rounds. shared/sanitize and shared/redact are bundled with
+// esbuild into bench/.corpus/.
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { CORPUS_DIR } from './corpus.mjs';
+import { ROOT, median } from './runners.mjs';
+
+const BUNDLE = join(CORPUS_DIR, 'redact-bundle.mjs');
+export const REDACTION_TARGET = 0.2;
+
+const CHILD = `
+import { readFileSync } from 'node:fs';
+const [bundle, file, runs] = process.argv.slice(1);
+const { Sanitizer, Redactor } = await import(bundle);
+const input = readFileSync(file);
+const CHUNK = 1 << 20;
+function once(redact) {
+  const s = new Sanitizer({ reuseOutputBuffer: true });
+  const r = redact ? new Redactor() : null;
+  let text = 0;
+  for (let i = 0; i < input.length; i += CHUNK) {
+    const t = s.write(input.subarray(i, Math.min(i + CHUNK, input.length)));
+    text += r ? r.write(t).length : t.length;
+  }
+  const t = s.end();
+  text += r ? r.write(t).length + r.end().length : t.length;
+  return { text, found: r ? r.report().count : 0 };
+}
+once(false); once(true); once(false); once(true);
+const plain = [], redacted = [];
+let info;
+for (let k = 0; k < Number(runs); k++) {
+  for (const redact of k % 2 ? [true, false] : [false, true]) {
+    const t = process.hrtime.bigint();
+    const res = once(redact);
+    (redact ? redacted : plain).push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (redact) info = res;
+  }
+}
+process.stdout.write(JSON.stringify({ plain, redacted, ...info }));
+`;
+
+export async function bundleRedaction() {
+  await build({
+    stdin: { contents: "export { Sanitizer } from './shared/sanitize/index.ts';\nexport { Redactor } from './shared/redact/index.ts';\n", resolveDir: ROOT, loader: 'ts' },
+    bundle: true, format: 'esm', platform: 'neutral', target: 'node20', outfile: BUNDLE, logLevel: 'warning',
+  });
+  return BUNDLE;
+}
+
+/** Resolves { sanitizeMs, pipelineMs, stageMs, ratio, found } for one input file. */
+export function measureRedaction(file, runs) {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD, BUNDLE, file, String(runs)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (r.status !== 0) return { error: (r.stderr || `exit ${r.status}`).trim().split('\n')[0] };
+  const out = JSON.parse(r.stdout);
+  const sanitizeMs = median(out.plain);
+  const pipelineMs = median(out.redacted);
+  // Per round, so drift between rounds does not land on one side.
+  const paired = out.redacted.map((ms, i) => ms / out.plain[i] - 1).sort((a, b) => a - b);
+  return { sanitizeMs, pipelineMs, stageMs: pipelineMs - sanitizeMs, ratio: median(paired), found: out.found };
+}
