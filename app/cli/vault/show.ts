@@ -72,7 +72,7 @@ export function renderRecord(record: CaptureRecord, raw: RawState, terminalWidth
   const redaction = record.redaction as { policy?: { mode?: unknown }; stdout?: unknown; stderr?: unknown } | undefined;
   if (isPlainObject(redaction)) field('redacted', redactedText(redaction));
   const secrets = record.raw_suspected_secrets;
-  if (isPlainObject(secrets)) field('raw secrets', Object.entries(secrets).map(([s, c]) => `${terminalSafeLine(s)}: ${countsText(c)}`).join('; '));
+  if (isPlainObject(secrets)) field('secrets', `suspected in the raw bytes: ${Object.entries(secrets).map(([s, c]) => `${terminalSafeLine(s)} ${countsText(c)}`).join('; ')}`);
   const audit = record.audit as { seq?: unknown; hash?: unknown } | undefined;
   if (isPlainObject(audit)) field('audit', terminalSafeLine(`stored with audit entry ${String(audit.seq)}, hash ${String(audit.hash)}`));
   field('raw', record.raw_pruned_at !== undefined ? `pruned at ${terminalSafeLine(record.raw_pruned_at)}` : raw.rawStatus);
