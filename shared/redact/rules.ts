@@ -13,7 +13,7 @@ export interface Rule {
   /** Stable id: the marker, the counts and the allowlist name rules by it. */
   readonly id: string;
   readonly title: string;
-  /** Literals (ASCII) of which every match contains one; the scan looks for these (scan.ts). */
+  /** Literals (ASCII) of which every match contains one; the scan looks for these (scan.ts). A literal written `\\bKEY` starts a word. */
   readonly keys: readonly string[];
   /** Global regex with the `d` flag, run once over each line that holds one of the keys. */
   readonly pattern: RegExp;
@@ -49,7 +49,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'aws-access-key-id',
     title: 'AWS access key ids (AKIA…, ASIA… and the other IAM unique-id prefixes)',
-    keys: ['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AIPA', 'ANPA', 'ANVA', 'AROA', 'APKA', 'ASCA', 'A3T'],
+    keys: ['\\bAKIA', '\\bASIA', '\\bABIA', '\\bACCA', '\\bAGPA', '\\bAIDA', '\\bAIPA', '\\bANPA', '\\bANVA', '\\bAROA', '\\bAPKA', '\\bASCA', '\\bA3T'],
     pattern: rx('(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}(?![A-Za-z0-9])'),
   },
   {
@@ -69,13 +69,13 @@ export const RULES: readonly Rule[] = [
   {
     id: 'gcp-api-key',
     title: 'Google Cloud API keys (AIza…)',
-    keys: ['AIza'],
+    keys: ['\\bAIza'],
     pattern: rx(`${L}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`),
   },
   {
     id: 'gcp-oauth-client-secret',
     title: 'Google OAuth client secrets (GOCSPX-…)',
-    keys: ['GOCSPX-'],
+    keys: ['\\bGOCSPX-'],
     pattern: rx(`${L}GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])`),
   },
   {
@@ -99,19 +99,19 @@ export const RULES: readonly Rule[] = [
   {
     id: 'github-token',
     title: 'GitHub tokens (ghp_, gho_, ghu_, ghs_, ghr_, github_pat_)',
-    keys: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+    keys: ['\\bghp_', '\\bgho_', '\\bghu_', '\\bghs_', '\\bghr_', '\\bgithub_pat_'],
     pattern: rx(`${L}(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{82,250})${R}`),
   },
   {
     id: 'gitlab-token',
     title: 'GitLab tokens (glpat-, gldt-, glrt-, glcbt-, glptt-, glft-, glimt-, glagent-, glsoat-, gloas-, GR1348941…)',
-    keys: ['glpat-', 'gldt-', 'glrt-', 'glrtr-', 'glcbt-', 'glptt-', 'glft-', 'glimt-', 'glagent-', 'glsoat-', 'gloas-', 'GR1348941'],
+    keys: ['\\bglpat-', '\\bgldt-', '\\bglrt-', '\\bglrtr-', '\\bglcbt-', '\\bglptt-', '\\bglft-', '\\bglimt-', '\\bglagent-', '\\bglsoat-', '\\bgloas-', '\\bGR1348941'],
     pattern: rx(`${L}(?:gl(?:pat|dt|rt|rtr|cbt|ptt|ft|imt|agent|soat|oas)-[A-Za-z0-9_.-]{20,200}|GR1348941[A-Za-z0-9_-]{20,64})(?![A-Za-z0-9_.-])`),
   },
   {
     id: 'slack-token',
     title: 'Slack tokens (xoxb-, xoxp-, xoxa-, xoxo-, xoxr-, xoxs-, xoxe-, xapp-)',
-    keys: ['xoxa', 'xoxb', 'xoxe', 'xoxo', 'xoxp', 'xoxr', 'xoxs', 'xapp-'],
+    keys: ['\\bxoxa', '\\bxoxb', '\\bxoxe', '\\bxoxo', '\\bxoxp', '\\bxoxr', '\\bxoxs', '\\bxapp-'],
     pattern: rx(`${L}(?:xox[abeoprs](?:\\.xox[abeoprs])?-|xapp-)(?:[0-9]+-)?[A-Za-z0-9-]{10,250}${R}`),
   },
   {
@@ -123,13 +123,13 @@ export const RULES: readonly Rule[] = [
   {
     id: 'stripe-key',
     title: 'Stripe secret and restricted keys (sk_live_, sk_test_, rk_live_, rk_test_) and webhook secrets (whsec_)',
-    keys: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'whsec_'],
+    keys: ['\\bsk_live_', '\\bsk_test_', '\\brk_live_', '\\brk_test_', '\\bwhsec_'],
     pattern: rx(`${L}(?:[sr]k_(?:live|test)_[A-Za-z0-9]{20,247}|whsec_[A-Za-z0-9+/=]{32,100})(?![A-Za-z0-9+/=_])`),
   },
   {
     id: 'twilio-api-key',
     title: 'Twilio API key SIDs with their secret format (SK + 32 hex)',
-    keys: ['SK'],
+    keys: ['\\bSK'],
     pattern: rx(`${L}SK[0-9a-fA-F]{32}${R}`),
     minEntropy: 2.5,
   },
@@ -143,7 +143,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'sendgrid-key',
     title: 'SendGrid API keys (SG.….…)',
-    keys: ['SG.'],
+    keys: ['\\bSG.'],
     pattern: rx(`${L}SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}(?![A-Za-z0-9_-])`),
   },
   {
@@ -155,68 +155,68 @@ export const RULES: readonly Rule[] = [
   {
     id: 'openai-key',
     title: 'OpenAI API keys (sk-proj-, sk-svcacct-, sk-admin-, legacy sk-…T3BlbkFJ…)',
-    keys: ['sk-'],
+    keys: ['\\bsk-'],
     pattern: rx(`${L}sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,250}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48})(?![A-Za-z0-9_-])`),
   },
   {
     id: 'anthropic-key',
     title: 'Anthropic API keys (sk-ant-api03-…, sk-ant-admin01-…)',
-    keys: ['sk-ant-'],
+    keys: ['\\bsk-ant-'],
     pattern: rx(`${L}sk-ant-(?:api|admin|oat|ort)\\d\\d-[A-Za-z0-9_-]{32,200}(?![A-Za-z0-9_-])`),
   },
   {
     id: 'huggingface-token',
     title: 'Hugging Face access tokens (hf_…)',
-    keys: ['hf_'],
+    keys: ['\\bhf_'],
     pattern: rx(`${L}hf_[A-Za-z0-9]{34,40}${R}`),
     minEntropy: 3,
   },
   {
     id: 'pypi-token',
     title: 'PyPI upload tokens (pypi-AgEIcHlwaS5vcmc…)',
-    keys: ['pypi-AgE'],
+    keys: ['\\bpypi-AgE'],
     pattern: rx(`${L}pypi-AgE[A-Za-z0-9_-]{50,400}(?![A-Za-z0-9_-])`),
   },
   {
     id: 'docker-hub-token',
     title: 'Docker Hub personal access tokens (dckr_pat_…)',
-    keys: ['dckr_pat_'],
+    keys: ['\\bdckr_pat_'],
     pattern: rx(`${L}dckr_pat_[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])`),
   },
   {
     id: 'digitalocean-token',
     title: 'DigitalOcean tokens (dop_v1_, doo_v1_, dor_v1_)',
-    keys: ['dop_v1_', 'doo_v1_', 'dor_v1_'],
+    keys: ['\\bdop_v1_', '\\bdoo_v1_', '\\bdor_v1_'],
     pattern: rx(`${L}do[por]_v1_[a-f0-9]{64}${R}`),
   },
   {
     id: 'hashicorp-vault-token',
     title: 'HashiCorp Vault tokens (hvs., hvb., hvr.)',
-    keys: ['hvs.', 'hvb.', 'hvr.'],
+    keys: ['\\bhvs.', '\\bhvb.', '\\bhvr.'],
     pattern: rx(`${L}hv[sbr]\\.[A-Za-z0-9_-]{24,400}(?![A-Za-z0-9_-])`),
   },
   {
     id: 'linear-api-key',
     title: 'Linear API keys (lin_api_…)',
-    keys: ['lin_api_'],
+    keys: ['\\blin_api_'],
     pattern: rx(`${L}lin_api_[A-Za-z0-9]{32,128}${R}`),
   },
   {
     id: 'shopify-token',
     title: 'Shopify access tokens (shpat_, shpca_, shppa_, shpss_)',
-    keys: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
+    keys: ['\\bshpat_', '\\bshpca_', '\\bshppa_', '\\bshpss_'],
     pattern: rx(`${L}shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,64}${R}`),
   },
   {
     id: '1password-service-token',
     title: '1Password service account tokens (ops_eyJ…)',
-    keys: ['ops_eyJ'],
+    keys: ['\\bops_eyJ'],
     pattern: rx(`${L}ops_eyJ[A-Za-z0-9+/=_-]{100,2000}(?![A-Za-z0-9+/=_-])`),
   },
   {
     id: 'jwt',
     title: 'JSON Web Tokens (eyJ….eyJ….signature)',
-    keys: ['eyJ'],
+    keys: ['\\beyJ'],
     // Each part is taken whole by a lookahead and a backreference (an atomic group), so a long
     // run without the next dot fails after one pass over it instead of backtracking through it.
     pattern: rx(`${L}eyJ(?=([A-Za-z0-9_-]{2,2000}))\\1\\.eyJ(?=([A-Za-z0-9_-]{2,8000}))\\2\\.[A-Za-z0-9_-]{0,2000}(?![A-Za-z0-9_-])`),

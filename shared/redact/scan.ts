@@ -1,4 +1,13 @@
+import { KEYSCAN_WASM } from './keyscan.generated';
 import { RULES } from './rules';
+
+// WebAssembly and atob are language-host globals in Node, Chromium and Electron alike; shared/
+// compiles without DOM types, so what is used of them is declared here.
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+};
+declare const atob: (data: string) => string;
 
 // The one pass over every byte. Each key literal of each rule is found by its rarest byte (its
 // anchor: the loop looks at one table entry per byte and stops only at anchors), then compared in
@@ -14,7 +23,11 @@ interface Key {
   readonly anchor: number;
   /** Index into RULES, or LOOKALIKE. */
   readonly rule: number;
+  /** The key starts a word: the byte before it is no letter, digit or `_`. */
+  readonly wordStart?: boolean;
 }
+
+const WORD = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f;
 
 /**
  * Bytes from rare to common in command output; the first of a key's bytes in this order is its
@@ -27,16 +40,17 @@ function rank(byte: number): number {
   return i < 0 ? -1 : i;
 }
 
-function makeKey(bytes: Uint8Array, rule: number): Key {
+function makeKey(key: string, rule: number): Key {
+  // A key written `\\bKEY` starts a word: the byte before it is no letter, digit or `_`.
+  const wordStart = key.startsWith('\\b');
+  const bytes = Uint8Array.from(wordStart ? key.slice(2) : key, (c) => c.charCodeAt(0));
   let anchor = 0;
   for (let i = 1; i < bytes.length; i++) if (rank(bytes[i]) < rank(bytes[anchor])) anchor = i;
-  return { bytes, anchor, rule };
+  return { bytes, anchor, rule, wordStart };
 }
 
-const ascii = (s: string): Uint8Array => Uint8Array.from(s, (c) => c.charCodeAt(0));
-
 const KEYS: readonly Key[] = [
-  ...RULES.flatMap((r, i) => r.keys.map((k) => makeKey(ascii(k), i))),
+  ...RULES.flatMap((r, i) => r.keys.map((k) => makeKey(k, i))),
   // U+27E6 and U+301A: the anchor is fixed to a byte that is rare in text (the lead bytes are not).
   { bytes: Uint8Array.of(0xe2, 0x9f, 0xa6), anchor: 1, rule: LOOKALIKE },
   { bytes: Uint8Array.of(0xe3, 0x80, 0x9a), anchor: 2, rule: LOOKALIKE },
@@ -60,8 +74,8 @@ for (const k of KEYS) {
   const slot = ANCHORS[b] - 1;
   KEYS_BY_ANCHOR[slot].push(k);
   const n = NEIGHBOURS[slot];
-  if (k.anchor === 0) n.fill(1, 0, 256);
-  else n[k.bytes[k.anchor - 1]] = 1;
+  if (k.anchor > 0) n[k.bytes[k.anchor - 1]] = 1;
+  else for (let b = 0; b < 256; b++) if (!k.wordStart || !WORD(b)) n[b] = 1;
   if (k.anchor === k.bytes.length - 1) n.fill(1, 256, 512);
   else n[256 + k.bytes[k.anchor + 1]] = 1;
 }
@@ -69,32 +83,153 @@ for (const k of KEYS) {
 /**
  * Calls `hit(rule, start)` for every key found in `bytes[from, end)` (the key may start up to its
  * anchor's index before `from`), in order of position; `rule` is an index into RULES or LOOKALIKE.
+ * Where WebAssembly SIMD runs, candidates come from the SIMD scan (keyscan/); the result is the
+ * same (test/shared/redact/keyscan.test.ts holds the two alike).
  */
 export function findKeys(bytes: Uint8Array, from: number, end: number, hit: (rule: number, start: number) => void): void {
+  const simd = end - from >= SIMD_MIN ? keyScan() : null;
+  if (simd) findKeysSimd(simd, bytes, from, end, hit);
+  else findKeysJs(bytes, from, end, hit);
+}
+
+/** The definition: one table lookup per byte (four at a time), the neighbour test, the full comparison. */
+export function findKeysJs(bytes: Uint8Array, from: number, end: number, hit: (rule: number, start: number) => void): void {
   const stop = end - 3;
   let i = from;
   // Four bytes at a time: most groups hold no anchor at all.
   for (; i < stop; i += 4) {
     if ((ANCHORS[bytes[i]] | ANCHORS[bytes[i + 1]] | ANCHORS[bytes[i + 2]] | ANCHORS[bytes[i + 3]]) === 0) continue;
-    for (let j = i; j < i + 4; j++) {
-      const a = ANCHORS[bytes[j]];
-      if (a === 0) continue;
-      const n = NEIGHBOURS[a - 1];
-      if (n[j > 0 ? bytes[j - 1] : 0] !== 0 && n[256 + bytes[j + 1]] !== 0) check(bytes, j, a - 1, end, hit);
-    }
+    for (let j = i; j < i + 4; j++) candidate(bytes, j, end, hit);
   }
-  for (; i < end; i++) {
-    const a = ANCHORS[bytes[i]];
-    if (a !== 0 && NEIGHBOURS[a - 1][i > 0 ? bytes[i - 1] : 0] !== 0 && NEIGHBOURS[a - 1][256 + (i + 1 < end ? bytes[i + 1] : 0)] !== 0) check(bytes, i, a - 1, end, hit);
-  }
+  for (; i < end; i++) candidate(bytes, i, end, hit);
 }
 
-function check(bytes: Uint8Array, at: number, slot: number, end: number, hit: (rule: number, start: number) => void): void {
-  for (const k of KEYS_BY_ANCHOR[slot]) {
+/** An anchor at `at` whose neighbours some key allows: compared in full. */
+function candidate(bytes: Uint8Array, at: number, end: number, hit: (rule: number, start: number) => void): void {
+  const a = ANCHORS[bytes[at]];
+  if (a === 0) return;
+  const n = NEIGHBOURS[a - 1];
+  if (n[at > 0 ? bytes[at - 1] : 0] === 0 || n[256 + (at + 1 < end ? bytes[at + 1] : 0)] === 0) return;
+  for (const k of KEYS_BY_ANCHOR[a - 1]) {
     const start = at - k.anchor;
     if (start < 0 || start + k.bytes.length > end) continue;
     let j = 0;
     while (j < k.bytes.length && bytes[start + j] === k.bytes[j]) j++;
-    if (j === k.bytes.length) hit(k.rule, start);
+    if (j === k.bytes.length && !(k.wordStart && start > 0 && WORD(bytes[start - 1]))) hit(k.rule, start);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The SIMD scan: the module's tables hold, per bucket of anchors (8 buckets, one bit each), the
+// nibbles of the anchors and of the bytes their keys allow before and after them, the exact
+// anchor test, and the exact neighbour tables (ANCHORS and NEIGHBOURS) for the candidates.
+
+/** Shorter texts are scanned in JavaScript (copying them in costs more than it saves). */
+const SIMD_MIN = 256;
+const INPUT = 32768;
+const TABLES = 64;
+const SLOTS = 256;
+const NEIGHBOUR_TABLES = 512;
+const OUT_CAP = 8192;
+
+interface KeyScan {
+  readonly scan: (from: number, len: number, out: number, cap: number) => number;
+  readonly resume: () => number;
+  readonly memory: { buffer: ArrayBuffer; grow(pages: number): number };
+}
+
+let keyScanModule: KeyScan | null | undefined;
+
+/** The SIMD scan, or null where WebAssembly or its SIMD is missing (then JavaScript scans). */
+function keyScan(): KeyScan | null {
+  if (keyScanModule !== undefined) return keyScanModule;
+  try {
+    const bin = atob(KEYSCAN_WASM);
+    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+    const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { abort: () => { throw new Error('key scan: abort'); } } }).exports as unknown as KeyScan;
+    if (KEYS_BY_ANCHOR.length * 512 > INPUT - NEIGHBOUR_TABLES) throw new Error('key scan: too many anchors for its tables');
+    const mem = new Uint8Array(exports.memory.buffer);
+    mem.set(simdTables(), TABLES);
+    mem.set(exactAnchorTables(), TABLES + 96);
+    mem.set(ANCHORS, SLOTS);
+    NEIGHBOURS.forEach((n, slot) => mem.set(n, NEIGHBOUR_TABLES + slot * 512));
+    keyScanModule = exports;
+  } catch {
+    keyScanModule = null;
+  }
+  return keyScanModule;
+}
+
+/** Bytes common in text: a bucket is chosen so that its nibble tables let the fewest of them through. */
+const COMMON = Uint8Array.from(' etaoinsrhldcumfpgwybvkxjqzETAOINSRHLDCUMFPGWYBVKXJQZ0123456789.,:;-/()[]<>=\n', (c) => c.charCodeAt(0));
+
+/** The six nibble tables (prev lo/hi, anchor lo/hi, next lo/hi), 16 bytes each. */
+function simdTables(): Uint8Array {
+  const t = new Uint8Array(96);
+  const anchors = KEYS_BY_ANCHOR.map((keys) => keys[0].bytes[keys[0].anchor]);
+  const bucketOf = new Map<number, number>();
+  const passes = (b: number, bit: number): boolean => (t[32 + (b & 15)] & bit) !== 0 && (t[48 + (b >> 4)] & bit) !== 0;
+  for (const x of anchors) {
+    let best = 0;
+    let bestCost = Infinity;
+    for (let bucket = 0; bucket < 8; bucket++) {
+      const bit = 1 << bucket;
+      const lo = t[32 + (x & 15)];
+      const hi = t[48 + (x >> 4)];
+      t[32 + (x & 15)] |= bit;
+      t[48 + (x >> 4)] |= bit;
+      let cost = 0;
+      for (const c of COMMON) if (c !== x && passes(c, bit) && !anchors.includes(c)) cost++;
+      t[32 + (x & 15)] = lo;
+      t[48 + (x >> 4)] = hi;
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = bucket;
+      }
+    }
+    bucketOf.set(x, best);
+    t[32 + (x & 15)] |= 1 << best;
+    t[48 + (x >> 4)] |= 1 << best;
+  }
+  for (const keys of KEYS_BY_ANCHOR) {
+    for (const k of keys) {
+      const bit = 1 << bucketOf.get(k.bytes[k.anchor])!;
+      const side = (base: number, b: number | null): void => {
+        for (let nib = 0; nib < 16; nib++) {
+          if (b === null || (b & 15) === nib) t[base + nib] |= bit;
+          if (b === null || b >> 4 === nib) t[base + 16 + nib] |= bit;
+        }
+      };
+      if (k.anchor === 0 && k.wordStart) {
+        for (let b = 0; b < 256; b++) if (!WORD(b)) side(0, b);
+      } else side(0, k.anchor === 0 ? null : k.bytes[k.anchor - 1]);
+      side(64, k.anchor === k.bytes.length - 1 ? null : k.bytes[k.anchor + 1]);
+    }
+  }
+  return t;
+}
+
+/** Shufti's exact membership test for the ASCII anchors: per low nibble the bits of the high nibbles, and each high nibble's bit. */
+function exactAnchorTables(): Uint8Array {
+  const t = new Uint8Array(32);
+  for (let b = 0; b < 0x80; b++) if (ANCHORS[b] !== 0) t[b & 15] |= 1 << (b >> 4);
+  for (let h = 0; h < 8; h++) t[16 + h] = 1 << h;
+  return t;
+}
+
+function findKeysSimd(ks: KeyScan, bytes: Uint8Array, from: number, end: number, hit: (rule: number, start: number) => void): void {
+  const len = end - from;
+  const out = (INPUT + len + 16 + 3) & ~3;
+  const need = out + OUT_CAP * 4;
+  if (need > ks.memory.buffer.byteLength) ks.memory.grow(Math.ceil((need - ks.memory.buffer.byteLength) / 65536));
+  const mem = new Uint8Array(ks.memory.buffer);
+  mem[INPUT - 1] = from > 0 ? bytes[from - 1] : 0;
+  mem.set(bytes.subarray(from, end), INPUT);
+  mem.fill(0, INPUT + len, INPUT + len + 16);
+  for (let pos = 0; pos < len; ) {
+    const n = ks.scan(pos, len, out, OUT_CAP);
+    const found = new Uint32Array(ks.memory.buffer, out, n);
+    for (let i = 0; i < n; i++) candidate(bytes, from + found[i], end, hit);
+    pos = ks.resume();
   }
 }
