@@ -111,7 +111,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'slack-token',
     title: 'Slack tokens (xoxb-, xoxp-, xoxa-, xoxo-, xoxr-, xoxs-, xoxe-, xapp-)',
-    keys: ['\\bxoxa', '\\bxoxb', '\\bxoxe', '\\bxoxo', '\\bxoxp', '\\bxoxr', '\\bxoxs', '\\bxapp-'],
+    keys: ['xoxa-', 'xoxb-', 'xoxe-', 'xoxo-', 'xoxp-', 'xoxr-', 'xoxs-', '\\bxapp-'],
     pattern: rx(`${L}(?:xox[abeoprs](?:\\.xox[abeoprs])?-|xapp-)(?:[0-9]+-)?[A-Za-z0-9-]{10,250}${R}`),
   },
   {
@@ -188,12 +188,6 @@ export const RULES: readonly Rule[] = [
     title: 'DigitalOcean tokens (dop_v1_, doo_v1_, dor_v1_)',
     keys: ['\\bdop_v1_', '\\bdoo_v1_', '\\bdor_v1_'],
     pattern: rx(`${L}do[por]_v1_[a-f0-9]{64}${R}`),
-  },
-  {
-    id: 'hashicorp-vault-token',
-    title: 'HashiCorp Vault tokens (hvs., hvb., hvr.)',
-    keys: ['\\bhvs.', '\\bhvb.', '\\bhvr.'],
-    pattern: rx(`${L}hv[sbr]\\.[A-Za-z0-9_-]{24,400}(?![A-Za-z0-9_-])`),
   },
   {
     id: 'linear-api-key',

@@ -33,7 +33,7 @@ const WORD = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b
  * Bytes from rare to common in command output; the first of a key's bytes in this order is its
  * anchor. Bytes not listed count as rarest (non-ASCII bytes: the look-alike keys' second bytes).
  */
-const BY_FREQUENCY = '~`^|\\{}@&?#$%_=!;JQXZVKYWUFHAjqzBMGDPOLNRIxSCETkvbwgymfp,"\'()[]<>+*/:-.0123456789ucdlhrsnioate \t\n';
+const BY_FREQUENCY = '~`^|\\{}@&?#$%_!;JQXZVKYWUFHAjqzBMGDPOLNRISCET-=xkvbwgymfp,"\'()[]<>+*/:.0123456789ucdlhrsnioate \t\n';
 
 function rank(byte: number): number {
   const i = BY_FREQUENCY.indexOf(String.fromCharCode(byte));
@@ -120,9 +120,8 @@ function candidate(bytes: Uint8Array, at: number, end: number, hit: (rule: numbe
 }
 
 // ---------------------------------------------------------------------------------------------
-// The SIMD scan: the module's tables hold, per bucket of anchors (8 buckets, one bit each), the
-// nibbles of the anchors and of the bytes their keys allow before and after them, the exact
-// anchor test, and the exact neighbour tables (ANCHORS and NEIGHBOURS) for the candidates.
+// The SIMD scan: the module's tables hold the exact anchor test (shufti's nibble tables) and the
+// exact neighbour tables (ANCHORS and NEIGHBOURS), copied from here.
 
 /** Shorter texts are scanned in JavaScript (copying them in costs more than it saves). */
 const SIMD_MIN = 256;
@@ -149,8 +148,7 @@ function keyScan(): KeyScan | null {
     const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { abort: () => { throw new Error('key scan: abort'); } } }).exports as unknown as KeyScan;
     if (KEYS_BY_ANCHOR.length * 512 > INPUT - NEIGHBOUR_TABLES) throw new Error('key scan: too many anchors for its tables');
     const mem = new Uint8Array(exports.memory.buffer);
-    mem.set(simdTables(), TABLES);
-    mem.set(exactAnchorTables(), TABLES + 96);
+    mem.set(exactAnchorTables(), TABLES);
     mem.set(ANCHORS, SLOTS);
     NEIGHBOURS.forEach((n, slot) => mem.set(n, NEIGHBOUR_TABLES + slot * 512));
     keyScanModule = exports;
@@ -158,55 +156,6 @@ function keyScan(): KeyScan | null {
     keyScanModule = null;
   }
   return keyScanModule;
-}
-
-/** Bytes common in text: a bucket is chosen so that its nibble tables let the fewest of them through. */
-const COMMON = Uint8Array.from(' etaoinsrhldcumfpgwybvkxjqzETAOINSRHLDCUMFPGWYBVKXJQZ0123456789.,:;-/()[]<>=\n', (c) => c.charCodeAt(0));
-
-/** The six nibble tables (prev lo/hi, anchor lo/hi, next lo/hi), 16 bytes each. */
-function simdTables(): Uint8Array {
-  const t = new Uint8Array(96);
-  const anchors = KEYS_BY_ANCHOR.map((keys) => keys[0].bytes[keys[0].anchor]);
-  const bucketOf = new Map<number, number>();
-  const passes = (b: number, bit: number): boolean => (t[32 + (b & 15)] & bit) !== 0 && (t[48 + (b >> 4)] & bit) !== 0;
-  for (const x of anchors) {
-    let best = 0;
-    let bestCost = Infinity;
-    for (let bucket = 0; bucket < 8; bucket++) {
-      const bit = 1 << bucket;
-      const lo = t[32 + (x & 15)];
-      const hi = t[48 + (x >> 4)];
-      t[32 + (x & 15)] |= bit;
-      t[48 + (x >> 4)] |= bit;
-      let cost = 0;
-      for (const c of COMMON) if (c !== x && passes(c, bit) && !anchors.includes(c)) cost++;
-      t[32 + (x & 15)] = lo;
-      t[48 + (x >> 4)] = hi;
-      if (cost < bestCost) {
-        bestCost = cost;
-        best = bucket;
-      }
-    }
-    bucketOf.set(x, best);
-    t[32 + (x & 15)] |= 1 << best;
-    t[48 + (x >> 4)] |= 1 << best;
-  }
-  for (const keys of KEYS_BY_ANCHOR) {
-    for (const k of keys) {
-      const bit = 1 << bucketOf.get(k.bytes[k.anchor])!;
-      const side = (base: number, b: number | null): void => {
-        for (let nib = 0; nib < 16; nib++) {
-          if (b === null || (b & 15) === nib) t[base + nib] |= bit;
-          if (b === null || b >> 4 === nib) t[base + 16 + nib] |= bit;
-        }
-      };
-      if (k.anchor === 0 && k.wordStart) {
-        for (let b = 0; b < 256; b++) if (!WORD(b)) side(0, b);
-      } else side(0, k.anchor === 0 ? null : k.bytes[k.anchor - 1]);
-      side(64, k.anchor === k.bytes.length - 1 ? null : k.bytes[k.anchor + 1]);
-    }
-  }
-  return t;
 }
 
 /** Shufti's exact membership test for the ASCII anchors: per low nibble the bits of the high nibbles, and each high nibble's bit. */

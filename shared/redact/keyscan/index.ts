@@ -1,16 +1,11 @@
 // AssemblyScript (compiled by scripts/build-redact-wasm.mjs into ../keyscan.generated.ts; not
-// TypeScript): the SIMD form of findKeys' first step (scan.ts). For 16 bytes at a time it looks
-// up each byte, the byte before it and the byte after it in nibble tables (two swizzles each, as
-// Hyperscan's Teddy does) and keeps the positions where all three can belong to one bucket of
-// keys, then runs findKeys' exact neighbour test on those (from the same tables JavaScript uses).
-// JavaScript then runs that test again and the full comparison on each candidate, so this module
-// only narrows what JavaScript looks at and decides nothing.
+// TypeScript): the SIMD form of findKeys' first steps (scan.ts). For 16 bytes at a time it finds
+// the anchor bytes with shufti's exact test (two nibble lookups), then runs findKeys' neighbour
+// test on each (from the same tables JavaScript uses) and hands the survivors to JavaScript,
+// which tests them again and compares the keys in full: this module only narrows what
+// JavaScript looks at and decides nothing.
 
-/**
- * Eight 16-byte tables, filled by JavaScript: prev low/high nibble, anchor low/high, next
- * low/high (bucket bits), then the exact anchor test: per low nibble, a bit per high nibble 0-7
- * of the ASCII anchors, and the bit of each high nibble (as shufti does).
- */
+/** Two 16-byte tables, filled by JavaScript: per low nibble a bit per high nibble 0-7 of the ASCII anchors, and each high nibble's bit. */
 const TABLES: usize = 64;
 /** Per byte: 0, or 1 + its anchor slot (scan.ts ANCHORS). */
 const SLOTS: usize = 256;
@@ -31,53 +26,40 @@ export function resume(): i32 {
  * positions as u32 at `out`, at most `cap` of them. Returns how many it wrote.
  */
 export function scan(from: i32, len: i32, out: usize, cap: i32): i32 {
-  const pLo = v128.load(TABLES);
-  const pHi = v128.load(TABLES + 16);
-  const aLo = v128.load(TABLES + 32);
-  const aHi = v128.load(TABLES + 48);
-  const nLo = v128.load(TABLES + 64);
-  const nHi = v128.load(TABLES + 80);
-  const exactLo = v128.load(TABLES + 96);
-  const hiBit = v128.load(TABLES + 112);
+  const exactLo = v128.load(TABLES);
+  const hiBit = v128.load(TABLES + 16);
   const low = i8x16.splat(0x0f);
   const lookalike1 = i8x16.splat(<i8>0x9f);
   const lookalike2 = i8x16.splat(<i8>0x9a);
+  const zero = i8x16.splat(0);
   let n: i32 = 0;
   let i = from;
   while (i < len) {
     const p = INPUT + <usize>i;
     const v = v128.load(p);
-    const vp = v128.load(p - 1);
-    const vn = v128.load(p + 1);
-    // All three at once (as Teddy does): a text byte rarely has the right neighbours too.
-    const vl = v128.and(v, low);
-    const vh = i8x16.shr_u(v, 4);
-    // Only real anchors: the exact test (ASCII), or the look-alike keys' rare non-ASCII bytes.
-    const exact = v128.or(
-      i8x16.ne(v128.and(i8x16.swizzle(exactLo, vl), i8x16.swizzle(hiBit, vh)), i8x16.splat(0)),
+    // The exact anchor test (shufti: a bit per high nibble, looked up by the low nibble), and the
+    // look-alike keys' non-ASCII anchor bytes.
+    const hit = v128.or(
+      i8x16.ne(v128.and(i8x16.swizzle(exactLo, v128.and(v, low)), i8x16.swizzle(hiBit, i8x16.shr_u(v, 4))), zero),
       v128.or(i8x16.eq(v, lookalike1), i8x16.eq(v, lookalike2)),
     );
-    const a = v128.and(exact, v128.and(i8x16.swizzle(aLo, vl), i8x16.swizzle(aHi, vh)));
-    const b = v128.and(i8x16.swizzle(pLo, v128.and(vp, low)), i8x16.swizzle(pHi, i8x16.shr_u(vp, 4)));
-    const c = v128.and(i8x16.swizzle(nLo, v128.and(vn, low)), i8x16.swizzle(nHi, i8x16.shr_u(vn, 4)));
-    const m = v128.and(a, v128.and(b, c));
-    if (v128.any_true(m)) {
+    if (v128.any_true(hit)) {
       if (n + 16 > cap) {
         resumeAt = i;
         return n;
       }
-      let mask = i8x16.bitmask(i8x16.ne(m, i8x16.splat(0)));
+      let mask = i8x16.bitmask(hit);
       while (mask != 0) {
         const at = i + ctz(mask);
         mask &= mask - 1;
-        // The exact test the nibble tables approximate: this anchor's own neighbours.
+        // The anchor's own neighbours (scan.ts NEIGHBOURS), exactly; branch-free, since most
+        // anchors in text fail here at random.
         const q = INPUT + <usize>at;
         const slot = <usize>load<u8>(SLOTS + <usize>load<u8>(q));
-        if (at >= len || slot == 0) continue;
-        const nb = NEIGHBOURS + ((slot - 1) << 9);
-        if (load<u8>(nb + <usize>load<u8>(q - 1)) == 0 || load<u8>(nb + 256 + <usize>load<u8>(q + 1)) == 0) continue;
+        const nb = NEIGHBOURS + (((slot - 1) & 0x3f) << 9);
+        const ok = <i32>(slot != 0) & <i32>(at < len) & <i32>load<u8>(nb + <usize>load<u8>(q - 1)) & <i32>load<u8>(nb + 256 + <usize>load<u8>(q + 1));
         store<u32>(out + (<usize>n << 2), at);
-        n++;
+        n += ok;
       }
     }
     i += 16;
