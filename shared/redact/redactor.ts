@@ -73,14 +73,38 @@ export class Redactor {
     this.maxListed = options.maxListed ?? MAX_LISTED;
   }
 
-  /** Takes the next chunk of sanitized text; returns the output it completes (possibly empty). */
+  /**
+   * Takes the next chunk of sanitized text; returns the output it completes (possibly empty). The
+   * output may be a view of `chunk` (when its lines hold nothing to redact): use it before
+   * reusing the chunk's buffer, as with the Sanitizer's reused output.
+   */
   write(chunk: Uint8Array): Uint8Array {
+    const direct = this.direct(chunk);
+    if (direct !== null) return direct;
     if (chunk.length > 0) {
       const scanFrom = this.pendingLen;
       this.append(chunk);
       this.drain(scanFrom);
     }
     return this.take();
+  }
+
+  /**
+   * The common case without a copy: nothing is held, and the chunk's whole lines hold no secret,
+   * no look-alike, no key block and do not end with a key-shaped line. Returns null otherwise.
+   */
+  private direct(chunk: Uint8Array): Uint8Array | null {
+    if (this.pendingLen !== 0 || this.inKey || this.heldKeyBytes !== 0) return null;
+    const end = lastLf(chunk, chunk.length - 1) + 1;
+    if (end === 0 || end > MAX_PENDING * 16) return null;
+    const scan = scanBytes(chunk, 0, end, this.policy, false);
+    if (scan.detections.length > 0 || scan.lookalikes.length > 0 || scan.openKey !== null) return null;
+    const lastLine = lastLf(chunk, end - 2) + 1;
+    if (end - 1 - lastLine >= 40 && end - 1 - lastLine <= 101 && isKeyLine(decodeUtf8(chunk.subarray(lastLine, end - 1)))) return null;
+    this.append(chunk.subarray(end));
+    this.base += end;
+    this.delivered += end;
+    return chunk.subarray(0, end);
   }
 
   /** Ends the stream: everything held is scanned and emitted. */
