@@ -262,11 +262,14 @@ async function redactionSection(inputs, log) {
   return results;
 }
 
-function printRedaction(results) {
+function printRedaction(results, throughput) {
   console.log(`\nRedaction stage (in-process, 1 MiB chunks, sanitizer alone and sanitizer + redactor in alternating rounds, median of ${QUICK ? 3 : Math.max(CFG.runs, 5)}): target <= ${REDACTION_TARGET * 100} % of sanitize`);
-  const rows = [['input', 'size', 'sanitize ms', 'sanitize+redact ms', 'stage/sanitize (per-round median)', 'secrets found']];
+  // Beside it, the stage's time against the whole `airlock sanitize` process (throughput section).
+  const whole = (name) => throughput?.[name]?.runners?.airlock?.medianMs;
+  const rows = [['input', 'size', 'sanitize ms', 'sanitize+redact ms', 'stage/sanitize (per-round median)', 'stage/airlock sanitize (whole process)', 'secrets found']];
   for (const [name, r] of Object.entries(results)) {
-    rows.push([name, fmtMiB(r.bytes), r.error ? 'ERR' : r.sanitizeMs.toFixed(1), r.error ? 'ERR' : r.pipelineMs.toFixed(1), r.error ? r.error : `${(r.ratio * 100).toFixed(0)} %${r.ratio <= REDACTION_TARGET ? '' : ' (OVER TARGET)'}`, r.found ?? 'n/a']);
+    rows.push([name, fmtMiB(r.bytes), r.error ? 'ERR' : r.sanitizeMs.toFixed(1), r.error ? 'ERR' : r.pipelineMs.toFixed(1), r.error ? r.error : `${(r.ratio * 100).toFixed(0)} %${r.ratio <= REDACTION_TARGET ? '' : ' (OVER TARGET)'}`,
+      r.error || !whole(name) ? 'n/a' : `${((r.stageMs / whole(name)) * 100).toFixed(0)} %`, r.found ?? 'n/a']);
   }
   console.log(table(rows));
 }
@@ -390,7 +393,7 @@ async function main() {
   if (args.sections.includes('redaction') && args.inputs.length) {
     log('redaction...');
     const red = await redactionSection(args.inputs, log);
-    printRedaction(red);
+    printRedaction(red, json.throughput);
     json.redaction = red;
   }
   if (args.sections.includes('linearity')) {
