@@ -175,3 +175,32 @@ describe('vault prune --raw-with-secrets-older-than', () => {
     expect(usage.err).toMatch(/--raw-older-than DURATION .* or --raw-with-secrets-older-than/);
   });
 });
+
+describe('other text agents read', () => {
+  it('a review-queue text extract is redacted', async () => {
+    const { computeExtract } = await import('../../app/services/requests/extract');
+    const { createHash } = await import('node:crypto');
+    const raw = Buffer.from('build ok\ntoken \x1b[1mghp_oSn9qpK2rztUxLjOMw20GdtWRW41ZayKJTXf\x1b[0m\npostgres://app:s3cr3t-Pa55@db:5432/x\n');
+    const path = join(base, 'raw.bin');
+    writeFileSync(path, raw);
+    const extract = await computeExtract({ path, sha256: createHash('sha256').update(raw).digest('hex'), size: raw.length, kind: 'text', range: null, expect: null, search: 'ghp_' });
+    if (extract.kind !== 'text') throw new Error('not a text extract');
+    expect(extract.text).toBe(`build ok\ntoken ${markerText('github-token')}\npostgres://app:${markerText('database-url-password')}@db:5432/x\n`);
+    expect(extract.search?.total).toBe(0);
+  });
+
+  it('MCP screen: hidden text a finding shows is redacted', async () => {
+    const mcp = await startMcp(join(base, 'screen-vault'));
+    try {
+      const c = await mcp.call('capture', { argv: ['printf', 'token ghp_oSn9qpK2rztUxLjOMw20GdtWRW41ZayKJTXf\\r\\033[2Kall good\\n'] });
+      const record = (c.structuredContent as { record: string }).record;
+      const r = await mcp.call('screen', { record });
+      expect(r.isError).toBeFalsy();
+      const findings = (r.structuredContent as { findings: { text: string }[] }).findings;
+      expect(findings.some((f) => f.text.includes(markerText('github-token')))).toBe(true);
+      expect(JSON.stringify(r)).not.toContain('oSn9qpK2rz');
+    } finally {
+      await mcp.close();
+    }
+  });
+});
