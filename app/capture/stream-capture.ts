@@ -50,6 +50,8 @@ export class StreamCapture {
   private readonly sanitizer: Sanitizer;
   private readonly window: TextWindow;
   private readonly redactor: Redactor;
+  /** The window copies what it keeps at once, so the redactor's views of the text are safe here. */
+  private readonly toWindow = (piece: Uint8Array): void => this.window.push(piece);
   private rawBytes = 0;
   private textBytes = 0;
 
@@ -102,7 +104,7 @@ export class StreamCapture {
   /** Sanitizes the next stored chunk into the text window; returns the text bytes it produced. */
   sanitize(chunk: Uint8Array): number {
     const text = this.sanitizer.write(chunk);
-    this.window.push(this.redactor.write(text));
+    this.redactor.writeTo(text, this.toWindow);
     this.textBytes += text.length;
     return text.length;
   }
@@ -114,7 +116,7 @@ export class StreamCapture {
   async finish(complete: boolean): Promise<StreamResult> {
     const tail = this.sanitizer.end();
     const endText = { offset: this.textBytes, length: tail.length };
-    this.window.push(this.redactor.write(tail));
+    this.redactor.writeTo(tail, this.toWindow);
     this.window.push(this.redactor.end());
     this.textBytes += tail.length;
     const raw = await this.raw.commit();

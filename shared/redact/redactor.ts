@@ -73,38 +73,60 @@ export class Redactor {
     this.maxListed = options.maxListed ?? MAX_LISTED;
   }
 
-  /**
-   * Takes the next chunk of sanitized text; returns the output it completes (possibly empty). The
-   * output may be a view of `chunk` (when its lines hold nothing to redact): use it before
-   * reusing the chunk's buffer, as with the Sanitizer's reused output.
-   */
+  /** Takes the next chunk of sanitized text; returns the output it completes (possibly empty). */
   write(chunk: Uint8Array): Uint8Array {
-    const direct = this.direct(chunk);
-    if (direct !== null) return direct;
-    if (chunk.length > 0) {
-      const scanFrom = this.pendingLen;
-      this.append(chunk);
-      this.drain(scanFrom);
-    }
+    this.feed(chunk);
     return this.take();
   }
 
   /**
-   * The common case without a copy: nothing is held, and the chunk's whole lines hold no secret,
-   * no look-alike, no key block and do not end with a key-shaped line. Returns null otherwise.
+   * Like {@link write}, but hands the output to `sink` in pieces, without joining them: a piece
+   * may be a view of `chunk` (lines that hold nothing to redact), to be used (copied) at once,
+   * as the Sanitizer's reused output is.
    */
-  private direct(chunk: Uint8Array): Uint8Array | null {
-    if (this.pendingLen !== 0 || this.inKey || this.heldKeyBytes !== 0) return null;
+  writeTo(chunk: Uint8Array, sink: (piece: Uint8Array) => void): void {
+    this.feed(chunk);
+    for (const piece of this.out) sink(piece);
+    this.out = [];
+  }
+
+  private feed(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    let rest = chunk;
+    // A line begun in an earlier chunk ends through the general path; the lines after it may
+    // then pass as they are.
+    if (this.pendingLen > 0 && !this.inKey && this.heldKeyBytes === 0) {
+      const lf = chunk.indexOf(0x0a);
+      if (lf < 0) return this.general(chunk);
+      this.general(chunk.subarray(0, lf + 1));
+      rest = chunk.subarray(lf + 1);
+    }
+    if (rest.length > 0 && !this.direct(rest)) this.general(rest);
+  }
+
+  private general(chunk: Uint8Array): void {
+    const scanFrom = this.pendingLen;
+    this.append(chunk);
+    this.drain(scanFrom);
+  }
+
+  /**
+   * The common case without a copy: nothing is held, and the chunk's whole lines hold no secret,
+   * no look-alike, no key block and do not end with a key-shaped line: they are emitted as a view
+   * and the rest of the chunk is held. Returns false (having done nothing) otherwise.
+   */
+  private direct(chunk: Uint8Array): boolean {
+    if (this.pendingLen !== 0 || this.inKey || this.heldKeyBytes !== 0) return false;
     const end = lastLf(chunk, chunk.length - 1) + 1;
-    if (end === 0 || end > MAX_PENDING * 16) return null;
+    if (end === 0) return false;
     const scan = scanBytes(chunk, 0, end, this.policy, false);
-    if (scan.detections.length > 0 || scan.lookalikes.length > 0 || scan.openKey !== null) return null;
+    if (scan.detections.length > 0 || scan.lookalikes.length > 0 || scan.openKey !== null) return false;
     const lastLine = lastLf(chunk, end - 2) + 1;
-    if (end - 1 - lastLine >= 40 && end - 1 - lastLine <= 101 && isKeyLine(decodeUtf8(chunk.subarray(lastLine, end - 1)))) return null;
+    if (end - 1 - lastLine >= 40 && end - 1 - lastLine <= 101 && isKeyLine(decodeUtf8(chunk.subarray(lastLine, end - 1)))) return false;
+    this.push(chunk.subarray(0, end));
     this.append(chunk.subarray(end));
     this.base += end;
-    this.delivered += end;
-    return chunk.subarray(0, end);
+    return true;
   }
 
   /** Ends the stream: everything held is scanned and emitted. */

@@ -168,13 +168,14 @@ function exactAnchorTables(): Uint8Array {
 
 function findKeysSimd(ks: KeyScan, bytes: Uint8Array, from: number, end: number, hit: (rule: number, start: number) => void): void {
   const len = end - from;
-  const out = (INPUT + len + 16 + 3) & ~3;
+  // The module reads 64 bytes at a time and one past them: zeros after the input, never an anchor.
+  const out = (INPUT + len + 80 + 3) & ~3;
   const need = out + OUT_CAP * 4;
   if (need > ks.memory.buffer.byteLength) ks.memory.grow(Math.ceil((need - ks.memory.buffer.byteLength) / 65536));
   const mem = new Uint8Array(ks.memory.buffer);
   mem[INPUT - 1] = from > 0 ? bytes[from - 1] : 0;
   mem.set(bytes.subarray(from, end), INPUT);
-  mem.fill(0, INPUT + len, INPUT + len + 16);
+  mem.fill(0, INPUT + len, INPUT + len + 80);
   for (let pos = 0; pos < len; ) {
     const n = ks.scan(pos, len, out, OUT_CAP);
     const found = new Uint32Array(ks.memory.buffer, out, n);
