@@ -60,8 +60,6 @@ export function scan(from: i32, len: i32, out: usize, cap: i32): i32 {
  * The anchor bytes among the 16 at `p`, as a bitmask: shufti's exact test (a bit per high
  * nibble, looked up by the low nibble) and the look-alike keys' non-ASCII anchor bytes.
  */
-// @ts-ignore: decorator
-@inline
 function anchors(p: usize): u32 {
   const v = v128.load(p);
   const low = i8x16.splat(0x0f);
