@@ -137,7 +137,8 @@ function privateKey(bytes: Uint8Array, lineStart: number, lineEnd: number, end: 
   while ((m = HEADER_OR_FOOTER.exec(text)) !== null && m.index < lineEndChar) {
     if (m[1] === 'BEGIN') {
       const body = readPemBody(text, HEADER_OR_FOOTER.lastIndex);
-      if (body.state === 'open' && limit === end) return { start: toByte(m.index), end: toByte(body.end) };
+      // Open: the block runs to the end of what was read (the text's end, or MAX_KEY_BYTES).
+      if (body.state === 'open') return { start: toByte(m.index), end: toByte(body.end) };
       out.push({ rule: 'private-key', start: toByte(m.index), end: toByte(body.end) });
       HEADER_OR_FOOTER.lastIndex = body.end;
     } else {

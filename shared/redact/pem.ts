@@ -35,11 +35,17 @@ function skipSeparators(text: string, i: number): number {
   return i;
 }
 
-/** Reads a key block's body from `from` (just after its BEGIN header, or where an open block continues). */
-export function readPemBody(text: string, from: number, sawBody = false): PemBody {
+/**
+ * Reads a key block's body from `from`: just after its BEGIN header, or (`continued`) where a
+ * block redacted in parts goes on, possibly in the middle of a key line.
+ */
+export function readPemBody(text: string, from: number, continued = false): PemBody {
   const n = text.length;
   let i = from;
   let lastGood = from;
+  let sawBody = continued;
+  // The rest of a key line cut by the previous part may be short.
+  let first = continued;
   for (;;) {
     const next = skipSeparators(text, i);
     if (next >= n) return { state: 'open', end: lastGood };
@@ -56,13 +62,14 @@ export function readPemBody(text: string, from: number, sawBody = false): PemBod
     while (j < n && j - next <= MAX_LINE && isBase64(text.charCodeAt(j))) j++;
     const len = j - next;
     if (len === 0 || len > MAX_LINE) return { state: 'ended', end: lastGood };
-    if (len < FULL_LINE && j < n) {
+    if (len < FULL_LINE && j < n && !(first && next === from)) {
       // A short line is a key's last line only if the footer follows it.
       const after = skipSeparators(text, j);
       FOOTER.lastIndex = after;
       if (after < n && !FOOTER.test(text)) return { state: 'ended', end: lastGood };
     }
     sawBody = true;
+    first = false;
     i = lastGood = j;
   }
 }

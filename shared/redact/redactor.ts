@@ -169,7 +169,8 @@ export class Redactor {
       const lf = lastLf(this.pending, this.pendingLen - 1);
       if (lf >= Math.max(scanFrom, this.contextLen)) {
         if (!this.process(lf + 1, false)) return;
-        scanFrom = this.pendingLen;
+        // Whole lines may still be held (a key block redacted in parts stops inside them).
+        scanFrom = 0;
         continue;
       }
       if (this.pendingLen - this.contextLen > MAX_PENDING) {
@@ -202,9 +203,10 @@ export class Redactor {
       if (cut && d.end > emitEnd) emitEnd = d.end;
     }
     if (open) {
-      // The stream ended inside a key block, or the block outgrew the hold: redacted as far as it goes.
+      // The stream ended inside a key block (redacted to its last key character), or the block
+      // outgrew the hold: redacted as far as it was read, and the rest goes on as the same block.
       spans.push({ rule: 'private-key', start: open.start, end: open.end });
-      emitEnd = Math.max(emitEnd, open.end);
+      emitEnd = final ? Math.max(emitEnd, open.end) : open.end;
     }
     if (!final && !cut && !scan.openKey) emitEnd = this.holdKeyLines(emitEnd);
     else this.heldKeyBytes = 0;

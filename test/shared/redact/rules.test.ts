@@ -72,6 +72,17 @@ describe('private keys', () => {
     const { out } = redact(`-----BEGIN PRIVATE KEY-----\n${KEY_BODY[0]}\nError: unexpected end of file\n`);
     expect(out).toBe(`${markerText('private-key')}\nError: unexpected end of file\n`);
   });
+  it('a block larger than the hold is redacted in parts: no key line reaches the text', () => {
+    const lines = Array.from({ length: 2500 }, (_, i) => `${KEY_BODY[i % 2]}`);
+    for (const step of [4096, 1 << 20]) {
+      const { out, r } = redact(`start\n-----BEGIN RSA PRIVATE KEY-----\n${lines.join('\n')}\n-----END RSA PRIVATE KEY-----\nend\n`, step);
+      for (const v of KEY_BODY.slice(0, 2)) expect(out).not.toContain(v);
+      expect(out.startsWith('start\n')).toBe(true);
+      expect(out.endsWith('\nend\n')).toBe(true);
+      expect(r.report().rules['private-key']).toBeGreaterThan(1);
+    }
+  });
+
   it('base64 lines without a key header or footer pass', () => {
     const text = `${KEY_BODY[0]}\n${KEY_BODY[1]}\nok\n`;
     expect(redact(text, 5).out).toBe(text);
