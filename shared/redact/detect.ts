@@ -1,5 +1,5 @@
 import type { RedactionPolicy } from './allowlist';
-import { keyLinesAbove, readPemBody } from './pem';
+import { readPemBody } from './pem';
 import { RULES, shannonEntropy, type Rule } from './rules';
 import { findKeys, LOOKALIKE } from './scan';
 import { decodeUtf8, utf8Length } from './utf8';
@@ -59,7 +59,11 @@ export function scanBytes(bytes: Uint8Array, from: number, end: number, policy: 
   const hits: number[] = [];
   findKeys(bytes, pos, end, (rule, start) => hits.push(rule, start));
   let openKey: OpenKey | null = null;
-  const ran = new Set<string>();
+  // The line of the current hit, and the rules already run on it. Hits come in rising order, so
+  // each byte is looked at once to find the lines (a long line with many keys stays linear).
+  let lineStart = 0;
+  let lineEnd = -1;
+  const ran = new Set<number>();
   for (let h = 0; h < hits.length; h += 2) {
     const rule = hits[h];
     const start = hits[h + 1];
@@ -67,23 +71,24 @@ export function scanBytes(bytes: Uint8Array, from: number, end: number, policy: 
       if (start >= from) lookalikes.push(start);
       continue;
     }
-    const r = RULES[rule];
-    const lineStart = lastLf(bytes, start - 1) + 1;
     if (openKey !== null && start >= openKey.start) break;
-    const seen = `${rule}:${lineStart}`;
-    if (ran.has(seen) || policy.disabled.has(r.id)) continue;
-    ran.add(seen);
-    let lineEnd = bytes.indexOf(0x0a, start);
-    if (lineEnd < 0 || lineEnd > end) lineEnd = end;
+    if (start > lineEnd) {
+      const floor = lineEnd + 1;
+      let ls = start;
+      while (ls > floor && bytes[ls - 1] !== 0x0a) ls--;
+      lineStart = ls;
+      lineEnd = bytes.indexOf(0x0a, start);
+      if (lineEnd < 0 || lineEnd > end) lineEnd = end;
+      ran.clear();
+    }
+    const r = RULES[rule];
+    if (ran.has(rule) || policy.disabled.has(r.id)) continue;
+    ran.add(rule);
     if (r.id === 'private-key') openKey = privateKey(bytes, lineStart, lineEnd, end, Math.max(from, 0), found);
     else runRule(r, bytes, lineStart, lineEnd, found, policy);
   }
   const detections = mergeDetections(found).filter((d) => d.start >= from);
   return { detections, lookalikes, openKey };
-}
-
-function lastLf(b: Uint8Array, from: number): number {
-  return from < 0 ? -1 : b.lastIndexOf(0x0a, from);
 }
 
 function runRule(rule: Rule, bytes: Uint8Array, lineStart: number, lineEnd: number, out: Detection[], policy: RedactionPolicy): void {
@@ -124,30 +129,79 @@ const HEADER_OR_FOOTER = /-----(BEGIN|END) [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?
  * or returned as the open block when one runs to `end` (the end of the text).
  */
 function privateKey(bytes: Uint8Array, lineStart: number, lineEnd: number, end: number, floor: number, out: Detection[]): OpenKey | null {
-  // The block may go on below the line: read up to MAX_KEY_BYTES of text from the line's start.
-  const limit = Math.min(end, Math.max(lineEnd, lineStart + MAX_KEY_BYTES));
-  const ctxStart = Math.max(floor, lineStart - MAX_KEY_BYTES / 4);
-  const text = decodeUtf8(bytes.subarray(ctxStart, limit));
-  const lineAt = lineStart - ctxStart;
-  const toByte = (c: number): number => ctxStart + (text.length === limit - ctxStart ? c : utf8Length(text, 0, c));
-  const lineEndChar = text.length === limit - ctxStart ? lineEnd - ctxStart : decodeUtf8(bytes.subarray(ctxStart, lineEnd)).length;
-  const lineAtChar = text.length === limit - ctxStart ? lineAt : decodeUtf8(bytes.subarray(ctxStart, lineStart)).length;
-  HEADER_OR_FOOTER.lastIndex = lineAtChar;
+  // The block may go on below the line: read a little of what follows first, all of it (up to
+  // MAX_KEY_BYTES) only when the block runs past that, so a text of many headers stays linear.
+  for (const ahead of [KEY_PEEK_BYTES, MAX_KEY_BYTES]) {
+    const limit = Math.min(end, Math.max(lineEnd, lineStart + ahead));
+    const result = keyBlocksOnLine(bytes, lineStart, lineEnd, limit, floor);
+    if (result.open !== null && limit < end && ahead === KEY_PEEK_BYTES) continue;
+    out.push(...result.found);
+    return result.open;
+  }
+  return null;
+}
+
+/** What to read before a key block's end is known: enough for a short key (an Ed25519 key is ~400 bytes). */
+const KEY_PEEK_BYTES = 4096;
+
+/**
+ * Key blocks whose header or footer is on the line, read from `bytes[lineStart, limit)` (and the
+ * key lines above a footer, from `floor` on), and the block that runs to `limit`, if one does.
+ */
+function keyBlocksOnLine(bytes: Uint8Array, lineStart: number, lineEnd: number, limit: number, floor: number): { found: Detection[]; open: OpenKey | null } {
+  const text = decodeUtf8(bytes.subarray(lineStart, limit));
+  const ascii = text.length === limit - lineStart;
+  const toByte = (c: number): number => lineStart + (ascii ? c : utf8Length(text, 0, c));
+  const lineEndChar = ascii ? lineEnd - lineStart : decodeUtf8(bytes.subarray(lineStart, lineEnd)).length;
+  const found: Detection[] = [];
+  HEADER_OR_FOOTER.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = HEADER_OR_FOOTER.exec(text)) !== null && m.index < lineEndChar) {
     if (m[1] === 'BEGIN') {
       const body = readPemBody(text, HEADER_OR_FOOTER.lastIndex);
-      // Open: the block runs to the end of what was read (the text's end, or MAX_KEY_BYTES).
-      if (body.state === 'open') return { start: toByte(m.index), end: toByte(body.end) };
-      out.push({ rule: 'private-key', start: toByte(m.index), end: toByte(body.end) });
+      if (body.state === 'open') return { found, open: { start: toByte(m.index), end: toByte(body.end) } };
+      found.push({ rule: 'private-key', start: toByte(m.index), end: toByte(body.end) });
       HEADER_OR_FOOTER.lastIndex = body.end;
     } else {
       // A footer without its header takes the key lines above it when it starts its line.
-      const above = text.slice(lineAtChar, m.index).trim() === '' ? keyLinesAbove(text, lineAtChar, 0) : m.index;
-      out.push({ rule: 'private-key', start: toByte(above < lineAtChar ? above : m.index), end: toByte(HEADER_OR_FOOTER.lastIndex) });
+      const start = text.slice(0, m.index).trim() === '' ? keyLinesAboveBytes(bytes, lineStart, floor) : toByte(m.index);
+      found.push({ rule: 'private-key', start, end: toByte(HEADER_OR_FOOTER.lastIndex) });
     }
   }
-  return null;
+  return { found, open: null };
+}
+
+/**
+ * Start of the key lines directly above the line at `lineStart` (not before `floor`, at most
+ * MAX_KEY_BYTES / 4 above): the line just above may be short (a key's last line), the ones above
+ * it must be full width. Read byte by byte from the footer up, so many footers stay linear.
+ */
+function keyLinesAboveBytes(bytes: Uint8Array, lineStart: number, floor: number): number {
+  const stop = Math.max(floor, lineStart - MAX_KEY_BYTES / 4);
+  let start = lineStart;
+  let first = true;
+  while (start > stop) {
+    const lineEnd = start - 1; // the LF that ends the line above
+    let k = lineEnd;
+    let chars = 0;
+    while (k > stop && bytes[k - 1] !== 0x0a && isKeyByte(bytes[k - 1])) {
+      k--;
+      chars++;
+    }
+    let lead = k;
+    while (lead > stop && (bytes[lead - 1] === 0x20 || bytes[lead - 1] === 0x09)) lead--;
+    const atLineStart = lead === 0 || bytes[lead - 1] === 0x0a;
+    const body = chars - (bytes[lineEnd - 1] === 0x0d ? 1 : 0);
+    if (!atLineStart || lead <= stop && lead > 0 || chars === 0 || chars > 101 || (!first && body < 40)) break;
+    start = lead;
+    first = false;
+  }
+  return start;
+}
+
+/** A byte a key line may hold: base64, and the CR of a CRLF line end. */
+function isKeyByte(b: number): boolean {
+  return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || b === 0x2b || b === 0x2f || b === 0x3d || b === 0x0d;
 }
 
 /** Sorts detections and merges overlapping ones (the earlier one's rule names the merged span). */

@@ -80,22 +80,3 @@ const BODY_LINE = /^[ \t]*[A-Za-z0-9+/=]{1,100}\r?$/;
 export function isKeyLine(line: string): boolean {
   return line.length >= FULL_LINE && BODY_LINE.test(line);
 }
-
-/**
- * Start of the key lines directly above a footer that begins the line at `lineStart`: the line
- * just above may be short (a key's last line), the ones above it must be full width.
- * Returns `lineStart` when there are none.
- */
-export function keyLinesAbove(text: string, lineStart: number, floor: number): number {
-  let start = lineStart;
-  let first = true;
-  while (start > floor) {
-    const end = start - 1; // the LF ending the line above
-    const prev = Math.max(floor, text.lastIndexOf('\n', end - 1) + 1);
-    const line = text.slice(prev, end);
-    if (!BODY_LINE.test(line) || (!first && line.trimStart().replace(/\r$/, '').length < FULL_LINE)) break;
-    start = prev;
-    first = false;
-  }
-  return start;
-}
