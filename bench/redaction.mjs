@@ -68,3 +68,43 @@ export function measureRedaction(file, runs) {
   const paired = out.redacted.map((ms, i) => ms / out.plain[i] - 1).sort((a, b) => a - b);
   return { sanitizeMs, pipelineMs, stageMs: pipelineMs - sanitizeMs, ratio: median(paired), found: out.found };
 }
+
+// Adversarial lines for the stage alone: keys (and near-keys) repeated on one line or on every
+// line, so every rule's pattern, the key block reader and the look-alike path run as often as
+// they can. Growth from 1 to 4 MiB should stay near 1 (linear).
+const ADVERSARIAL_UNITS = {
+  'eyJ.': 'eyJa.', 'a://b:c@': 'a://b:c@', '@': 'x@', 'BEGIN lines': '-----BEGIN PRIVATE KEY-----\n', 'key lines': `${'AAAA'.repeat(16)}\n`,
+  'END lines': '-----END RSA PRIVATE KEY-----\n', 'sk-': 'sk-', 'Authorization:': 'Authorization: ', 'ghp_': 'ghp_', '\u27e6': '\u27e6',
+};
+
+const LINEAR_CHILD = `
+const [bundle, unitsJson] = process.argv.slice(1);
+const { Redactor } = await import(bundle);
+const units = JSON.parse(unitsJson);
+const enc = new TextEncoder();
+const out = {};
+for (const [name, u] of Object.entries(units)) {
+  const ms = [];
+  for (const mb of [1, 4]) {
+    const text = enc.encode(u.repeat(Math.ceil((mb << 20) / u.length)));
+    let best = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const t = process.hrtime.bigint();
+      const r = new Redactor();
+      for (let i = 0; i < text.length; i += 65536) r.writeTo(text.subarray(i, i + 65536), () => {});
+      r.end();
+      best = Math.min(best, Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    ms.push(best);
+  }
+  out[name] = { ms1: ms[0], ms4: ms[1], growth: ms[1] / ms[0] / 4 };
+}
+process.stdout.write(JSON.stringify(out));
+`;
+
+/** The stage on adversarial inputs of 1 and 4 MiB: { name: { ms1, ms4, growth } }. */
+export function measureRedactionLinearity() {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', LINEAR_CHILD, BUNDLE, JSON.stringify(ADVERSARIAL_UNITS)], { encoding: 'utf8', maxBuffer: 1 << 20, timeout: 600_000 });
+  if (r.status !== 0) return { error: (r.stderr || `exit ${r.status}`).trim().split('\n')[0] };
+  return JSON.parse(r.stdout);
+}

@@ -25,7 +25,7 @@ import { runLinearity, growth, growthLimit } from './linearity.mjs';
 import { runCaptureSection } from './capture.mjs';
 import { bundleSanitizer, measureIndexing } from './indexing.mjs';
 import { INSPECT_INPUTS, INSPECT_MODES, INSPECT_TARGET, inspectMisses, runInspectSection } from './inspect.mjs';
-import { bundleRedaction, measureRedaction, REDACTION_TARGET } from './redaction.mjs';
+import { bundleRedaction, measureRedaction, measureRedactionLinearity, REDACTION_TARGET } from './redaction.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Configuration
@@ -259,10 +259,11 @@ async function redactionSection(inputs, log) {
     results[name] = { bytes: statSync(file).size, ...measureRedaction(file, runs) };
     log(`  ${name}: stage ${(results[name].ratio * 100).toFixed(0)} % of sanitize`);
   }
-  return results;
+  log('  adversarial lines...');
+  return { inputs: results, adversarial: measureRedactionLinearity() };
 }
 
-function printRedaction(results, throughput) {
+function printRedaction({ inputs: results, adversarial }, throughput) {
   console.log(`\nRedaction stage (in-process, 1 MiB chunks, sanitizer alone and sanitizer + redactor in alternating rounds, median of ${QUICK ? 3 : Math.max(CFG.runs, 5)}): target <= ${REDACTION_TARGET * 100} % of sanitize`);
   // Beside it, the stage's time against the whole `airlock sanitize` process (throughput section).
   const whole = (name) => throughput?.[name]?.runners?.airlock?.medianMs;
@@ -272,6 +273,9 @@ function printRedaction(results, throughput) {
       r.error || !whole(name) ? 'n/a' : `${((r.stageMs / whole(name)) * 100).toFixed(0)} %`, r.found ?? 'n/a']);
   }
   console.log(table(rows));
+  console.log('\nRedaction stage on adversarial text (alone, 64 KiB chunks, best of 3): ms for 1 and 4 MiB; growth ~1 linear, ~4 quadratic');
+  if (adversarial.error) console.log(`  ERR ${adversarial.error}`);
+  else console.log(table([['unit repeated', '1 MiB', '4 MiB', 'growth'], ...Object.entries(adversarial).map(([name, a]) => [JSON.stringify(name), a.ms1.toFixed(0), a.ms4.toFixed(0), `${a.growth.toFixed(2)}${a.growth > 2 ? ' (SUPERLINEAR?)' : ''}`])]));
 }
 
 function printLinearity(lin, sizesMiB) {
