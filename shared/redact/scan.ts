@@ -1,13 +1,4 @@
-import { KEYSCAN_WASM } from './keyscan.generated';
 import { RULES } from './rules';
-
-// WebAssembly and atob are language-host globals in Node, Chromium and Electron alike; shared/
-// compiles without DOM types, so what is used of them is declared here.
-declare const WebAssembly: {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-};
-declare const atob: (data: string) => string;
 
 // The one pass over every byte. Each key literal of each rule is found by its rarest byte (its
 // anchor: the loop looks at one table entry per byte and stops only at anchors), then compared in
@@ -83,17 +74,9 @@ for (const k of KEYS) {
 /**
  * Calls `hit(rule, start)` for every key found in `bytes[from, end)` (the key may start up to its
  * anchor's index before `from`), in order of position; `rule` is an index into RULES or LOOKALIKE.
- * Where WebAssembly SIMD runs, candidates come from the SIMD scan (keyscan/); the result is the
- * same (test/shared/redact/keyscan.test.ts holds the two alike).
+ * One table lookup per byte (four at a time), the neighbour test, then the full comparison.
  */
 export function findKeys(bytes: Uint8Array, from: number, end: number, hit: (rule: number, start: number) => void): void {
-  const simd = end - from >= SIMD_MIN ? keyScan() : null;
-  if (simd) findKeysSimd(simd, bytes, from, end, hit);
-  else findKeysJs(bytes, from, end, hit);
-}
-
-/** The definition: one table lookup per byte (four at a time), the neighbour test, the full comparison. */
-export function findKeysJs(bytes: Uint8Array, from: number, end: number, hit: (rule: number, start: number) => void): void {
   const stop = end - 3;
   let i = from;
   // Four bytes at a time: most groups hold no anchor at all.
@@ -116,70 +99,5 @@ function candidate(bytes: Uint8Array, at: number, end: number, hit: (rule: numbe
     let j = 0;
     while (j < k.bytes.length && bytes[start + j] === k.bytes[j]) j++;
     if (j === k.bytes.length && !(k.wordStart && start > 0 && WORD(bytes[start - 1]))) hit(k.rule, start);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The SIMD scan: the module's tables hold the exact anchor test (shufti's nibble tables) and the
-// exact neighbour tables (ANCHORS and NEIGHBOURS), copied from here.
-
-/** Shorter texts are scanned in JavaScript (copying them in costs more than it saves). */
-const SIMD_MIN = 256;
-const INPUT = 32768;
-const TABLES = 64;
-const SLOTS = 256;
-const NEIGHBOUR_TABLES = 512;
-const OUT_CAP = 8192;
-
-interface KeyScan {
-  readonly scan: (from: number, len: number, out: number, cap: number) => number;
-  readonly resume: () => number;
-  readonly memory: { buffer: ArrayBuffer; grow(pages: number): number };
-}
-
-let keyScanModule: KeyScan | null | undefined;
-
-/** The SIMD scan, or null where WebAssembly or its SIMD is missing (then JavaScript scans). */
-function keyScan(): KeyScan | null {
-  if (keyScanModule !== undefined) return keyScanModule;
-  try {
-    const bin = atob(KEYSCAN_WASM);
-    const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
-    const exports = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { abort: () => { throw new Error('key scan: abort'); } } }).exports as unknown as KeyScan;
-    if (KEYS_BY_ANCHOR.length * 512 > INPUT - NEIGHBOUR_TABLES) throw new Error('key scan: too many anchors for its tables');
-    const mem = new Uint8Array(exports.memory.buffer);
-    mem.set(exactAnchorTables(), TABLES);
-    mem.set(ANCHORS, SLOTS);
-    NEIGHBOURS.forEach((n, slot) => mem.set(n, NEIGHBOUR_TABLES + slot * 512));
-    keyScanModule = exports;
-  } catch {
-    keyScanModule = null;
-  }
-  return keyScanModule;
-}
-
-/** Shufti's exact membership test for the ASCII anchors: per low nibble the bits of the high nibbles, and each high nibble's bit. */
-function exactAnchorTables(): Uint8Array {
-  const t = new Uint8Array(32);
-  for (let b = 0; b < 0x80; b++) if (ANCHORS[b] !== 0) t[b & 15] |= 1 << (b >> 4);
-  for (let h = 0; h < 8; h++) t[16 + h] = 1 << h;
-  return t;
-}
-
-function findKeysSimd(ks: KeyScan, bytes: Uint8Array, from: number, end: number, hit: (rule: number, start: number) => void): void {
-  const len = end - from;
-  // The module reads 64 bytes at a time and one past them: zeros after the input, never an anchor.
-  const out = (INPUT + len + 80 + 3) & ~3;
-  const need = out + OUT_CAP * 4;
-  if (need > ks.memory.buffer.byteLength) ks.memory.grow(Math.ceil((need - ks.memory.buffer.byteLength) / 65536));
-  const mem = new Uint8Array(ks.memory.buffer);
-  mem[INPUT - 1] = from > 0 ? bytes[from - 1] : 0;
-  mem.set(bytes.subarray(from, end), INPUT);
-  mem.fill(0, INPUT + len, INPUT + len + 80);
-  for (let pos = 0; pos < len; ) {
-    const n = ks.scan(pos, len, out, OUT_CAP);
-    const found = new Uint32Array(ks.memory.buffer, out, n);
-    for (let i = 0; i < n; i++) candidate(bytes, from + found[i], end, hit);
-    pos = ks.resume();
   }
 }
