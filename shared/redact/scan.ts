@@ -1,9 +1,11 @@
 import { RULES } from './rules';
 
-// The one pass over every byte. Each key literal of each rule is found by its rarest byte (its
-// anchor: the loop looks at one table entry per byte and stops only at anchors), then compared in
-// full; only lines holding a whole key are decoded and given to the rule's pattern. The marker's
-// bracket and its look-alike are keys too (as UTF-8 bytes), so the same pass finds them.
+// The one pass over every byte. Each key literal of each rule has an anchor byte; the loop reads
+// the text two bytes at a time and stops only at a pair that holds an anchor next to a byte its
+// keys allow there (PAIRS), where the anchor's other neighbour is tested and the keys compared in
+// full. Only lines holding a whole key are decoded and given to the rule's pattern. The marker's
+// bracket and its look-alike are keys too (as UTF-8 bytes), so the same pass finds them. This is
+// the stage's only scan (docs/secrets.md says what it costs and why there is no faster second one).
 
 /** Rule index of the marker look-alike keys (not a rule: they are replaced, not redacted). */
 export const LOOKALIKE = -1;
@@ -21,8 +23,9 @@ interface Key {
 const WORD = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f;
 
 /**
- * Bytes from rare to common in command output; the first of a key's bytes in this order is its
- * anchor. Bytes not listed count as rarest (non-ASCII bytes: the look-alike keys' second bytes).
+ * Bytes from rare to common in command output (a byte not listed counts as rarest: the non-ASCII
+ * bytes of the look-alike keys). A byte's place here stands for the logarithm of its frequency,
+ * so the sum of two places ranks how common a pair of bytes is.
  */
 const BY_FREQUENCY = '~`^|\\{}@&?#$%_!;JQXZVKYWUFHAjqzBMGDPOLNRISCET-=xkvbwgymfp,"\'()[]<>+*/:.0123456789ucdlhrsnioate \t\n';
 
@@ -35,9 +38,24 @@ function makeKey(key: string, rule: number): Key {
   // A key written `\\bKEY` starts a word: the byte before it is no letter, digit or `_`.
   const wordStart = key.startsWith('\\b');
   const bytes = Uint8Array.from(wordStart ? key.slice(2) : key, (c) => c.charCodeAt(0));
-  let anchor = 0;
-  for (let i = 1; i < bytes.length; i++) if (rank(bytes[i]) < rank(bytes[anchor])) anchor = i;
-  return { bytes, anchor, rule, wordStart };
+  return { bytes, anchor: anchorOf(bytes), rule, wordStart };
+}
+
+/**
+ * The key's anchor: the scan stops where a pair of bytes holds an anchor and one of its neighbours
+ * (PAIRS), so the anchor is the byte whose pairs with both neighbours are rare. A pair's rank is
+ * the sum of its bytes' ranks; a neighbour outside the key can be any byte, ranked as the commonest.
+ */
+function anchorOf(bytes: Uint8Array): number {
+  const any = BY_FREQUENCY.length;
+  const at = (i: number): number => (i < 0 || i >= bytes.length ? any : rank(bytes[i]));
+  let best = 0;
+  let bestCost = Infinity;
+  for (let i = 0; i < bytes.length; i++) {
+    const cost = at(i) + Math.max(at(i - 1), at(i + 1));
+    if (cost < bestCost) [best, bestCost] = [i, cost];
+  }
+  return best;
 }
 
 const KEYS: readonly Key[] = [
@@ -72,19 +90,47 @@ for (const k of KEYS) {
 }
 
 /**
+ * Pairs of bytes that can hold an anchor with its neighbour: PAIRS[pair] is 1 when the first byte
+ * is an anchor that the second may follow, or the second an anchor that the first may precede.
+ * The scan reads the text two bytes at a time through a 16-bit view (one lookup per two bytes,
+ * where a table per byte needs two), and a pair's index is its 16-bit value in the platform's byte
+ * order. Each anchor meets one of its neighbour tests inside its pair, so the ordinary letters
+ * among the anchors rarely stop the loop.
+ */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+const PAIRS = new Uint8Array(65536);
+for (let first = 0; first < 256; first++) {
+  for (let second = 0; second < 256; second++) {
+    const a = ANCHORS[first];
+    const b = ANCHORS[second];
+    if ((a !== 0 && NEIGHBOURS[a - 1][256 + second] !== 0) || (b !== 0 && NEIGHBOURS[b - 1][first] !== 0)) {
+      PAIRS[LITTLE_ENDIAN ? first | (second << 8) : (first << 8) | second] = 1;
+    }
+  }
+}
+
+/**
  * Calls `hit(rule, start)` for every key found in `bytes[from, end)` (the key may start up to its
  * anchor's index before `from`), in order of position; `rule` is an index into RULES or LOOKALIKE.
- * One table lookup per byte (four at a time), the neighbour test, then the full comparison.
+ * Eight bytes per step: four pair lookups (most steps find nothing), then for a step that found
+ * something each byte's anchor and neighbour test and the full comparison.
  */
 export function findKeys(bytes: Uint8Array, from: number, end: number, hit: (rule: number, start: number) => void): void {
-  const stop = end - 3;
   let i = from;
-  // Four bytes at a time: most groups hold no anchor at all.
-  for (; i < stop; i += 4) {
-    if ((ANCHORS[bytes[i]] | ANCHORS[bytes[i + 1]] | ANCHORS[bytes[i + 2]] | ANCHORS[bytes[i + 3]]) === 0) continue;
-    for (let j = i; j < i + 4; j++) candidate(bytes, j, end, hit);
+  // The 16-bit view starts at an even address.
+  if (i < end && (bytes.byteOffset + i) & 1) candidate(bytes, i++, end, hit);
+  if (i === end) return;
+  const pairs = new Uint16Array(bytes.buffer, bytes.byteOffset + i, (end - i) >> 1);
+  const steps = pairs.length & ~3;
+  for (let p = 0; p < steps; p += 4) {
+    if ((PAIRS[pairs[p]] | PAIRS[pairs[p + 1]] | PAIRS[pairs[p + 2]] | PAIRS[pairs[p + 3]]) === 0) continue;
+    for (let q = p; q < p + 4; q++) {
+      if (PAIRS[pairs[q]] === 0) continue;
+      candidate(bytes, i + 2 * q, end, hit);
+      candidate(bytes, i + 2 * q + 1, end, hit);
+    }
   }
-  for (; i < end; i++) candidate(bytes, i, end, hit);
+  for (let j = i + 2 * steps; j < end; j++) candidate(bytes, j, end, hit);
 }
 
 /** An anchor at `at` whose neighbours some key allows: compared in full. */
