@@ -75,6 +75,7 @@ export function measureRedaction(file, runs) {
 const ADVERSARIAL_UNITS = {
   'eyJ.': 'eyJa.', 'a://b:c@': 'a://b:c@', '@': 'x@', 'BEGIN lines': '-----BEGIN PRIVATE KEY-----\n', 'key lines': `${'AAAA'.repeat(16)}\n`,
   'END lines': '-----END RSA PRIVATE KEY-----\n', 'sk-': 'sk-', 'Authorization:': 'Authorization: ', 'ghp_': 'ghp_', '\u27e6': '\u27e6',
+  'token=': 'token=', 'x.password': 'x.password', '"secret":"': '"secret":"', 'TOKEN lines': 'X-Auth-TOKEN: a1b2c3d4e5\n',
 };
 
 const LINEAR_CHILD = `

@@ -106,6 +106,7 @@ function runRule(rule: Rule, bytes: Uint8Array, lineStart: number, lineEnd: numb
     }
     const span = m.indices!.groups?.v ?? m.indices!.groups?.w ?? m.indices![0]!;
     const value = line.slice(span[0], span[1]);
+    if (rule.plausible !== undefined && !rule.plausible(value)) continue;
     if (minEntropy !== undefined && shannonEntropy(value) < minEntropy) continue;
     if (allowed(rule.id, value, line, span[0], span[1], policy)) continue;
     const s = ascii ? span[0] : utf8Length(line, 0, span[0]);
@@ -199,15 +200,22 @@ function keyLinesAboveBytes(bytes: Uint8Array, lineStart: number, floor: number)
   return start;
 }
 
+const RULE_ORDER = new Map(RULES.map((r, i) => [r.id, i]));
+const ruleOrder = (id: string): number => RULE_ORDER.get(id) ?? RULES.length;
+
 /** A byte a key line may hold: base64, and the CR of a CRLF line end. */
 function isKeyByte(b: number): boolean {
   return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) || b === 0x2b || b === 0x2f || b === 0x3d || b === 0x0d;
 }
 
-/** Sorts detections and merges overlapping ones (the earlier one's rule names the merged span). */
+/**
+ * Sorts detections and merges overlapping ones: the one that starts first names the merged span,
+ * and of those that start together the rule listed first in RULES (a token's own rule before the
+ * rule that found it as the value of `TOKEN=`).
+ */
 export function mergeDetections(list: Detection[]): Detection[] {
   if (list.length < 2) return list;
-  list.sort((a, b) => a.start - b.start || b.end - a.end);
+  list.sort((a, b) => a.start - b.start || ruleOrder(a.rule) - ruleOrder(b.rule) || b.end - a.end);
   const out: Detection[] = [list[0]];
   for (let i = 1; i < list.length; i++) {
     const d = list[i];

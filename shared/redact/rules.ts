@@ -15,16 +15,24 @@ export interface Rule {
   readonly title: string;
   /** Literals (ASCII) of which every match contains one; the scan looks for these (scan.ts). A literal written `\\bKEY` starts a word. */
   readonly keys: readonly string[];
+  /**
+   * The keys match in any case: they are names that tools print in several cases (HTTP headers,
+   * environment variables, JSON fields), and the pattern has the `i` flag. Token prefixes are
+   * never caseless: `AKIA` and `ghp_` are formats.
+   */
+  readonly caseless?: boolean;
   /** Global regex with the `d` flag, run once over each line that holds one of the keys. */
   readonly pattern: RegExp;
   /** Shannon entropy (bits per character) the value must reach; rules without one match on format alone. */
   readonly minEntropy?: number;
   /** A literal the match's line must hold before the pattern is run at all (a cheap pre-check). */
   readonly requires?: string;
+  /** A check of the value beyond its pattern: false leaves it (a placeholder, a variable, a plain word). */
+  readonly plausible?: (value: string) => boolean;
 }
 
 /** The rule set's name and version, recorded with every redaction (bump the version on any rule change). */
-export const RULESET = { name: 'airlock-secrets', version: 1 } as const;
+export const RULESET = { name: 'airlock-secrets', version: 2 } as const;
 
 // Word edges: a token must not continue a longer word on either side.
 const L = '(?<![A-Za-z0-9_])';
@@ -33,6 +41,24 @@ const R = '(?![A-Za-z0-9_])';
 const CONNECT = `["']?\\s{0,4}(?::|=>|=)\\s{0,4}["']?`;
 /** Schemes whose URL password is a database credential (counted as database-url-password). */
 const DB_SCHEMES = 'postgres(?:ql)?|mysql|mysqlx|mariadb|mongodb(?:\\+srv)?|rediss?|redis\\+sentinel|amqps?|mssql|sqlserver|clickhouse|cockroachdb|neo4j(?:\\+s)?|couchdb|cassandra|db2|oracle|snowflake';
+
+/** A credential's key name: one of the words, after up to 40 name characters. */
+const CREDENTIAL_NAME = '[A-Za-z0-9_.-]{0,40}?(?:password|passwd|secret(?:[_-]?key)?|token|api[_-]?key)';
+
+/**
+ * Whether a value given to a credential's name looks like one, not like what stands in for one
+ * in documentation, templates and masked output: a variable (`$TOKEN`, `${X}`, `%X%`, `{{x}}`),
+ * a placeholder (`<token>`, `YOUR_TOKEN_HERE`, `xxxx`, `****`, `...`), another variable's name
+ * (`GITHUB_TOKEN`), a path or URL, a value of one repeated character, or a plain word (`required`,
+ * `false`, `String`). A real password that is a plain word is left: no rule can tell it from one.
+ */
+export function plausibleCredential(value: string): boolean {
+  if (/^[$%{<[(*/~@]|^\.\.?\/|:\/\/|[<>]|\{\{|\*\*\*|\.\.\.|\u2026|xxx/i.test(value)) return false;
+  if (/^(?:your|example|sample|dummy|fake|placeholder)[_-]|[_-](?:here|placeholder)$/i.test(value)) return false;
+  if (/^(.)\1*$/.test(value) || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value)) return false;
+  // A plain word: letters only, in one case or capitalised.
+  return !/^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/.test(value);
+}
 
 function rx(source: string, flags = ''): RegExp {
   return new RegExp(source, `gd${flags}`);
@@ -55,14 +81,16 @@ export const RULES: readonly Rule[] = [
   {
     id: 'aws-secret-access-key',
     title: 'AWS secret access keys after their key name (aws_secret_access_key=, "SecretAccessKey":)',
-    keys: ['ecret_access_key', 'ECRET_ACCESS_KEY', 'ecretAccessKey', 'ecret_Access_Key'],
+    keys: ['secret_access_key', 'secretaccesskey', 'secret_accesskey', 'secretaccess_key'],
+    caseless: true,
     pattern: rx(`(?:aws_?)?secret_?access_?key${CONNECT}(?<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`, 'i'),
     minEntropy: 3,
   },
   {
     id: 'aws-session-token',
     title: 'AWS session tokens after their key name (aws_session_token=, "SessionToken":)',
-    keys: ['ession_token', 'ESSION_TOKEN', 'essionToken', 'ession_Token'],
+    keys: ['session_token', 'sessiontoken'],
+    caseless: true,
     pattern: rx(`(?:aws_?)?session_?token${CONNECT}(?<v>[A-Za-z0-9/+=]{100,4096})(?![A-Za-z0-9/+=])`, 'i'),
     minEntropy: 3,
   },
@@ -81,8 +109,10 @@ export const RULES: readonly Rule[] = [
   {
     id: 'azure-storage-key',
     title: 'Azure storage account keys and Service Bus / Event Hubs shared access keys in connection strings',
-    keys: ['AccountKey=', 'SharedAccessKey='],
-    pattern: rx('(?:AccountKey=(?<v>[A-Za-z0-9+/]{86}==)|SharedAccessKey=(?<w>[A-Za-z0-9+/]{42,43}=))'),
+    // Connection string keys are case-insensitive (Azure SDKs accept `accountkey=`).
+    keys: ['accountkey=', 'sharedaccesskey='],
+    caseless: true,
+    pattern: rx('(?:AccountKey=(?<v>[A-Za-z0-9+/]{86}==)|SharedAccessKey=(?<w>[A-Za-z0-9+/]{42,43}=))', 'i'),
   },
   {
     id: 'azure-client-secret',
@@ -136,7 +166,8 @@ export const RULES: readonly Rule[] = [
   {
     id: 'twilio-auth-token',
     title: 'Twilio auth tokens after their key name (TWILIO_AUTH_TOKEN=, twilioAuthToken:)',
-    keys: ['TWILIO_AUTH', 'twilio_auth', 'twilioAuth', 'TwilioAuth'],
+    keys: ['twilio_auth', 'twilioauth'],
+    caseless: true,
     pattern: rx(`twilio_?auth_?token${CONNECT}(?<v>[0-9a-f]{32})${R}`, 'i'),
     minEntropy: 2.5,
   },
@@ -226,19 +257,38 @@ export const RULES: readonly Rule[] = [
     id: 'url-password',
     title: 'passwords in other URLs (scheme://user:PASSWORD@host)',
     keys: ['@'],
-    pattern: rx(`(?<![A-Za-z0-9+.-])(?!(?:jdbc:)?(?:${DB_SCHEMES})://)[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\\s:/?#@"'\`<>]{0,128}:(?<v>[^\\s/?#"'\`<>]{1,256})@(?=[^\\s@/?#"'\`<>]*[A-Za-z0-9\\]])`),
+    // Schemes are case-insensitive (POSTGRES:// is a database URL too).
+    pattern: rx(`(?<![A-Za-z0-9+.-])(?!(?:jdbc:)?(?:${DB_SCHEMES})://)[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\\s:/?#@"'\`<>]{0,128}:(?<v>[^\\s/?#"'\`<>]{1,256})@(?=[^\\s@/?#"'\`<>]*[A-Za-z0-9\\]])`, 'i'),
     requires: '://',
   },
   {
     id: 'authorization-header',
     title: 'Authorization and Proxy-Authorization headers (Bearer, Basic, token, Digest, …)',
-    keys: ['uthorization', 'UTHORIZATION'],
+    // Header names are case-insensitive: curl -v prints `authorization:` over HTTP/2.
+    keys: ['authorization'],
+    caseless: true,
     pattern: rx(
       `(?<![A-Za-z])(?:proxy-)?authorization["']?\\s{0,4}[:=]\\s{0,4}["']?` +
         `(?:(?:bearer|basic|token|bot|apikey|api-key|sso-key|negotiate|ntlm|dpop|gsskey|hoba|mutual|vapid|scram-sha-256|scram-sha-1)\\s{1,4})?` +
         `(?<v>(?:digest|aws4-hmac-sha256)\\s[^"'\`\\n]{1,2000}|[^\\s"'\`,;]{1,4096})`,
       'i',
     ),
+  },
+  {
+    // Last: where a rule above finds the same value, that rule names it (detect.ts mergeDetections).
+    id: 'credential-assignment',
+    title: 'values given to a key named password, passwd, secret, secret_key, token or api_key (KEY=value, JSON and YAML fields, HTTP headers)',
+    keys: ['password', 'passwd', 'secret', 'token', 'api_key', 'apikey', 'api-key'],
+    caseless: true,
+    pattern: rx(
+      // The name: one of the words, or a longer name ending with one (DB_PASSWORD, x-api-key, clientSecret).
+      `(?:(?<![A-Za-z0-9_.-])${CREDENTIAL_NAME}["'\`]?[ \\t]{0,4}=(?!=)` + // KEY=value, --password=, ?token=
+        `|["'\`]${CREDENTIAL_NAME}["'\`][ \\t]{0,4}:` + // "password": in JSON, 'token': in YAML or Python
+        `|(?:^[ \\t]{0,8}(?:[<>-][ \\t]{1,4})?|-H[ \\t]?["']|--header[ \\t=]["'])${CREDENTIAL_NAME}:)` + // a header or YAML field at the start of a line, or curl -H 'X-Api-Key: …'
+        `[ \\t]{0,4}(?:["'\`](?<v>[^\\s"'\`]{6,4096})|(?<w>[^\\s"'\`,;&]{6,4096}))`,
+      'i',
+    ),
+    plausible: plausibleCredential,
   },
 ];
 

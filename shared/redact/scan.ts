@@ -11,7 +11,10 @@ import { RULES } from './rules';
 export const LOOKALIKE = -1;
 
 interface Key {
+  /** The literal; a caseless key's letters in lower case. */
   readonly bytes: Uint8Array;
+  /** Per byte, what is or-ed into the text's byte before comparing: 0x20 for a caseless key's letters, else 0. */
+  readonly fold: Uint8Array;
   /** Index of the anchor byte in `bytes`. */
   readonly anchor: number;
   /** Index into RULES, or LOOKALIKE. */
@@ -20,6 +23,7 @@ interface Key {
   readonly wordStart?: boolean;
 }
 
+const LETTER = (b: number): boolean => (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
 const WORD = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b === 0x5f;
 
 /**
@@ -29,16 +33,24 @@ const WORD = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b
  */
 const BY_FREQUENCY = '~`^|\\{}@&?#$%_!;JQXZVKYWUFHAjqzBMGDPOLNRISCET-=xkvbwgymfp,"\'()[]<>+*/:.0123456789ucdlhrsnioate \t\n';
 
-function rank(byte: number): number {
-  const i = BY_FREQUENCY.indexOf(String.fromCharCode(byte));
-  return i < 0 ? -1 : i;
+/** A byte's place in BY_FREQUENCY; a caseless letter is as common as its commoner case. */
+function rank(byte: number, caseless = false): number {
+  if (caseless && LETTER(byte)) return Math.max(rank(byte | 0x20), rank(byte & ~0x20));
+  return BY_FREQUENCY.indexOf(String.fromCharCode(byte));
 }
 
-function makeKey(key: string, rule: number): Key {
+/** The bytes a key's byte matches in the text: both cases of a caseless key's letter. */
+function cases(byte: number, caseless: boolean): number[] {
+  return caseless && LETTER(byte) ? [byte | 0x20, byte & ~0x20] : [byte];
+}
+
+function makeKey(key: string, rule: number, caseless: boolean): Key {
   // A key written `\\bKEY` starts a word: the byte before it is no letter, digit or `_`.
   const wordStart = key.startsWith('\\b');
-  const bytes = Uint8Array.from(wordStart ? key.slice(2) : key, (c) => c.charCodeAt(0));
-  return { bytes, anchor: anchorOf(bytes), rule, wordStart };
+  const literal = wordStart ? key.slice(2) : key;
+  const bytes = Uint8Array.from(caseless ? literal.toLowerCase() : literal, (c) => c.charCodeAt(0));
+  const fold = bytes.map((b) => (caseless && LETTER(b) ? 0x20 : 0));
+  return { bytes, fold, anchor: anchorOf(bytes, caseless), rule, wordStart };
 }
 
 /**
@@ -46,9 +58,9 @@ function makeKey(key: string, rule: number): Key {
  * (PAIRS), so the anchor is the byte whose pairs with both neighbours are rare. A pair's rank is
  * the sum of its bytes' ranks; a neighbour outside the key can be any byte, ranked as the commonest.
  */
-function anchorOf(bytes: Uint8Array): number {
+function anchorOf(bytes: Uint8Array, caseless: boolean): number {
   const any = BY_FREQUENCY.length;
-  const at = (i: number): number => (i < 0 || i >= bytes.length ? any : rank(bytes[i]));
+  const at = (i: number): number => (i < 0 || i >= bytes.length ? any : rank(bytes[i], caseless));
   let best = 0;
   let bestCost = Infinity;
   for (let i = 0; i < bytes.length; i++) {
@@ -59,13 +71,13 @@ function anchorOf(bytes: Uint8Array): number {
 }
 
 const KEYS: readonly Key[] = [
-  ...RULES.flatMap((r, i) => r.keys.map((k) => makeKey(k, i))),
+  ...RULES.flatMap((r, i) => r.keys.map((k) => makeKey(k, i, r.caseless === true))),
   // U+27E6 and U+301A: the anchor is fixed to a byte that is rare in text (the lead bytes are not).
-  { bytes: Uint8Array.of(0xe2, 0x9f, 0xa6), anchor: 1, rule: LOOKALIKE },
-  { bytes: Uint8Array.of(0xe3, 0x80, 0x9a), anchor: 2, rule: LOOKALIKE },
+  { bytes: Uint8Array.of(0xe2, 0x9f, 0xa6), fold: new Uint8Array(3), anchor: 1, rule: LOOKALIKE },
+  { bytes: Uint8Array.of(0xe3, 0x80, 0x9a), fold: new Uint8Array(3), anchor: 2, rule: LOOKALIKE },
 ];
 
-/** Keys by anchor byte: ANCHORS[b] is 0, or 1 + the index of b's key list. */
+/** Keys by anchor byte: ANCHORS[b] is 0, or 1 + the index of b's key list (a caseless key is in both of its anchor's lists). */
 const ANCHORS = new Uint8Array(256);
 const KEYS_BY_ANCHOR: Key[][] = [];
 /**
@@ -74,19 +86,21 @@ const KEYS_BY_ANCHOR: Key[][] = [];
  */
 const NEIGHBOURS: Uint8Array[] = [];
 for (const k of KEYS) {
-  const b = k.bytes[k.anchor];
-  if (ANCHORS[b] === 0) {
-    KEYS_BY_ANCHOR.push([]);
-    NEIGHBOURS.push(new Uint8Array(512));
-    ANCHORS[b] = KEYS_BY_ANCHOR.length;
+  const caseless = k.fold[k.anchor] !== 0;
+  for (const b of cases(k.bytes[k.anchor], caseless)) {
+    if (ANCHORS[b] === 0) {
+      KEYS_BY_ANCHOR.push([]);
+      NEIGHBOURS.push(new Uint8Array(512));
+      ANCHORS[b] = KEYS_BY_ANCHOR.length;
+    }
+    const slot = ANCHORS[b] - 1;
+    KEYS_BY_ANCHOR[slot].push(k);
+    const n = NEIGHBOURS[slot];
+    if (k.anchor > 0) for (const c of cases(k.bytes[k.anchor - 1], k.fold[k.anchor - 1] !== 0)) n[c] = 1;
+    else for (let c = 0; c < 256; c++) if (!k.wordStart || !WORD(c)) n[c] = 1;
+    if (k.anchor === k.bytes.length - 1) n.fill(1, 256, 512);
+    else for (const c of cases(k.bytes[k.anchor + 1], k.fold[k.anchor + 1] !== 0)) n[256 + c] = 1;
   }
-  const slot = ANCHORS[b] - 1;
-  KEYS_BY_ANCHOR[slot].push(k);
-  const n = NEIGHBOURS[slot];
-  if (k.anchor > 0) n[k.bytes[k.anchor - 1]] = 1;
-  else for (let b = 0; b < 256; b++) if (!k.wordStart || !WORD(b)) n[b] = 1;
-  if (k.anchor === k.bytes.length - 1) n.fill(1, 256, 512);
-  else n[256 + k.bytes[k.anchor + 1]] = 1;
 }
 
 /**
@@ -143,7 +157,7 @@ function candidate(bytes: Uint8Array, at: number, end: number, hit: (rule: numbe
     const start = at - k.anchor;
     if (start < 0 || start + k.bytes.length > end) continue;
     let j = 0;
-    while (j < k.bytes.length && bytes[start + j] === k.bytes[j]) j++;
+    while (j < k.bytes.length && (bytes[start + j] | k.fold[j]) === k.bytes[j]) j++;
     if (j === k.bytes.length && !(k.wordStart && start > 0 && WORD(bytes[start - 1]))) hit(k.rule, start);
   }
 }

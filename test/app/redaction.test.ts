@@ -51,7 +51,7 @@ describe('airlock capture --json', () => {
     expect(err).toBe('');
     expect(code).toBe(0);
     expectRedacted(env, out);
-    expect(env.redaction.policy).toMatchObject({ mode: 'on', ruleset: 'airlock-secrets', version: 1, allowlist: null });
+    expect(env.redaction.policy).toMatchObject({ mode: 'on', ruleset: 'airlock-secrets', version: 2, allowlist: null });
     // The record stores the same redacted text and notes the suspected secrets of its raw bytes.
     const record = await (await Vault.open(vault)).getRecord(env.record);
     expect(record.sanitized).toEqual({ stdout: env.stdout, stderr: env.stderr });

@@ -16,29 +16,31 @@ function found(bytes: Uint8Array, from: number, end: number): string[] {
 const isWord = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_]/.test(c);
 
 /**
- * What findKeys must report, from the rules' key literals by plain string search: every
- * occurrence of a key that lies in [from, end) (a `\b` key only where no word character precedes
- * it), and each marker look-alike. The text is ASCII apart from the look-alikes, so string
- * offsets are byte offsets once the look-alikes' extra bytes are counted.
+ * What findKeys must report, from the rules' key literals by plain string search over the bytes
+ * (one character per byte): every occurrence of a key that lies in [from, end) (a `\b` key only
+ * where no word character precedes it; a caseless rule's keys in any case of their ASCII letters),
+ * and each marker look-alike.
  */
 function expected(text: string, from: number, end: number): string[] {
-  const bytes = enc.encode(text);
-  const latin = Array.from(bytes, (b) => String.fromCharCode(b)).join('');
+  const latin = Array.from(enc.encode(text), (b) => String.fromCharCode(b)).join('');
+  const folded = latin.replace(/[A-Z]/g, (c) => c.toLowerCase());
   const out = new Set<string>();
-  const search = (key: string, rule: number, wordStart: boolean): void => {
-    for (let at = latin.indexOf(key, from); at >= 0 && at + key.length <= end; at = latin.indexOf(key, at + 1)) {
+  const search = (key: string, rule: number, wordStart: boolean, caseless: boolean): void => {
+    const hay = caseless ? folded : latin;
+    const needle = caseless ? key.toLowerCase() : key;
+    for (let at = hay.indexOf(needle, from); at >= 0 && at + needle.length <= end; at = hay.indexOf(needle, at + 1)) {
       if (!wordStart || !isWord(latin[at - 1])) out.add(`${rule}@${at}`);
     }
   };
   RULES.forEach((r, i) => {
-    for (const k of r.keys) search(k.startsWith('\\b') ? k.slice(2) : k, i, k.startsWith('\\b'));
+    for (const k of r.keys) search(k.startsWith('\\b') ? k.slice(2) : k, i, k.startsWith('\\b'), r.caseless === true);
   });
-  for (const look of ['\u27e6', '\u301a']) search(Array.from(enc.encode(look), (b) => String.fromCharCode(b)).join(''), LOOKALIKE, false);
+  for (const look of ['\u27e6', '\u301a']) search(Array.from(enc.encode(look), (b) => String.fromCharCode(b)).join(''), LOOKALIKE, false, false);
   return [...out].sort();
 }
 
 describe('findKeys (the one pass over the bytes)', () => {
-  const pieces = [...(SECRETS as { line: string }[]).map((s) => s.line), ...(BENIGN as string[]), '\u27e6', '\u301a', ' ', '\n', '-', 'A', 'K', '_', '@', 'x', 'o'];
+  const pieces = [...(SECRETS as { line: string }[]).map((s) => s.line), ...(BENIGN as string[]), '\u27e6', '\u301a', ' ', '\n', '-', 'A', 'K', '_', '@', 'x', 'o', 'AUTHORIZATION', 'Pass', 'wOrD', 'ToKeN', 'api', 'éToken', 'Ñ'];
 
   it('reports exactly the key occurrences that a string search finds, for any text and range', () => {
     fc.assert(
