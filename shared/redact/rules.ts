@@ -255,10 +255,15 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'url-password',
-    title: 'passwords in other URLs (scheme://user:PASSWORD@host)',
+    title: 'passwords in other URLs (scheme://user:PASSWORD@host; the user of TOKEN:x-oauth-basic@, where the token is the user)',
     keys: ['@'],
-    // Schemes are case-insensitive (POSTGRES:// is a database URL too).
-    pattern: rx(`(?<![A-Za-z0-9+.-])(?!(?:jdbc:)?(?:${DB_SCHEMES})://)[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\\s:/?#@"'\`<>]{0,128}:(?<v>[^\\s/?#"'\`<>]{1,256})@(?=[^\\s@/?#"'\`<>]*[A-Za-z0-9\\]])`, 'i'),
+    // Schemes are case-insensitive (POSTGRES:// is a database URL too). GitHub's OAuth form puts
+    // the token in the user and a fixed word in the password.
+    pattern: rx(
+      `(?<![A-Za-z0-9+.-])(?!(?:jdbc:)?(?:${DB_SCHEMES})://)[A-Za-z][A-Za-z0-9+.-]{0,30}://` +
+        `(?:(?<w>[^\\s:/?#@"'\`<>]{1,256}):x-oauth-basic@|[^\\s:/?#@"'\`<>]{0,128}:(?<v>[^\\s/?#"'\`<>]{1,256})@)(?=[^\\s@/?#"'\`<>]*[A-Za-z0-9\\]])`,
+      'i',
+    ),
     requires: '://',
   },
   {
