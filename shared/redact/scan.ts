@@ -126,25 +126,36 @@ for (let first = 0; first < 256; first++) {
 /**
  * Calls `hit(rule, start)` for every key found in `bytes[from, end)` (the key may start up to its
  * anchor's index before `from`), in order of position; `rule` is an index into RULES or LOOKALIKE.
- * Eight bytes per step: four pair lookups (most steps find nothing), then for a step that found
- * something each byte's anchor and neighbour test and the full comparison.
  */
 export function findKeys(bytes: Uint8Array, from: number, end: number, hit: (rule: number, start: number) => void): void {
-  let i = from;
-  // The 16-bit view starts at an even address.
-  if (i < end && (bytes.byteOffset + i) & 1) candidate(bytes, i++, end, hit);
-  if (i === end) return;
-  const pairs = new Uint16Array(bytes.buffer, bytes.byteOffset + i, (end - i) >> 1);
-  const steps = pairs.length & ~3;
-  for (let p = 0; p < steps; p += 4) {
+  // The 16-bit view starts at an even address, and takes whole steps of 8 bytes; the bytes before
+  // and after it are looked at one by one.
+  const start = Math.min(end, from + ((bytes.byteOffset + from) & 1));
+  const steps = (end - start) >> 3;
+  eachByte(bytes, from, start, end, hit);
+  if (steps > 0) byPairs(bytes, new Uint16Array(bytes.buffer, bytes.byteOffset + start, steps * 4), start, end, hit);
+  eachByte(bytes, start + steps * 8, end, end, hit);
+}
+
+/**
+ * The loop over the text, eight bytes per step: four pair lookups (most steps find nothing), then
+ * each byte of a pair that found something goes to {@link candidate}. (Kept apart from the ends,
+ * so the optimised loop holds no path that ran too rarely to be profiled.)
+ */
+function byPairs(bytes: Uint8Array, pairs: Uint16Array, at: number, end: number, hit: (rule: number, start: number) => void): void {
+  const n = pairs.length;
+  for (let p = 0; p < n; p += 4) {
     if ((PAIRS[pairs[p]] | PAIRS[pairs[p + 1]] | PAIRS[pairs[p + 2]] | PAIRS[pairs[p + 3]]) === 0) continue;
     for (let q = p; q < p + 4; q++) {
       if (PAIRS[pairs[q]] === 0) continue;
-      candidate(bytes, i + 2 * q, end, hit);
-      candidate(bytes, i + 2 * q + 1, end, hit);
+      candidate(bytes, at + 2 * q, end, hit);
+      candidate(bytes, at + 2 * q + 1, end, hit);
     }
   }
-  for (let j = i + 2 * steps; j < end; j++) candidate(bytes, j, end, hit);
+}
+
+function eachByte(bytes: Uint8Array, from: number, to: number, end: number, hit: (rule: number, start: number) => void): void {
+  for (let i = from; i < to; i++) candidate(bytes, i, end, hit);
 }
 
 /** An anchor at `at` whose neighbours some key allows: compared in full. */
