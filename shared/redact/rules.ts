@@ -42,8 +42,12 @@ const CONNECT = `["']?\\s{0,4}(?::|=>|=)\\s{0,4}["']?`;
 /** Schemes whose URL password is a database credential (counted as database-url-password). */
 const DB_SCHEMES = 'postgres(?:ql)?|mysql|mysqlx|mariadb|mongodb(?:\\+srv)?|rediss?|redis\\+sentinel|amqps?|mssql|sqlserver|clickhouse|cockroachdb|neo4j(?:\\+s)?|couchdb|cassandra|db2|oracle|snowflake';
 
-/** A credential's key name: one of the words, after up to 40 name characters. */
-const CREDENTIAL_NAME = '[A-Za-z0-9_.-]{0,40}?(?:password|passwd|secret(?:[_-]?key)?|token|api[_-]?key)';
+/**
+ * A credential's key name: up to 40 name characters, then one of the words. The pattern starts at
+ * the word (what precedes it is checked by lookbehinds), so the regex engine skips to the words.
+ */
+const CREDENTIAL_WORD = '(?:password|passwd|secret(?:[_-]?key)?|token|api[_-]?key)';
+const NAME_BEFORE = '[A-Za-z0-9_.-]{0,40}';
 
 /**
  * Whether a value given to a credential's name looks like one, not like what stands in for one
@@ -286,10 +290,12 @@ export const RULES: readonly Rule[] = [
     keys: ['password', 'passwd', 'secret', 'token', 'api_key', 'apikey', 'api-key'],
     caseless: true,
     pattern: rx(
-      // The name: one of the words, or a longer name ending with one (DB_PASSWORD, x-api-key, clientSecret).
-      `(?:(?<![A-Za-z0-9_.-])${CREDENTIAL_NAME}["'\`]?[ \\t]{0,4}=(?!=)` + // KEY=value, --password=, ?token=
-        `|["'\`]${CREDENTIAL_NAME}["'\`][ \\t]{0,4}:` + // "password": in JSON, 'token': in YAML or Python
-        `|(?:^[ \\t]{0,8}(?:[<>-][ \\t]{1,4})?|-H[ \\t]?["']|--header[ \\t=]["'])${CREDENTIAL_NAME}:)` + // a header or YAML field at the start of a line, or curl -H 'X-Api-Key: …'
+      // The name: one of the words, after at most 40 name characters (DB_PASSWORD, x-api-key,
+      // clientSecret). Each form tests what follows the word before what precedes the name.
+      `(?<![A-Za-z0-9_.-]{41})${CREDENTIAL_WORD}(?:` +
+        `["'\`]?[ \\t]{0,4}=(?!=)` + // KEY=value, --password=, ?token=
+        `|["'\`](?<=["'\`]${NAME_BEFORE}${CREDENTIAL_WORD}["'\`])[ \\t]{0,4}:` + // "password": in JSON, 'token': in YAML or Python
+        `|:(?<=(?:^[ \\t]{0,8}(?:[<>-][ \\t]{1,4})?|-H[ \\t]?["']|--header[ \\t=]["'])${NAME_BEFORE}${CREDENTIAL_WORD}:))` + // a header or YAML field at the start of a line, or curl -H 'X-Api-Key: …'
         `[ \\t]{0,4}(?:["'\`](?<v>[^\\s"'\`]{6,4096})|(?<w>[^\\s"'\`,;&]{6,4096}))`,
       'i',
     ),
