@@ -2,7 +2,8 @@
 // bench inputs). In a fresh process per input, with the input in memory, 1 MiB chunks, both warm:
 // rounds alternate the Sanitizer alone (what `airlock sanitize` runs) and the Sanitizer with the
 // Redactor on its output (what capture runs); the stage's cost is their difference, as a share of
-// the sanitizer's time in the same rounds. shared/sanitize and shared/redact are bundled with
+// the sanitizer's time in the same rounds. Times are the process's CPU time (user + system), not
+// wall time: on a shared machine wall time also counts the waits for a core. shared/sanitize and shared/redact are bundled with
 // esbuild into bench/.corpus/.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -40,9 +41,10 @@ const plain = [], redacted = [];
 let info;
 for (let k = 0; k < Number(runs); k++) {
   for (const redact of k % 2 ? [true, false] : [false, true]) {
-    const t = process.hrtime.bigint();
+    const t = process.cpuUsage();
     const res = once(redact);
-    (redact ? redacted : plain).push(Number(process.hrtime.bigint() - t) / 1e6);
+    const used = process.cpuUsage(t);
+    (redact ? redacted : plain).push((used.user + used.system) / 1e3);
     if (redact) info = res;
   }
 }
