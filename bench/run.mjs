@@ -273,7 +273,7 @@ function printRedaction({ inputs: results, adversarial }, throughput) {
       r.error || !whole(name) ? 'n/a' : `${((r.stageMs / whole(name)) * 100).toFixed(0)} %`, r.found ?? 'n/a']);
   }
   console.log(table(rows));
-  console.log('\nRedaction stage on adversarial text (alone, 64 KiB chunks, best of 3): ms for 1 and 4 MiB; growth ~1 linear, ~4 quadratic');
+  console.log('\nRedaction stage on adversarial text (alone, 64 KiB chunks, best of 3): CPU ms for 1 and 4 MiB; growth ~1 linear, ~4 quadratic');
   if (adversarial.error) console.log(`  ERR ${adversarial.error}`);
   else console.log(table([['unit repeated', '1 MiB', '4 MiB', 'growth'], ...Object.entries(adversarial).map(([name, a]) => [JSON.stringify(name), a.ms1.toFixed(0), a.ms4.toFixed(0), `${a.growth.toFixed(2)}${a.growth > 2 ? ' (SUPERLINEAR?)' : ''}`])]));
 }
