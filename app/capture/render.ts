@@ -34,6 +34,7 @@ export function renderEnvelope(env: CaptureEnvelope, terminalWidth?: number): st
   lines.push(`airlock: sandbox ${env.sandbox.used}: ${terminalSafeLine(env.sandbox.reason)}`);
   lines.push(`airlock: network ${env.sandbox.network.used}: ${terminalSafeLine(env.sandbox.network.reason)}`);
   if (env.sandbox.hint) lines.push(`airlock: hint: ${terminalSafeLine(env.sandbox.hint)}`);
+  lines.push(`airlock: redacted: ${redactedSummary(env.redaction)}`);
   const out: string[] = [];
   if (env.termination) {
     const why = {
@@ -59,6 +60,19 @@ export function renderEnvelope(env: CaptureEnvelope, terminalWidth?: number): st
   for (const stream of STREAMS) renderStream(out, stream, env[stream], env.text_truncated[stream], columns, own);
   out.push('--- end ---');
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * "3 (github-token 2, jwt 1) as ⟦redacted:RULE⟧", "nothing", or with --redact off what was found
+ * and left in. Rule ids come from a fixed table; counts only, never a value.
+ */
+export function redactedSummary(r: CaptureEnvelope['redaction']): string {
+  const totals = new Map<string, number>();
+  for (const s of [r.stdout, r.stderr]) for (const [rule, n] of Object.entries(s.rules)) totals.set(rule, (totals.get(rule) ?? 0) + n);
+  const count = r.stdout.count + r.stderr.count;
+  const byRule = [...totals].map(([rule, n]) => `${rule} ${n}`).join(', ');
+  if (r.policy.mode === 'off') return count === 0 ? 'off (no secret found)' : `OFF: ${count} suspected secret(s) left in the text (${byRule})`;
+  return count === 0 ? 'nothing' : `${count} (${byRule}) as ${r.policy.marker}`;
 }
 
 function summaryLine(env: CaptureEnvelope): string {

@@ -20,7 +20,7 @@ const USAGE = `Usage:
   airlock vault list   [--vault DIR] [--json]
   airlock vault show   ID|PREFIX|latest [--vault DIR] [--json]
   airlock vault verify [--vault DIR] [--json]
-  airlock vault prune  --raw-older-than DURATION [--dry-run] [--vault DIR] [--json]
+  airlock vault prune  [--raw-older-than DURATION] [--raw-with-secrets-older-than DURATION] [--dry-run] [--vault DIR] [--json]
 ${IMPORT_USAGE}
 
 List, inspect, verify and prune the restricted vault of captures. Output is metadata and
@@ -33,6 +33,9 @@ Options:
   --raw-older-than DURATION   prune raw bytes of records older than DURATION (45s, 30m, 12h, 7d),
                               and what was derived from them: approved extracts, span indexes,
                               bookmarks, screen caches; records and sanitized text are kept
+  --raw-with-secrets-older-than DURATION
+                              (prune) a shorter retention for raw bytes whose record notes
+                              suspected secrets (raw_suspected_secrets; docs/secrets.md)
   --dry-run                   (prune) say what would be pruned, change nothing
 
 list orders records by capture time. show takes a record id, a unique prefix of one, or
@@ -46,7 +49,7 @@ ${IMPORT_HELP}`;
 const LIST_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const SHOW_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const VERIFY_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
-const PRUNE_SPEC: FlagSpec = { '--vault': 'value', '--raw-older-than': 'value', '--dry-run': 'flag', '--json': 'flag' };
+const PRUNE_SPEC: FlagSpec = { '--vault': 'value', '--raw-older-than': 'value', '--raw-with-secrets-older-than': 'value', '--dry-run': 'flag', '--json': 'flag' };
 
 /** `airlock vault`: list/show/verify/prune the capture vault. */
 export const vaultCommand: Command = {
@@ -211,21 +214,28 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(args, PRUNE_SPEC);
   noPositionals(parsed);
   const age = parsed.values['--raw-older-than'];
-  if (age === undefined) throw new UsageError('prune needs --raw-older-than DURATION (e.g. 7d)');
-  let olderThanMs: number;
-  try {
-    olderThanMs = parseDuration(age);
-  } catch (err) {
-    throw new UsageError(terminalSafeLine((err as Error).message));
-  }
+  const secretsAge = parsed.values['--raw-with-secrets-older-than'];
+  if (age === undefined && secretsAge === undefined) throw new UsageError('prune needs --raw-older-than DURATION (e.g. 7d) or --raw-with-secrets-older-than DURATION');
+  const duration = (value: string): number => {
+    try {
+      return parseDuration(value);
+    } catch (err) {
+      throw new UsageError(terminalSafeLine((err as Error).message));
+    }
+  };
+  const now = new Date();
+  // Without --raw-older-than only records with suspected secrets are past retention.
+  const olderThanMs = age === undefined ? now.getTime() : duration(age);
+  const secretsOlderThanMs = secretsAge === undefined ? undefined : duration(secretsAge);
   const dryRun = parsed.flags.has('--dry-run');
   const vault = await openVaultForCli(parsed.values['--vault'], io);
   if (!dryRun) await assertVaultWritable(vault);
   const audit = AuditLog.forVault(vault.root);
   const requests = new RequestStore(vault, audit);
-  const result = await vault.pruneRaw(olderThanMs, new Date(), {
+  const result = await vault.pruneRaw(olderThanMs, now, {
     dryRun,
     audit,
+    secretsOlderThanMs,
     // Approved extracts are raw bytes (or text made from them): they go before the bytes do.
     releaseDerived: async (digests) => void (await requests.pruneExtracts(digests)),
     // Logged before the deletion: if the audit log cannot take the entry, nothing is deleted.
@@ -235,7 +245,8 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
         size: item.size,
         reason: item.reason,
         records: item.records,
-        older_than: age,
+        ...(age === undefined ? {} : { older_than: age }),
+        ...(secretsAge === undefined ? {} : { secrets_older_than: secretsAge }),
       });
     },
   });

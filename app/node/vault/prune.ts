@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { AuditLog } from '../audit';
 import { ATOMIC_TEMP_SUFFIX, fsyncDir, isErrno, writeFileAtomic } from '../fs-atomic';
 import type { VaultLayout } from './layout';
+import type { CaptureRecord } from './record';
 import { eachRecord, prunedMarker, prunedMarkerPath, sha256Hex } from './records';
 import { RAW_TEMP_PREFIX, RAW_TEMP_SUFFIX, rawTempOwnerAlive } from './raw-writer';
 import { pruneDerived, type DerivedPruneResult } from './prune-index';
@@ -43,6 +44,12 @@ export interface PruneOptions {
   readonly lockTimeoutMs?: number;
   /** Decide as a real run would but change nothing: no record marked, no file deleted, no callback. */
   readonly dryRun?: boolean;
+  /**
+   * A shorter retention for the raw bytes of records that note suspected secrets
+   * (`raw_suspected_secrets`, written by the redaction stage): such a record is past retention
+   * once it is older than this, whatever `olderThanMs` says.
+   */
+  readonly secretsOlderThanMs?: number;
 }
 
 /** What prune did. */
@@ -102,6 +109,11 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
   const nowMs = now.getTime();
   const cutoffMs = nowMs - olderThanMs;
   const dry = options.dryRun === true;
+  const secretsCutoffMs = options.secretsOlderThanMs === undefined ? -Infinity : nowMs - options.secretsOlderThanMs;
+  const isOld = (r: CaptureRecord): boolean => {
+    const created = Date.parse(r.created_at);
+    return created < cutoffMs || (created < secretsCutoffMs && holdsSuspectedSecrets(r));
+  };
   // Per digest: how many records reference it; `keep` those a record within retention still needs.
   const referenced = new Map<string, number>();
   const keep = new Set<string>();
@@ -112,7 +124,7 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
       unreadable.push(r.file);
       continue;
     }
-    const old = Date.parse(r.record.created_at) < cutoffMs;
+    const old = isOld(r.record);
     const pruned = r.record.raw_pruned_at !== undefined;
     for (const ref of new Set(Object.values(r.record.raw).map((x) => x.sha256))) {
       referenced.set(ref, (referenced.get(ref) ?? 0) + 1);
@@ -188,6 +200,13 @@ async function pruneLocked(layout: VaultLayout, olderThanMs: number, now: Date, 
     rawKept,
     index,
   };
+}
+
+/** Whether a record notes suspected secrets in its raw bytes (any stream with a count). */
+export function holdsSuspectedSecrets(r: CaptureRecord): boolean {
+  const note = r.raw_suspected_secrets as Record<string, { count?: unknown } | null> | undefined;
+  if (note === null || typeof note !== 'object') return false;
+  return Object.values(note).some((s) => s !== null && typeof s === 'object' && typeof s.count === 'number' && s.count > 0);
 }
 
 /** Removes (with `dryRun`, only counts) regular files in `dir` matching `match` whose mtime is before `beforeMs`. */
