@@ -2,6 +2,7 @@ import { DEFAULT_POLICY, type RedactionPolicy } from './allowlist';
 import { MAX_KEY_BYTES, MAX_LINE_BYTES, scanBytes, type Detection } from './detect';
 import { LOOKALIKE_REPLACEMENT, markerBytes, type Redaction } from './marker';
 import { isKeyLine } from './pem';
+import { lookalikesIn, showablePrefix } from './preview';
 import { charBoundary, decodeUtf8 } from './utf8';
 
 /** What the stage did to one stream: counts by rule (never a value or a hash of one). */
@@ -135,6 +136,26 @@ export class Redactor {
     this.pendingLen = 0;
     this.contextLen = 0;
     return this.take();
+  }
+
+  /**
+   * The part of the held, unfinished line that may be shown before its line ends (a live log's
+   * partial row), as the output will begin it: a copy, with marker look-alikes replaced. Empty
+   * while complete lines are held (a key block, key-shaped lines) or nothing can be shown; see
+   * showablePrefix for why no byte of it can turn out to be part of a redaction. The held text
+   * stays held: {@link write} and {@link end} emit it as usual, and their output for this line
+   * begins with what this returned. With `replace` false (count only) everything held is shown.
+   */
+  preview(): Uint8Array {
+    const from = this.contextLen;
+    const end = this.pendingLen;
+    if (end <= from || this.inKey || this.heldKeyBytes > 0 || this.pending.subarray(from, end).includes(0x0a)) return EMPTY;
+    if (!this.replace) return this.pending.slice(from, end);
+    const cut = showablePrefix(this.pending, from, end);
+    if (cut === from) return EMPTY;
+    const out = this.pending.slice(from, cut);
+    for (const at of lookalikesIn(this.pending, from, cut)) out.set(LOOKALIKE_REPLACEMENT, at - from);
+    return out;
   }
 
   /** The counts so far. */
