@@ -8,6 +8,7 @@ import { spawnChild, type ChildExit, type RunningChild } from './child';
 import { ChunkLog, STREAMS, type StreamName } from './chunk-log';
 import { SandboxError, type ChildLaunch } from './sandbox';
 import { StreamCapture, type StreamRedactionOptions, type StreamResult } from './stream-capture';
+import { LiveFeed, type CaptureObserver } from './live-feed';
 
 /** Default hard cap on raw bytes captured, both streams together. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -67,6 +68,8 @@ export interface CaptureOptions {
   readonly launch?: (argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv) => Promise<ChildLaunch>;
   /** The redaction stage after the sanitizer (default: the built-in rules, replacing). */
   readonly redaction?: StreamRedactionOptions;
+  /** Follows the capture as it runs: each chunk's settled text, early text of unfinished lines. */
+  readonly observer?: CaptureObserver;
 }
 
 /** Everything a capture produced; the envelope and the vault record are built from it. */
@@ -167,12 +170,19 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   }
   const log = new ChunkLog();
   const states: StreamState[] = [];
+  const feed = options.observer ? new LiveFeed(options.observer, () => performance.now() - t0) : null;
   try {
+    const tempFiles: Partial<Record<StreamName, string | null>> = {};
     for (const name of STREAMS) {
       const writer = options.createRawWriter();
-      states.push(openStream(name, name === 'stdout' ? child.stdout : child.stderr, new StreamCapture(name, writer, options, options.maxText, options.redaction)));
+      tempFiles[name] = writer.tempFile ?? null;
+      const capture = new StreamCapture(name, writer, options, options.maxText, options.redaction);
+      feed?.add(name, capture);
+      states.push(openStream(name, name === 'stdout' ? child.stdout : child.stderr, capture));
     }
+    options.observer?.rawFiles?.(tempFiles as Record<StreamName, string | null>);
   } catch (err) {
+    feed?.close();
     // A writer could not be set up: stop the child that already runs and drop what was opened.
     await Promise.all(states.map((s) => s.capture.abort().catch(() => undefined)));
     child.stdout.destroy();
@@ -207,6 +217,8 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     stopReading();
     terminate('capture-failed');
   };
+  // The observer's own backlog (a terminal that is not read, a slow disk) pauses the pipes too.
+  let observerWait = false;
 
   // Raw bytes are stored the moment they arrive; sanitizing runs behind, in slices between which
   // the event loop reads the pipes again. So the pipes are emptied as fast as the child fills them
@@ -219,7 +231,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   let sliceScheduled = false;
   /** Resumes a pipe paused for either reason once neither holds. */
   const maybeResume = (state: StreamState): void => {
-    if (!stopped && !queueFull && !state.rawWait) state.pipe.resume();
+    if (!stopped && !queueFull && !observerWait && !state.rawWait) state.pipe.resume();
   };
   /** Sanitizes queued chunks (up to `budget` bytes) and logs them with their arrival facts. */
   const sanitizeQueued = (budget: number): void => {
@@ -228,7 +240,8 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
       queue[queueHead++] = undefined as unknown as Pending;
       const textOffset = c.state.capture.textOffset;
       const textLength = c.state.capture.sanitize(c.bytes);
-      log.add(c.state.name, c.offset, c.bytes.length, textOffset, textLength, c.tMs);
+      const seq = log.add(c.state.name, c.offset, c.bytes.length, textOffset, textLength, c.tMs);
+      feed?.chunk({ seq, stream: c.state.name, offset: c.offset, length: c.bytes.length, textOffset, textLength, tMs: c.tMs }, c.bytes);
       queued -= c.bytes.length;
       budget -= c.bytes.length;
     }
@@ -239,6 +252,18 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     if (queueFull && queued <= QUEUE_LOW_BYTES) {
       queueFull = false;
       for (const st of states) maybeResume(st);
+    }
+    const wait = observerWait ? undefined : options.observer?.wait?.();
+    if (wait) {
+      observerWait = true;
+      for (const st of states) st.pipe.pause();
+      wait.then(
+        () => {
+          observerWait = false;
+          for (const st of states) maybeResume(st);
+        },
+        fail,
+      );
     }
   };
   const slice = (): void => {
@@ -328,6 +353,28 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
       failure = err;
     }
   }
+  // The text the streams' ends make (a held line, an open string's end) is logged and followed
+  // before anything is committed: from here on the settled text is complete.
+  if (failure === null) {
+    try {
+      for (const s of states) {
+        const end = s.capture.endText();
+        const row = { stream: s.name, offset: s.capture.bytes, length: 0, textOffset: end.offset, textLength: end.length, tMs: performance.now() - t0 };
+        // Text only the end made gets a row of its own (no raw bytes), so the log accounts for
+        // every text byte a merged view has to label.
+        if (end.length > 0) {
+          const seq = log.add(s.name, row.offset, 0, row.textOffset, row.textLength, row.tMs);
+          feed?.chunk({ seq, ...row }, EMPTY);
+        } else {
+          feed?.settle(s.name, row);
+        }
+        feed?.end(s.name);
+      }
+    } catch (err) {
+      failure = err;
+    }
+  }
+  feed?.close();
   if (failure !== null) {
     await Promise.all(states.map((s) => s.capture.abort().catch(() => undefined)));
     throw failure;
@@ -354,11 +401,6 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     throw failed.reason;
   }
   const results = settled.map((r) => (r as PromiseFulfilledResult<StreamResult>).value);
-  // Text made only at the end of a stream gets a row of its own (no raw bytes), so the log
-  // accounts for every text byte a merged view has to label.
-  for (const r of results) {
-    if (r.endText.length > 0) log.add(r.name, r.raw.size, 0, r.endText.offset, r.endText.length, performance.now() - t0);
-  }
   const [stdout, stderr] = results;
   const reason = (termination as { reason: TerminationReason } | null)?.reason;
   return {
@@ -379,6 +421,8 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     ...(releaseLock ? { releaseRetentionLock: releaseLock } : {}),
   };
 }
+
+const EMPTY = new Uint8Array(0);
 
 /** Wraps one pipe with the flags the collector needs; 'close' follows 'end' and also a destroy. */
 function openStream(name: StreamName, pipe: Readable, capture: StreamCapture): StreamState {

@@ -4,13 +4,17 @@ import type { CrMode } from '../../shared/sanitize';
 import { AuditLog, type AuditDetails, type AuditEntry } from '../node/audit';
 import { newRecordId, VaultError, type CaptureRecord, type Vault } from '../node/vault';
 import { runCapture, type CaptureOutcome } from './capture';
+import { STREAMS } from './chunk-log';
+import { fanOut, type CaptureObserver } from './live-feed';
+import { RunningRecord } from './running-record';
+import { sealInterrupted } from './interrupted';
 import { SpawnError } from './child';
 import type { EnvSummary } from './child-env';
 import { buildEnvelope, type CaptureEnvelope } from './envelope';
 import { commandString } from './quote';
 import { buildCaptureRecord, captureAuditDetails } from './record';
 import { explainHiddenPath, type SandboxInfo, type SandboxPlan } from './sandbox';
-import { loadRedaction, type RedactMode } from '../redact/policy';
+import { loadRedaction, type RedactionPolicyInfo, type RedactMode } from '../redact/policy';
 
 /** One capture into an open vault, as `airlock capture` and `airlock mcp` run it. */
 export interface StoredCaptureRequest {
@@ -33,6 +37,10 @@ export interface StoredCaptureRequest {
   readonly audit?: AuditLog;
   /** The redaction stage: `on` (default) replaces secrets; `off` only counts them (the CLI's --redact off). */
   readonly redact?: RedactMode;
+  /** Follows the capture as it runs (the terminal's rows, MCP progress), beside the running record. */
+  readonly observer?: CaptureObserver;
+  /** Told the record id once the running record exists, before the command starts. */
+  readonly onStart?: (recordId: string) => void;
 }
 
 /** The stored capture: the envelope, the record as written, and the entries that frame it. */
@@ -88,6 +96,8 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
   const { vault } = req;
   const audit = req.audit ?? AuditLog.forVault(vault.root);
   await vault.assertRoom();
+  // Captures whose Airlock died are sealed as interrupted first (docs/cli.md, "Running captures").
+  await sealInterrupted(vault, audit).catch(() => undefined);
   // The vault's redaction policy is read before anything is logged or run: a bad allowlist runs nothing.
   const redaction = await loadRedaction(vault.root, req.redact ?? 'on');
   const recordId = newRecordId(new Date());
@@ -97,6 +107,19 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
   } catch (err) {
     throw new AuditUnavailableError(err);
   }
+  // The record exists from here on, as a running record (running/<id>/) the sealed one replaces.
+  let running: RunningRecord;
+  try {
+    running = new RunningRecord(await vault.startRunning(recordId, STREAMS, runningFields(recordId, started, redaction.info, req)));
+  } catch (err) {
+    await failed(audit, recordId, 'start', err, req.auditExtra);
+    throw err;
+  }
+  const drop = async (): Promise<void> => {
+    await running.end('failed', null).catch(() => undefined);
+    await running.writer.remove().catch(() => undefined);
+  };
+  req.onStart?.(recordId);
   // Hashing and raw writes run on a worker thread while this one reads the pipes and sanitizes.
   const rawWriters = vault.rawWriterPool();
   let outcome: CaptureOutcome;
@@ -115,9 +138,11 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
       holdRetentionLock: () => vault.holdRetentionLock(),
       launch: req.sandbox.launch,
       redaction: { policy: redaction.policy, replace: redaction.info.mode === 'on' },
+      observer: fanOut([running, req.observer]),
     });
   } catch (err) {
     await failed(audit, recordId, err instanceof SpawnError ? 'start' : 'run', err, req.auditExtra);
+    await drop();
     throw err;
   }
   let record: CaptureRecord | undefined;
@@ -131,7 +156,11 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
     const details = { ...req.auditExtra, ...captureAuditDetails(envelope, record), started: started.seq };
     let stored: AuditEntry;
     try {
-      stored = (await vault.putRecord(record, { action: 'capture.stored', details, audit })).entry;
+      const put = await vault.putRecord(record, { action: 'capture.stored', details, audit });
+      stored = put.entry;
+      // A follower reads the last line from the files it has open; then the directory goes.
+      await running.end('sealed', put.sha256).catch(() => undefined);
+      await running.writer.remove().catch(() => undefined);
     } catch (err) {
       if (err instanceof VaultError) throw err;
       // The command has run: its output is kept even when the log fails now (it took the started
@@ -143,10 +172,34 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
     return { envelope, record, started, stored };
   } catch (err) {
     if (!(err instanceof AuditAppendError)) await failed(audit, recordId, 'store', err, req.auditExtra);
+    await drop();
     throw err;
   } finally {
     await outcome.releaseRetentionLock?.();
   }
+}
+
+/**
+ * What a running record's meta.json says of the capture from its start: what the sealed record
+ * will say too (argv, cwd, sandbox, limits, redaction policy) and the `capture.started` entry.
+ */
+function runningFields(recordId: string, started: AuditEntry, redaction: RedactionPolicyInfo, req: StoredCaptureRequest): Record<string, unknown> {
+  return {
+    record: recordId,
+    kind: 'capture',
+    started_at: new Date().toISOString(),
+    argv: req.argv,
+    command: commandString(req.argv),
+    cwd: req.cwd,
+    via: typeof req.auditExtra?.via === 'string' ? req.auditExtra.via : 'cli',
+    audit_started: { seq: started.seq, hash: started.hash },
+    sandbox: { ...req.sandbox.info, hint: null },
+    limits: { max_bytes: req.maxBytes, max_text: req.maxText, timeout_ms: req.timeoutMs },
+    cr: req.cr,
+    parser_limits: req.limits,
+    env: req.envSummary,
+    redaction,
+  };
 }
 
 /** What `capture.started` holds: printable ASCII only (audit details are metadata, never caller bytes). */

@@ -50,10 +50,26 @@ export class StreamCapture {
   private readonly sanitizer: Sanitizer;
   private readonly window: TextWindow;
   private readonly redactor: Redactor;
-  /** The window copies what it keeps at once, so the redactor's views of the text are safe here. */
-  private readonly toWindow = (piece: Uint8Array): void => this.window.push(piece);
+  /**
+   * Every piece of text the redaction stage settles goes to the window and to {@link onSettled}.
+   * Both copy what they keep at once, so the redactor's views of the text are safe here.
+   */
+  private readonly toWindow = (piece: Uint8Array): void => {
+    if (piece.length === 0) return;
+    this.window.push(piece);
+    this.outBytes += piece.length;
+    this.onSettled?.(piece);
+  };
   private rawBytes = 0;
   private textBytes = 0;
+  private outBytes = 0;
+  private ended: { readonly offset: number; readonly length: number } | null = null;
+  /**
+   * Receives the text the redaction stage settles, in order, as views valid during the call (a
+   * live reader: the terminal, the running record). What it gets is exactly what the stored text
+   * is made of, before the --max-text window.
+   */
+  onSettled: ((piece: Uint8Array) => void) | null = null;
 
   constructor(
     readonly name: StreamName,
@@ -79,6 +95,19 @@ export class StreamCapture {
   /** Sanitized bytes emitted so far (the text offset of the next chunk's text; before redaction). */
   get textOffset(): number {
     return this.textBytes;
+  }
+
+  /** Text the redaction stage has settled so far (the stream's output, before the --max-text window). */
+  get settledBytes(): number {
+    return this.outBytes;
+  }
+
+  /**
+   * What of the unfinished line the redaction stage holds may be shown now (a copy; see
+   * Redactor.preview): it is where the settled text will go on.
+   */
+  preview(): Uint8Array {
+    return this.redactor.preview();
   }
 
   /**
@@ -110,15 +139,24 @@ export class StreamCapture {
   }
 
   /**
-   * Ends the stream: flushes the sanitizer (an unterminated string is counted, never emitted),
-   * commits the raw bytes and builds the result. `complete` false marks the report truncated.
+   * Ends the text: flushes the sanitizer (an unterminated string is counted, never emitted) and
+   * the redaction stage. Returns the text only the end made (a held CR, U+FFFD for a cut
+   * character, the last emulated line), so the chunk log can cover it. Called once, before
+   * {@link finish} (which calls it when nobody did).
    */
-  async finish(complete: boolean): Promise<StreamResult> {
+  endText(): { readonly offset: number; readonly length: number } {
+    if (this.ended !== null) return this.ended;
     const tail = this.sanitizer.end();
-    const endText = { offset: this.textBytes, length: tail.length };
+    this.ended = { offset: this.textBytes, length: tail.length };
     this.redactor.writeTo(tail, this.toWindow);
-    this.window.push(this.redactor.end());
+    this.toWindow(this.redactor.end());
     this.textBytes += tail.length;
+    return this.ended;
+  }
+
+  /** Commits the raw bytes and builds the result (ending the text first). `complete` false marks the report truncated. */
+  async finish(complete: boolean): Promise<StreamResult> {
+    const endText = this.endText();
     const raw = await this.raw.commit();
     const report = { ...this.sanitizer.getReport(!complete), sha256: raw.sha256 };
     const text = this.window.finish();

@@ -5,6 +5,9 @@ export const AUDIT_ACTIONS = [
   'capture.started',
   'capture.stored',
   'capture.failed',
+  // A capture whose Airlock was killed (or lost power) while it ran: its running record sealed as
+  // a record marked interrupted, with what it had stored (creates the record, like `stored`).
+  'capture.interrupted',
   'raw.requested',
   'raw.granted',
   'raw.denied',

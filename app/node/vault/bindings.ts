@@ -11,7 +11,7 @@ import { isRecordId } from './record-id';
 /** What the audit log says about the vault's files: the entries that created or last changed each. */
 export interface AuditIndex {
   readonly chain: AuditVerifyResult;
-  /** Per record id: the entry that created it (`capture.stored`, `artifact.imported`) and the digest it committed to (null: an entry from before records were bound). */
+  /** Per record id: the entry that created it (`capture.stored`, `capture.interrupted`, `artifact.imported`) and the digest it committed to (null: an entry from before records were bound). */
   readonly records: Map<string, { seq: number; sha256: string | null; count: number }>;
   /** Per record id: the `record.pruned` entry's digest of the marker. */
   readonly markers: Map<string, string>;
@@ -49,6 +49,7 @@ export async function indexAudit(auditPath: string, anchor?: string): Promise<Au
         if (id) unfinished.delete(id);
         break;
       case 'capture.stored':
+      case 'capture.interrupted':
       case 'artifact.imported':
         if (!id) break;
         unfinished.delete(id);

@@ -13,3 +13,5 @@ export type { PruneOptions, PruneResult, PrunedRaw } from './prune';
 export { AUDIT_FILE, RETENTION_LOCK_FILE, type VaultLayout } from './layout';
 export { RETENTION_LOCK_TIMEOUT_MS, type RetentionLockOptions } from './retention';
 export type { ReleaseLock } from '../audit/lock';
+export { RunningWriter, RUNNING_DIR, RUNNING_FORMAT, type RunningHandle, type RunningMeta, type RunningEntry } from './running';
+export { ownerState, currentOwner, type OwnerState, type RunningOwner } from './owner';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { unlink, type FileHandle } from 'node:fs/promises';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { VaultLayout } from './layout';
@@ -35,6 +35,8 @@ const SYNC_BYTES = 32 << 20;
  * all still in the ring): a thread costs tens of milliseconds to start, a small output less.
  */
 const ATTACH_BYTES = 1 << 20;
+/** Longest time written bytes wait in the ring before the worker writes them to the temp file. */
+const IDLE_FLUSH_MS = 1000;
 
 // Counters per writer (BigInt64Array over a SharedArrayBuffer), in bytes since the start.
 const WRITTEN = 0; // advanced by the main thread after copying into the ring
@@ -241,6 +243,7 @@ class PooledRawWriter implements RawWriter {
   private finished: ReturnType<typeof deferred<{ sha256: string; size: number }>> | null = null;
   private syncing: Promise<void> | null = null;
   private syncedAt = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly layout: VaultLayout,
@@ -261,10 +264,15 @@ class PooledRawWriter implements RawWriter {
     return this.bytes;
   }
 
+  get tempFile(): string {
+    return basename(this.tempPath);
+  }
+
   write(chunk: Uint8Array): void | Promise<void> {
     if (this.state !== 'open') throw new Error('raw writer is closed');
     if (this.error !== null) return this.rejected();
     this.bytes += chunk.byteLength;
+    this.flushSoon();
     if (this.overflow.length > 0) {
       this.overflow.push(new Uint8Array(chunk));
       return this.room!.promise;
@@ -369,6 +377,23 @@ class PooledRawWriter implements RawWriter {
       (this.link ?? this.attach()).wake();
     }
     return n;
+  }
+
+  /**
+   * Bytes that wait in the ring (a small or quiet stream) reach the temp file within
+   * IDLE_FLUSH_MS: the worker is woken for them (started, when none runs yet). So when Airlock is
+   * killed before the commit, the temp file holds what the command wrote up to a moment ago (a
+   * running capture's record names the file). A capture shorter than that never starts the thread.
+   */
+  private flushSoon(): void {
+    if (this.idleTimer !== null) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.state !== 'open' || this.error !== null || this.written === this.wokenAt) return;
+      this.wokenAt = this.written;
+      (this.link ?? this.attach()).wake();
+    }, IDLE_FLUSH_MS);
+    this.idleTimer.unref();
   }
 
   private askForSpace(): void {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
 import { hostname } from 'node:os';
 import { open, rename, unlink, utimes, type FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pidAlive } from '../audit/lock';
 import { ensurePrivateDir, fsyncDir, pathExists, PRIVATE_FILE_MODE } from '../fs-atomic';
 import type { VaultLayout } from './layout';
@@ -27,6 +27,12 @@ export interface RawWriter {
   abort(): Promise<void>;
   /** Bytes accepted so far. */
   readonly size: number;
+  /**
+   * Name of the temp file in `tmp/` the bytes go to until commit (a running capture names it, so
+   * what reached the disk can still be stored when Airlock is killed before the commit); absent
+   * for writers that keep bytes elsewhere (tests).
+   */
+  readonly tempFile?: string;
 }
 
 /** Prefix and suffix of in-progress raw files in `tmp/`; prune removes stale ones. */
@@ -34,7 +40,7 @@ export const RAW_TEMP_PREFIX = 'raw-';
 export const RAW_TEMP_SUFFIX = '.part';
 
 /** A short, filename-safe tag for this host (the hostname itself may hold any character). */
-function hostTag(): string {
+export function hostTag(): string {
   return createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
 }
 
@@ -99,6 +105,10 @@ class FileRawWriter implements RawWriter {
 
   get size(): number {
     return this.bytes;
+  }
+
+  get tempFile(): string {
+    return basename(this.tempPath);
   }
 
   write(chunk: Uint8Array): void | Promise<void> {

@@ -15,6 +15,9 @@ import { AuditLog, type AuditDetails, type AuditEntry } from '../audit';
 import type { ProjectionLimits } from '../json-project';
 import { eachRecord, listRecords, MAX_RECORD_BYTES, readRecord, readRecordChunks, recordFiles, scanRecord, serializeRecord, sha256Hex, writeRecordBytes, type RecordList, type ScannedRecord, type ScanResult } from './records';
 import { verifyVault, type VaultVerifyReport } from './verify';
+import { openRunning, removeRunning, RunningWriter, runningEntries, runningIds, type RunningEntry, type RunningHandle } from './running';
+import { adoptRawTemp } from './adopt-raw';
+import type { RawCommit } from './raw-writer';
 
 /** Options for {@link Vault.open}. */
 export interface VaultOpenOptions {
@@ -24,8 +27,8 @@ export interface VaultOpenOptions {
 
 /** Options for {@link Vault.putRecord}. */
 export interface PutRecordOptions {
-  /** The entry that creates the record: `capture.stored` (default) or `artifact.imported`. */
-  readonly action?: 'capture.stored' | 'artifact.imported';
+  /** The entry that creates the record: `capture.stored` (default), `capture.interrupted` or `artifact.imported`. */
+  readonly action?: 'capture.stored' | 'capture.interrupted' | 'artifact.imported';
   /** Further details of that entry (ids, digests, status: see validateDetails). */
   readonly details?: AuditDetails;
   /** The log to append to (default: this vault's, as the current user). */
@@ -147,6 +150,44 @@ export class Vault {
     if (bavail * bsize < MIN_FREE_BYTES) throw new VaultError('full', `vault ${terminalSafeLine(this.root)}: its file system has less than ${MIN_FREE_BYTES >> 20} MiB free; prune it (airlock vault prune) or free space`);
     const records = (await recordFiles(this.layout)).length;
     if (records >= MAX_VAULT_RECORDS) throw new VaultError('full', `vault ${terminalSafeLine(this.root)} holds ${records} records, its limit; start a new vault (--vault DIR)`);
+  }
+
+  /**
+   * Creates the running record of a capture that is about to start (`running/<id>/`, see
+   * running.ts): `fields` are what is known now (command, cwd, sandbox, …). The sealed record
+   * replaces it.
+   */
+  async startRunning(id: string, streams: readonly string[], fields: Record<string, unknown>): Promise<RunningWriter> {
+    return withWriteErrors(this.root, () => RunningWriter.create(this.layout, id, streams, fields));
+  }
+
+  /** A running capture opened for reading (its meta, owner and files), or null when none has this id. */
+  async openRunning(id: string): Promise<RunningHandle | null> {
+    return openRunning(this.layout, id);
+  }
+
+  /** Ids of the captures with a running record, sorted (sealed ones whose files are left over included). */
+  async runningIds(): Promise<string[]> {
+    return runningIds(this.layout);
+  }
+
+  /** Every entry of `running/`: running captures, starts that did not finish, and anything else there. */
+  async runningEntries(): Promise<RunningEntry[]> {
+    return runningEntries(this.layout);
+  }
+
+  /** Removes a running record's directory, or an unfinished start (an entry of {@link runningEntries}). */
+  async removeRunning(entry: RunningEntry): Promise<void> {
+    if (entry.kind === 'other') throw new VaultError('bad-record', `${entry.name} in running/ is not a running capture`);
+    await withWriteErrors(this.root, () => removeRunning(entry.path));
+  }
+
+  /**
+   * Stores what a dead capture's raw writer left in `tmp/` as a raw artifact (see adoptRawTemp);
+   * call it holding the retention lock.
+   */
+  async adoptRawTemp(name: string | null, onChunk?: (bytes: Uint8Array) => void): Promise<RawCommit> {
+    return withWriteErrors(this.root, () => adoptRawTemp(this.layout, name, onChunk));
   }
 
   /** Whether a record file with this id exists. */
