@@ -752,7 +752,8 @@ export async function exportCompare(maxLines = 2000): Promise<void> {
     const l = lines[i];
     await s.spans.ensureRange(Math.max(0, l.rawStart - 1), 2);
     await s.spans.ensureRange(Math.max(0, l.rawEnd - 1), 2);
-    const range = compareRange(l, lines[i + 1] ?? s.text.line(l.line + 1), (o) => s.spans.outerAt(o));
+    const prev = lines[i - 1] ?? (l.line > 0 ? s.text.line(l.line - 1) : undefined);
+    const range = compareRange(l, lines[i + 1] ?? s.text.line(l.line + 1), (o) => s.spans.outerAt(o), prev);
     ranges.set(l.line, range);
     if (granted) raws.set(l.line, range[1] - range[0] > 4096 ? null : await readRange(range[0], range[1]));
   }

@@ -23,7 +23,8 @@ const SEQUENCE_REACH = 4096;
 export function rowRange(line: TextLine): [number, number] {
   const s = session();
   if (!s) return [line.rawStart, line.rawEnd];
-  return compareRange(line, s.text.line(line.line + 1), (o) => s.spans.outerAt(o));
+  const prev = line.line > 0 ? s.text.line(line.line - 1) : undefined;
+  return compareRange(line, s.text.line(line.line + 1), (o) => s.spans.outerAt(o), prev);
 }
 
 function RawCaret({ line, granted }: { line: TextLine; granted: boolean }) {
