@@ -3,6 +3,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Plain-Node folders below the CLI and capture: the vault, the audit log, terminal text, files, JSON. */
+const NODE_LAYER = ['app/vault', 'app/audit', 'app/terminal', 'app/files', 'app/json'];
 const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'stream', 'util', 'buffer', 'events', 'net', 'http', 'https', 'zlib', 'url'];
 
 export default tseslint.config(
@@ -32,17 +34,18 @@ export default tseslint.config(
     },
   },
   {
-    // Services (vault, audit log, digests) are plain Node modules the CLI and the app both use.
-    files: ['app/node/**/*.ts'],
+    // The vault, the audit log and the Node helpers (terminal text, files, JSON) are plain Node
+    // modules the CLI, capture, MCP and the app all use: they sit below them.
+    files: [...NODE_LAYER.map((d) => `${d}/**/*.ts`)],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only app/main and app/preload import electron.' }], patterns: [
-        { group: ['**/cli/**', '**/capture/**'], message: 'app/node is below the CLI and capture: it must not import them.' },
+        { group: ['**/cli/**', '**/capture/**'], message: `${NODE_LAYER.join(', ')} sit below the CLI and capture: they must not import them.` },
       ] }],
     },
   },
   {
     files: ['app/**/*.ts', 'renderer/**/*.{ts,tsx}', 'test/**/*.ts'],
-    ignores: ['app/main/**', 'app/preload/**', 'app/node/**'],
+    ignores: ['app/main/**', 'app/preload/**', ...NODE_LAYER.map((d) => `${d}/**`)],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only app/main and app/preload import electron.' }] }],
     },

@@ -17,7 +17,7 @@ import { loadArtifactFactory } from '../app/services/bridge/artifact-loader';
 import { createAppServices, type AppServices } from '../app/services/bridge/app-services';
 import type { Caller } from '../app/services/bridge/dispatcher';
 import { buildDemoVault } from '../app/services/import/demo';
-import { Vault } from '../app/node/vault';
+import { Vault } from '../app/vault';
 
 /** The repository (AIRLOCK_REPO when the harness runs bundled, as in `npm run preview`). */
 export const REPO = process.env.AIRLOCK_REPO ?? resolve(dirname(fileURLToPath(import.meta.url)), '..');

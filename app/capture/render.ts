@@ -1,7 +1,7 @@
 import type { RemovalReport } from '../../shared/sanitize';
-import { DEFAULT_COLUMNS, gutterRows, TEXT_GUTTER } from '../node/gutter';
-import { wrapLine } from '../node/fit';
-import { terminalSafeLine } from '../node/terminal-safe';
+import { DEFAULT_COLUMNS, gutterRows, TEXT_GUTTER } from '../terminal/gutter';
+import { wrapLine } from '../terminal/fit';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { STREAMS } from './chunk-log';
 import { shellQuote } from './quote';
 import type { CaptureEnvelope } from './envelope';

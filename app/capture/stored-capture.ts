@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ParserLimits } from '../../shared/parser';
 import type { CrMode } from '../../shared/sanitize';
-import { AuditLog, type AuditDetails, type AuditEntry } from '../node/audit';
-import { newRecordId, VaultError, type CaptureRecord, type Vault } from '../node/vault';
+import { AuditLog, type AuditDetails, type AuditEntry } from '../audit';
+import { newRecordId, VaultError, type CaptureRecord, type Vault } from '../vault';
 import { runCapture, type CaptureOutcome } from './capture';
 import { SpawnError } from './child';
 import type { EnvSummary } from './child-env';

@@ -1,5 +1,5 @@
 import { Sanitizer, type RemovalReport, type SanitizerOptions } from '../../shared/sanitize';
-import type { RawCommit, RawWriter } from '../node/vault';
+import type { RawCommit, RawWriter } from '../vault';
 import type { StreamName } from './chunk-log';
 import { TextWindow, type WindowedText } from './text-window';
 

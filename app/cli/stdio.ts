@@ -1,5 +1,5 @@
 import { readSync, writeSync } from 'node:fs';
-import { isErrno } from '../node/fs-atomic';
+import { isErrno } from '../files/fs-atomic';
 import type { CliIo } from './command';
 import { writeAll } from './write';
 

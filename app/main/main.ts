@@ -3,7 +3,7 @@
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, protocol, session, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { artifactFactory } from './artifact-link';
-import { Vault } from '../node/vault';
+import { Vault } from '../vault';
 import { createAppServices, type AppServices } from '../services/bridge/app-services';
 import { buildDemoVault } from '../services/import/demo';
 import { importFile } from '../services/import/importer';

@@ -1,6 +1,6 @@
-import { AuditLog, canonicalJson, type AuditEntry } from '../../node/audit';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import type { Vault } from '../../node/vault';
+import { AuditLog, canonicalJson, type AuditEntry } from '../../audit';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
+import type { Vault } from '../../vault';
 import { verifyAgainstVault } from '../audit/verify-vault';
 import { noPositionals, parseFlags, type FlagSpec, type ParsedFlags } from '../flags';
 import { openVaultForCli, toCliError } from '../vault-open';

@@ -1,7 +1,7 @@
 import { Sanitizer, type RemovalReport } from '../../../shared/sanitize';
-import { wrapLine } from '../../node/fit';
-import { sha256Digest } from '../../node/sha256';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
+import { wrapLine } from '../../terminal/fit';
+import { sha256Digest } from '../sha256';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
 import { parseFlags, type FlagSpec } from '../flags';
 import { stdoutIsTerminal, terminalColumns, UsageError, type Command } from '../command';
 import { readSource } from '../byte-source';

@@ -1,7 +1,7 @@
-import { AuditLog } from '../../node/audit';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
+import { AuditLog } from '../../audit';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
 import { insideAirlockSandbox } from '../../capture/sandbox';
-import { wrapLine } from '../../node/fit';
+import { wrapLine } from '../../terminal/fit';
 import { DIGEST_DISCLOSURE, RequestError, RequestStore } from '../../services/requests';
 import { CliError, terminalColumns, UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 import { noPositionals, parseFlags, type FlagSpec } from '../flags';

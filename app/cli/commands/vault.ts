@@ -1,19 +1,19 @@
-import { AuditLog } from '../../node/audit';
-import { parseDuration } from '../../node/duration';
-import { wrapLine } from '../../node/fit';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { formatRef, type CaptureRecord, type Vault } from '../../node/vault';
+import { AuditLog } from '../../audit';
+import { parseDuration } from '../duration';
+import { wrapLine } from '../../terminal/fit';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
+import { formatRef, type CaptureRecord, type Vault } from '../../vault';
 import { noPositionals, parseFlags, type FlagSpec } from '../flags';
 import { assertVaultWritable, openVaultForCli, toCliError } from '../vault-open';
-import { captureTime, commandLine, exitCodeText, exitText, headOf, recordField } from '../../node/vault/display';
-import type { ScanResult } from '../../node/vault/records';
+import { captureTime, commandLine, exitCodeText, exitText, headOf, recordField } from '../../vault/display';
+import type { ScanResult } from '../../vault/records';
 import { RequestStore } from '../../services/requests';
 import { writeAll } from '../write';
 import { CliError, terminalColumns, UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 import { findRecordId } from '../vault/find-record';
 import { writeRecord, type StreamText } from '../vault/show';
 import { writeRecordJson } from '../vault/show-json';
-import { SUMMARY_LIMITS } from '../../node/vault/records';
+import { SUMMARY_LIMITS } from '../../vault/records';
 import { IMPORT_HELP, IMPORT_USAGE } from '../vault/import-usage';
 
 const USAGE = `Usage:

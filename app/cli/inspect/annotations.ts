@@ -1,6 +1,6 @@
 import { SPAN_CLASS_NAMES, SpanFlag } from '../../../shared/parser/span-class';
 import type { ByteSink } from '../../../shared/hex';
-import { wrapUtf8 } from '../../node/fit';
+import { wrapUtf8 } from '../../terminal/fit';
 import { paintCell } from './paint';
 import { kindClass, kindFlags, kindMeaning, type SpanGroups } from './span-groups';
 

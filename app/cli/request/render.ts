@@ -1,6 +1,6 @@
 import type { ExtractView } from '../../../shared/bridge/types';
-import { gutterRows } from '../../node/gutter';
-import { terminalSafeLine } from '../../node/terminal-safe';
+import { gutterRows } from '../../terminal/gutter';
+import { terminalSafeLine } from '../../terminal/terminal-safe';
 import { statusFields, type StoredRequest } from '../../services/requests';
 
 /** `0x10:0x20 (16 bytes)`, or `the whole artifact`. */

@@ -1,4 +1,4 @@
-import { VaultError, type CaptureRecord, type Vault } from '../../node/vault';
+import { VaultError, type CaptureRecord, type Vault } from '../../vault';
 import { ToolError } from '../tool';
 
 /** A record's sanitized text of one stream, and what --max-text left out of it. */

@@ -4,7 +4,7 @@
 // counted for the pages that follow. What it writes is checked against the page table's counts,
 // so a raw file that changed after indexing is caught, not served.
 import { closeSync, constants as fsc, openSync } from 'node:fs';
-import { readUpTo } from '../../node/read-up-to';
+import { readUpTo } from '../../files/read-up-to';
 import { SegmentKind } from '../../../shared/sanitize';
 import { MeaningTable } from './build-columns';
 import { BuildRun, PRECEDING_TEXT, type RunOptions } from './build-run';

@@ -13,14 +13,14 @@ import { DEFAULT_LIMITS } from '../../../shared/parser';
 import type {
   ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextPage, TextPosition,
 } from '../../../shared/bridge/types';
-import { ensurePrivateDir, fsyncDir, isErrno } from '../../node/fs-atomic';
-import { parseRef, type Vault } from '../../node/vault';
+import { ensurePrivateDir, fsyncDir, isErrno } from '../../files/fs-atomic';
+import { parseRef, type Vault } from '../../vault';
 import { BridgeError } from '../bridge/errors';
 import { ScreenJobs } from '../screen/jobs';
 import { BookmarkStore } from './bookmarks';
 import { BuildCancelled, buildIndex } from './build';
 import { chunkLogView } from './chunk-log';
-import { engineFingerprint } from './engine';
+import { engineFingerprint } from './fingerprint';
 import { DEFAULT_PAGE_BYTES, MAX_LINE_BYTES, type IndexManifest, type IndexSanitizerOptions } from './format';
 import { DEFAULT_QUERY_BUDGETS, QueryClient, type QueryBudgets } from './query-client';
 import type { QueryMethod } from './query-host';

@@ -1,5 +1,5 @@
-import { AuditLog } from '../../node/audit';
-import { Vault } from '../../node/vault';
+import { AuditLog } from '../../audit';
+import { Vault } from '../../vault';
 import { GrantStore } from '../grants/grants';
 import { importFile } from '../import/importer';
 import { PromptBroker, type PromptOpener } from '../prompt/prompts';

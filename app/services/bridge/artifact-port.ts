@@ -1,4 +1,4 @@
-import type { Vault } from '../../node/vault';
+import type { Vault } from '../../vault';
 import type { AirlockBridge } from '../../../shared/bridge/contract';
 import type { ArtifactRef, ChunkLogView, ScreenStatus, SearchHits, SpanValue } from '../../../shared/bridge/types';
 

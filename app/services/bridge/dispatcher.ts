@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { writeFileAtomic } from '../../node/fs-atomic';
-import { terminalSafeLine } from '../../node/terminal-safe';
-import type { AuditDetails, AuditLine } from '../../node/audit';
-import type { Vault } from '../../node/vault';
+import { writeFileAtomic } from '../../files/fs-atomic';
+import { terminalSafeLine } from '../../terminal/terminal-safe';
+import type { AuditDetails, AuditLine } from '../../audit';
+import type { Vault } from '../../vault';
 import { BRIDGE_ARGS, MAX_RAW_READ, PROMPT_ARGS, type BridgeMethod, type BridgeWire, type PromptMethod } from '../../../shared/bridge/contract';
 import type { AuditView, RecordSummary } from '../../../shared/bridge/types';
 import type { GrantStore } from '../grants/grants';

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
-import { commandLine, recordField } from '../../node/vault/display';
-import { formatRef, parseRef, type CaptureRecord, type Vault } from '../../node/vault';
-import { terminalSafeLine } from '../../node/terminal-safe';
+import { commandLine, recordField } from '../../vault/display';
+import { formatRef, parseRef, type CaptureRecord, type Vault } from '../../vault';
+import { terminalSafeLine } from '../../terminal/terminal-safe';
 import { dangerCounts, rankMeanings } from '../../../shared/parser/danger';
 import { Sanitizer } from '../../../shared/sanitize';
 import type { RemovalReport } from '../../../shared/sanitize';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Vault } from '../../../../app/node/vault';
+import { Vault } from '../../../../app/vault';
 import { createArtifactService, type ArtifactServiceOptions } from '../../../../app/services/artifact';
 import type { IndexFile, IndexManifest } from '../../../../app/services/artifact/format';
 import { IndexReader } from '../../../../app/services/artifact/reader';

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BuildCancelled, buildIndex, type BuildResult } from '../../../../app/services/artifact/build';
 import { buildIndexParallel, type ParallelOptions } from '../../../../app/services/artifact/build-parallel';
 import { resolveWorkerScript } from '../../../../app/services/artifact/worker-script';
-import { engineFingerprint } from '../../../../app/services/artifact/engine';
+import { engineFingerprint } from '../../../../app/services/artifact/fingerprint';
 import { FILE_ORDER, MANIFEST, SUMS } from '../../../../app/services/artifact/format';
 import { DEFAULT_LIMITS } from '../../../../shared/parser';
 import { bigHostileStream, hostileStream } from '../../../helpers/arbitraries';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sanitize } from '../../../../shared/sanitize';
-import { Vault } from '../../../../app/node/vault';
+import { Vault } from '../../../../app/vault';
 import { buildDemoVault } from '../../../../app/services/import/demo';
 import { removalSummary, VaultView } from '../../../../app/services/vault-view/view';
 

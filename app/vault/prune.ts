@@ -1,7 +1,7 @@
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { AuditLog } from '../audit';
-import { ATOMIC_TEMP_SUFFIX, fsyncDir, isErrno, writeFileAtomic } from '../fs-atomic';
+import { ATOMIC_TEMP_SUFFIX, fsyncDir, isErrno, writeFileAtomic } from '../files/fs-atomic';
 import type { VaultLayout } from './layout';
 import { eachRecord, prunedMarker, prunedMarkerPath, sha256Hex } from './records';
 import { RAW_TEMP_PREFIX, RAW_TEMP_SUFFIX, rawTempOwnerAlive } from './raw-writer';

@@ -1,5 +1,5 @@
 import { lstat, statfs } from 'node:fs/promises';
-import { terminalSafeLine } from '../terminal-safe';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { resolve } from 'node:path';
 import { VaultError } from './errors';
 import { vaultLayout, type VaultLayout } from './layout';
@@ -10,9 +10,9 @@ import { RawWriterPool } from './raw-pool';
 import type { ReleaseLock } from '../audit/lock';
 import { holdRetentionLock, type RetentionLockOptions } from './retention';
 import { validateRecord, type CaptureRecord } from './record';
-import { pathExists } from '../fs-atomic';
+import { pathExists } from '../files/fs-atomic';
 import { AuditLog, type AuditDetails, type AuditEntry } from '../audit';
-import type { ProjectionLimits } from '../json-project';
+import type { ProjectionLimits } from '../json/project';
 import { eachRecord, listRecords, MAX_RECORD_BYTES, readRecord, readRecordChunks, recordFiles, scanRecord, serializeRecord, sha256Hex, writeRecordBytes, type RecordList, type ScannedRecord, type ScanResult } from './records';
 import { verifyVault, type VaultVerifyReport } from './verify';
 

@@ -1,6 +1,6 @@
 import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fsyncDir, isErrno } from '../fs-atomic';
+import { fsyncDir, isErrno } from '../files/fs-atomic';
 import type { VaultLayout } from './layout';
 import { isSha256Hex } from './ref';
 

@@ -1,4 +1,4 @@
-import { terminalSafeLine } from '../terminal-safe';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { VaultError } from './errors';
 import { isSha256Hex } from './ref';
 import { isRecordId } from './record-id';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Actor } from '../identity';
+import type { Actor } from './identity';
 import { isAuditAction, type AuditAction } from './actions';
 import { canonicalJson } from './canonical-json';
 import type { AuditValue } from './details';

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { open, rename, unlink, utimes, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pidAlive } from '../audit/lock';
-import { ensurePrivateDir, fsyncDir, pathExists, PRIVATE_FILE_MODE } from '../fs-atomic';
+import { ensurePrivateDir, fsyncDir, pathExists, PRIVATE_FILE_MODE } from '../files/fs-atomic';
 import type { VaultLayout } from './layout';
 import { formatRef } from './ref';
 

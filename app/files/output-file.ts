@@ -2,7 +2,7 @@ import { constants as fsc } from 'node:fs';
 import { access, lstat, open, realpath, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { isErrno, writeFileAtomic } from './fs-atomic';
-import { terminalSafeLine } from './terminal-safe';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 
 /**
  * Where a command writes an output file (`--report FILE`), decided before any work is done:

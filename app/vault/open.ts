@@ -1,6 +1,6 @@
 import { chmod, lstat, readdir, stat } from 'node:fs/promises';
-import { ensurePrivateDir, isErrno, makeDirs, PRIVATE_DIR_MODE } from '../fs-atomic';
-import { terminalSafeLine } from '../terminal-safe';
+import { ensurePrivateDir, isErrno, makeDirs, PRIVATE_DIR_MODE } from '../files/fs-atomic';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { VaultError } from './errors';
 import type { VaultLayout } from './layout';
 

@@ -1,4 +1,4 @@
-import { terminalSafeLine } from '../terminal-safe';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { VaultError } from './errors';
 
 /** Exactly 64 lowercase hex digits: the only digest spelling the vault accepts. */

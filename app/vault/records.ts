@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
-import { writeFileAtomic, isErrno, PRIVATE_FILE_MODE } from '../fs-atomic';
-import { JsonReader, JsonSyntaxError } from '../json-events';
-import { JsonProjection, type ProjectionLimits } from '../json-project';
-import { terminalSafeLine } from '../terminal-safe';
+import { writeFileAtomic, isErrno, PRIVATE_FILE_MODE } from '../files/fs-atomic';
+import { JsonReader, JsonSyntaxError } from '../json/events';
+import { JsonProjection, type ProjectionLimits } from '../json/project';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { VaultError } from './errors';
 import type { VaultLayout } from './layout';
 import { validateRecord, type CaptureRecord } from './record';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { terminalSafeLine } from '../terminal-safe';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { VaultError } from './errors';
 
 /**

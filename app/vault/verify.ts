@@ -1,6 +1,6 @@
 import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isErrno, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../fs-atomic';
+import { isErrno, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../files/fs-atomic';
 import { hashFile } from './hash-file';
 import type { VaultLayout } from './layout';
 import { checkMarkersAndRequests, indexAudit, recordBindingProblem, type BindingProblem } from './bindings';

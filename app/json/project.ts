@@ -1,4 +1,4 @@
-import { JsonReader, JsonSyntaxError, type JsonHandler } from './json-events';
+import { JsonReader, JsonSyntaxError, type JsonHandler } from './events';
 
 /** A string too long to keep: its first characters, its length and how many line breaks it holds. */
 export class LongString {

@@ -1,5 +1,5 @@
-import { LongArray, LongString } from '../json-project';
-import { terminalSafeLine } from '../terminal-safe';
+import { LongArray, LongString } from '../json/project';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import type { CaptureRecord } from './record';
 
 /**

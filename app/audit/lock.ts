@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { isErrno, PRIVATE_FILE_MODE } from '../fs-atomic';
+import { isErrno, PRIVATE_FILE_MODE } from '../files/fs-atomic';
 
 /** Options for {@link withFileLock}. */
 export interface FileLockOptions {

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { terminalSafeLine } from '../terminal-safe';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { VaultError } from './errors';
 
 /**

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isErrno } from '../fs-atomic';
+import { isErrno } from '../files/fs-atomic';
 import type { VaultLayout } from './layout';
 import { isSha256Hex } from './ref';
 

@@ -1,4 +1,4 @@
-import { isErrno } from '../fs-atomic';
+import { isErrno } from '../files/fs-atomic';
 import { entryHash, entryShapeProblem, GENESIS_PREV } from './entry';
 import { readLines } from './lines';
 

@@ -2,7 +2,7 @@ import { constants as fsc } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { contentDigest, verifyAuditFile, type AuditVerifyResult } from '../audit';
-import { isErrno } from '../fs-atomic';
+import { isErrno } from '../files/fs-atomic';
 import { hashFile } from './hash-file';
 import type { VaultLayout } from './layout';
 import { eachRecord, prunedMarkerPath, type ScanResult } from './records';
