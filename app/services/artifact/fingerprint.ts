@@ -1,7 +1,7 @@
 // Identity of the parser + sanitizer that built an index. shared/ exports no version number, so the
 // fingerprint is behavioural: a fixed hostile probe is sanitized (both CR modes, offset map and
-// spans on) and everything observable is hashed. Any change to what the engine emits for the
-// probe changes the fingerprint, and every cached index built by the old engine is rebuilt.
+// spans on) and everything observable is hashed. Any change to what the parser or sanitizer emits
+// for the probe changes the fingerprint, and every cached index built by the old code is rebuilt.
 import { createHash } from 'node:crypto';
 import { Sanitizer } from '../../../shared/sanitize';
 import { INDEX_FORMAT } from './format';
@@ -15,8 +15,8 @@ const PROBE_UTF8 = '€ 本 café \u202eevil\u202c \u{e0041} \u200b \u200e x\u03
 
 let cached: string | null = null;
 
-/** Hex fingerprint of the engine (and the index format), computed once per process. */
-export function engineFingerprint(): string {
+/** Hex fingerprint of the parser and sanitizer (and the index format), computed once per process. */
+export function sanitizerFingerprint(): string {
   if (cached) return cached;
   const h = createHash('sha256');
   h.update(`format ${INDEX_FORMAT}\n`);

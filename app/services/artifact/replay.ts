@@ -29,7 +29,7 @@ export type ReplayColumn = (typeof COLUMN_NAMES)[number];
 export interface ReplaySource {
   readonly rawPath: string;
   readonly sha256: string;
-  readonly engine: string;
+  readonly sanitizerFingerprint: string;
   readonly sanitizer: IndexSanitizerOptions;
   readonly pageBytes: number;
   readonly maxLineBytes: number;

@@ -20,7 +20,7 @@ import { ScreenJobs } from '../screen/jobs';
 import { BookmarkStore } from './bookmarks';
 import { BuildCancelled, buildIndex } from './build';
 import { chunkLogView } from './chunk-log';
-import { engineFingerprint } from './fingerprint';
+import { sanitizerFingerprint } from './fingerprint';
 import { DEFAULT_PAGE_BYTES, MAX_LINE_BYTES, type IndexManifest, type IndexSanitizerOptions } from './format';
 import { DEFAULT_QUERY_BUDGETS, QueryClient, type QueryBudgets } from './query-client';
 import type { QueryMethod } from './query-host';
@@ -153,7 +153,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       if (err instanceof BridgeError && err.code === 'not-found') return null;
       throw err;
     });
-    return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes, rawPath: opts.rawPath(sha) };
+    return { sha256: sha, size, sanitizerFingerprint: sanitizerFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes, rawPath: opts.rawPath(sha) };
   }
 
   function remember(sha: string, r: IndexReader, expect: IndexExpectation): void {
@@ -235,7 +235,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     await ensurePrivateDir(tmp);
     const storeAll = (opts.storeAllPages ?? 'auto') === 'auto' ? expect.size < STORE_ALL_BELOW : opts.storeAllPages === true;
     const input: WorkerInput = {
-      rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine,
+      rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, sanitizerFingerprint: expect.sanitizerFingerprint,
       pageBytes, maxLineBytes,
       cancel: job.cancel.buffer as SharedArrayBuffer, segments: opts.inline ? (opts.segments ?? 1) : segments,
       minParallelBytes: opts.minParallelBytes, storeAll,
