@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveSchemeRequest } from '../app/main/scheme';
-import { PROMPT_METHODS, VIEWER_METHODS } from '../app/preload/wire';
-import { loadArtifactFactory } from '../app/services/bridge/artifact-loader';
+import { PROMPT_METHODS, VIEWER_METHODS } from '../shared/bridge/methods';
 import { createAppServices, type AppServices } from '../app/services/bridge/app-services';
 import type { Caller } from '../app/services/bridge/dispatcher';
 import { buildDemoVault } from '../app/services/import/demo';
@@ -93,7 +92,6 @@ export async function launchApp(options: LaunchOptions): Promise<HarnessApp> {
     version: 'e2e',
     origins: { viewer: APP_ORIGIN, prompt: PROMPT_ORIGIN },
     windows: { kindOf: (id) => kinds.get(id) ?? null },
-    artifactFactory: await loadArtifactFactory(REPO),
     grantTtlMs: options.grantTtlMs,
     promptTimeoutMs: options.promptTimeoutMs,
     promptBackoffBaseMs: options.promptBackoffBaseMs,

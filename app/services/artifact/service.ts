@@ -1,4 +1,4 @@
-// The artifact service main exposes through the bridge (SHELL's dispatcher calls it with already
+// The artifact service main exposes through the bridge (the dispatcher calls it with already
 // validated arguments): index jobs in a worker thread, the per-digest index cache in the vault,
 // and every query over it, which runs in worker threads too (query-client.ts): main only checks
 // the index is there and forwards. Nothing here returns raw bytes or span values but spanValues

@@ -52,14 +52,6 @@ describe('vault view', () => {
     await expect(view.locate('../../etc/passwd')).rejects.toMatchObject({ name: 'VaultError', code: 'bad-ref' });
   });
 
-  it('chunk logs from the record', async () => {
-    const capture = (await view.list()).find((r) => r.source === 'capture')!;
-    const log = await view.chunkLog(capture.id);
-    expect(log.rows.length).toBe(11);
-    expect(log.rows[1]).toMatchObject({ stream: 'stderr', seq: 1 });
-    await expect(view.chunkLog('20260101T000000Z-00000000')).rejects.toMatchObject({ code: 'not-found' });
-  });
-
   it('info names the window and the artifact the app was started on', async () => {
     view.setOpen('restricted:sha256:' + 'a'.repeat(64));
     expect(await view.info(7)).toMatchObject({ demo: true, windowId: 7, records: 5, open: 'restricted:sha256:' + 'a'.repeat(64) });
