@@ -9,6 +9,7 @@ import { describeExtract, describeRequest, rangeText, statusJson } from '../requ
 import { parseByteCount } from '../size';
 import { openTty } from '../tty';
 import { openVaultForCli, toCliError } from '../vault-open';
+import { subcommands } from '../subcommands';
 
 const USAGE = `Usage:
   airlock request --artifact REF --kind hex-range|digest|text [--range A:B] [--expect HEX]
@@ -59,31 +60,15 @@ const STATES = ['pending', 'approved', 'denied', 'expired'];
 const CONFIRM_DIGITS = 8;
 
 /** `airlock request`: queue a raw-access request, follow it, and (at a terminal) decide it. */
-export const requestCommand: Command = {
+export const requestCommand: Command = subcommands({
   name: 'request',
   usage: USAGE,
-  async run(args, io) {
-    const [sub, ...rest] = args;
-    try {
-      switch (sub) {
-        case 'status':
-          return await status(rest, io);
-        case 'list':
-          return await list(rest, io);
-        case 'approve':
-        case 'deny':
-          return await decide(sub, rest, io);
-        case undefined:
-          throw new UsageError('missing options: --artifact, --kind and --reason queue a request (or status, list, approve, deny)');
-        default:
-          if (sub.startsWith('--')) return await create(args, io);
-          throw new UsageError(`unknown subcommand '${terminalSafeLine(sub.slice(0, 40))}' (status, list, approve or deny; or --artifact … to queue)`);
-      }
-    } catch (err) {
-      throw asCliError(err);
-    }
-  },
-};
+  subcommands: { status, list, approve: (args, io) => decide('approve', args, io), deny: (args, io) => decide('deny', args, io) },
+  options: create,
+  missing: 'missing options: --artifact, --kind and --reason queue a request (or status, list, approve, deny)',
+  unknownHint: 'status, list, approve or deny; or --artifact … to queue',
+  asCliError,
+});
 
 async function create(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(args, CREATE_SPEC);
