@@ -3,7 +3,7 @@ import { DEFAULT_COLUMNS, gutterRows, TEXT_GUTTER } from '../terminal/gutter';
 import { wrapLine } from '../terminal/fit';
 import { terminalSafeLine } from '../terminal/terminal-safe';
 import { STREAMS } from './chunk-log';
-import { shellQuote } from './quote';
+import { shellQuote } from '../terminal/shell-quote';
 import type { CaptureEnvelope } from './envelope';
 import type { TextTruncation } from './text-window';
 

@@ -7,7 +7,7 @@ import { runCapture, type CaptureOutcome } from './capture';
 import { SpawnError } from './child';
 import type { EnvSummary } from './child-env';
 import { buildEnvelope, type CaptureEnvelope } from './envelope';
-import { commandString } from './quote';
+import { commandString } from '../terminal/shell-quote';
 import { buildCaptureRecord, captureAuditDetails } from './record';
 import { explainHiddenPath, type SandboxInfo, type SandboxPlan } from './sandbox';
 
