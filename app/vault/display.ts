@@ -1,4 +1,5 @@
 import { LongArray, LongString } from '../json/project';
+import { shellQuote } from '../terminal/shell-quote';
 import { terminalSafeLine } from '../terminal/terminal-safe';
 import type { CaptureRecord } from './record';
 
@@ -57,10 +58,6 @@ export function sanitizedText(record: CaptureRecord, stream: string): string | u
   }
   const top = record[stream];
   return typeof top === 'string' ? top : undefined;
-}
-
-function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_/.,:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

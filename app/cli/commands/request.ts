@@ -2,6 +2,7 @@ import { AuditLog } from '../../audit';
 import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
 import { insideAirlockSandbox } from '../../capture/sandbox';
 import { wrapLine } from '../../terminal/fit';
+import { shellQuote } from '../../terminal/shell-quote';
 import { DIGEST_DISCLOSURE, RequestError, RequestStore } from '../../services/requests';
 import { CliError, terminalColumns, UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 import { noPositionals, parseFlags, type FlagSpec } from '../flags';
@@ -82,10 +83,12 @@ async function create(args: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(`${terminalSafeJson({ id: r.id, state: r.state, kind: r.kind, artifact: r.artifact, range: r.range, expires_at: r.expires_at })}\n`);
     return 0;
   }
+  // The commands it names carry the --vault given here, quoted for a shell, so they can be pasted.
+  const vault = v['--vault'] === undefined ? '' : ` --vault ${terminalSafeLine(shellQuote(v['--vault']))}`;
   writeOwnLines(io.stdout, [
     `airlock request: queued ${r.id} (${r.state}): ${r.kind} of ${rangeText(r.range)} of ${r.artifact}`,
-    `airlock request: expires ${r.expires_at}; a reviewer decides at a terminal: airlock request approve ${r.id}`,
-    `airlock request: follow it with: airlock request status ${r.id}`,
+    `airlock request: expires ${r.expires_at}; a reviewer decides at a terminal: airlock request approve ${r.id}${vault}`,
+    `airlock request: follow it with: airlock request status ${r.id}${vault}`,
   ], 'airlock request:+ ');
   return 0;
 }
