@@ -1,4 +1,4 @@
-import type { ByteSink } from '../../shared/hex';
+import { GrowingSink, type ByteSink } from '../../shared/hex/sink';
 
 /**
  * Fitting Airlock's own lines to the terminal. A line wider than the terminal wraps, and the
@@ -102,7 +102,7 @@ export function fitPieces(pieces: readonly Piece[], columns: number, continuatio
     fitter.piece(text, 0, text.length, p.width, p.text.trim() === '');
   }
   fitter.end();
-  return out.rows(fitter.ends);
+  return rowsOf(out, fitter.ends);
 }
 
 /**
@@ -115,7 +115,7 @@ export function wrapLine(line: string, columns: number, continuation: string): s
   const out = new GrowingSink();
   const text = Buffer.from(line, 'utf8');
   const ends = wrapUtf8(text, 0, text.length, columns, Buffer.from(continuation, 'utf8'), out);
-  return out.rows(ends);
+  return rowsOf(out, ends);
 }
 
 /**
@@ -240,21 +240,8 @@ function spaceBefore(buf: Uint8Array, p: number, from: number): number {
   return 0;
 }
 
-/** Output gathered in memory, for the string forms of the fitting. */
-class GrowingSink implements ByteSink {
-  buf = new Uint8Array(256);
-  p = 0;
-
-  reserve(n: number): void {
-    if (this.p + n <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(this.buf.length * 2, this.p + n));
-    next.set(this.buf.subarray(0, this.p));
-    this.buf = next;
-  }
-
-  /** The rows ending at `ends`, each after the LF of the one before. */
-  rows(ends: readonly number[]): string[] {
-    const text = Buffer.from(this.buf.buffer, 0, this.p);
-    return ends.map((e, k) => text.toString('utf8', k === 0 ? 0 : ends[k - 1] + 1, e));
-  }
+/** The rows written to `out` that end at `ends`, each after the LF of the one before (the string forms of the fitting). */
+function rowsOf(out: GrowingSink, ends: readonly number[]): string[] {
+  const text = Buffer.from(out.buf.buffer, 0, out.p);
+  return ends.map((e, k) => text.toString('utf8', k === 0 ? 0 : ends[k - 1] + 1, e));
 }

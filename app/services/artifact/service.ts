@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { workerTask } from './worker-task';
 import { DEFAULT_LIMITS } from '../../../shared/parser';
 import type {
   ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextPage, TextPosition,
@@ -295,25 +295,13 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
 
   async function runWorker(input: WorkerInput, job: Job): Promise<'done' | 'cancelled'> {
     const script = await resolveWorkerScript(opts.workerScript);
-    return new Promise((resolve, reject) => {
-      const worker = new Worker(script, { workerData: { ...input, script, airlockArtifactIndex: true }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
-      let settled = false;
-      const settle = (f: () => void): void => {
-        if (settled) return;
-        settled = true;
-        f();
-        void worker.terminate();
-      };
-      worker.on('message', (m: WorkerMessage) => {
-        if (m.type === 'progress') {
-          job.bytesDone = m.bytesDone;
-          job.spans = m.spans;
-        } else if (m.type === 'done') settle(() => resolve('done'));
-        else if (m.type === 'cancelled') settle(() => resolve('cancelled'));
-        else settle(() => reject(new Error(m.message)));
-      });
-      worker.on('error', (err) => settle(() => reject(err)));
-      worker.on('exit', (code) => settle(() => reject(new Error(`index worker exited with code ${code}`))));
+    const options = { workerData: { ...input, script, airlockArtifactIndex: true }, resourceLimits: { maxOldGenerationSizeMb: 512 } };
+    return workerTask<'done' | 'cancelled', WorkerMessage>(script, options, 'index worker', (m, end) => {
+      if (m.type === 'progress') {
+        job.bytesDone = m.bytesDone;
+        job.spans = m.spans;
+      } else if (m.type === 'done' || m.type === 'cancelled') end.resolve(m.type);
+      else end.reject(new Error(m.message));
     });
   }
 
