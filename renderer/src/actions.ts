@@ -1,6 +1,6 @@
 // Everything the UI does, as plain functions over the stores and the bridge, so components stay
 // small and tests can drive the app without clicking.
-import { MAX_RAW_READ, MAX_EXPORT_CHARS } from '../../shared/bridge/contract';
+import { MAX_RAW_READ, MAX_EXPORT_CHARS } from '../../shared/bridge/limits';
 import type { ArtifactSummary, CopyKind, GrantInfo, RecordSummary, SpanInfo, TextLine } from '../../shared/bridge/types';
 import { bridge, errorCode, errorText } from './bridge';
 import { cArrayText, caretText, compareMarkdown, hexText, reportJson, reportMarkdown, bookmarksMarkdown, selectedText } from './lib/formats';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureCommand } from '../../app/cli/commands/capture';
 import type { CaptureEnvelope } from '../../app/capture';
 import { MCP_MAX_INLINE_TEXT } from '../../app/mcp/tools/capture';
-import { Vault } from '../../app/node/vault';
+import { Vault } from '../../app/vault';
 import { checkMarkers, markerText, RULES } from '../../shared/redact';
 import { runCommand } from '../helpers/cli';
 import { fixturesIn } from '../helpers/fixtures';

@@ -1,7 +1,7 @@
 // Raw vs clean for reviewers, aligned through the offset map: every clean line next to (or above)
 // the raw bytes it came from, in caret notation coloured by span, with what was removed.
 import { memo, useCallback, useEffect, useMemo } from 'react';
-import { MAX_RAW_READ } from '../../../shared/bridge/contract';
+import { MAX_RAW_READ } from '../../../shared/bridge/limits';
 import type { TextLine } from '../../../shared/bridge/types';
 import { formatCells } from '../../../shared/hex/cells';
 import { ensureRaw, exportCompare, selectRange } from '../actions';
