@@ -1,8 +1,8 @@
 import { Sanitizer, type CrMode, type RemovalReport } from '../../shared/sanitize';
 import { MARKER_CLOSE, MARKER_OPEN } from '../../shared/redact';
 import type { ParserLimits } from '../../shared/parser';
-import { AuditLog, type AuditDetails } from '../node/audit';
-import type { CaptureRecord, RawCommit, RunningEntry, RunningHandle, Vault } from '../node/vault';
+import { AuditLog, type AuditDetails } from '../audit';
+import type { CaptureRecord, RawCommit, RunningEntry, RunningHandle, Vault } from '../vault';
 import { CAPTURE_RECORD_VERSION } from './record';
 import { CHUNK_FIELDS, MAX_CHUNK_ROWS, STREAMS, type ChunkLogJson, type ChunkRow, type StreamName } from './chunk-log';
 import { parseRunningRow } from './running-record';

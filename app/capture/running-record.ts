@@ -1,4 +1,4 @@
-import type { RunningWriter } from '../node/vault';
+import type { RunningWriter } from '../vault';
 import type { StreamName } from './chunk-log';
 import type { CaptureObserver, LiveChunk, LiveEarly } from './live-feed';
 
