@@ -94,8 +94,9 @@ export class LiveFeed {
   add(name: StreamName, capture: StreamCapture): void {
     const t = this.now();
     const feed: StreamFeed = { capture, name, pieces: [], lastSeq: -1, lastChunkAt: t, lastEarlyAt: t, settled: 0, earlyEnd: 0, timer: null, ended: false };
-    // The pieces are views valid until the stream's next write: chunk() hands them on before that.
-    capture.onSettled = (piece) => feed.pieces.push(piece);
+    // The pieces are views into the redaction stage's buffer, which a later piece of the same
+    // write may reuse: each is copied as it comes.
+    capture.onSettled = (piece) => feed.pieces.push(piece.slice());
     this.streams.set(name, feed);
   }
 
