@@ -26,6 +26,8 @@ export interface LiveChunk {
    * (CR, a cursor move), so the lines it ends were overwritten on a terminal (a progress bar).
    */
   readonly redraw: boolean;
+  /** The chunk's raw bytes: a view, valid during the call (empty for the text a stream's end made). */
+  readonly raw: Uint8Array;
 }
 
 /**
@@ -101,7 +103,7 @@ export class LiveFeed {
   }
 
   /** After the collector sanitized and logged one chunk (`raw` is its raw bytes; empty for the end text). */
-  chunk(row: Omit<LiveChunk, 'text' | 'outOffset' | 'redraw'>, raw: Uint8Array): void {
+  chunk(row: Omit<LiveChunk, 'text' | 'outOffset' | 'redraw' | 'raw'>, raw: Uint8Array): void {
     const feed = this.streams.get(row.stream)!;
     const text = join(feed.pieces);
     feed.pieces = [];
@@ -111,7 +113,7 @@ export class LiveFeed {
     feed.lastSeq = row.seq;
     feed.lastChunkAt = this.now();
     const redraw = raw.length > 0 && text.includes(0x0a) && !raw.includes(0x0a);
-    this.observer.chunk({ ...row, outOffset, text, redraw });
+    this.observer.chunk({ ...row, outOffset, text, redraw, raw });
     if (!feed.ended) this.arm(feed, QUIET_MS);
   }
 
@@ -119,7 +121,7 @@ export class LiveFeed {
    * Hands on text the redaction stage settled without a new chunk (its end flushed a held line):
    * as part of the stream's latest chunk.
    */
-  settle(name: StreamName, row: Omit<LiveChunk, 'seq' | 'text' | 'outOffset' | 'redraw'>): void {
+  settle(name: StreamName, row: Omit<LiveChunk, 'seq' | 'text' | 'outOffset' | 'redraw' | 'raw'>): void {
     const feed = this.streams.get(name);
     if (feed && feed.pieces.length > 0) this.chunk({ ...row, seq: feed.lastSeq }, EMPTY);
   }

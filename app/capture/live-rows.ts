@@ -5,7 +5,6 @@ import type { StreamName } from './chunk-log';
 import type { CaptureEnvelope } from './envelope';
 import type { CaptureObserver, LiveChunk, LiveEarly } from './live-feed';
 import { CONTINUATION, formatBytes, seamLine, summaryLines } from './render';
-import { completeUtf8Prefix } from './text-window';
 import { HEARTBEAT_MS } from './live-feed';
 
 /** How a stream's rows are labelled: short, and never the start of one of Airlock's own lines. */
@@ -79,14 +78,14 @@ export class LiveRows implements CaptureObserver {
     if (skip >= c.text.length) return;
     const text = skip > 0 ? c.text.subarray(skip) : c.text;
     const from = c.outOffset + skip;
-    // Up to the budget, cut after a line (else where a character ends); past it only a count now and then.
+    // Up to the budget, cut after the last whole line; past it only a count now and then.
     const allowed = st.over ? 0 : Math.max(0, this.options.budget - from);
-    const lastLine = allowed < text.length ? text.lastIndexOf(0x0a, allowed - 1) + 1 : allowed;
-    const room = lastLine > 0 ? lastLine : completeUtf8Prefix(text.subarray(0, allowed));
+    const room = allowed < text.length ? (allowed === 0 ? 0 : text.lastIndexOf(0x0a, allowed - 1) + 1) : allowed;
     const shown = room < text.length ? text.subarray(0, room) : text;
     if (shown.length > 0) {
       const str = Buffer.from(shown.buffer, shown.byteOffset, shown.length).toString('utf8');
-      if (c.redraw) this.redrawn(st, str, c.tMs);
+      const redrawn = breaks(str) - countLf(c.raw);
+      if (redrawn > 0 && c.raw.length > 0) this.redrawn(st, str, redrawn, c.tMs);
       else {
         this.sayCollapsed(st);
         this.put(st, str);
@@ -157,27 +156,31 @@ export class LiveRows implements CaptureObserver {
   }
 
   /**
-   * A chunk whose line breaks all redraw in place: the line its stream had begun is ended as
-   * usual; of the lines it holds beyond that, one is shown every few seconds and the rest counted.
+   * A chunk with more line breaks in its text than LFs in its bytes: `redrawn` of them came from
+   * controls that redraw in place (CR progress). The line its stream had begun is ended as usual;
+   * of the next `redrawn` lines one is shown every few seconds and the rest counted (display only:
+   * the record keeps every line). The lines after them are shown.
    */
-  private redrawn(st: StreamRows, text: string, tMs: number): void {
+  private redrawn(st: StreamRows, text: string, redrawn: number, tMs: number): void {
     let at = 0;
     if (!st.atLineStart) {
       const nl = text.indexOf('\n');
       at = nl < 0 ? text.length : nl + 1;
       this.put(st, text.slice(0, at));
+      redrawn--;
     }
-    while (at < text.length) {
+    for (; redrawn > 0 && at < text.length; redrawn--) {
       const nl = text.indexOf('\n', at);
-      if (nl < 0) {
-        this.put(st, text.slice(at));
-        break;
-      }
+      if (nl < 0) break;
       if (tMs - st.lastRedrawShownAt >= HEARTBEAT_MS) {
         st.lastRedrawShownAt = tMs;
         this.put(st, text.slice(at, nl + 1));
       } else st.collapsed++;
       at = nl + 1;
+    }
+    if (at < text.length) {
+      this.sayCollapsed(st);
+      this.put(st, text.slice(at));
     }
   }
 
@@ -252,4 +255,16 @@ export class LiveRows implements CaptureObserver {
       });
     }
   }
+}
+
+function breaks(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function countLf(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) n++;
+  return n;
 }
