@@ -84,8 +84,10 @@ export class LiveRows implements CaptureObserver {
     const shown = room < text.length ? text.subarray(0, room) : text;
     if (shown.length > 0) {
       const str = Buffer.from(shown.buffer, shown.byteOffset, shown.length).toString('utf8');
-      const redrawn = breaks(str) - countLf(c.raw);
-      if (redrawn > 0 && c.raw.length > 0) this.redrawn(st, str, redrawn, c.tMs);
+      // Lines that redraw in place: text line breaks no LF made (read back from a running
+      // record, which keeps no raw bytes, its redraw flag: every break of the chunk).
+      const redrawn = c.raw.length > 0 ? breaks(str) - countLf(c.raw) : c.redraw ? breaks(str) : 0;
+      if (redrawn > 0) this.redrawn(st, str, redrawn, c.tMs);
       else {
         this.sayCollapsed(st);
         this.put(st, str);
@@ -105,6 +107,28 @@ export class LiveRows implements CaptureObserver {
 
   wait(): Promise<void> | undefined {
     return this.draining ?? undefined;
+  }
+
+  /**
+   * Ends what is shown without a stored envelope (`vault follow`): says what was collapsed, ends
+   * an open row, and notes a stream whose text did not end with a newline. Resolves once written.
+   */
+  async endRows(): Promise<void> {
+    for (const name of ['stdout', 'stderr'] as const) {
+      const st = this.streams[name];
+      this.sayCollapsed(st);
+      if (!st.atLineStart) {
+        this.endRow();
+        this.note(`airlock: (no newline at the end of ${name} so far)`);
+        st.atLineStart = true;
+      }
+    }
+    await this.draining;
+  }
+
+  /** Writes one of Airlock's own lines between the rows. */
+  say(line: string): void {
+    this.note(line);
   }
 
   /**
