@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatBytes, removedSummary, TextWindow, type CaptureEnvelope, type TextTruncation } from '../capture';
 import { redactedSummary } from '../capture/render';
 import type { RemovalReport } from '../../shared/sanitize';
+import { windowRedactions, type Redaction } from '../../shared/redact';
 import type { CaptureRecord } from '../vault';
 import { dataNotice, dataRows, field } from './render';
 import { recordId, truncation } from './schemas';
@@ -12,6 +13,15 @@ import { recordId, truncation } from './schemas';
  * redactions, truncation, a stop, a sandbox hint. The whole report (every counter, the policy,
  * the chunk log) is one `wait {record, full: true}` away. `echo hello` stays well under 2 KB.
  */
+const streamRedaction = z.object({
+  count: z.number(),
+  rules: z.record(z.string(), z.number()),
+  redactions: z
+    .array(z.object({ rule: z.string(), offset: z.number(), length: z.number(), at: z.number() }))
+    .optional()
+    .describe('with a count: each marker this result shows (at = its UTF-8 byte offset in this stream text; offset/length = the value in the sanitized text)'),
+});
+
 export const compactShape = {
   record: recordId,
   state: z.enum(['running', 'ended', 'interrupted']),
@@ -26,7 +36,7 @@ export const compactShape = {
   bytes: z.object({ stdout: z.number(), stderr: z.number() }).describe('raw bytes captured'),
   removed: z.record(z.string(), z.number()).describe('what the sanitizer removed, by class, both streams (classes with none are left out)'),
   redaction: z
-    .object({ stdout: z.object({ count: z.number(), rules: z.record(z.string(), z.number()) }), stderr: z.object({ count: z.number(), rules: z.record(z.string(), z.number()) }) })
+    .object({ policy: z.object({ mode: z.enum(['on', 'off']) }), stdout: streamRedaction, stderr: streamRedaction })
     .describe('secrets replaced by ⟦redacted:RULE⟧ markers, counted by rule (never a value)'),
   truncated: z.boolean().optional().describe('present (true) when the captured bytes end before the output did'),
   termination: z.object({ reason: z.string(), signals: z.array(z.string()).readonly() }).optional().describe('present when Airlock stopped the command'),
@@ -52,6 +62,12 @@ export const resultShape = {
   cwd: compactShape.cwd,
 };
 
+interface StreamRedactionFacts {
+  readonly count: number;
+  readonly rules: Record<string, number>;
+  readonly redactions?: readonly Redaction[];
+}
+
 /** The facts a compact result is made of: an envelope has them all, a stored record most. */
 interface CaptureFacts {
   readonly record: string;
@@ -65,7 +81,7 @@ interface CaptureFacts {
   readonly sandbox: { readonly used: string; readonly network: { readonly used: string }; readonly hint?: string | null } | null;
   readonly bytes: { stdout: number; stderr: number };
   readonly reports: readonly (RemovalReport | undefined)[];
-  readonly redaction: { readonly stdout?: { count: number; rules: Record<string, number> }; readonly stderr?: { count: number; rules: Record<string, number> } } | undefined;
+  readonly redaction: { readonly policy?: { mode?: unknown }; readonly stdout?: StreamRedactionFacts; readonly stderr?: StreamRedactionFacts } | undefined;
   readonly truncated: boolean;
   readonly termination: { reason: string; signals: readonly string[] } | null;
   readonly text: { stdout: string; stderr: string };
@@ -121,7 +137,7 @@ export function compactRecord(rec: CaptureRecord, text: { stdout: string; stderr
       sandbox: (m.sandbox as CaptureFacts['sandbox']) ?? null,
       bytes: { stdout: rec.raw.stdout?.size ?? 0, stderr: rec.raw.stderr?.size ?? 0 },
       reports: [reports.stdout, reports.stderr],
-      redaction: rec.redaction as CaptureFacts['redaction'],
+      redaction: agentRedaction(rec.redaction as CaptureFacts['redaction']),
       truncated: m.truncated === true,
       termination: (m.termination as CaptureFacts['termination']) ?? null,
       text,
@@ -133,12 +149,27 @@ export function compactRecord(rec: CaptureRecord, text: { stdout: string; stderr
   );
 }
 
+/**
+ * A record's redaction as its agent text shows it: a record captured with `--redact off` stores
+ * the text unredacted and an agent reads it redacted now (agentText), so its markers' places are
+ * not the record's: only the counts are given.
+ */
+function agentRedaction(r: CaptureFacts['redaction']): CaptureFacts['redaction'] {
+  if (r?.policy?.mode === 'on') return r;
+  const counts = (s: StreamRedactionFacts | undefined): StreamRedactionFacts => ({ count: s?.count ?? 0, rules: s?.rules ?? {} });
+  return { policy: { mode: 'on' }, stdout: counts(r?.stdout), stderr: counts(r?.stderr) };
+}
+
 function compact(f: CaptureFacts, inlineBytes: number): { structured: CompactResult; text: string } {
   const stdout = inlineWindow(f.text.stdout, inlineBytes);
   const stderr = inlineWindow(f.text.stderr, inlineBytes);
   const removed: Record<string, number> = {};
   for (const r of f.reports) for (const [name, c] of Object.entries(r?.classes ?? {})) if (c.count > 0) removed[name] = (removed[name] ?? 0) + c.count;
-  const counts = (s: { count: number; rules: Record<string, number> } | undefined): { count: number; rules: Record<string, number> } => ({ count: s?.count ?? 0, rules: s?.rules ?? {} });
+  // Markers are listed where this result shows them (the inline window cuts the stored text again).
+  const counts = (s: StreamRedactionFacts | undefined, text: string, cut: TextTruncation | null): z.output<typeof streamRedaction> => {
+    const listed = s?.count && s.redactions ? windowRedactions(s.redactions, Buffer.byteLength(text), cut) : [];
+    return { count: s?.count ?? 0, rules: s?.rules ?? {}, ...(listed.length > 0 ? { redactions: listed } : {}) };
+  };
   const some = <T>(o: { stdout: T | null | undefined; stderr: T | null | undefined }): { stdout?: T; stderr?: T } | undefined =>
     o.stdout || o.stderr ? { ...(o.stdout ? { stdout: o.stdout } : {}), ...(o.stderr ? { stderr: o.stderr } : {}) } : undefined;
   const structured: CompactResult = {
@@ -154,7 +185,11 @@ function compact(f: CaptureFacts, inlineBytes: number): { structured: CompactRes
     ...(f.sandbox?.hint ? { sandbox_hint: field(f.sandbox.hint, 300) } : {}),
     bytes: f.bytes,
     removed,
-    redaction: { stdout: counts(f.redaction?.stdout), stderr: counts(f.redaction?.stderr) },
+    redaction: {
+      policy: { mode: f.redaction?.policy?.mode === 'off' ? 'off' : 'on' },
+      stdout: counts(f.redaction?.stdout, f.text.stdout, stdout.truncation),
+      stderr: counts(f.redaction?.stderr, f.text.stderr, stderr.truncation),
+    },
     ...(f.truncated ? { truncated: true } : {}),
     ...(f.termination ? { termination: f.termination } : {}),
     raw_artifacts: f.raw_artifacts,

@@ -112,7 +112,7 @@ export class RunningWriter {
 
   /** Appends settled text of a stream (copied). */
   text(stream: string, bytes: Uint8Array): void {
-    if (bytes.length === 0 || this.closed) return;
+    if (bytes.length === 0 || this.closed || this.error !== null) return;
     let list = this.texts.get(stream);
     if (!list) this.texts.set(stream, (list = []));
     list.push(bytes.slice());
@@ -121,15 +121,19 @@ export class RunningWriter {
 
   /** Appends one log line (a JSON array). */
   line(row: readonly unknown[]): void {
-    if (this.closed) return;
+    if (this.closed || this.error !== null) return;
     const line = `${JSON.stringify(row)}\n`;
     this.lines.push(line);
     this.grew(line.length);
   }
 
-  /** A promise while more is buffered than the disk has taken (the caller pauses until it settles). */
+  /**
+   * A promise while more is buffered than the disk has taken (the caller pauses until it settles).
+   * A write that failed (a full disk) ends the running record's growth, never the capture: the
+   * raw bytes are what counts, and the capture's own failure, if any, comes from them.
+   */
   wait(): Promise<void> | undefined {
-    if (this.error !== null) return Promise.reject(this.error);
+    if (this.error !== null) return undefined;
     if (this.buffered < BACKLOG_BYTES) return undefined;
     if (!this.room) {
       let resolve!: () => void;
@@ -154,6 +158,7 @@ export class RunningWriter {
         for (const [stream, pieces] of texts) await writeAll(this.files.get(stream)!, Buffer.concat(pieces));
         if (lines.length > 0) await writeAll(this.log, Buffer.from(lines, 'utf8'));
       } catch (err) {
+        // From here on nothing more is buffered (text and line drop it): the record stays short.
         this.error ??= err;
       }
       this.buffered -= bytes;
