@@ -68,6 +68,21 @@ describe('running records', () => {
     expect(again.out.toString('utf8')).toMatch(/is not running: it ended \(exit 0\)/);
   }, 20_000);
 
+  it('keeps text files to --max-text while running; follow says where it stops, the record keeps the tail', async () => {
+    const script = 'i=0; while [ $i -lt 40 ]; do echo "line $i"; i=$((i+1)); done; sleep 1; echo last';
+    const capture = runAirlock(['capture', '--vault', vdir, '--sandbox', 'none', '--max-text', '100', '--', 'sh', '-c', script], { env, cwd: dir });
+    const [id] = await until(() => (runningDirs().length > 0 ? runningDirs() : undefined));
+    const follow = await runAirlock(['vault', 'follow', id, '--vault', vdir], { env, cwd: dir });
+    const out = follow.out.toString('utf8');
+    expect(out).toMatch(/^out \d+\| line 0$/m);
+    expect(out).not.toMatch(/^out \d+\| line 39$/m);
+    expect(out).toMatch(/^airlock: stdout passed --max-text 100 B: its rows are no longer shown live/m);
+    expect(out).toMatch(/ended: exit 0/);
+    expect((await capture).code).toBe(0);
+    const rec = JSON.parse((await runAirlock(['vault', 'show', id, '--vault', vdir, '--json'], { env, cwd: dir })).out.toString('utf8'));
+    expect(rec.sanitized.stdout).toMatch(/last\n$/);
+  }, 20_000);
+
   it('refuses what is not a running capture with one line', async () => {
     await runAirlock(['capture', '--vault', vdir, '--', 'true'], { env, cwd: dir });
     const r = await runAirlock(['vault', 'follow', 'latest', '--vault', vdir], { env, cwd: dir });
