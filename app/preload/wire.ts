@@ -10,8 +10,8 @@ export const PROMPT_CHANNEL = 'airlock-prompt:call';
  */
 export const VIEWER_METHODS = [
   'getVaultInfo', 'listRecords', 'openFile', 'startIndex', 'getIndexStatus', 'cancelIndex', 'getReport', 'getSpans',
-  'findSpan', 'getMinimap', 'getTextLines', 'textPositionOf', 'searchText', 'cancelSearch', 'getScreen', 'cancelScreen', 'getChunkLog',
-  'requestRawAccess', 'listGrants', 'revokeGrant', 'readRaw', 'getSpanValues', 'searchRaw', 'listBookmarks', 'saveBookmark', 'deleteBookmark',
+  'findSpan', 'getMinimap', 'getTextLines', 'getSecrets', 'textPositionOf', 'searchText', 'cancelSearch', 'getScreen', 'cancelScreen', 'getChunkLog',
+  'requestRawAccess', 'listGrants', 'revokeGrant', 'readRaw', 'getSpanValues', 'getSecretValues', 'searchRaw', 'listBookmarks', 'saveBookmark', 'deleteBookmark',
   'copyText', 'exportText', 'exportHexDump', 'listAudit',
   'listRequests', 'reviewRequest',
 ] as const;

@@ -16,7 +16,7 @@
 import { z } from 'zod';
 import type {
   ArtifactRef, AuditView, Bookmark, ChunkLogView, CopyKind, ExportKind, GrantInfo, HexDumpExport, IndexStatus, Minimap,
-  PromptView, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, RequestView, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextPage,
+  PromptView, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, RequestView, ScreenStatus, SearchHits, SecretInfo, SecretValue, SpanInfo, SpanValue, TextPage,
   TextPosition, VaultInfo,
 } from './types';
 
@@ -51,6 +51,8 @@ export const BRIDGE_ARGS = {
   findSpan: z.tuple([artifactRefSchema, offset, z.union([z.literal(1), z.literal(-1)]), z.object({ cls: z.number().int().min(0).max(63).optional(), meaning: z.string().max(200).optional() }).strict()]),
   getMinimap: z.tuple([artifactRefSchema, z.number().int().min(1).max(MAX_MINIMAP_BUCKETS)]),
   getTextLines: z.tuple([artifactRefSchema, offset, z.number().int().min(1).max(MAX_TEXT_LINES)]),
+  /** The suspected secrets whose raw extent overlaps `[offset, offset + length)`: rule names and places, never values. */
+  getSecrets: z.tuple([artifactRefSchema, offset, length.max(MAX_SPAN_RANGE)]),
   textPositionOf: z.tuple([artifactRefSchema, offset]),
   /** One search per window: a new one (or cancelSearch) ends the window's running search ('cancelled'). */
   searchText: z.tuple([artifactRefSchema, z.string().min(1).max(MAX_NOTE_CHARS), z.object({ caseSensitive: z.boolean().optional() }).strict()]),
@@ -65,6 +67,8 @@ export const BRIDGE_ARGS = {
   readRaw: z.tuple([grantId, offset, z.number().int().min(1).max(MAX_RAW_READ)]),
   /** The values of the spans in `[offset, offset + length)` that lie wholly inside the granted range. */
   getSpanValues: z.tuple([grantId, offset, length.max(MAX_SPAN_RANGE)]),
+  /** The values of the suspected secrets overlapping `[offset, offset + length)` that lie wholly inside the granted range. */
+  getSecretValues: z.tuple([grantId, offset, length.max(MAX_SPAN_RANGE)]),
   /** Hex pattern with `??` wildcards (`1b 5d ?? 3b`) or literal text, over the raw bytes. */
   searchRaw: z.tuple([grantId, z.object({ mode: z.enum(['hex', 'text']), pattern: z.string().min(1).max(MAX_NOTE_CHARS) }).strict()]),
   listBookmarks: z.tuple([artifactRefSchema]),
@@ -93,7 +97,7 @@ export const BRIDGE_ARGS = {
 export type BridgeMethod = keyof typeof BRIDGE_ARGS;
 export const BRIDGE_METHODS = Object.keys(BRIDGE_ARGS) as BridgeMethod[];
 /** Methods that return raw bytes or facts about them and so need a grant bound to the caller. */
-export const GRANT_METHODS: ReadonlySet<BridgeMethod> = new Set<BridgeMethod>(['readRaw', 'searchRaw', 'getSpanValues', 'exportHexDump']);
+export const GRANT_METHODS: ReadonlySet<BridgeMethod> = new Set<BridgeMethod>(['readRaw', 'searchRaw', 'getSpanValues', 'getSecretValues', 'exportHexDump']);
 
 /** The API the preload exposes as `window.airlock` (and the harness stands in for). */
 export interface AirlockBridge {
@@ -107,7 +111,9 @@ export interface AirlockBridge {
   getSpans(ref: ArtifactRef, offset: number, length: number): Promise<SpanInfo[]>;
   findSpan(ref: ArtifactRef, from: number, direction: 1 | -1, filter: { cls?: number; meaning?: string }): Promise<SpanInfo | null>;
   getMinimap(ref: ArtifactRef, buckets: number): Promise<Minimap>;
+  /** Sanitized text lines; a suspected secret's text comes as a `secret` piece (rule and place), never as text. */
   getTextLines(ref: ArtifactRef, firstLine: number, count: number): Promise<TextPage>;
+  getSecrets(ref: ArtifactRef, offset: number, length: number): Promise<SecretInfo[]>;
   textPositionOf(ref: ArtifactRef, rawOffset: number): Promise<TextPosition | null>;
   searchText(ref: ArtifactRef, query: string, options: { caseSensitive?: boolean }): Promise<SearchHits>;
   /** Ends this window's running text search, if any (its call fails with 'cancelled'). */
@@ -126,6 +132,8 @@ export interface AirlockBridge {
   revokeGrant(grantId: string): Promise<void>;
   readRaw(grantId: string, offset: number, length: number): Promise<RawPage>;
   getSpanValues(grantId: string, offset: number, length: number): Promise<SpanValue[]>;
+  /** Counted as a read of the grant (its `raw.opened`): the values are raw content. */
+  getSecretValues(grantId: string, offset: number, length: number): Promise<SecretValue[]>;
   searchRaw(grantId: string, query: { mode: 'hex' | 'text'; pattern: string }): Promise<SearchHits>;
   listBookmarks(ref: ArtifactRef): Promise<Bookmark[]>;
   saveBookmark(ref: ArtifactRef, bookmark: { offset: number; length: number; note: string }): Promise<Bookmark>;

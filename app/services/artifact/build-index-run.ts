@@ -8,6 +8,7 @@ import type { Hash } from 'node:crypto';
 import { SPAN_CLASS_COUNT } from '../../../shared/parser';
 import type { RemovalReport } from '../../../shared/sanitize';
 import { BuildRun, type RunColumns, type RunOptions } from './build-run';
+import { SecretSink, secretsPolicy, type SecretRunData } from './build-secrets';
 import { matches, ownerOf, type Snap, type SnapshotTable } from './build-snap';
 import { ColumnWriter } from './columns';
 import { CHECKPOINT_FIELDS, CHECKPOINT_RECORD, fineMinimap, lazyMinimap } from './format';
@@ -56,11 +57,16 @@ export interface RunOutcome {
   /** Per page record: the minimap counts (SPAN_CLASS_COUNT) of the bucket the page starts in, as of its start. */
   readonly miniAt: Uint32Array;
   readonly mapBrokenAt: number;
+  /** Its secrets (build-secrets.ts), in its own text offsets. */
+  readonly secrets: SecretRunData;
 }
 
 /** The buffers an outcome holds (to transfer, not copy, between threads). */
 export function outcomeBuffers(x: RunOutcome): ArrayBuffer[] {
-  return [...x.checkpoints.map((c) => c.buffer as ArrayBuffer), x.pages.buffer as ArrayBuffer, x.minimap.buffer as ArrayBuffer, x.miniAt.buffer as ArrayBuffer];
+  return [
+    ...x.checkpoints.map((c) => c.buffer as ArrayBuffer), x.pages.buffer as ArrayBuffer, x.minimap.buffer as ArrayBuffer, x.miniAt.buffer as ArrayBuffer,
+    ...x.secrets.records.map((r) => r.buffer as ArrayBuffer), x.secrets.idle.buffer as ArrayBuffer,
+  ];
 }
 
 /** An index run (see the top of this file). */
@@ -107,6 +113,7 @@ export class IndexRun extends BuildRun {
     super(o, stored ?? counted, { at: spec.starts[k], hash: spec.hash, onSpanStart: (cls, offset) => spanStart.count!(cls, offset) });
     this.k = k;
     this.stored = stored !== null;
+    this.secretSink = new SecretSink(secretsPolicy(o.secrets));
     this.end = k + 1 < spec.starts.length ? spec.starts[k + 1] : this.size;
     this.checkpoints = spec.checkpoints;
     const mini = (this.mini = stored ? fineMinimap(this.size) : lazyMinimap(this.size));
@@ -122,6 +129,11 @@ export class IndexRun extends BuildRun {
       minimap[cls * mini.buckets + Math.floor((offset + base) / mini.bucketBytes)]++;
       heard[cls]++;
     };
+  }
+
+  /** Where its text is scanned for secrets. */
+  get secrets(): SecretSink {
+    return this.secretSink!;
   }
 
   /** Span ends never decrease in stored order (counted: the parser's order, which the queries take as it is). */
@@ -140,6 +152,7 @@ export class IndexRun extends BuildRun {
     const page = pos / this.o.pageBytes;
     const s = this.snap(pos);
     if (s.neutral) this.lastNeutralPage = page;
+    this.secrets.pageStart();
     const restart = page - this.lastNeutralPage <= MAX_REPLAY_PAGES ? this.lastNeutralPage : -1;
     this.pages.push(pageRecord(s, this.mapCol.count, restart));
     const bucket = Math.min(this.mini.buckets - 1, Math.floor(pos / this.mini.bucketBytes));
@@ -242,6 +255,7 @@ export class IndexRun extends BuildRun {
     // Spans the end reports (strings left open) begin where the listener, on since the parser is not at rest, counts them.
     if (!this.stored) this.countWrite(Math.max(0, this.size - 1));
     if (this.pendingCps.length > 0) this.resolveCheckpoints(this.size);
+    this.secrets.end();
     this.mapCol.finish();
     // Whether the artifact shows a line at all is the merge's call when there are segments.
     if (this.k === 0) this.lineCol.finish(this.size > 0);
@@ -293,6 +307,7 @@ export class IndexRun extends BuildRun {
       minimap: this.minimap,
       miniAt: Uint32Array.from(this.miniAt),
       mapBrokenAt: this.mapCol.brokenAt,
+      secrets: this.secrets.outcome(),
     };
   }
 }

@@ -9,6 +9,7 @@ import { SegmentKind } from '../../../shared/sanitize';
 import { readUpTo } from '../../node/read-up-to';
 import { LineColumn, MapColumn, MeaningTable, SpanColumn, type RawBytes } from './build-columns';
 import { BuildSanitizer } from './build-sanitizer';
+import type { SecretSink, SecretsSetup } from './build-secrets';
 import type { Snap } from './build-snap';
 import type { ColumnWriter } from './columns';
 import { MAX_LINE_BYTES, type IndexSanitizerOptions } from './format';
@@ -25,6 +26,8 @@ export interface RunOptions {
   readonly pageBytes: number;
   readonly maxLineBytes?: number;
   readonly shouldCancel?: () => boolean;
+  /** The redaction an index run records its secrets with (build-secrets.ts; absent: the built-in rules). */
+  readonly secrets?: SecretsSetup;
 }
 
 /** Where a run's columns go: spans (null: counted only, from the Sanitizer's counts), text, map and lines. */
@@ -70,6 +73,8 @@ export abstract class BuildRun implements RawBytes {
   textBytes = 0;
   /** The last text byte emitted (-1: none yet). */
   protected lastText = -1;
+  /** Where an index run's text goes to be scanned for secrets (a replay has none). */
+  protected secretSink: SecretSink | null = null;
   protected readonly fd: number;
   private readonly hash: Hash | null;
   private readonly textOut: ColumnWriter;
@@ -171,6 +176,7 @@ export abstract class BuildRun implements RawBytes {
   protected emit(text: Uint8Array): void {
     if (text.length === 0) return;
     this.textOut.write(text);
+    this.secretSink?.text(text);
     this.lineCol.scan(text);
     this.textBytes += text.length;
     this.lastText = text[text.length - 1];

@@ -11,13 +11,15 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_LIMITS } from '../../../shared/parser';
 import type {
-  ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextPage, TextPosition,
+  ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenStatus, SearchHits, SecretInfo, SecretValue, SpanInfo, SpanValue, TextPage, TextPosition,
 } from '../../../shared/bridge/types';
 import { ensurePrivateDir, fsyncDir, isErrno } from '../../node/fs-atomic';
 import { parseRef, type Vault } from '../../node/vault';
 import { BridgeError } from '../bridge/errors';
 import { ScreenJobs } from '../screen/jobs';
+import { AllowlistFileError, loadRedaction } from '../../redact/policy';
 import { BookmarkStore } from './bookmarks';
+import { secretsKey, type SecretsSetup } from './build-secrets';
 import { BuildCancelled, buildIndex } from './build';
 import { chunkLogView } from './chunk-log';
 import { engineFingerprint } from './engine';
@@ -147,13 +149,32 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     return { cr: 'newline', limits: { ...DEFAULT_LIMITS } };
   }
 
+  /**
+   * What the secrets column is made with: the capture's redaction stage with the vault's allowlist
+   * (read at each open, so an edited allowlist rebuilds the index). An allowlist the capture would
+   * refuse is not used: the built-in rules alone redact more, never less.
+   */
+  async function secretsSetup(): Promise<SecretsSetup> {
+    try {
+      const { source, info } = await loadRedaction(root);
+      return { allowlist: source, key: secretsKey(info.allowlist?.sha256 ?? null) };
+    } catch (err) {
+      if (err instanceof AllowlistFileError) return { allowlist: null, key: secretsKey('unusable') };
+      throw err;
+    }
+  }
+
   /** What a cache must match. Raw bytes pruned: the cache still serves text and spans (size unchecked). */
   async function expectation(sha: string) {
     const size = await rawSize(sha).catch((err: unknown) => {
       if (err instanceof BridgeError && err.code === 'not-found') return null;
       throw err;
     });
-    return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes, rawPath: opts.rawPath(sha) };
+    const secrets = await secretsSetup();
+    return {
+      sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes, rawPath: opts.rawPath(sha),
+      secretsKey: secrets.key, secrets,
+    };
   }
 
   function remember(sha: string, r: IndexReader, expect: IndexExpectation): void {
@@ -218,6 +239,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       spans: m ? m.counts.spans : job?.spans ?? 0,
       textBytes: m?.counts.textBytes ?? 0,
       textLines: m?.counts.lines ?? 0,
+      secrets: m ? { count: m.secrets.count, rules: m.secrets.byRule } : null,
       cached: job?.cached ?? Boolean(m),
       elapsedMs: job ? (job.state === 'running' ? Math.round(performance.now() - job.started) : job.elapsedMs) : 0,
       error: job?.error ?? null,
@@ -236,7 +258,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     const storeAll = (opts.storeAllPages ?? 'auto') === 'auto' ? expect.size < STORE_ALL_BELOW : opts.storeAllPages === true;
     const input: WorkerInput = {
       rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine,
-      pageBytes, maxLineBytes,
+      pageBytes, maxLineBytes, secrets: expect.secrets,
       cancel: job.cancel.buffer as SharedArrayBuffer, segments: opts.inline ? (opts.segments ?? 1) : segments,
       minParallelBytes: opts.minParallelBytes, storeAll,
     };
@@ -429,6 +451,17 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
      */
     spanValues(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<SpanValue[]> {
       return query(ref, 'spanValues', [offset, offset + length, range[0], range[1]]);
+    },
+    /** The suspected secrets whose raw extent overlaps `[offset, offset + length)`: rule and place, no value. */
+    getSecrets(ref: ArtifactRef, offset: number, length: number): Promise<SecretInfo[]> {
+      return query(ref, 'getSecrets', [offset, length]);
+    },
+    /**
+     * The values of the secrets overlapping raw `[offset, offset + length)` that lie wholly inside
+     * `range` (the caller's grant): main's dispatcher calls this only after checking the grant.
+     */
+    secretValues(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<SecretValue[]> {
+      return query(ref, 'secretValues', [offset, offset + length, range[0], range[1]]);
     },
     /** Starts or joins the screen reconstruction of `ref` at `size` for `windowId` (screen/jobs.ts). */
     async getScreen(ref: ArtifactRef, size: { cols: number; rows: number }, windowId: number): Promise<ScreenStatus> {

@@ -1,10 +1,10 @@
 import type { Vault } from '../../node/vault';
 import type { AirlockBridge } from '../../../shared/bridge/contract';
-import type { ArtifactRef, ChunkLogView, ScreenStatus, SearchHits, SpanValue } from '../../../shared/bridge/types';
+import type { ArtifactRef, ChunkLogView, ScreenStatus, SearchHits, SecretValue, SpanValue } from '../../../shared/bridge/types';
 
 /** The artifact methods the dispatcher delegates as they are (each takes the artifact's ref first). */
 export const ARTIFACT_METHODS = [
-  'startIndex', 'getIndexStatus', 'cancelIndex', 'getSpans', 'findSpan', 'getMinimap', 'getTextLines',
+  'startIndex', 'getIndexStatus', 'cancelIndex', 'getSpans', 'findSpan', 'getMinimap', 'getTextLines', 'getSecrets',
   'textPositionOf', 'listBookmarks', 'saveBookmark', 'deleteBookmark',
 ] as const;
 
@@ -21,6 +21,7 @@ export type ArtifactPort = Pick<AirlockBridge, (typeof ARTIFACT_METHODS)[number]
   searchText(ref: ArtifactRef, query: string, options: { caseSensitive?: boolean }, signal: AbortSignal | null): Promise<SearchHits>;
   searchRaw(ref: ArtifactRef, range: [number, number] | null, query: { mode: 'hex' | 'text'; pattern: string }, signal: AbortSignal | null): Promise<SearchHits>;
   spanValues(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<SpanValue[]>;
+  secretValues(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<SecretValue[]>;
   getScreen(ref: ArtifactRef, size: { cols: number; rows: number }, windowId: number): Promise<ScreenStatus>;
   cancelScreen(ref: ArtifactRef, size: { cols: number; rows: number }, windowId: number): Promise<ScreenStatus>;
   /** A window closed: what it asked for that nobody else wants stops. */

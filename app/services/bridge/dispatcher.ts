@@ -185,6 +185,15 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       if (values.length > 0) grants.noteRead(grantId, Math.max(offset, range[0]), Math.min(offset + length, range[1]));
       return values;
     },
+    getSecretValues: async (w, [grantId, offset, length]) => {
+      const g = grants.check(grantId, w);
+      const svc = artifact();
+      const range: [number, number] = g.info.range ? [g.info.range[0], g.info.range[1]] : [0, g.size];
+      const values = await svc.secretValues(g.info.ref, offset, length, range);
+      // Each value is raw content: recorded as a read of the bytes it came from.
+      for (const v of values) grants.noteRead(grantId, v.offset, v.offset + v.length);
+      return values;
+    },
     copyText: async (_w, [kind, text]) => {
       await assertInert(text, 'copy');
       await deps.writeClipboard(text);
