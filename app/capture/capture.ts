@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { ParserLimits } from '../../shared/parser';
 import type { CrMode } from '../../shared/sanitize';
-import type { RawWriter } from '../node/vault';
+import type { RawWriter } from '../vault';
 import { groupAlive } from './process-group';
 import { spawnChild, type ChildExit, type RunningChild } from './child';
 import { ChunkLog, STREAMS, type StreamName } from './chunk-log';

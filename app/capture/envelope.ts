@@ -3,7 +3,7 @@ import type { CaptureOutcome, Termination } from './capture';
 import type { EnvSummary } from './child-env';
 import type { StreamName } from './chunk-log';
 import { captureExitStatus } from './exit-status';
-import { commandString } from './quote';
+import { commandString } from '../terminal/shell-quote';
 import type { SandboxInfo } from './sandbox';
 import type { TextTruncation } from './text-window';
 import type { StreamRedaction } from './stream-capture';

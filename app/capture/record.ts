@@ -1,5 +1,5 @@
-import type { AuditDetails } from '../node/audit';
-import type { CaptureRecord } from '../node/vault';
+import type { AuditDetails } from '../audit';
+import type { CaptureRecord } from '../vault';
 import type { CaptureEnvelope } from './envelope';
 import type { CaptureOutcome } from './capture';
 

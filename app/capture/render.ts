@@ -1,9 +1,10 @@
 import type { RemovalReport } from '../../shared/sanitize';
-import { DEFAULT_COLUMNS, gutterRows, TEXT_GUTTER } from '../node/gutter';
-import { wrapLine } from '../node/fit';
-import { terminalSafeLine } from '../node/terminal-safe';
+import { binarySize } from '../../shared/size';
+import { DEFAULT_COLUMNS, gutterRows, TEXT_GUTTER } from '../terminal/gutter';
+import { wrapLine } from '../terminal/fit';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { STREAMS } from './chunk-log';
-import { shellQuote } from './quote';
+import { shellQuote } from '../terminal/shell-quote';
 import type { CaptureEnvelope } from './envelope';
 import type { TextTruncation } from './text-window';
 
@@ -136,15 +137,8 @@ function windowNote(t: TextTruncation): string {
 
 /** 4 B, 1.5 KiB, 64.0 MiB. */
 export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(1)} ${units[u]}`;
+  const { value, unit } = binarySize(n);
+  return unit === 'B' ? `${n} B` : `${value.toFixed(1)} ${unit}`;
 }
 
 function formatMs(ms: number): string {

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { ParserLimits } from '../../shared/parser';
 import type { CrMode } from '../../shared/sanitize';
-import { AuditLog, type AuditDetails, type AuditEntry } from '../node/audit';
-import { newRecordId, VaultError, type CaptureRecord, type Vault } from '../node/vault';
+import { AuditLog, type AuditDetails, type AuditEntry } from '../audit';
+import { newRecordId, VaultError, type CaptureRecord, type Vault } from '../vault';
 import { runCapture, type CaptureOutcome } from './capture';
 import { SpawnError } from './child';
 import type { EnvSummary } from './child-env';
 import { buildEnvelope, type CaptureEnvelope } from './envelope';
-import { commandString } from './quote';
+import { commandString } from '../terminal/shell-quote';
 import { buildCaptureRecord, captureAuditDetails } from './record';
 import { explainHiddenPath, type SandboxInfo, type SandboxPlan } from './sandbox';
 import { loadRedaction, type RedactMode } from '../redact/policy';

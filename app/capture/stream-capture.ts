@@ -1,6 +1,6 @@
 import { Sanitizer, type RemovalReport, type SanitizerOptions } from '../../shared/sanitize';
 import { DEFAULT_POLICY, Redactor, windowRedactions, type Redaction, type RedactionPolicy, type StreamRedactionReport } from '../../shared/redact';
-import type { RawCommit, RawWriter } from '../node/vault';
+import type { RawCommit, RawWriter } from '../vault';
 import type { StreamName } from './chunk-log';
 import { TextWindow, type WindowedText } from './text-window';
 

@@ -1,8 +1,8 @@
 import { SandboxError, SpawnError } from '../capture';
 import { AuditAppendError, AuditUnavailableError } from '../capture/stored-capture';
-import { AuditDetailsError, AuditLogDamagedError } from '../node/audit';
-import { terminalSafeLine } from '../node/terminal-safe';
-import { VaultError } from '../node/vault';
+import { AuditDetailsError, AuditLogDamagedError } from '../audit';
+import { terminalSafeLine } from '../terminal/terminal-safe';
+import { VaultError } from '../vault';
 import { RequestError } from '../services/requests';
 import { ToolError } from './tool';
 import { AllowlistFileError } from '../redact/policy';

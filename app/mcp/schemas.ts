@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RECORD_ID } from '../node/vault';
+import { RECORD_ID } from '../vault';
 
 // Output schemas state what Airlock itself produces. Reports are loose objects: their exact
 // layout belongs to shared/sanitize, and the client needs the counts, not a second definition.

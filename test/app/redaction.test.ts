@@ -4,14 +4,22 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureCommand } from '../../app/cli/commands/capture';
 import type { CaptureEnvelope } from '../../app/capture';
-import { Vault } from '../../app/node/vault';
+import { MCP_MAX_INLINE_TEXT } from '../../app/mcp/tools/capture';
+import { Vault } from '../../app/vault';
 import { checkMarkers, markerText, RULES } from '../../shared/redact';
 import { runCommand } from '../helpers/cli';
+import { fixturesIn } from '../helpers/fixtures';
 import { startMcp, textOf, type McpPair } from '../helpers/mcp';
 // @ts-expect-error -- a plain .mjs fixture
 import { BENIGN, KEY_BODY, SECRETS } from '../fixtures/secrets/credentials.mjs';
 
+/**
+ * The fixture as an MCP capture runs it: the test server's working directory is this checkout,
+ * which its sandbox shows. CLI captures here run in `base`, and their sandbox shows that, not the
+ * checkout: they run the copy `beforeAll` puts there (PRINT_IN_BASE).
+ */
 const PRINT = resolve(__dirname, '../fixtures/secrets/print-secrets.mjs');
+let PRINT_IN_BASE = '';
 const secrets = SECRETS as { rule: string; values: string[] }[];
 /** Every value the fixture prints that must not reach the text. */
 const VALUES = [...secrets.flatMap((s) => s.values), ...(KEY_BODY as string[]), 'oSn9qpK2rz', 's3cr3t-', 'abc.def-GHI_123'];
@@ -19,11 +27,12 @@ const VALUES = [...secrets.flatMap((s) => s.values), ...(KEY_BODY as string[]), 
 let base: string;
 beforeAll(() => {
   base = mkdtempSync(join(tmpdir(), 'airlock-redact-'));
+  PRINT_IN_BASE = join(fixturesIn(base, 'secrets'), 'print-secrets.mjs');
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 async function captureJson(vault: string, ...extra: string[]): Promise<{ code: number; env: CaptureEnvelope; out: string; err: string }> {
-  const r = await runCommand(captureCommand, ['--vault', vault, '--json', ...extra, '--', process.execPath, PRINT], { env: { PATH: process.env.PATH }, cwd: base });
+  const r = await runCommand(captureCommand, ['--vault', vault, '--json', ...extra, '--', process.execPath, PRINT_IN_BASE], { env: { PATH: process.env.PATH }, cwd: base });
   return { code: r.code, env: r.code === 0 ? (JSON.parse(r.out) as CaptureEnvelope) : (null as unknown as CaptureEnvelope), out: r.out, err: r.err };
 }
 
@@ -60,7 +69,7 @@ describe('airlock capture --json', () => {
   });
 
   it('marks redactions the same way in the human rendering', async () => {
-    const r = await runCommand(captureCommand, ['--vault', join(base, 'v2'), '--', process.execPath, PRINT], { env: { PATH: process.env.PATH }, cwd: base });
+    const r = await runCommand(captureCommand, ['--vault', join(base, 'v2'), '--', process.execPath, PRINT_IN_BASE], { env: { PATH: process.env.PATH }, cwd: base });
     expect(r.code).toBe(0);
     for (const v of VALUES) expect(r.out, v).not.toContain(v);
     expect(r.out).toContain(`| split: ${markerText('github-token')}\n`);
@@ -123,7 +132,7 @@ describe('MCP capture', () => {
   afterAll(async () => mcp.close());
 
   it('returns no value in structured content or text, counted by rule, with markers listed where the result shows them', async () => {
-    const r = await mcp.call('capture', { argv: [process.execPath, PRINT], inline_text: 256 * 1024 });
+    const r = await mcp.call('capture', { argv: [process.execPath, PRINT], inline_text: MCP_MAX_INLINE_TEXT });
     expect(r.isError).toBeFalsy();
     const s = r.structuredContent as unknown as CaptureEnvelope;
     expectRedacted(s, JSON.stringify(r));
@@ -143,7 +152,7 @@ describe('MCP capture', () => {
     const { tools } = await mcp.client.listTools();
     const capture = tools.find((t) => t.name === 'capture')!;
     expect(Object.keys(capture.inputSchema.properties ?? {})).not.toContain('redact');
-    const r = await mcp.call('capture', { argv: [process.execPath, PRINT], redact: 'off', inline_text: 256 * 1024 });
+    const r = await mcp.call('capture', { argv: [process.execPath, PRINT], redact: 'off', inline_text: MCP_MAX_INLINE_TEXT });
     const s = r.structuredContent as unknown as CaptureEnvelope;
     expect(s.redaction.policy.mode).toBe('on');
     expectRedacted(s, JSON.stringify(r));

@@ -17,9 +17,9 @@ import {
 import { AuditAppendError, AuditUnavailableError, captureToVault } from '../../capture/stored-capture';
 import { parseNetworkMode, parseSandboxMode, sandboxForCli } from '../sandbox-flag';
 import { SandboxError } from '../../capture/sandbox';
-import { parseDuration } from '../../node/duration';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { resolveVaultDir, Vault } from '../../node/vault';
+import { parseDuration } from '../duration';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
+import { resolveVaultDir, Vault } from '../../vault';
 import { toCliError } from '../vault-open';
 import type { FlagSpec } from '../flags';
 import { CliError, terminalColumns, UsageError, type Command } from '../command';

@@ -1,19 +1,20 @@
-import { AuditLog } from '../../node/audit';
-import { parseDuration } from '../../node/duration';
-import { wrapLine } from '../../node/fit';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { formatRef, type CaptureRecord, type Vault } from '../../node/vault';
+import { AuditLog } from '../../audit';
+import { parseDuration } from '../duration';
+import { wrapLine } from '../../terminal/fit';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
+import { formatRef, type CaptureRecord, type Vault } from '../../vault';
 import { noPositionals, parseFlags, type FlagSpec } from '../flags';
 import { assertVaultWritable, openVaultForCli, toCliError } from '../vault-open';
-import { captureTime, commandLine, exitCodeText, exitText, headOf, recordField } from '../../node/vault/display';
-import type { ScanResult } from '../../node/vault/records';
+import { captureTime, commandLine, exitCodeText, exitText, headOf, recordField } from '../../vault/display';
+import type { ScanResult } from '../../vault/records';
 import { RequestStore } from '../../services/requests';
 import { writeAll } from '../write';
 import { CliError, terminalColumns, UsageError, writeOwnLines, type CliIo, type Command } from '../command';
+import { subcommands } from '../subcommands';
 import { findRecordId } from '../vault/find-record';
 import { writeRecord, type StreamText } from '../vault/show';
 import { writeRecordJson } from '../vault/show-json';
-import { SUMMARY_LIMITS } from '../../node/vault/records';
+import { SUMMARY_LIMITS } from '../../vault/records';
 import { IMPORT_HELP, IMPORT_USAGE } from '../vault/import-usage';
 
 const USAGE = `Usage:
@@ -51,34 +52,12 @@ const SHOW_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const VERIFY_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const PRUNE_SPEC: FlagSpec = { '--vault': 'value', '--raw-older-than': 'value', '--raw-with-secrets-older-than': 'value', '--dry-run': 'flag', '--json': 'flag' };
 
-/** `airlock vault`: list/show/verify/prune the capture vault. */
-export const vaultCommand: Command = {
+/** `airlock vault`: list/show/verify/prune the capture vault, import a file into it. */
+export const vaultCommand: Command = subcommands({
   name: 'vault',
   usage: USAGE,
-  async run(args, io) {
-    const [sub, ...rest] = args;
-    try {
-      switch (sub) {
-        case 'list':
-          return await list(rest, io);
-        case 'show':
-          return await show(rest, io);
-        case 'verify':
-          return await verify(rest, io);
-        case 'prune':
-          return await prune(rest, io);
-        case 'import':
-          return await (await import('../vault/import')).vaultImport(rest, io);
-        case undefined:
-          throw new UsageError('missing subcommand (list, show, verify, prune or import)');
-        default:
-          throw new UsageError(`unknown subcommand '${terminalSafeLine(sub.slice(0, 40))}'`);
-      }
-    } catch (err) {
-      throw toCliError(err);
-    }
-  },
-};
+  subcommands: { list, show, verify, prune, import: async (args, io) => (await import('../vault/import')).vaultImport(args, io) },
+});
 
 type RawStatus = 'present' | 'pruned' | 'missing';
 

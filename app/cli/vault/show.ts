@@ -1,10 +1,10 @@
 import { formatBytes, seamLine, type TextTruncation } from '../../capture';
-import { wrapLine } from '../../node/fit';
-import { DEFAULT_COLUMNS, GutterStream } from '../../node/gutter';
-import { LongString } from '../../node/json-project';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { formatRef, type CaptureRecord } from '../../node/vault';
-import { commandLine, exitText, recordField } from '../../node/vault/display';
+import { wrapLine } from '../../terminal/fit';
+import { DEFAULT_COLUMNS, GutterStream } from '../../terminal/gutter';
+import { LongString } from '../../json/project';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
+import { formatRef, type CaptureRecord } from '../../vault';
+import { commandLine, exitText, recordField } from '../../vault/display';
 
 /** What `vault show` knows about a record's raw bytes beyond the record itself. */
 export interface RawState {

@@ -1,4 +1,4 @@
-import { VaultError, type CaptureRecord, type Vault } from '../../node/vault';
+import { VaultError, type CaptureRecord, type Vault } from '../../vault';
 import { ToolError } from '../tool';
 import { loadRedaction } from '../../redact/policy';
 import { redactText } from '../../redact/text';

@@ -6,7 +6,7 @@
 import { closeSync, constants as fsc, fstatSync, openSync, readSync } from 'node:fs';
 import type { Hash } from 'node:crypto';
 import { SegmentKind } from '../../../shared/sanitize';
-import { readUpTo } from '../../node/read-up-to';
+import { readUpTo } from '../../files/read-up-to';
 import { LineColumn, MapColumn, MeaningTable, SpanColumn, type RawBytes } from './build-columns';
 import { BuildSanitizer } from './build-sanitizer';
 import type { SecretSink, SecretsSetup } from './build-secrets';

@@ -1,12 +1,12 @@
 import { constants as fsc } from 'node:fs';
 import { open, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AuditDetails, AuditEntry } from '../../node/audit';
-import { contentDigest, withFileLock } from '../../node/audit';
-import { ensurePrivateDir, isErrno, PRIVATE_FILE_MODE, writeFileAtomic } from '../../node/fs-atomic';
-import { currentActor, type Actor } from '../../node/identity';
+import type { AuditDetails, AuditEntry } from '../../audit';
+import { contentDigest, withFileLock } from '../../audit';
+import { ensurePrivateDir, isErrno, PRIVATE_FILE_MODE, writeFileAtomic } from '../../files/fs-atomic';
+import { currentActor, type Actor } from '../../audit/identity';
 import { loadRedaction } from '../../redact/policy';
-import type { Vault } from '../../node/vault';
+import type { Vault } from '../../vault';
 import { auditText } from '../bridge/errors';
 import { RequestError } from './errors';
 import { computeExtract, extractDigest } from './extract';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../../../app/services/artifact/build';
 import { SECRET_RULES, secretsKey, type SecretsSetup } from '../../../../app/services/artifact/build-secrets';
-import { engineFingerprint } from '../../../../app/services/artifact/engine';
+import { sanitizerFingerprint } from '../../../../app/services/artifact/fingerprint';
 import { DEFAULT_LIMITS } from '../../../../shared/parser';
 import { parseAllowlist, Redactor, type RedactionPolicy } from '../../../../shared/redact';
 import { sanitize } from '../../../../shared/sanitize';
@@ -32,7 +32,7 @@ function columnOf(bytes: Uint8Array, cr: 'newline' | 'overwrite', pageBytes: num
   const outDir = join(root, `out-${seq++}`);
   mkdirSync(outDir, { mode: 0o700 });
   try {
-    buildIndex({ rawPath: raw, outDir, sha256: sha, engine: engineFingerprint(), pageBytes, segments, sanitizer: { cr, limits: { ...DEFAULT_LIMITS } }, secrets });
+    buildIndex({ rawPath: raw, outDir, sha256: sha, sanitizerFingerprint: sanitizerFingerprint(), pageBytes, segments, sanitizer: { cr, limits: { ...DEFAULT_LIMITS } }, secrets });
     const col = readFileSync(join(outDir, 'secrets.bin'));
     const f = new Float64Array(new Uint8Array(col).buffer);
     const out: [number, number, string][] = [];

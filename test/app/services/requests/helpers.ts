@@ -1,8 +1,8 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuditLog } from '../../../../app/node/audit';
-import { Vault } from '../../../../app/node/vault';
+import { AuditLog } from '../../../../app/audit';
+import { Vault } from '../../../../app/vault';
 import { RequestStore, type RequestStoreOptions } from '../../../../app/services/requests';
 
 /** A hostile transcript: SGR, an OSC 52 clipboard write, a title, bidi, and plain text around them. */

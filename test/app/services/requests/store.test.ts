@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifyAuditFile } from '../../../../app/node/audit';
+import { verifyAuditFile } from '../../../../app/audit';
 import { RequestError, RequestStore, type NewRequest } from '../../../../app/services/requests';
 import { HOSTILE, requestVault } from './helpers';
 
