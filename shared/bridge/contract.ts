@@ -60,6 +60,7 @@ export const BRIDGE_ARGS = {
   readRaw: z.tuple([grantId, offset, z.number().int().min(1).max(MAX_RAW_READ)]),
   getSpanValues: z.tuple([grantId, offset, length.max(MAX_SPAN_RANGE)]),
   getSecretValues: z.tuple([grantId, offset, length.max(MAX_SPAN_RANGE)]),
+  getPayloads: z.tuple([grantId, offset, length.max(MAX_SPAN_RANGE)]),
   searchRaw: z.tuple([grantId, z.object({ mode: z.enum(['hex', 'text']), pattern: z.string().min(1).max(MAX_NOTE_CHARS) }).strict()]),
   listBookmarks: z.tuple([artifactRefSchema]),
   saveBookmark: z.tuple([artifactRefSchema, z.object({ offset, length, note }).strict()]),

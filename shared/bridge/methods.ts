@@ -6,7 +6,7 @@
 // sandboxed preloads bundle this file, and the schema library would make them 500 times larger.
 import type {
   AuditView, Bookmark, ChunkLogView, GrantInfo, HexDumpExport, IndexStatus, Minimap, PromptView, RawAccessOutcome, RawPage, RecordSummary,
-  RemovalReport, RequestView, ScreenStatus, SearchHits, SecretInfo, SecretValue, SpanInfo, SpanValue, TextPage, TextPosition, VaultInfo,
+  RemovalReport, RequestView, ScreenStatus, SearchHits, SecretInfo, SecretValue, PayloadPage, SpanInfo, SpanValue, TextPage, TextPosition, VaultInfo,
 } from './types';
 
 /** Which window may call a method: a viewer (`window.airlock`) or main's prompt window (`window.airlockPrompt`). */
@@ -95,6 +95,12 @@ export const BRIDGE_METHODS = {
    * that lie wholly inside the granted range; counted as a read of the grant (its `raw.opened`).
    */
   getSecretValues: granted<SecretValue[]>(),
+  /**
+   * `(grantId, offset, length)`: the decoded payloads (OSC 52 clipboard, OSC 8 targets, titles, tag
+   * text) of the spans overlapping `[offset, offset + length)` that lie wholly inside the granted
+   * range, in caret notation; counted as a read of the grant for each payload's bytes.
+   */
+  getPayloads: granted<PayloadPage>(),
   /** `(grantId, { mode, pattern })`: a hex pattern with `??` wildcards (`1b 5d ?? 3b`) or literal text, over the granted raw bytes. */
   searchRaw: granted<SearchHits>(),
   /**

@@ -220,6 +220,37 @@ export interface SecretValue {
   readonly truncated: boolean;
 }
 
+/**
+ * What a removed span carried, decoded, released only under a grant (`getPayloads`): an OSC 52
+ * clipboard write's base64, an OSC 8 link's target, an OSC 0/1/2 title, or the ASCII a run of tag
+ * characters spells. Every string is caret notation (shared/hex, as the hex view writes bytes):
+ * controls as `^[`, bidi and invisible characters as `<U+202E>`, so nothing decoded acts or reorders.
+ */
+export interface DecodedPayload {
+  readonly kind: 'clipboard' | 'hidden-text' | 'link' | 'title';
+  /** Raw extent (a run of tag characters: all of them). */
+  readonly offset: number;
+  readonly length: number;
+  /** Index of the span (a tag run: its first). */
+  readonly span: number;
+  /** What else the span says, as app text with caret notation: the selections, the link's parameters, which title, the number of tag characters. */
+  readonly detail: string;
+  /** The decoded payload (an invalid one: as it was sent), at most 4,096 bytes of it. */
+  readonly text: string;
+  /** Its length in bytes (tag characters: how many); `text` shows the first 4,096. */
+  readonly bytes: number;
+  /** Only a part is shown (longer than 4,096 bytes, or a span longer than the part read). */
+  readonly truncated: boolean;
+  /** Why it could not be decoded (invalid base64: which character, where), or null. */
+  readonly error: string | null;
+}
+
+/** Decoded payloads of a stretch; `next`: the raw offset to ask from for the rest (null: all listed). */
+export interface PayloadPage {
+  readonly payloads: DecodedPayload[];
+  readonly next: number | null;
+}
+
 /** A piece of a sanitized text line: kept text, a chip for a removed span, or a suspected secret. */
 export type TextPiece =
   | {

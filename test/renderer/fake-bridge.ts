@@ -6,7 +6,7 @@ import type { AirlockBridge } from '../../shared/bridge/contract';
 import { MAX_RAW_READ, MAX_SEARCH_HITS, MAX_SPANS_PER_CALL, MAX_TEXT_LINES } from '../../shared/bridge/contract';
 import type { RequestView,
   ArtifactSummary, AuditView, Bookmark, ChunkLogView, ChunkRowView, CopyKind, ExportKind, GrantInfo, IndexStatus,
-  Minimap, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextLine, TextPage,
+  DecodedPayload, Minimap, PayloadPage, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextLine, TextPage,
   TextPiece, TextPosition, VaultInfo,
 } from '../../shared/bridge/types';
 import { SPAN_CLASS_COUNT, SPAN_CLASS_NAMES, SpanFlag } from '../../shared/parser/span-class';
@@ -17,6 +17,7 @@ import { formatRowText } from '../../shared/hex/text';
 import { captureChunks, hostileTranscript, periodicUnit } from './samples';
 import { sha256Hex } from './sha256';
 import { screenViewOf } from '../../app/services/screen/view';
+import { DECODED_OSC, decodeOsc, decodeTags } from '../../app/services/artifact/payload-decode';
 
 const dec = new TextDecoder();
 
@@ -579,6 +580,41 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       const m = model(g.ref);
       const [lo, hi] = g.range ?? [0, m.size];
       return m.spans(offset, length).filter((s) => s.offset >= lo && s.offset + s.length <= hi).map((s) => ({ index: s.index, offset: s.offset, code: m.codeOf(s.index) }));
+    },
+    // The samples hold no secret the fake would find (the real index runs the redaction stage).
+    async getSecrets() {
+      return [];
+    },
+    async getSecretValues(grantId) {
+      liveGrant(grantId);
+      return [];
+    },
+    async getPayloads(grantId, offset, length): Promise<PayloadPage> {
+      const g = liveGrant(grantId);
+      const m = model(g.ref);
+      const [lo, hi] = g.range ?? [0, m.size];
+      const payloads: DecodedPayload[] = [];
+      let run: { offset: number; end: number; span: number; cps: number[] } | null = null;
+      const flush = () => {
+        if (run) payloads.push({ ...decodeTags(run.cps, run.cps.length), offset: run.offset, length: run.end - run.offset, span: run.span });
+        run = null;
+      };
+      for (const s of m.spans(offset, length)) {
+        if (s.offset < lo || s.offset + s.length > hi) continue;
+        const code = m.codeOf(s.index);
+        const tag = s.cls === 10 && code >= 0xe0000 && code <= 0xe007f;
+        if (run && (!tag || run.end !== s.offset)) flush();
+        if (tag) {
+          run ??= { offset: s.offset, end: s.offset, span: s.index, cps: [] };
+          run.cps.push(code);
+          run.end = s.offset + s.length;
+        } else if (s.cls === 4 && DECODED_OSC.has(code)) {
+          const d = decodeOsc(m.read(s.offset, s.length), false);
+          if (d) payloads.push({ ...d, offset: s.offset, length: s.length, span: s.index });
+        }
+      }
+      flush();
+      return { payloads, next: null };
     },
     async searchRaw(grantId, query): Promise<SearchHits> {
       const g = liveGrant(grantId);

@@ -12,9 +12,10 @@ import { IndexCorrupt, IndexReader, type IndexExpectation } from './reader';
 import { warmReplay } from './replay';
 import { searchRaw, searchText } from './search';
 import { secretsInRaw, secretValues } from './secrets';
+import { decodedPayloads } from './payloads';
 
 /** The queries a host runs (the bridge methods of the same names, and spanValues for getSpanValues). */
-export type QueryMethod = 'getSpans' | 'findSpan' | 'getMinimap' | 'getTextLines' | 'textPositionOf' | 'spanValues' | 'getSecrets' | 'secretValues' | 'searchText' | 'searchRaw';
+export type QueryMethod = 'getSpans' | 'findSpan' | 'getMinimap' | 'getTextLines' | 'textPositionOf' | 'spanValues' | 'getSecrets' | 'secretValues' | 'payloads' | 'searchText' | 'searchRaw';
 
 /** One query, as main sends it. */
 export interface QueryRequest {
@@ -104,6 +105,11 @@ export class QueryHost {
       case 'secretValues': {
         const [from, to, lo, hi] = a as [number, number, number, number];
         return secretValues(r, from, to, lo, hi, budget);
+      }
+      case 'payloads': {
+        const [from, to, lo, hi] = a as [number, number, number, number];
+        if (!req.index.expect.rawPath) throw new BridgeError('not-found', 'the raw bytes are no longer in the vault (pruned?)');
+        return decodedPayloads(r, req.index.expect.rawPath, from, to, lo, hi, budget);
       }
       case 'searchText': {
         const [query, caseSensitive] = a as [string, boolean];

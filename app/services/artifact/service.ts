@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { workerTask } from './worker-task';
 import { DEFAULT_LIMITS } from '../../../shared/parser';
 import type {
-  ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenStatus, SearchHits, SecretInfo, SecretValue, SpanInfo, SpanValue, TextPage, TextPosition,
+  ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenStatus, SearchHits, SecretInfo, SecretValue, PayloadPage, SpanInfo, SpanValue, TextPage, TextPosition,
 } from '../../../shared/bridge/types';
 import { ensurePrivateDir, fsyncDir, isErrno } from '../../files/fs-atomic';
 import { parseRef, type Vault } from '../../vault';
@@ -439,6 +439,13 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
      */
     spanValues(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<SpanValue[]> {
       return query(ref, 'spanValues', [offset, offset + length, range[0], range[1]]);
+    },
+    /**
+     * The decoded payloads of the spans overlapping raw `[offset, offset + length)` that lie wholly
+     * inside `range` (the caller's grant): main's dispatcher calls this only after checking the grant.
+     */
+    payloads(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<PayloadPage> {
+      return query(ref, 'payloads', [offset, offset + length, range[0], range[1]]);
     },
     /** The suspected secrets whose raw extent overlaps `[offset, offset + length)`: rule and place, no value. */
     getSecrets(ref: ArtifactRef, offset: number, length: number): Promise<SecretInfo[]> {

@@ -1,6 +1,6 @@
 import type { Vault } from '../../vault';
 import type { AirlockBridge } from '../../../shared/bridge/contract';
-import type { ArtifactRef, ScreenStatus, SearchHits, SecretValue, SpanValue } from '../../../shared/bridge/types';
+import type { ArtifactRef, ScreenStatus, SearchHits, PayloadPage, SecretValue, SpanValue } from '../../../shared/bridge/types';
 
 /**
  * What the dispatcher needs from the artifact service (`createArtifactService` in
@@ -17,6 +17,7 @@ export type ArtifactPort = Pick<AirlockBridge,
   searchText(ref: ArtifactRef, query: string, options: { caseSensitive?: boolean }, signal: AbortSignal | null): Promise<SearchHits>;
   searchRaw(ref: ArtifactRef, range: readonly [number, number] | null, query: { mode: 'hex' | 'text'; pattern: string }, signal: AbortSignal | null): Promise<SearchHits>;
   spanValues(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<SpanValue[]>;
+  payloads(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<PayloadPage>;
   secretValues(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<SecretValue[]>;
   getScreen(ref: ArtifactRef, size: { cols: number; rows: number }, windowId: number): Promise<ScreenStatus>;
   cancelScreen(ref: ArtifactRef, size: { cols: number; rows: number }, windowId: number): Promise<ScreenStatus>;

@@ -184,6 +184,13 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       for (const v of values) grants.noteRead(grantId, v.offset, v.offset + v.length);
       return values;
     },
+    getPayloads: async (_w, [grantId, offset, length], g) => {
+      const range = g.info.range ?? ([0, g.size] as const);
+      const page = await artifact.payloads(g.info.ref, offset, length, range);
+      // Decoded payloads are raw content: each is recorded as a read of the bytes it came from.
+      for (const p of page.payloads) grants.noteRead(grantId, p.offset, p.offset + p.length);
+      return page;
+    },
     copyText: async (_w, [kind, text]) => {
       await assertInert(text, 'copy');
       await deps.writeClipboard(text);

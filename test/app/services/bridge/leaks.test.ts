@@ -175,6 +175,7 @@ describe('no raw-derived value leaves main without a grant', () => {
     revokeGrant: async () => void (await call('revokeGrant', `g-${'0'.repeat(32)}`)),
     readRaw: async () => void (await call('readRaw', `g-${'1'.repeat(32)}`, 0, 16)),
     getSpanValues: async () => void (await call('getSpanValues', `g-${'2'.repeat(32)}`, 0, size)),
+    getPayloads: async () => void (await call('getPayloads', `g-${'6'.repeat(32)}`, 0, size)),
     getSecretValues: async () => void (await call('getSecretValues', `g-${'5'.repeat(32)}`, 0, size)),
     searchRaw: async () => void (await call('searchRaw', `g-${'3'.repeat(32)}`, { mode: 'text', pattern: 'Q' })),
     listBookmarks: async () => void (await call('listBookmarks', ref)),
