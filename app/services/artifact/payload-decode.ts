@@ -1,9 +1,10 @@
 // What a removed span carried, decoded (#39 item 7): the OSC 52 clipboard write's base64, an OSC 8
 // hyperlink's target, an OSC 0/1/2 title, the ASCII a run of tag characters spells. Pure functions
-// over the span's raw bytes; every string they return is caret notation (shared/hex caretString,
-// the hex view's own notation), so a decoded ESC shows as `^[`, a bidi override as `<U+202E>··`,
-// and nothing decoded can act on a terminal or reorder the screen. The caller bounds the bytes.
-import { caretString } from '../../../shared/hex/text';
+// over the span's raw bytes; every string they return is caret notation (shared/hex, the hex view's
+// own cells, without the `·` that marks a character's further bytes there), so a decoded ESC shows
+// as `^[`, a bidi override as `<U+202E>`, an ill-formed byte as `\xff`, and nothing decoded can act
+// on a terminal or reorder the screen. The caller bounds the bytes.
+import { formatCells } from '../../../shared/hex/cells';
 
 /** Decoded bytes shown per payload at most (the rest is counted as cut off). */
 export const MAX_PAYLOAD_BYTES = 4096;
@@ -53,7 +54,7 @@ export function decodeOsc(head: Uint8Array, cut: boolean): Decoded | null {
 export function decodeTags(codePoints: readonly number[], count: number): Decoded {
   const take = Math.min(codePoints.length, MAX_PAYLOAD_BYTES);
   const bytes = Uint8Array.from(codePoints.slice(0, take), (cp) => cp - 0xe0000);
-  return { kind: 'hidden-text', detail: `${count} tag character${count === 1 ? '' : 's'}`, text: caretString(bytes), bytes: count, truncated: count > take, error: null };
+  return { kind: 'hidden-text', detail: `${count} tag character${count === 1 ? '' : 's'}`, text: payloadNotation(bytes), bytes: count, truncated: count > take, error: null };
 }
 
 /** `Pc;Pd` of OSC 52: the selections and the base64 data (or `?`, a read-back request). */
@@ -61,7 +62,7 @@ function clipboard(rest: Uint8Array, cut: boolean): Decoded {
   const s = rest.indexOf(0x3b);
   const sel = s < 0 ? rest : rest.subarray(0, s);
   const data = s < 0 ? new Uint8Array(0) : rest.subarray(s + 1);
-  const detail = `selection ${sel.length > 0 ? caretString(sel.subarray(0, 64)) : '(default)'}`;
+  const detail = `selection ${sel.length > 0 ? payloadNotation(sel.subarray(0, 64)) : '(default)'}`;
   if (data.length === 1 && data[0] === 0x3f && !cut) {
     return { kind: 'clipboard', detail: `${detail} · a read-back request: asks the terminal to send its clipboard to the program`, text: '', bytes: 0, truncated: false, error: null };
   }
@@ -71,7 +72,7 @@ function clipboard(rest: Uint8Array, cut: boolean): Decoded {
     return { ...shown('clipboard', detail, data, cut), bytes: 0, error: decoded };
   }
   const take = decoded.subarray(0, MAX_PAYLOAD_BYTES);
-  return { kind: 'clipboard', detail, text: caretString(take), bytes: decoded.length, truncated: cut || decoded.length > take.length, error: null };
+  return { kind: 'clipboard', detail, text: payloadNotation(take), bytes: decoded.length, truncated: cut || decoded.length > take.length, error: null };
 }
 
 /**
@@ -88,7 +89,7 @@ export function base64(data: Uint8Array, cut: boolean): Uint8Array | string {
       pad++;
       continue;
     }
-    if (!valid || pad > 0) return `invalid base64: ${caretString(Uint8Array.of(c))} at character ${i + 1} of ${data.length}${cut ? '+' : ''} (shown as sent)`;
+    if (!valid || pad > 0) return `invalid base64: ${payloadNotation(Uint8Array.of(c))} at character ${i + 1} of ${data.length}${cut ? '+' : ''} (shown as sent)`;
   }
   if (pad > 2) return `invalid base64: ${pad} padding characters (shown as sent)`;
   const whole = cut ? data.length - (data.length % 4) : data.length;
@@ -98,11 +99,11 @@ export function base64(data: Uint8Array, cut: boolean): Uint8Array | string {
 
 function shown(kind: PayloadKind, detail: string, bytes: Uint8Array, cut: boolean): Decoded {
   const take = bytes.subarray(0, MAX_PAYLOAD_BYTES);
-  return { kind, detail, text: caretString(take), bytes: bytes.length, truncated: cut || bytes.length > take.length, error: null };
+  return { kind, detail, text: payloadNotation(take), bytes: bytes.length, truncated: cut || bytes.length > take.length, error: null };
 }
 
 function params(p: Uint8Array): string {
-  return p.length === 0 ? 'no parameters' : `parameters ${caretString(p.subarray(0, 200))}`;
+  return p.length === 0 ? 'no parameters' : `parameters ${payloadNotation(p.subarray(0, 200))}`;
 }
 
 /** An OSC's bytes without its introducer (ESC ], 0x9D, C2 9D) and terminator (BEL, ESC \, 0x9C, C2 9C). */
@@ -118,6 +119,17 @@ function oscBody(raw: Uint8Array, cut: boolean): Uint8Array {
     else if (raw[j - 1] === 0x9c) j -= raw[j - 2] === 0xc2 ? 2 : 1;
   }
   return raw.subarray(i, Math.max(i, j));
+}
+
+/**
+ * Bytes as caret cells (a complete stream: a sequence cut at either end is ill-formed), leaving out
+ * the continuation cells: a well-formed character is its lead cell alone, the character or its
+ * `<U+…>` notation. Inert like the hex view's caret column.
+ */
+export function payloadNotation(bytes: Uint8Array): string {
+  let text = '';
+  for (const cell of formatCells(bytes, 0, { lookahead: new Uint8Array(0) })) if (cell.kind !== 'utf8-cont') text += cell.text;
+  return text;
 }
 
 function ascii(b: Uint8Array): string {

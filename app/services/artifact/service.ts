@@ -19,7 +19,8 @@ import { BridgeError } from '../bridge/errors';
 import { ScreenJobs } from '../screen/jobs';
 import { AllowlistFileError, loadRedaction } from '../../redact/policy';
 import { BookmarkStore } from './bookmarks';
-import { secretsKey, type SecretsSetup } from './build-secrets';
+import { secretsKey, secretsPolicy, type SecretsSetup } from './build-secrets';
+import { redactScreenStatus } from '../screen/redact';
 import { BuildCancelled, buildIndex } from './build';
 import { chunkLogView } from './chunk-log';
 import { sanitizerFingerprint } from './fingerprint';
@@ -327,6 +328,18 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     });
   }
 
+  /**
+   * A screen status as the viewer gets it: its text through the redaction stage (screen/redact.ts),
+   * findings over a secret the index found shown as its marker (an index not built yet: by text alone).
+   */
+  async function redactedScreen(ref: ArtifactRef, status: ScreenStatus): Promise<ScreenStatus> {
+    if (!status.view) return status;
+    // Main-side only: the values let a fragment of a secret on the screen be found and hidden.
+    const all: readonly [number, number] = [0, Number.MAX_SAFE_INTEGER];
+    const secrets = await query<SecretValue[]>(ref, 'secretValues', [all[0], all[1], all[0], all[1]]).catch(() => []);
+    return redactScreenStatus(status, secretsPolicy(await secretsSetup()), secrets);
+  }
+
   /** The ready index for queries, or 'unavailable' (not built, building, or found damaged). */
   async function ready(ref: ArtifactRef): Promise<{ sha: string; r: IndexReader }> {
     const sha = shaOf(ref);
@@ -461,11 +474,11 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     /** Starts or joins the screen reconstruction of `ref` at `size` for `windowId` (screen/jobs.ts). */
     async getScreen(ref: ArtifactRef, size: { cols: number; rows: number }, windowId: number): Promise<ScreenStatus> {
       const sha = shaOf(ref);
-      return screens.get(ref, sha, await rawSize(sha), size, windowId);
+      return redactedScreen(ref, await screens.get(ref, sha, await rawSize(sha), size, windowId));
     },
     /** Withdraws `windowId`'s interest in that reconstruction; it stops when no window wants it. */
     async cancelScreen(ref: ArtifactRef, size: { cols: number; rows: number }, windowId: number): Promise<ScreenStatus> {
-      return screens.cancel(ref, shaOf(ref), size, windowId);
+      return redactedScreen(ref, await screens.cancel(ref, shaOf(ref), size, windowId));
     },
     /** A window closed: its interest in every reconstruction ends. */
     windowClosed(windowId: number): void {

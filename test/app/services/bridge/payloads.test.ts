@@ -67,7 +67,7 @@ describe('getPayloads', () => {
 
   it('shows controls and bidi inside decoded text as escapes, and every string is inert', () => {
     const esc = of('clipboard').find((p) => p.text.includes('pwned'))!;
-    expect(esc.text).toContain('^[]0;pwned^G^[[2J<U+202E>');
+    expect(esc.text).toContain('^[]0;pwned^G^[[2J<U+202E>gnp.exe<U+2066>');
     expect(esc.text).toContain('<U+2066>');
     expect(of('title')[0].text).toContain('<U+202E>');
     for (const p of payloads) for (const s of [p.text, p.detail, p.error ?? '']) expect(isInert(s), s).toBe(true);
