@@ -63,6 +63,15 @@ export function ReportPanel() {
         {report.truncated && <span className="tag warn">truncated</span>} CR: {report.cr_mode}
       </p>
       <OneReading report={report} />
+      {status?.secrets && status.secrets.count > 0 && (
+        <p className="secret-overlap note" data-testid="report-secrets" role="note">
+          <span className="secret-icon" aria-hidden="true" />
+          <span>
+            {status.secrets.count.toLocaleString('en-US')} suspected secret{status.secrets.count === 1 ? '' : 's'} redacted in the text
+            ({Object.entries(status.secrets.rules).map(([rule, n]) => `${rule}${n > 1 ? ` ×${n}` : ''}`).join(', ')}); {status.secrets.count === 1 ? 'its value shows' : 'their values show'} only under raw access.
+          </span>
+        </p>
+      )}
       <table className="report-table" aria-label="Removed spans by class">
         <thead><tr><th scope="col">Class</th><th scope="col" className="num">Count</th><th scope="col" className="num">Bytes</th><th scope="col"><span className="sr-only">Walk</span></th></tr></thead>
         <tbody>
