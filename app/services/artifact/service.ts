@@ -336,7 +336,17 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     if (!status.view) return status;
     // Main-side only: the values let a fragment of a secret on the screen be found and hidden.
     const all: readonly [number, number] = [0, Number.MAX_SAFE_INTEGER];
-    const secrets = await query<SecretValue[]>(ref, 'secretValues', [all[0], all[1], all[0], all[1]]).catch(() => []);
+    let secrets: SecretValue[] = [];
+    try {
+      secrets = await query<SecretValue[]>(ref, 'secretValues', [all[0], all[1], all[0], all[1]]);
+    } catch (err) {
+      // The index (and so where the secrets are) is not there yet: the view waits for it, shown as still running.
+      if (err instanceof BridgeError && err.code === 'unavailable') {
+        await startIndex(ref).catch(() => undefined);
+        return { ...status, state: 'running', view: null };
+      }
+      // A damaged index or a query that failed otherwise: the redaction stage's rules alone.
+    }
     return redactScreenStatus(status, secretsPolicy(await secretsSetup()), secrets);
   }
 
