@@ -187,8 +187,7 @@ function smallModel(bytes: Uint8Array): Model {
       let best = 0;
       for (let i = 0; i < line.pieces.length; i++) {
         const piece = line.pieces[i];
-        const start = piece.t === 'chip' ? piece.span.offset : piece.raw;
-        const len = piece.t === 'chip' ? piece.span.length : piece.rawLength;
+        const [start, len] = pieceExtent(piece);
         if (raw >= start && raw < start + len) return { line: line.line, piece: i, kept: piece.t === 'text' && piece.direct };
         if (start <= raw) best = i;
       }
@@ -227,7 +226,9 @@ function periodicModel(unit: Uint8Array, repeats: number): Model {
   const textPerUnit = new TextEncoder().encode(one.text).length;
   const shiftSpan = (s: SpanInfo, k: number): SpanInfo => ({ ...s, index: k * perUnit + s.index, offset: k * u + s.offset });
   const shiftPiece = (piece: TextPiece, k: number): TextPiece =>
-    piece.t === 'chip' ? { t: 'chip', span: shiftSpan(piece.span, k) } : { ...piece, raw: piece.raw + k * u };
+    piece.t === 'chip' ? { t: 'chip', span: shiftSpan(piece.span, k) }
+      : piece.t === 'secret' ? { ...piece, secret: { ...piece.secret, offset: piece.secret.offset + k * u } }
+        : { ...piece, raw: piece.raw + k * u };
   const scale = (n: number) => n * repeats;
   const r = one.report;
   const report: RemovalReport = {
@@ -309,13 +310,19 @@ function periodicModel(unit: Uint8Array, repeats: number): Model {
   };
 }
 
+/** A piece's raw `[offset, length]`. */
+function pieceExtent(p: TextPiece): [number, number] {
+  if (p.t === 'chip') return [p.span.offset, p.span.length];
+  if (p.t === 'secret') return [p.secret.offset, p.secret.length];
+  return [p.raw, p.rawLength];
+}
+
 function smallPosition(lines: readonly TextLine[], raw: number): TextPosition | null {
   const line = lines.find((l) => raw >= l.rawStart && raw < l.rawEnd);
   if (!line) return null;
   for (let i = 0; i < line.pieces.length; i++) {
     const piece = line.pieces[i];
-    const start = piece.t === 'chip' ? piece.span.offset : piece.raw;
-    const len = piece.t === 'chip' ? piece.span.length : piece.rawLength;
+    const [start, len] = pieceExtent(piece);
     if (raw >= start && raw < start + len) return { line: line.line, piece: i, kept: piece.t === 'text' && piece.direct };
   }
   return { line: line.line, piece: 0, kept: false };
