@@ -77,3 +77,36 @@ describe('Payloads tab', () => {
     await act(async () => undefined);
   });
 });
+
+describe('review queue', () => {
+  it('warns when a request\'s range holds a suspected secret (count and rule), and not when it holds none', async () => {
+    const fake = await startApp();
+    const artifact = `restricted:sha256:${'ab'.repeat(32)}`;
+    fake.control.requests = [{
+      id: 'req-20261201T100000Z-00000001', state: 'pending', createdAt: new Date().toISOString(), artifact, size: 826, kind: 'hex-range', range: [333, 429],
+      expect: null, search: null, reason: 'check it', requester: 'agent@box via mcp', expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      decidedAt: null, decidedBy: null, note: null, extract: null, title: 'build.log',
+    }];
+    const asked: [string, number, number][] = [];
+    let found: SecretInfo[] = [{ ...secret, offset: 400, length: 32 }];
+    setBridge({ ...bridge(), getSecrets: async (ref: string, o: number, n: number) => {
+      asked.push([ref, o, n]);
+      return found.filter((s) => s.offset < o + n && s.offset + s.length > o);
+    } } as AirlockBridge);
+    fireEvent.click(await screen.findByRole('button', { name: /^Requests/ }));
+    const warning = await screen.findByTestId('secret-overlap');
+    expect(warning.textContent).toContain('1 suspected secret (stripe-key)');
+    expect(warning.textContent).toContain('approving returns their values as hex');
+    expect(asked[0]).toEqual([artifact, 333, 96]);
+    // None in the range: no warning.
+    stopApp();
+    const again = await startApp();
+    again.control.requests = [{ ...(fake.control.requests[0]), id: 'req-20261201T100000Z-00000002' }];
+    found = [];
+    setBridge({ ...bridge(), getSecrets: async () => found } as AirlockBridge);
+    fireEvent.click(await screen.findByRole('button', { name: /^Requests/ }));
+    await screen.findByTestId('request-detail');
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.queryByTestId('secret-overlap')).toBeNull();
+  });
+});
