@@ -65,6 +65,7 @@ try {
   const services = createAppServices({
     vault, demo: true, version: 'bench', origins: { viewer: 'airlock://app', prompt: 'airlock://prompt' },
     windows: { kindOf: (id) => windows.get(id) ?? null },
+    // Only a checkout from before the artifact service was wired in directly (MAIN_STALL_REPO) reads this.
     artifactFactory: (o) => createArtifactService(o),
     opener: {
       async open(requestId) {

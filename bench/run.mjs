@@ -3,8 +3,8 @@
 // all in one run on the same machine.
 //
 // Usage: node bench/run.mjs [--only NAME[,NAME]] [--skip NAME[,NAME]] [--capture] [--help]
-//   NAME is an input (plain, colour, hostile) or a section (throughput, indexing, linearity, capture,
-//   inspect). The inspect section runs the three, cjk and rtl (logs of CJK and of Arabic and Hebrew
+//   NAME is an input (plain, colour, hostile) or a section (throughput, indexing, redaction, linearity,
+//   capture, inspect). The inspect section runs the three, cjk and rtl (logs of CJK and of Arabic and Hebrew
 //   text) and bel-bs (named inputs narrow it; naming cjk, rtl or bel-bs runs it; --skip drops any).
 //   Naming only inputs runs throughput+leaks on those inputs; `--capture` = `--only capture`.
 // Env: BENCH_MB (default 32, quick 4)   BENCH_QUICK=1   BENCH_RUNS (5)   BENCH_LIN_RUNS (5)
@@ -25,6 +25,7 @@ import { runLinearity, growth, growthLimit } from './linearity.mjs';
 import { runCaptureSection } from './capture.mjs';
 import { bundleSanitizer, measureIndexing } from './indexing.mjs';
 import { INSPECT_INPUTS, INSPECT_MODES, INSPECT_TARGET, inspectMisses, runInspectSection } from './inspect.mjs';
+import { bundleRedaction, measureRedaction, measureRedactionLinearity, REDACTION_TARGET } from './redaction.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Configuration
@@ -43,7 +44,7 @@ const CFG = {
   inspectMb: num(env.BENCH_INSPECT_MB, QUICK ? 4 : 16),
   inspectRuns: num(env.BENCH_INSPECT_RUNS, 3),
 };
-const SECTIONS = ['throughput', 'indexing', 'linearity', 'capture', 'inspect'];
+const SECTIONS = ['throughput', 'indexing', 'redaction', 'linearity', 'capture', 'inspect'];
 
 function parseArgs(argv) {
   const only = new Set();
@@ -66,7 +67,7 @@ function parseArgs(argv) {
   const onlyInputs = [...only].filter((n) => INPUTS[n]);
   const onlySections = [...only].filter((n) => SECTIONS.includes(n));
   // Naming inputs implies the throughput section; naming nothing means everything.
-  let sections = only.size === 0 ? [...SECTIONS] : [...new Set([...onlySections, ...(onlyInputs.length ? ['throughput', 'indexing'] : [])])];
+  let sections = only.size === 0 ? [...SECTIONS] : [...new Set([...onlySections, ...(onlyInputs.length ? ['throughput', 'indexing', 'redaction'] : [])])];
   sections = sections.filter((s) => !skip.has(s));
   let inputs = onlyInputs.length ? onlyInputs : Object.keys(INPUTS);
   inputs = inputs.filter((n) => !skip.has(n));
@@ -248,6 +249,35 @@ function printIndexing(results) {
   for (const [name, r] of Object.entries(results)) for (const k of ['index', 'plain']) if (r[k].error) console.log(`  ${name} / ${k}: ${r[k].error}`);
 }
 
+// Redaction: the secret-redaction stage after the sanitizer, as a share of the sanitizer's time.
+async function redactionSection(inputs, log) {
+  await bundleRedaction();
+  const results = {};
+  const runs = QUICK ? 3 : Math.max(CFG.runs, 5);
+  for (const name of inputs) {
+    const { file } = ensureInput(name, CFG.mb * MiB);
+    results[name] = { bytes: statSync(file).size, ...measureRedaction(file, runs) };
+    log(`  ${name}: stage ${(results[name].ratio * 100).toFixed(0)} % of sanitize`);
+  }
+  log('  adversarial lines...');
+  return { inputs: results, adversarial: measureRedactionLinearity() };
+}
+
+function printRedaction({ inputs: results, adversarial }, throughput) {
+  console.log(`\nRedaction stage (in-process, 1 MiB chunks, sanitizer alone and sanitizer + redactor in alternating rounds, CPU ms, median of ${QUICK ? 3 : Math.max(CFG.runs, 5)}): target <= ${REDACTION_TARGET * 100} % of sanitize`);
+  // Beside it, the stage's time against the whole `airlock sanitize` process's CPU time (throughput section).
+  const whole = (name) => throughput?.[name]?.runners?.airlock?.medianCpuMs;
+  const rows = [['input', 'size', 'sanitize cpu ms', 'sanitize+redact cpu ms', 'stage/sanitize (per-round median)', 'stage/airlock sanitize (whole process)', 'secrets found']];
+  for (const [name, r] of Object.entries(results)) {
+    rows.push([name, fmtMiB(r.bytes), r.error ? 'ERR' : r.sanitizeMs.toFixed(1), r.error ? 'ERR' : r.pipelineMs.toFixed(1), r.error ? r.error : `${(r.ratio * 100).toFixed(0)} %${r.ratio <= REDACTION_TARGET ? '' : ' (OVER TARGET)'}`,
+      r.error || !whole(name) ? 'n/a' : `${((r.stageMs / whole(name)) * 100).toFixed(0)} %`, r.found ?? 'n/a']);
+  }
+  console.log(table(rows));
+  console.log('\nRedaction stage on adversarial text (alone, 64 KiB chunks, best of 3): CPU ms for 1 and 4 MiB; growth ~1 linear, ~4 quadratic');
+  if (adversarial.error) console.log(`  ERR ${adversarial.error}`);
+  else console.log(table([['unit repeated', '1 MiB', '4 MiB', 'growth'], ...Object.entries(adversarial).map(([name, a]) => [JSON.stringify(name), a.ms1.toFixed(0), a.ms4.toFixed(0), `${a.growth.toFixed(2)}${a.growth > 2 ? ' (SUPERLINEAR?)' : ''}`])]));
+}
+
 function printLinearity(lin, sizesMiB) {
   console.log(`\nLinearity: CPU ns/byte net of startup, min of >=${CFG.linRuns} runs (startup CPU ms, min of ${Object.values(lin.startupSamples)[0]} empty runs: ${Object.entries(lin.startup).map(([r, ms]) => `${r} ${ms.toFixed(0)}`).join(', ')})`);
   console.log(`growth = t(${sizesMiB.at(-1)})/t(${sizesMiB[0]}) / ${sizesMiB.at(-1) / sizesMiB[0]}: ~1 linear, ~${sizesMiB.at(-1) / sizesMiB[0]} quadratic; timeout ${CFG.timeoutS} s`);
@@ -363,6 +393,12 @@ async function main() {
     const idx = await indexingSection(args.inputs, log);
     printIndexing(idx);
     json.indexing = idx;
+  }
+  if (args.sections.includes('redaction') && args.inputs.length) {
+    log('redaction...');
+    const red = await redactionSection(args.inputs, log);
+    printRedaction(red, json.throughput);
+    json.redaction = red;
   }
   if (args.sections.includes('linearity')) {
     log('linearity...');

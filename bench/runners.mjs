@@ -9,8 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(HERE, '..');
-// The real CLI bundle. BENCH_AIRLOCK lets the harness be tested against bench/standin/airlock.mjs
-// before dist/ exists; the default is always the product.
+// The CLI bundle measured: dist/airlock.mjs, or BENCH_AIRLOCK (another build's, by path).
 export const AIRLOCK = resolve(ROOT, process.env.BENCH_AIRLOCK || 'dist/airlock.mjs');
 
 // Child environment. NODE_EXTRA_CA_CERTS makes every node process parse a CA bundle at startup

@@ -12,12 +12,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveSchemeRequest } from '../app/main/scheme';
-import { PROMPT_METHODS, VIEWER_METHODS } from '../app/preload/wire';
-import { loadArtifactFactory } from '../app/services/bridge/artifact-loader';
+import { PROMPT_METHODS, VIEWER_METHODS } from '../shared/bridge/methods';
 import { createAppServices, type AppServices } from '../app/services/bridge/app-services';
 import type { Caller } from '../app/services/bridge/dispatcher';
 import { buildDemoVault } from '../app/services/import/demo';
-import { Vault } from '../app/node/vault';
+import { Vault } from '../app/vault';
 
 /** The repository (AIRLOCK_REPO when the harness runs bundled, as in `npm run preview`). */
 export const REPO = process.env.AIRLOCK_REPO ?? resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,7 +92,6 @@ export async function launchApp(options: LaunchOptions): Promise<HarnessApp> {
     version: 'e2e',
     origins: { viewer: APP_ORIGIN, prompt: PROMPT_ORIGIN },
     windows: { kindOf: (id) => kinds.get(id) ?? null },
-    artifactFactory: await loadArtifactFactory(REPO),
     grantTtlMs: options.grantTtlMs,
     promptTimeoutMs: options.promptTimeoutMs,
     promptBackoffBaseMs: options.promptBackoffBaseMs,

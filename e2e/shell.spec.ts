@@ -2,7 +2,7 @@
 // (no raw byte reaches the page), approval with a reason (hex), expiry and revocation, the audit
 // log, and forged bridge calls from the page. Screenshots: test-results/screenshots/.
 import { expect, test, type Page } from '@playwright/test';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { launchApp, tempDemoVault, REPO, type HarnessApp } from './harness';
@@ -175,8 +175,6 @@ test.describe('another window and expiry', () => {
 });
 
 test.describe('the viewer UI', () => {
-  // The text view needs ARTIFACT's service (app/services/artifact/index.ts, issue #8).
-  test.skip(!existsSync(join(REPO, 'app/services/artifact/index.ts')), 'skipped: the artifact service (app/services/artifact/index.ts) does not exist yet, so the viewer cannot show text');
   test.beforeEach(async () => setup({ grantTtlMs: 8000 }));
   test.afterEach(teardown);
 

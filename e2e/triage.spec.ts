@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AuditLog } from '../app/node/audit';
-import { Vault } from '../app/node/vault';
+import { AuditLog } from '../app/audit';
+import { Vault } from '../app/vault';
 import { importFile } from '../app/services/import/importer';
 import { launchApp, tempDemoVault, REPO, type HarnessApp } from './harness';
 

@@ -1,4 +1,4 @@
-// The forensic viewer end to end, through SHELL's harness (real renderer build, real services):
+// The forensic viewer end to end, through the e2e harness (real renderer build, real services):
 // open → authorize → navigate → search → bookmark → compare → copy → export → revoke, with a
 // screenshot of each view in test-results/screenshots/ (viewer-*.png).
 import { expect, test, type Page } from '@playwright/test';

@@ -3,7 +3,7 @@
 //                                  dist/inspect-main.mjs for `inspect` (one file each; inspect loads
 //                                  dist/inspect-restricted.mjs on demand),
 //                                  else dist/cli.mjs (+ chunks, one ESM file per command: fast start)
-//   dist/renderer/                 the viewer (RENDERER's vite config), when renderer/vite.config.ts exists
+//   dist/renderer/                 the viewer (renderer/vite.config.ts)
 //   dist/app/main.cjs              Electron main (electron external)
 //   dist/app/artifact-worker.cjs   the index and query worker; dist/app/screen-worker.cjs the screen worker
 //   dist/app/preload-viewer.cjs    the viewer windows' preload (sandboxed: bundled, electron external)
@@ -12,7 +12,7 @@
 // `node scripts/build.mjs --no-renderer` skips the vite build.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,21 +48,6 @@ await build({ ...cli, entryPoints: { 'inspect-restricted': 'app/cli/inspect/rest
 // The executable picks one of the three; it is not bundled, so its dynamic import stays a path.
 await build({ ...cli, bundle: false, sourcemap: false, entryPoints: { airlock: 'app/cli/airlock.ts' }, outdir: 'dist' });
 
-/**
- * app/main/artifact-link.ts exports `artifactFactory = null`; in the main bundle it becomes
- * ARTIFACT's createArtifactService when app/services/artifact/index.ts exists.
- */
-const artifactLink = {
-  name: 'airlock-artifact',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]app[\\/]main[\\/]artifact-link\.ts$/ }, () => {
-      const entry = join(root, 'app/services/artifact/index.ts');
-      if (!existsSync(entry)) return undefined;
-      return { contents: `export { createArtifactService as artifactFactory } from ${JSON.stringify(entry)};`, loader: 'ts', resolveDir: root };
-    });
-  },
-};
-
 // Electron 45 ships Node 22 and Chromium 140.
 await build({
   ...common,
@@ -74,13 +59,9 @@ await build({
   external: ['electron'],
   sourcemap: 'linked',
   outExtension: { '.js': '.cjs' },
-  plugins: [artifactLink],
 });
-// ARTIFACT's index worker, when it has its own entry, is bundled beside main.
-const workerEntry = join(root, 'app/services/artifact/worker.ts');
-if (existsSync(workerEntry)) {
-  await build({ ...common, entryPoints: { 'artifact-worker': workerEntry }, outdir: 'dist/app', platform: 'node', format: 'cjs', target: 'node22', outExtension: { '.js': '.cjs' } });
-}
+// The artifact index's worker, bundled beside main.
+await build({ ...common, entryPoints: { 'artifact-worker': 'app/services/artifact/worker.ts' }, outdir: 'dist/app', platform: 'node', format: 'cjs', target: 'node22', outExtension: { '.js': '.cjs' } });
 // The screen reconstruction's worker (the emulator lives there, not in main or the index worker).
 await build({ ...common, entryPoints: { 'screen-worker': 'app/services/screen/worker.ts' }, outdir: 'dist/app', platform: 'node', format: 'cjs', target: 'node22', outExtension: { '.js': '.cjs' } });
 await build({
@@ -107,10 +88,6 @@ for (const f of ['index.html', 'prompt.css']) copyFileSync(join(root, 'app/promp
 
 if (!process.argv.includes('--no-renderer')) {
   const config = join(root, 'renderer/vite.config.ts');
-  if (existsSync(config)) {
-    const r = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '-c', config, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
-    if (r.status !== 0) process.exit(r.status ?? 1);
-  } else {
-    console.warn('build: renderer/vite.config.ts not found; dist/renderer not built');
-  }
+  const r = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '-c', config, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -1,7 +1,7 @@
 // `npm run preview`: bundles e2e/preview.ts (the harness, headed) and runs it. Needs a display:
 // under none it says so in one line (use `xvfb-run -a npm run preview`).
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -10,19 +10,6 @@ if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND
   console.error('airlock preview: no display (DISPLAY/WAYLAND_DISPLAY unset); run `xvfb-run -a npm run preview`, or `npm run test:e2e` for the headless flows.');
   process.exit(1);
 }
-/** Plain Node cannot import TypeScript at run time: bundle ARTIFACT's service in statically. */
-const artifactStatic = {
-  name: 'artifact-static',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]app[\\/]services[\\/]bridge[\\/]artifact-loader\.ts$/ }, () => {
-      const entry = join(root, 'app/services/artifact/index.ts');
-      return existsSync(entry)
-        ? { contents: `import { createArtifactService } from ${JSON.stringify(entry)};\nexport async function loadArtifactFactory() { return createArtifactService; }`, loader: 'ts', resolveDir: root }
-        : { contents: 'export async function loadArtifactFactory() { return null; }', loader: 'ts' };
-    });
-  },
-};
-
 // Inside the repository so the bundle's external packages resolve from node_modules.
 mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
 const out = mkdtempSync(join(root, 'node_modules/.cache/airlock-preview-'));
@@ -37,9 +24,8 @@ try {
     packages: 'external',
     logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    plugins: [artifactStatic],
   });
-  // The harness finds the builds from here; ARTIFACT's index worker runs from main's build.
+  // The harness finds the builds from here; the artifact index's worker runs from main's build.
   process.env.AIRLOCK_REPO = root;
   process.env.AIRLOCK_ARTIFACT_WORKER ??= join(root, 'dist/app/artifact-worker.cjs');
   const { preview } = await import(pathToFileURL(join(out, 'preview.mjs')).href);

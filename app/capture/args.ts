@@ -1,6 +1,6 @@
 import { UsageError } from '../cli/command';
 import { parseFlags, type FlagSpec, type ParsedFlags } from '../cli/flags';
-import { terminalSafeLine } from '../node/terminal-safe';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import type { EnvEdit } from './child-env';
 
 /** A capture command line split into Airlock's options, `--env` edits and the command to run. */

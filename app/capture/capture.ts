@@ -2,12 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
 import type { ParserLimits } from '../../shared/parser';
 import type { CrMode } from '../../shared/sanitize';
-import type { RawWriter } from '../node/vault';
+import type { RawWriter } from '../vault';
 import { groupAlive } from './process-group';
 import { spawnChild, type ChildExit, type RunningChild } from './child';
 import { ChunkLog, STREAMS, type StreamName } from './chunk-log';
 import { SandboxError, type ChildLaunch } from './sandbox';
-import { StreamCapture, type StreamResult } from './stream-capture';
+import { StreamCapture, type StreamRedactionOptions, type StreamResult } from './stream-capture';
 
 /** Default hard cap on raw bytes captured, both streams together. */
 export const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -65,6 +65,8 @@ export interface CaptureOptions {
    * what the envelope shows. A SpawnError it throws is reported like a failed spawn.
    */
   readonly launch?: (argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv) => Promise<ChildLaunch>;
+  /** The redaction stage after the sanitizer (default: the built-in rules, replacing). */
+  readonly redaction?: StreamRedactionOptions;
 }
 
 /** Everything a capture produced; the envelope and the vault record are built from it. */
@@ -168,7 +170,7 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   try {
     for (const name of STREAMS) {
       const writer = options.createRawWriter();
-      states.push(openStream(name, name === 'stdout' ? child.stdout : child.stderr, new StreamCapture(name, writer, options, options.maxText)));
+      states.push(openStream(name, name === 'stdout' ? child.stdout : child.stderr, new StreamCapture(name, writer, options, options.maxText, options.redaction)));
     }
   } catch (err) {
     // A writer could not be set up: stop the child that already runs and drop what was opened.

@@ -3,9 +3,11 @@ import type { CaptureOutcome, Termination } from './capture';
 import type { EnvSummary } from './child-env';
 import type { StreamName } from './chunk-log';
 import { captureExitStatus } from './exit-status';
-import { commandString } from './quote';
+import { commandString } from '../terminal/shell-quote';
 import type { SandboxInfo } from './sandbox';
 import type { TextTruncation } from './text-window';
+import type { StreamRedaction } from './stream-capture';
+import { defaultRedaction, type RedactionPolicyInfo } from '../redact/policy';
 
 /** Version of the {@link CaptureEnvelope} shape; bumped on any incompatible change. */
 export const ENVELOPE_VERSION = 1;
@@ -76,6 +78,18 @@ export interface CaptureEnvelope {
   readonly chunk_log: { count: number; rows: number; coalesced: boolean; complete: boolean };
   /** Which sandbox ran the command and why (`--sandbox`). */
   readonly sandbox: SandboxInfo;
+  /**
+   * The secret-redaction stage (docs/secrets.md): which policy ran, and per stream the redactions
+   * by rule (counts over the whole stream, never a value) and each marker in `stdout`/`stderr`.
+   */
+  readonly redaction: EnvelopeRedaction;
+}
+
+/** The envelope's `redaction`. */
+export interface EnvelopeRedaction {
+  readonly policy: RedactionPolicyInfo;
+  readonly stdout: StreamRedaction;
+  readonly stderr: StreamRedaction;
 }
 
 /** The `sandbox` field of a capture that was not given one (library callers of buildEnvelope). */
@@ -95,6 +109,8 @@ export interface EnvelopeContext {
   readonly timeoutMs: number | null;
   /** Default {@link NO_SANDBOX}. */
   readonly sandbox?: SandboxInfo;
+  /** The redaction policy the capture ran with (default: the built-in rules, on). */
+  readonly redaction?: RedactionPolicyInfo;
 }
 
 /** Builds the envelope for a stored capture. */
@@ -124,6 +140,7 @@ export function buildEnvelope(outcome: CaptureOutcome, context: EnvelopeContext)
     sanitizer: { stdout: stdout.report, stderr: stderr.report, truncated: outcome.truncated },
     chunk_log: outcome.chunkLog.summary(),
     sandbox: context.sandbox ?? NO_SANDBOX,
+    redaction: { policy: context.redaction ?? defaultRedaction().info, stdout: stdout.redaction, stderr: stderr.redaction },
   };
 }
 

@@ -19,7 +19,7 @@ export { captureExitStatus, exitStatus, EXIT_NOT_FOUND, EXIT_CANNOT_EXECUTE, EXI
 export { buildCaptureRecord, captureAuditDetails, CAPTURE_RECORD_VERSION } from './record';
 export { renderEnvelope, removedSummary, formatBytes, seamLine, CONTINUATION, TEXT_GUTTER } from './render';
 export { captureOptionsEnd, splitCaptureArgs, parseEnvEdit, type CaptureArgs } from './args';
-export { commandString, shellQuote } from './quote';
+export { commandString, shellQuote } from '../terminal/shell-quote';
 export { TextWindow, type TextTruncation, type WindowedText } from './text-window';
 export {
   planSandbox,

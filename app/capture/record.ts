@@ -1,5 +1,5 @@
-import type { AuditDetails } from '../node/audit';
-import type { CaptureRecord } from '../node/vault';
+import type { AuditDetails } from '../audit';
+import type { CaptureRecord } from '../vault';
 import type { CaptureEnvelope } from './envelope';
 import type { CaptureOutcome } from './capture';
 
@@ -47,7 +47,25 @@ export function buildCaptureRecord(outcome: CaptureOutcome, envelope: CaptureEnv
     sanitized: { stdout: envelope.stdout, stderr: envelope.stderr },
     reports: { stdout: envelope.sanitizer.stdout, stderr: envelope.sanitizer.stderr },
     chunks: outcome.chunkLog.toJSON(),
+    redaction: envelope.redaction,
+    raw_suspected_secrets: rawSuspectedSecrets(envelope),
   };
+}
+
+/**
+ * The note that a record's raw bytes hold suspected secrets: per stream, what the redaction stage
+ * counted by rule over the whole stream (null when it found none). `vault prune
+ * --raw-with-secrets-older-than` reads it.
+ */
+export function rawSuspectedSecrets(envelope: CaptureEnvelope): { stdout: SecretCounts | null; stderr: SecretCounts | null } {
+  const note = (r: CaptureEnvelope['redaction']['stdout']): SecretCounts | null => (r.count > 0 ? { count: r.count, rules: r.rules } : null);
+  return { stdout: note(envelope.redaction.stdout), stderr: note(envelope.redaction.stderr) };
+}
+
+/** Suspected secrets of one raw stream, by rule. */
+export interface SecretCounts {
+  readonly count: number;
+  readonly rules: Record<string, number>;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { RemovalReport } from '../../shared/sanitize';
-import { DEFAULT_COLUMNS, gutterRows, TEXT_GUTTER } from '../node/gutter';
-import { wrapLine } from '../node/fit';
-import { terminalSafeLine } from '../node/terminal-safe';
+import { binarySize } from '../../shared/size';
+import { DEFAULT_COLUMNS, gutterRows, TEXT_GUTTER } from '../terminal/gutter';
+import { wrapLine } from '../terminal/fit';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { STREAMS } from './chunk-log';
-import { shellQuote } from './quote';
+import { shellQuote } from '../terminal/shell-quote';
 import type { CaptureEnvelope } from './envelope';
 import type { TextTruncation } from './text-window';
 
@@ -34,6 +35,7 @@ export function renderEnvelope(env: CaptureEnvelope, terminalWidth?: number): st
   lines.push(`airlock: sandbox ${env.sandbox.used}: ${terminalSafeLine(env.sandbox.reason)}`);
   lines.push(`airlock: network ${env.sandbox.network.used}: ${terminalSafeLine(env.sandbox.network.reason)}`);
   if (env.sandbox.hint) lines.push(`airlock: hint: ${terminalSafeLine(env.sandbox.hint)}`);
+  lines.push(`airlock: redacted: ${redactedSummary(env.redaction)}`);
   const out: string[] = [];
   if (env.termination) {
     const why = {
@@ -59,6 +61,19 @@ export function renderEnvelope(env: CaptureEnvelope, terminalWidth?: number): st
   for (const stream of STREAMS) renderStream(out, stream, env[stream], env.text_truncated[stream], columns, own);
   out.push('--- end ---');
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * "3 (github-token 2, jwt 1) as ⟦redacted:RULE⟧", "nothing", or with --redact off what was found
+ * and left in. Rule ids come from a fixed table; counts only, never a value.
+ */
+export function redactedSummary(r: CaptureEnvelope['redaction']): string {
+  const totals = new Map<string, number>();
+  for (const s of [r.stdout, r.stderr]) for (const [rule, n] of Object.entries(s.rules)) totals.set(rule, (totals.get(rule) ?? 0) + n);
+  const count = r.stdout.count + r.stderr.count;
+  const byRule = [...totals].map(([rule, n]) => `${rule} ${n}`).join(', ');
+  if (r.policy.mode === 'off') return count === 0 ? 'off (no secret found)' : `OFF: ${count} suspected secret(s) left in the text (${byRule})`;
+  return count === 0 ? 'nothing' : `${count} (${byRule}) as ${r.policy.marker}`;
 }
 
 function summaryLine(env: CaptureEnvelope): string {
@@ -122,15 +137,8 @@ function windowNote(t: TextTruncation): string {
 
 /** 4 B, 1.5 KiB, 64.0 MiB. */
 export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(1)} ${units[u]}`;
+  const { value, unit } = binarySize(n);
+  return unit === 'B' ? `${n} B` : `${value.toFixed(1)} ${unit}`;
 }
 
 function formatMs(ms: number): string {

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { ParserLimits } from '../../shared/parser';
 import type { CrMode } from '../../shared/sanitize';
-import { AuditLog, type AuditDetails, type AuditEntry } from '../node/audit';
-import { newRecordId, VaultError, type CaptureRecord, type Vault } from '../node/vault';
+import { AuditLog, type AuditDetails, type AuditEntry } from '../audit';
+import { newRecordId, VaultError, type CaptureRecord, type Vault } from '../vault';
 import { runCapture, type CaptureOutcome } from './capture';
 import { SpawnError } from './child';
 import type { EnvSummary } from './child-env';
 import { buildEnvelope, type CaptureEnvelope } from './envelope';
-import { commandString } from './quote';
+import { commandString } from '../terminal/shell-quote';
 import { buildCaptureRecord, captureAuditDetails } from './record';
 import { explainHiddenPath, type SandboxInfo, type SandboxPlan } from './sandbox';
+import { loadRedaction, type RedactMode } from '../redact/policy';
 
 /** One capture into an open vault, as `airlock capture` and `airlock mcp` run it. */
 export interface StoredCaptureRequest {
@@ -30,6 +31,8 @@ export interface StoredCaptureRequest {
   readonly auditExtra?: AuditDetails;
   /** The audit log (default: the vault's); tests pass one that fails on purpose. */
   readonly audit?: AuditLog;
+  /** The redaction stage: `on` (default) replaces secrets; `off` only counts them (the CLI's --redact off). */
+  readonly redact?: RedactMode;
 }
 
 /** The stored capture: the envelope, the record as written, and the entries that frame it. */
@@ -85,6 +88,8 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
   const { vault } = req;
   const audit = req.audit ?? AuditLog.forVault(vault.root);
   await vault.assertRoom();
+  // The vault's redaction policy is read before anything is logged or run: a bad allowlist runs nothing.
+  const redaction = await loadRedaction(vault.root, req.redact ?? 'on');
   const recordId = newRecordId(new Date());
   let started: AuditEntry;
   try {
@@ -109,6 +114,7 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
       signal: req.signal,
       holdRetentionLock: () => vault.holdRetentionLock(),
       launch: req.sandbox.launch,
+      redaction: { policy: redaction.policy, replace: redaction.info.mode === 'on' },
     });
   } catch (err) {
     await failed(audit, recordId, err instanceof SpawnError ? 'start' : 'run', err, req.auditExtra);
@@ -120,7 +126,7 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
     const failedRun = outcome.exit.code !== 0;
     const hint = failedRun && outcome.viewHint ? explainHiddenPath(req.argv, req.cwd, outcome.viewHint) : null;
     const sandbox: SandboxInfo = { ...req.sandbox.info, hint };
-    const envelope = buildEnvelope(outcome, { recordId, env: req.envSummary, timeoutMs: req.timeoutMs, sandbox });
+    const envelope = buildEnvelope(outcome, { recordId, env: req.envSummary, timeoutMs: req.timeoutMs, sandbox, redaction: redaction.info });
     record = buildCaptureRecord(outcome, envelope, createdAt);
     const details = { ...req.auditExtra, ...captureAuditDetails(envelope, record), started: started.seq };
     let stored: AuditEntry;

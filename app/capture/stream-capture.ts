@@ -1,5 +1,6 @@
 import { Sanitizer, type RemovalReport, type SanitizerOptions } from '../../shared/sanitize';
-import type { RawCommit, RawWriter } from '../node/vault';
+import { DEFAULT_POLICY, Redactor, windowRedactions, type Redaction, type RedactionPolicy, type StreamRedactionReport } from '../../shared/redact';
+import type { RawCommit, RawWriter } from '../vault';
 import type { StreamName } from './chunk-log';
 import { TextWindow, type WindowedText } from './text-window';
 
@@ -19,6 +20,22 @@ export interface StreamResult {
    * last emulated line): its text offset and length, so the chunk log can cover it too.
    */
   readonly endText: { readonly offset: number; readonly length: number };
+  /** What the redaction stage did: counts for the whole stream, markers listed as `text` shows them. */
+  readonly redaction: StreamRedaction;
+}
+
+/** The redaction stage's result for one stream. */
+export interface StreamRedaction extends StreamRedactionReport {
+  /** Each marker in `text` (at: its byte offset there; offset/length: the value in the sanitized text). */
+  readonly redactions: readonly Redaction[];
+  /** false when more redactions happened than are listed (the list is bounded; counts are not). */
+  readonly listed_all: boolean;
+}
+
+/** How the stage runs on a stream: the policy, and whether it replaces (`--redact off` only counts). */
+export interface StreamRedactionOptions {
+  readonly policy: RedactionPolicy;
+  readonly replace: boolean;
 }
 
 /**
@@ -32,6 +49,9 @@ export interface StreamResult {
 export class StreamCapture {
   private readonly sanitizer: Sanitizer;
   private readonly window: TextWindow;
+  private readonly redactor: Redactor;
+  /** The window copies what it keeps at once, so the redactor's views of the text are safe here. */
+  private readonly toWindow = (piece: Uint8Array): void => this.window.push(piece);
   private rawBytes = 0;
   private textBytes = 0;
 
@@ -40,11 +60,15 @@ export class StreamCapture {
     private readonly raw: RawWriter,
     sanitizer: Pick<SanitizerOptions, 'cr' | 'limits'>,
     maxText: number,
+    redaction: StreamRedactionOptions = { policy: DEFAULT_POLICY, replace: true },
   ) {
     // No digest here: the RawWriter already hashes the same bytes, and its digest goes in the report.
     // The output buffer is reused: the TextWindow copies what it keeps before the next write.
     this.sanitizer = new Sanitizer({ cr: sanitizer.cr, limits: sanitizer.limits, reuseOutputBuffer: true });
     this.window = new TextWindow(maxText);
+    // After the sanitizer, before the window: the whole stream is scanned (counts cover it all),
+    // and what the window keeps, the record stores and a live reader sees is already redacted.
+    this.redactor = new Redactor({ policy: redaction.policy, replace: redaction.replace });
   }
 
   /** Raw bytes accepted so far (the offset of the next chunk in this stream). */
@@ -52,7 +76,7 @@ export class StreamCapture {
     return this.rawBytes;
   }
 
-  /** Sanitized bytes emitted so far (the text offset of the next chunk's text). */
+  /** Sanitized bytes emitted so far (the text offset of the next chunk's text; before redaction). */
   get textOffset(): number {
     return this.textBytes;
   }
@@ -80,7 +104,7 @@ export class StreamCapture {
   /** Sanitizes the next stored chunk into the text window; returns the text bytes it produced. */
   sanitize(chunk: Uint8Array): number {
     const text = this.sanitizer.write(chunk);
-    this.window.push(text);
+    this.redactor.writeTo(text, this.toWindow);
     this.textBytes += text.length;
     return text.length;
   }
@@ -92,11 +116,19 @@ export class StreamCapture {
   async finish(complete: boolean): Promise<StreamResult> {
     const tail = this.sanitizer.end();
     const endText = { offset: this.textBytes, length: tail.length };
-    this.window.push(tail);
+    this.redactor.writeTo(tail, this.toWindow);
+    this.window.push(this.redactor.end());
     this.textBytes += tail.length;
     const raw = await this.raw.commit();
     const report = { ...this.sanitizer.getReport(!complete), sha256: raw.sha256 };
-    return { name: this.name, raw, report, text: this.window.finish(), complete, endText };
+    const text = this.window.finish();
+    const listed = this.redactor.redactions();
+    const redaction: StreamRedaction = {
+      ...this.redactor.report(),
+      redactions: windowRedactions(listed.list, text.totalBytes, text.truncation),
+      listed_all: listed.all,
+    };
+    return { name: this.name, raw, report, text, complete, endText, redaction };
   }
 
   /** Discards the raw bytes written so far (temp file removed); used when the capture fails. */

@@ -1,6 +1,6 @@
 import { fstatSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { wrapLine } from '../node/fit';
+import { wrapLine } from '../terminal/fit';
 import type { Tty } from './tty';
 
 /** The process surroundings a command runs in; tests pass fakes. */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './command';
-import { terminalSafeLine } from '../node/terminal-safe';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 
 /**
  * Which options a subcommand takes, one table entry per option: `value` options need an

@@ -1,4 +1,4 @@
-import { terminalSafeLine } from '../node/terminal-safe';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { CliError, UsageError, writeOwnLines, type CliIo, type Command } from './command';
 
 /**

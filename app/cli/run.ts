@@ -1,5 +1,5 @@
 import { COMMANDS } from './commands';
-import { terminalSafeLine } from '../node/terminal-safe';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { writeOwnLines, type CliIo } from './command';
 import { runCommand } from './run-command';
 import { AIRLOCK_VERSION } from './version';

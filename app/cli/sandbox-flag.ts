@@ -1,7 +1,7 @@
 import { HOST_NETWORK_WARNING, NETWORK_MODES, type NetworkMode } from '../capture/network';
 import { planSandbox, protectedPaths, SANDBOX_MODES, SandboxError, type SandboxMode, type SandboxPlan } from '../capture/sandbox';
 import type { SandboxMount, SandboxProfile } from '../capture/sandbox-view';
-import { terminalSafeLine } from '../node/terminal-safe';
+import { terminalSafeLine } from '../terminal/terminal-safe';
 import { CliError, UsageError } from './command';
 
 /** Reads `--sandbox auto|bwrap|none`; absent means `auto`. */

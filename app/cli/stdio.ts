@@ -1,5 +1,5 @@
 import { readSync, writeSync } from 'node:fs';
-import { isErrno } from '../node/fs-atomic';
+import { isErrno } from '../files/fs-atomic';
 import type { CliIo } from './command';
 import { writeAll } from './write';
 
@@ -62,7 +62,7 @@ export class StdoutWriter {
       }
     }
     // The stream gets a copy: it may hold the bytes after this resolves (a short write is only
-    // queued), and the caller may reuse its buffer at once (the dump engine writes its next rows
+    // queued), and the caller may reuse its buffer at once (the dump writes its next rows
     // there). A view once let those rows overwrite the queued bytes of the rows before.
     if (off < data.length) await writeAll(this.io.stdout, Buffer.from(data.subarray(off)));
   }

@@ -1,11 +1,11 @@
 import { constants as fsc } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { CliError } from './command';
-import { AuditDetailsError, AuditLogDamagedError } from '../node/audit';
-import { terminalSafeLine } from '../node/terminal-safe';
-import { VaultError } from '../node/vault/errors';
-import { resolveVaultDir } from '../node/vault/location';
-import { Vault } from '../node/vault/vault';
+import { AuditDetailsError, AuditLogDamagedError } from '../audit';
+import { terminalSafeLine } from '../terminal/terminal-safe';
+import { VaultError } from '../vault/errors';
+import { resolveVaultDir } from '../vault/location';
+import { Vault } from '../vault/vault';
 
 /** The parts of CliIo that locate a vault. */
 export interface VaultIo {

@@ -2,8 +2,7 @@
 // Every security-relevant choice is in security.ts (checklist numbers there) or named below.
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, protocol, session, type WebContents } from 'electron';
 import { join } from 'node:path';
-import { artifactFactory } from './artifact-link';
-import { Vault } from '../node/vault';
+import { Vault } from '../vault';
 import { createAppServices, type AppServices } from '../services/bridge/app-services';
 import { buildDemoVault } from '../services/import/demo';
 import { importFile } from '../services/import/importer';
@@ -113,7 +112,6 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     origins: { viewer: VIEWER_ORIGIN, prompt: PROMPT_ORIGIN },
     windows: { kindOf: (id) => windows.get(id) ?? null },
-    artifactFactory,
     grantTtlMs: options.grantTtlMs,
     opener: { open: openPromptWindow, close: (requestId) => promptWindows.get(requestId)?.close() },
     async chooseFile(windowId) {

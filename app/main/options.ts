@@ -1,7 +1,7 @@
 // Command-line and environment options of the Electron app (plain Node: tested without Electron).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultVaultDir } from '../node/vault';
+import { defaultVaultDir } from '../vault';
 import { DEFAULT_GRANT_TTL_MS } from '../services/grants/grants';
 
 export interface AppOptions {

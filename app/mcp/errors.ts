@@ -1,10 +1,11 @@
 import { SandboxError, SpawnError } from '../capture';
 import { AuditAppendError, AuditUnavailableError } from '../capture/stored-capture';
-import { AuditDetailsError, AuditLogDamagedError } from '../node/audit';
-import { terminalSafeLine } from '../node/terminal-safe';
-import { VaultError } from '../node/vault';
+import { AuditDetailsError, AuditLogDamagedError } from '../audit';
+import { terminalSafeLine } from '../terminal/terminal-safe';
+import { VaultError } from '../vault';
 import { RequestError } from '../services/requests';
 import { ToolError } from './tool';
+import { AllowlistFileError } from '../redact/policy';
 
 /**
  * The one-line message of a failed tool call. Expected failures say what happened and whether
@@ -19,6 +20,7 @@ function describe(err: unknown): string {
   if (err instanceof RequestError) return `${err.message} (nothing was queued or released)`;
   if (err instanceof SpawnError) return spawnMessage(err);
   if (err instanceof SandboxError) return `${err.message} (nothing was run)`;
+  if (err instanceof AllowlistFileError) return `redaction allowlist: ${err.message} (nothing was run)`;
   if (err instanceof VaultError || err instanceof AuditLogDamagedError || err instanceof AuditDetailsError) return `vault: ${err.message}`;
   const code = (err as { code?: unknown } | null)?.code;
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `permission denied: ${(err as Error).message}`;

@@ -3,8 +3,8 @@ import { chmod, copyFile, rm } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { SandboxPlan } from '../capture/sandbox';
-import { ensurePrivateDir } from '../node/fs-atomic';
-import type { Vault } from '../node/vault';
+import { ensurePrivateDir } from '../files/fs-atomic';
+import type { Vault } from '../vault';
 import { serveStdio } from './serve';
 
 /** Where the agent's sandbox shows the relay directory, and the socket and script in it. */

@@ -1,4 +1,4 @@
-import { terminalSafe, terminalSafeLine } from '../node/terminal-safe';
+import { terminalSafe, terminalSafeLine } from '../terminal/terminal-safe';
 
 /**
  * The one sentence every text result puts between Airlock's provenance and the command's output,

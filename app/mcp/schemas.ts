@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RECORD_ID } from '../node/vault';
+import { RECORD_ID } from '../vault';
 
 // Output schemas state what Airlock itself produces. Reports are loose objects: their exact
 // layout belongs to shared/sanitize, and the client needs the counts, not a second definition.
@@ -42,6 +42,24 @@ export const removalReport = z.looseObject({
 });
 
 const perStreamNumber = z.object({ stdout: z.number(), stderr: z.number() });
+
+/** One stream's redactions: counts by rule (never a value) and each marker's place. */
+const streamRedaction = z.object({
+  count: z.number(),
+  rules: z.record(z.string(), z.number()),
+  lookalikes: z.number().describe('look-alikes of the marker bracket in the output, replaced by U+FFFD'),
+  redactions: z
+    .array(z.object({ rule: z.string(), offset: z.number(), length: z.number(), at: z.number() }))
+    .describe('each marker in the text: at = its UTF-8 byte offset in this stream text; offset/length = the value in the sanitized text'),
+  listed_all: z.boolean(),
+});
+
+/** The envelope's `redaction`: the policy that ran and per-stream redactions. */
+export const redaction = z.object({
+  policy: z.looseObject({ mode: z.enum(['on', 'off']), ruleset: z.string(), version: z.number(), rules: z.array(z.string()).readonly(), marker: z.string() }),
+  stdout: streamRedaction,
+  stderr: streamRedaction,
+});
 const restrictedRef = z.string().regex(/^restricted:sha256:[0-9a-f]{64}$/);
 
 /** The capture envelope (`airlock capture --json`) as the capture tool returns it. */
@@ -71,4 +89,5 @@ export const envelopeShape = {
   sanitizer: z.object({ stdout: removalReport, stderr: removalReport, truncated: z.boolean() }),
   chunk_log: z.object({ count: z.number(), rows: z.number(), coalesced: z.boolean(), complete: z.boolean() }),
   sandbox: sandboxInfo,
+  redaction: redaction.describe('secrets replaced by ⟦redacted:RULE⟧ markers (the bracket never comes from the command), counted by rule'),
 };

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { SandboxPlan } from '../capture/sandbox';
-import type { Vault } from '../node/vault';
+import type { Vault } from '../vault';
 import { createAirlockServer } from './server';
 import type { ToolContext } from './tool';
 

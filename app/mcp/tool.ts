@@ -1,7 +1,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { SandboxPlan } from '../capture/sandbox';
-import type { Vault } from '../node/vault';
+import type { Vault } from '../vault';
 
 /** What every tool may use: the vault, the sandbox captures run in, and the server's defaults. */
 export interface ToolContext {

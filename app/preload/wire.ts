@@ -1,21 +1,9 @@
-// Shared by both preloads (bundled into each; no electron import here).
+// Shared by both preloads (bundled into each; no electron import here). Their allowlists are the
+// bridge table's (shared/bridge/methods.ts, which holds no zod: the sandboxed preloads stay small).
 
 /** IPC channels: one per bridge. Main answers each only for the windows it created for it. */
 export const VIEWER_CHANNEL = 'airlock:call';
 export const PROMPT_CHANNEL = 'airlock-prompt:call';
-
-/**
- * The method names of `window.airlock`, kept here without zod so the sandboxed preload stays
- * tiny; test/app/main/preload.test.ts checks they equal the contract's BRIDGE_METHODS.
- */
-export const VIEWER_METHODS = [
-  'getVaultInfo', 'listRecords', 'openFile', 'startIndex', 'getIndexStatus', 'cancelIndex', 'getReport', 'getSpans',
-  'findSpan', 'getMinimap', 'getTextLines', 'textPositionOf', 'searchText', 'cancelSearch', 'getScreen', 'cancelScreen', 'getChunkLog',
-  'requestRawAccess', 'listGrants', 'revokeGrant', 'readRaw', 'getSpanValues', 'searchRaw', 'listBookmarks', 'saveBookmark', 'deleteBookmark',
-  'copyText', 'exportText', 'exportHexDump', 'listAudit',
-  'listRequests', 'reviewRequest',
-] as const;
-export const PROMPT_METHODS = ['getPrompt', 'answerPrompt'] as const;
 
 /** Turns a BridgeWire into its value or a thrown `Error('[code] message')`. */
 export function unwrap(wire: unknown): unknown {

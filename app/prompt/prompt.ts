@@ -4,6 +4,7 @@
 // from the request is ever parsed as HTML.
 import type { AirlockPromptBridge } from '../../shared/bridge/contract';
 import type { PromptView } from '../../shared/bridge/types';
+import { binarySize } from '../../shared/size';
 
 declare global {
   interface Window {
@@ -18,15 +19,8 @@ function text(id: string, value: string): void {
 }
 
 export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n;
-  let u = -1;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]} (${n.toLocaleString('en-US')} bytes)`;
+  const { value, unit } = binarySize(n);
+  return unit === 'B' ? `${n} bytes` : `${value.toFixed(value < 10 ? 2 : 1)} ${unit} (${n.toLocaleString('en-US')} bytes)`;
 }
 
 function show(view: PromptView): void {

@@ -33,7 +33,7 @@ try {
   const svcFile = join(tmp, 'services.mjs');
   const out = await build({
     stdin: {
-      contents: `export { Vault, newRecordId } from './app/node/vault';\nexport { createArtifactService } from './app/services/artifact';\nexport { Sanitizer } from './shared/sanitize';`,
+      contents: `export { Vault, newRecordId } from './app/vault';\nexport { createArtifactService } from './app/services/artifact';\nexport { Sanitizer } from './shared/sanitize';`,
       resolveDir: REPO, loader: 'ts',
     },
     bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, logLevel: 'silent',

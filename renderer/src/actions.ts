@@ -1,6 +1,6 @@
 // Everything the UI does, as plain functions over the stores and the bridge, so components stay
 // small and tests can drive the app without clicking.
-import { MAX_RAW_READ, MAX_EXPORT_CHARS } from '../../shared/bridge/contract';
+import { MAX_RAW_READ, MAX_EXPORT_CHARS } from '../../shared/bridge/limits';
 import type { ArtifactSummary, CopyKind, GrantInfo, RecordSummary, SpanInfo, TextLine } from '../../shared/bridge/types';
 import { bridge, errorCode, errorText } from './bridge';
 import { cArrayText, caretText, compareMarkdown, hexText, reportJson, reportMarkdown, bookmarksMarkdown, selectedText } from './lib/formats';
@@ -752,7 +752,8 @@ export async function exportCompare(maxLines = 2000): Promise<void> {
     const l = lines[i];
     await s.spans.ensureRange(Math.max(0, l.rawStart - 1), 2);
     await s.spans.ensureRange(Math.max(0, l.rawEnd - 1), 2);
-    const range = compareRange(l, lines[i + 1] ?? s.text.line(l.line + 1), (o) => s.spans.outerAt(o));
+    const prev = lines[i - 1] ?? (l.line > 0 ? s.text.line(l.line - 1) : undefined);
+    const range = compareRange(l, lines[i + 1] ?? s.text.line(l.line + 1), (o) => s.spans.outerAt(o), prev);
     ranges.set(l.line, range);
     if (granted) raws.set(l.line, range[1] - range[0] > 4096 ? null : await readRange(range[0], range[1]));
   }

@@ -1,7 +1,7 @@
 // Per-artifact caches that are not React state: raw pages and span values (only under a grant),
 // span blocks and text pages. Rows read them during render; arrivals bump a version in the view store.
 import type { TextLine } from '../../shared/bridge/types';
-import { MAX_TEXT_LINES } from '../../shared/bridge/contract';
+import { MAX_TEXT_LINES } from '../../shared/bridge/limits';
 import { bridge } from './bridge';
 import { PAGE_SIZE, PageCache } from './lib/page-cache';
 import { SpanCache } from './lib/span-cache';

@@ -20,6 +20,7 @@ export { CELL_KINDS, type Cell, type CellKind } from './cell';
 export { CellCode, MAX_NEIGHBOUR_BYTES, cellOfCode, decodeCells, formatCells, type ByteWindow } from './cells';
 export { splitCaretText } from './grammar';
 export { ASCII_CELLS, CONTINUATION_MARK, HEX_BYTE, caretForByte } from './notation';
-export { RowWriter, rowContinuation, type ByteSink, type RowPaint, type RowWriterOptions } from './row-writer';
+export { RowWriter, rowContinuation, type RowPaint, type RowWriterOptions } from './row-writer';
+export { GrowingSink, type ByteSink } from './sink';
 export { DEFAULT_ROW_WIDTH, MAX_ROW_WIDTH, formatHexRows, type HexRow, type HexRowOptions } from './rows';
 export { caretString, formatRowText, type RowTextOptions } from './text';

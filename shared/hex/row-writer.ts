@@ -1,13 +1,7 @@
 import { CellCode, cellOfCode } from './cells';
 import { leadCellForCodePoint } from './codepoint';
 import { ASCII_CELLS, HEX_BYTE } from './notation';
-
-/** Where a {@link RowWriter} writes: `buf[p..]`, after `reserve` made room (it may replace `buf`). */
-export interface ByteSink {
-  buf: Uint8Array;
-  p: number;
-  reserve(n: number): void;
-}
+import type { ByteSink } from './sink';
 
 /** Colours for {@link RowWriterOptions.paint}: the sequence that sets each, by number, and the one that ends any. */
 export interface RowPaint {

@@ -1,5 +1,6 @@
 import { codeOfCell, formatCells } from './cells';
-import { RowWriter, type ByteSink } from './row-writer';
+import { RowWriter } from './row-writer';
+import { GrowingSink } from './sink';
 import { DEFAULT_ROW_WIDTH, type HexRow } from './rows';
 import { utf8Text } from './utf8';
 
@@ -17,19 +18,6 @@ export interface RowTextOptions {
 /** Row writers by layout (each keeps its caches of cell text). */
 const writers = new Map<string, RowWriter>();
 
-/** Output gathered in memory. */
-class Growing implements ByteSink {
-  buf = new Uint8Array(256);
-  p = 0;
-
-  reserve(n: number): void {
-    if (this.p + n <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(this.buf.length * 2, this.p + n));
-    next.set(this.buf.subarray(0, this.p));
-    this.buf = next;
-  }
-}
-
 /**
  * One plain-text line for a row from {@link formatHexRows}, as RowWriter writes it:
  * `00000010  1b 5b 33 31 6d 46 41 49  4c 1b 5b 30 6d 0a 6f 6b  |^[[31mFAIL^[[0m^Jok|`.
@@ -45,7 +33,7 @@ export function formatRowText(row: HexRow, options: RowTextOptions = {}): string
   const n = row.hex.length;
   const bytes = Uint8Array.from(row.hex, (h) => parseInt(h, 16));
   const codes = Int32Array.from(row.cells, (cell, k) => codeOfCell(cell, bytes[k]));
-  const out = new Growing();
+  const out = new GrowingSink();
   writer.write(out, row.offset, bytes, 0, n, codes, 0);
   // (Without the LF that ends the row.)
   return utf8Text(out.buf, 0, out.p - 1);

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditCommand } from '../../app/cli/commands/audit';
-import { AuditLog } from '../../app/node/audit';
-import { newRecordId, Vault } from '../../app/node/vault';
+import { AuditLog } from '../../app/audit';
+import { newRecordId, Vault } from '../../app/vault';
 import { runCommand, type CommandResult } from '../helpers/cli';
 
 let base: string;

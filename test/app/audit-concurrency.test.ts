@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../app/node/audit';
+import { AuditLog } from '../../app/audit';
 
 // Child processes cannot import TypeScript, so the audit module is bundled to plain ESM first.
 let dir: string;
@@ -13,7 +13,7 @@ let worker: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'airlock-audit-mp-'));
   await build({
-    entryPoints: [resolve(__dirname, '../../app/node/audit/index.ts')],
+    entryPoints: [resolve(__dirname, '../../app/audit/index.ts')],
     outfile: join(dir, 'audit.mjs'),
     bundle: true,
     platform: 'node',

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auditCommand } from '../../app/cli/commands/audit';
 import { captureCommand } from '../../app/cli/commands/capture';
-import { AuditLog } from '../../app/node/audit';
-import { Vault } from '../../app/node/vault';
+import { AuditLog } from '../../app/audit';
+import { Vault } from '../../app/vault';
 import { runCommand } from '../helpers/cli';
 
 let base: string;

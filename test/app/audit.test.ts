@@ -14,7 +14,7 @@ import {
   GENESIS_PREV,
   validateDetails,
   withFileLock,
-} from '../../app/node/audit';
+} from '../../app/audit';
 
 let dir: string;
 let log: AuditLog;

@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureCommand } from '../../app/cli/commands/capture';
 import type { CaptureEnvelope } from '../../app/capture';
-import { parseRef, Vault } from '../../app/node/vault';
+import { parseRef, Vault } from '../../app/vault';
 import { runCommand } from '../helpers/cli';
 
 /** The capture fixtures, copied into each test's working directory (the sandbox shows that, not this checkout). */

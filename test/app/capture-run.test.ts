@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { runCapture, SpawnError, type CaptureOptions } from '../../app/capture';
-import type { RawCommit, RawWriter } from '../../app/node/vault';
+import type { RawCommit, RawWriter } from '../../app/vault';
 
 /** An in-memory RawWriter; `failAfter` bytes make write() reject, as a full disk would. */
 class MemoryWriter implements RawWriter {

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureCommand } from '../../app/cli/commands/capture';
 import type { CaptureEnvelope, ChunkLogJson } from '../../app/capture';
-import { AuditLog } from '../../app/node/audit';
-import { parseRef, Vault } from '../../app/node/vault';
+import { AuditLog } from '../../app/audit';
+import { parseRef, Vault } from '../../app/vault';
 import { runCommand, type CommandResult } from '../helpers/cli';
 
 /** The capture fixtures, copied into each test's working directory (the sandbox shows that, not this checkout). */

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseByteCount } from '../../app/cli/size';
-import { AuditLog } from '../../app/node/audit';
-import { Vault } from '../../app/node/vault';
+import { AuditLog } from '../../app/audit';
+import { Vault } from '../../app/vault';
 import packageJson from '../../package.json' with { type: 'json' };
 import { runAirlock } from '../helpers/cli';
 

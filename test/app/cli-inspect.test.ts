@@ -1,15 +1,24 @@
 // `airlock inspect`: a byte viewer whose own output is inert — whatever the input, it prints no
 // control byte unless it coloured a TTY itself — and that names each class it found.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAirlock } from '../helpers/cli';
+import { SPAN_CLASS_NAMES, SpanFlag } from '../../shared/parser/span-class';
+import { Sanitizer } from '../../shared/sanitize';
 
 const SAMPLE = join(__dirname, '../../assets/samples/hostile-transcript.bin');
 /** What inert output may not contain: C0 except LF, DEL, C1, bidi controls, tag characters. */
 const UNSAFE = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\u{e0000}-\u{e007f}/u;
+
+/** The names `inspect --json` gives a span's flag bits. */
+function flagNames(flags: number): string[] {
+  const names: [number, string][] = [[SpanFlag.Unterminated, 'unterminated'], [SpanFlag.Oversized, 'oversized'], [SpanFlag.Malformed, 'malformed'],
+    [SpanFlag.EightBit, 'eight_bit'], [SpanFlag.Utf8Encoded, 'utf8_encoded'], [SpanFlag.Stray, 'stray']];
+  return names.filter(([bit]) => flags & bit).map(([, name]) => name);
+}
 
 let dir: string;
 beforeEach(() => {
@@ -103,10 +112,63 @@ describe('airlock inspect', () => {
     expect(lines.filter((l) => /^ {10}\^ /.test(l))).toHaveLength(2 * rows);
   });
 
-  it('says so when the range starts past the end of the input', async () => {
-    const r = await runAirlock(['inspect', SAMPLE, '--offset', '1000000']);
+  it('an --offset at or past the end is an error: one line, exit 1, nothing dumped (file, stdin, every mode)', async () => {
+    const size = readFileSync(SAMPLE).length;
+    for (const mode of [[], ['--summary-only'], ['--json']]) {
+      for (const at of ['1000000', String(size)]) {
+        const r = await runAirlock(['inspect', SAMPLE, '--offset', at, ...mode]);
+        expect(r.code, `${at} ${mode.join(' ')}`).toBe(1);
+        expect(r.err.toString()).toBe(`airlock inspect: --offset ${at} is at or past the end of the input (${size} bytes): nothing to show\n`);
+        expect(r.out.toString(), 'a file: refused before anything is written').toBe('');
+      }
+    }
+    // From stdin the end is known only when it comes: the same error, after the header line.
+    const piped = await runAirlock(['inspect', '-', '--offset', '64'], { stdin: Buffer.from('short\n') });
+    expect(piped.code).toBe(1);
+    expect(piped.err.toString()).toBe('airlock inspect: --offset 64 is at or past the end of the input (6 bytes): nothing to show\n');
+    expect(piped.out.toString()).toBe('airlock inspect: (stdin)\n');
+    // The last byte is still a range; an empty input with no --offset is no error.
+    expect((await runAirlock(['inspect', SAMPLE, '--offset', String(size - 1)])).code).toBe(0);
+    expect((await runAirlock(['inspect', '-'], { stdin: Buffer.alloc(0) })).code).toBe(0);
+  });
+
+  it('--length 0 is a usage error; a length past the end shows what there is', async () => {
+    const zero = await runAirlock(['inspect', SAMPLE, '--length', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.err.toString()).toMatch(/^airlock inspect: --length needs a positive byte count .*\n$/);
+    const size = readFileSync(SAMPLE).length;
+    const past = await runAirlock(['inspect', SAMPLE, '--offset', String(size - 20), '--length', '1G']);
+    const tail = await runAirlock(['inspect', SAMPLE, '--offset', String(size - 20)]);
+    expect(past.code).toBe(0);
+    expect(past.out.toString()).toBe(tail.out.toString());
+  });
+
+  it('--json lists the spans: each span the sanitizer reports, with its class, meaning and flags', async () => {
+    const bytes = readFileSync(SAMPLE);
+    const expected: { offset: number; length: number; class: string; meaning: string; flags: number }[] = [];
+    const s = new Sanitizer({ onSpan: (cls, offset, length, meaning, flags) => void expected.push({ offset, length, class: SPAN_CLASS_NAMES[cls], meaning, flags }) });
+    s.write(bytes);
+    s.end();
+    const r = await runAirlock(['inspect', SAMPLE, '--json']);
     expect(r.code).toBe(0);
-    expect(r.out.toString()).toMatch(/--offset 1000000 is at or past the end of the input \(\d+ bytes\)/);
+    const out = JSON.parse(r.out.toString());
+    expect(Object.keys(out)).toEqual(['source', 'spans', 'spans_listed', 'spans_total', 'bytes', 'sha256', 'report']);
+    expect(out.spans).toEqual(expected.map((e) => ({ offset: e.offset, length: e.length, class: e.class, meaning: e.meaning, flags: flagNames(e.flags) })));
+    expect(out.spans_total).toBe(out.report.removed_spans);
+    expect(out.spans.some((x: { flags: string[] }) => x.flags.includes('unterminated'))).toBe(true);
+    // One span a line: a line-oriented tool can take them without a JSON parser.
+    expect(r.out.toString().split('\n').filter((l) => l.startsWith('    {"offset": '))).toHaveLength(expected.length);
+    // A range lists the spans that overlap it (a span that starts before it too); --max-spans caps the list, not the count.
+    const ranged = JSON.parse((await runAirlock(['inspect', SAMPLE, '--json', '--offset', '0x130', '--length', '16'])).out.toString());
+    const overlapping = expected.filter((e) => e.offset < 0x140 && e.offset + e.length > 0x130);
+    expect(ranged.spans.map((x: { offset: number }) => x.offset)).toEqual(overlapping.map((e) => e.offset));
+    expect(overlapping[0].offset).toBeLessThan(0x130);
+    const capped = JSON.parse((await runAirlock(['inspect', SAMPLE, '--json', '--max-spans', '3'])).out.toString());
+    expect(capped).toMatchObject({ spans_listed: 3, spans_total: expected.length });
+    expect(capped.spans).toEqual(out.spans.slice(0, 3));
+    expect(JSON.parse((await runAirlock(['inspect', SAMPLE, '--json', '--max-spans', '0'])).out.toString())).toMatchObject({ spans: [], spans_listed: 0, spans_total: expected.length });
+    expect((await runAirlock(['inspect', SAMPLE, '--max-spans', '3'])).code).toBe(2);
+    expect((await runAirlock(['inspect', SAMPLE, '--json', '--max-spans', '-1'])).code).toBe(2);
   });
 
   it('reads stdin with -', async () => {

@@ -1,7 +1,7 @@
-// app/node/fit.ts: widths and cuts of Airlock's own lines on a terminal (issue #9, bug class 5).
+// app/terminal/fit.ts: widths and cuts of Airlock's own lines on a terminal (issue #9, bug class 5).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { charWidth, sgrLength, textWidth, utf8Width, wrapLine, wrapUtf8 } from '../../app/node/fit';
+import { charWidth, sgrLength, textWidth, utf8Width, wrapLine, wrapUtf8 } from '../../app/terminal/fit';
 
 /** The width rule as first written: each character (code point) 1 if ASCII, else 2. */
 const byCharacter = (s: string): number => [...s].reduce((w, ch) => w + charWidth(ch), 0);

@@ -3,7 +3,7 @@ import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensurePrivateDir, fsyncDir, isErrno, writeFileAtomic } from '../../app/node/fs-atomic';
+import { ensurePrivateDir, fsyncDir, isErrno, writeFileAtomic } from '../../app/files/fs-atomic';
 
 let dir: string;
 let savedUmask: number;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureCommand } from '../../app/cli/commands/capture';
-import { gutterRows, TEXT_GUTTER } from '../../app/node/gutter';
+import { gutterRows, TEXT_GUTTER } from '../../app/terminal/gutter';
 import { runCommand } from '../helpers/cli';
 
 describe('gutterRows', () => {

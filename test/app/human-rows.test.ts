@@ -11,8 +11,8 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../app/cli/run';
 import type { Tty } from '../../app/cli/tty';
-import { gutterRows } from '../../app/node/gutter';
-import { terminalSafe, terminalSafeJson } from '../../app/node/terminal-safe';
+import { gutterRows } from '../../app/terminal/gutter';
+import { terminalSafe, terminalSafeJson } from '../../app/terminal/terminal-safe';
 import { runAirlock } from '../helpers/cli';
 import { requestVault } from './services/requests/helpers';
 

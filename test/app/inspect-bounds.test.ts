@@ -80,4 +80,10 @@ describe.skipIf(!existsSync(CLI))('inspect memory and time bounds (dist/airlock.
     // not something a unit test sharing two cores with the rest of the suite can time.
     expect(ms, `full dump: ${Math.round(ms)} ms vs sanitize ${Math.round(sanitize)} ms`).toBeLessThan(sanitize * 5 + 1000);
   });
+
+  it('--json streams its span list: four million spans listed in the same memory as none', () => {
+    const all = measure(['inspect', file, '--json', '--length', '4M', '--max-spans', '100000000']);
+    expect(all.status).toBe(0);
+    expect(all.mb, '4 M spans listed: peak RSS').toBeLessThan(100);
+  });
 });

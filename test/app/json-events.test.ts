@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonSyntaxError } from '../../app/node/json-events';
-import { LongArray, LongString, projectJson } from '../../app/node/json-project';
+import { JsonSyntaxError } from '../../app/json/events';
+import { LongArray, LongString, projectJson } from '../../app/json/project';
 
 const ALL = { maxString: Number.MAX_SAFE_INTEGER, maxItems: Number.MAX_SAFE_INTEGER };
 

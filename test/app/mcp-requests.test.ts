@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../app/node/audit';
+import { AuditLog } from '../../app/audit';
 import { RequestStore } from '../../app/services/requests';
 import { everything, FORBIDDEN, startMcp, textOf, type McpPair } from '../helpers/mcp';
 

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -118,6 +119,34 @@ describe('airlock request: the fixed contract', () => {
     expect(s.out).toContain('    | evil\\x1b]0;x\\x07\n    | airlock request: approved\n');
     expect(s.out).not.toMatch(/[\x1b\x07]/);
     expect(s.out.split('\n').filter((l) => l.startsWith('airlock request: approved'))).toEqual([]);
+  });
+});
+
+describe('airlock request: the commands it names can be pasted', () => {
+  it('carries the --vault given, quoted for a shell: the pasted line reaches the same vault', async () => {
+    env = await requestVault();
+    // A vault whose path a shell would split, expand or end early if it were not quoted.
+    const dir = join(env.dir, "it's my vault $HOME; echo x");
+    await rename(env.vault.root, dir);
+    const r = await request(['--vault', dir, '--artifact', env.ref, '--kind', 'text', '--reason', 'incident 7']);
+    expect(r.code, r.err).toBe(0);
+    const id = /queued (req-\S+)/.exec(r.out)![1];
+    const named = (label: string): string => r.out.split('\n').find((l) => l.includes(label))!.split(`${label} `)[1];
+    expect(named('follow it with:')).toBe(`airlock request status ${id} --vault '${dir.replace(/'/g, `'\\''`)}'`);
+    expect(named('decides at a terminal:')).toBe(`airlock request approve ${id} --vault '${dir.replace(/'/g, `'\\''`)}'`);
+    // Pasted into a POSIX shell (airlock being this build): the status of that very request.
+    const pasted = spawnSync('sh', ['-c', `airlock() { "$AIRLOCK_NODE" "$AIRLOCK_CLI" "$@"; }; ${named('follow it with:')} --json`], {
+      env: { PATH: process.env.PATH, AIRLOCK_NODE: process.execPath, AIRLOCK_CLI: CLI }, encoding: 'utf8',
+    });
+    expect(pasted.status, pasted.stderr).toBe(0);
+    expect(JSON.parse(pasted.stdout)).toMatchObject({ id, state: 'pending' });
+  });
+
+  it('names no --vault when none was given (the vault came from $AIRLOCK_VAULT or the default)', async () => {
+    env = await requestVault();
+    const r = await request(['--artifact', env.ref, '--kind', 'text', '--reason', 'x'], { env: { AIRLOCK_VAULT: env.vault.root } });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/follow it with: airlock request status req-\S+\n$/);
   });
 });
 

@@ -6,7 +6,7 @@ import { buildView, childEnvironment, planSandbox, protectedPaths, SandboxError,
 import { captureToVault } from '../../app/capture/stored-capture';
 import { parseSandboxMode } from '../../app/cli/sandbox-flag';
 import { UsageError } from '../../app/cli/command';
-import { Vault } from '../../app/node/vault';
+import { Vault } from '../../app/vault';
 import { bwrapUnavailable } from '../helpers/sandbox';
 
 const skip = await bwrapUnavailable();

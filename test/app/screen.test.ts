@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../app/node/audit';
+import { AuditLog } from '../../app/audit';
 import xterm from '@xterm/headless';
 import { firstDivergence, reconstructScreen, type ScreenFinding } from '../../app/services/screen/engine';
 import { hostileStream, TOKENS } from '../helpers/arbitraries';

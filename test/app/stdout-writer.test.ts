@@ -1,6 +1,6 @@
 // StdoutWriter on a descriptor that stops taking bytes (a non-blocking pipe that is full): the rest
 // goes through the stream, and the caller's buffer is the caller's again as soon as the write
-// resolves. Reusing it at once (as the dump engine does with its output region) must not change
+// resolves. Reusing it at once (as the dump does with its output region) must not change
 // the bytes still queued on the stream: a view once let the next rows overwrite them. And a pipe
 // is known not to be a terminal without creating process.stdout, which would turn it non-blocking.
 import { spawnSync } from 'node:child_process';
@@ -49,7 +49,7 @@ describe('StdoutWriter', () => {
     for (const size of [(1 << 20) + 22, 22]) {
       const data = Buffer.alloc(size, 0x61);
       await writer.write(data);
-      // Reused at once, as the engine's output region is.
+      // Reused at once, as the dump's output region is.
       data.fill(0x62);
     }
     expect(writer.synchronous).toBe(false);

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vaultCommand } from '../../app/cli/commands/vault';
 import type { Command } from '../../app/cli/command';
-import { AuditLog } from '../../app/node/audit';
-import { newRecordId, Vault, type CaptureRecord } from '../../app/node/vault';
+import { AuditLog } from '../../app/audit';
+import { newRecordId, Vault, type CaptureRecord } from '../../app/vault';
 import { runCommand, type CommandResult } from '../helpers/cli';
 
 let base: string;

@@ -7,8 +7,8 @@ import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../app/node/audit';
-import { Vault } from '../../app/node/vault';
+import { AuditLog } from '../../app/audit';
+import { Vault } from '../../app/vault';
 import { runAirlock } from '../helpers/cli';
 
 const SAMPLES = join(__dirname, '../../assets/samples/demo');

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Vault } from '../../app/node/vault';
+import { Vault } from '../../app/vault';
 
 let base: string;
 beforeAll(() => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCapture } from '../../app/capture';
-import { Vault } from '../../app/node/vault';
+import { Vault } from '../../app/vault';
 
 let base: string;
 let root: string;

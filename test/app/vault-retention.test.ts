@@ -4,8 +4,8 @@ import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:f
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { holdFileLock } from '../../app/node/audit';
-import { newRecordId, Vault, VaultError, type CaptureRecord } from '../../app/node/vault';
+import { holdFileLock } from '../../app/audit';
+import { newRecordId, Vault, VaultError, type CaptureRecord } from '../../app/vault';
 
 let base: string;
 let root: string;

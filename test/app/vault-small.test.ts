@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Vault, type CaptureRecord } from '../../app/node/vault';
+import { Vault, type CaptureRecord } from '../../app/vault';
 import { runAirlock } from '../helpers/cli';
 
 let base: string;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../app/cli/command';
-import { parseDuration } from '../../app/node/duration';
-import { currentActor } from '../../app/node/identity';
-import { terminalSafe, terminalSafeJson, terminalSafeLine } from '../../app/node/terminal-safe';
+import { parseDuration } from '../../app/cli/duration';
+import { currentActor } from '../../app/audit/identity';
+import { terminalSafe, terminalSafeJson, terminalSafeLine } from '../../app/terminal/terminal-safe';
 import { parseFlags } from '../../app/cli/flags';
 
 describe('parseDuration', () => {

@@ -13,7 +13,7 @@ import {
   Vault,
   VaultError,
   type CaptureRecord,
-} from '../../app/node/vault';
+} from '../../app/vault';
 
 let base: string;
 let root: string;

@@ -1,7 +1,7 @@
 // Inputs and layouts for `airlock inspect`'s dump (app/cli/inspect/dump.ts), and a run of the dump
 // in memory as the command feeds it. The cases are fixed by a seed: test/fixtures/inspect-dump.json
-// holds the SHA-256 of each case's dump as the build before this one (be8ac32, its WebAssembly
-// engine held byte for byte to the text definition) wrote it.
+// holds the SHA-256 of each case's dump as the build before this one (be8ac32, whose WebAssembly
+// dump was held byte for byte to the text definition) wrote it.
 import fc from 'fast-check';
 import { ByteBuffer } from '../../app/cli/inspect/bytes-out';
 import { Dump, type DumpLayout } from '../../app/cli/inspect/dump';
@@ -130,7 +130,7 @@ export async function dumpOf(c: DumpCase): Promise<Buffer> {
 }
 
 /**
- * Inputs that reach each way the dump writes rows and lines (as the engine before it took them:
+ * Inputs that reach each way the dump writes rows and lines (as the WebAssembly dump before it took them:
  * repeated rows and takes, cuts at every terminal width, text in other scripts across row edges,
  * near misses of characters shown before, a character at every range edge), in the layouts
  * that matter for each.

@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { planSandbox, protectedPaths, type SandboxMode } from '../../app/capture/sandbox';
 import { createAirlockServer } from '../../app/mcp/server';
 import type { ToolContext } from '../../app/mcp/tool';
-import { Vault } from '../../app/node/vault';
+import { Vault } from '../../app/vault';
 
 /** An Airlock MCP server and an SDK client joined in memory. */
 export interface McpPair {

@@ -34,7 +34,23 @@ function outerOf(spans: SpanInfo[], size: number): (o: number) => SpanInfo | nul
 
 function rows(lines: TextLine[], spans: SpanInfo[], size: number): Array<[number, number]> {
   const at = outerOf(spans, size);
-  return lines.map((l, i) => compareRange(l, lines[i + 1], at));
+  return lines.map((l, i) => compareRange(l, lines[i + 1], at, lines[i - 1]));
+}
+
+/** The rows of `input`'s lines tile the artifact: no gap, no overlap, no span cut by a row edge. */
+async function expectTiles(input: Uint8Array): Promise<void> {
+  const { lines, spans } = await load(input);
+  if (lines.length === 0) return;
+  const r = rows(lines, spans, input.length);
+  expect(r[0][0]).toBe(lines[0].rawStart);
+  for (let i = 1; i < r.length; i++) expect(r[i][0], `row ${i} starts where row ${i - 1} ends`).toBe(r[i - 1][1]);
+  expect(r.at(-1)![1]).toBe(lines.at(-1)!.rawEnd);
+  for (const s of spans) {
+    for (const [a, b] of r) {
+      const cutInside = (a > s.offset && a < s.offset + s.length) || (b > s.offset && b < s.offset + s.length);
+      expect(cutInside, `${s.meaning} [${s.offset}, ${s.offset + s.length}) cut by row [${a}, ${b})`).toBe(false);
+    }
+  }
 }
 
 describe('compare rows', () => {
@@ -56,20 +72,20 @@ describe('compare rows', () => {
 
   it('tiles the artifact: no gap, no overlap, no span cut, whatever the bytes (property, real service)', async () => {
     await fc.assert(fc.asyncProperty(hostileStream(60), async (input) => {
-      if (input.length === 0) return;
-      const { lines, spans } = await load(input);
-      if (lines.length === 0) return;
-      const r = rows(lines, spans, input.length);
-      expect(r[0][0]).toBe(lines[0].rawStart);
-      for (let i = 1; i < r.length; i++) expect(r[i][0], `row ${i} starts where row ${i - 1} ends`).toBe(r[i - 1][1]);
-      expect(r.at(-1)![1]).toBe(lines.at(-1)!.rawEnd);
-      for (const s of spans) {
-        for (const [a, b] of r) {
-          const cutInside = (a > s.offset && a < s.offset + s.length) || (b > s.offset && b < s.offset + s.length);
-          expect(cutInside, `${s.meaning} [${s.offset}, ${s.offset + s.length}) cut by row [${a}, ${b})`).toBe(false);
-        }
-      }
+      if (input.length > 0) await expectTiles(input);
     }), { numRuns: 60 });
+  });
+
+  it('tiles the artifact where line breaks run inside an unterminated CSI, whose chip shows on each of its lines', async () => {
+    // The property's counterexample: ESC [ LF CR LF, two lines inside one CSI, both showing its chip.
+    const counterexample = Uint8Array.from([0x1b, 0x5b, 0x0a, 0x0d, 0x0a]);
+    const { lines, spans } = await load(counterexample);
+    const csi = spans.find((s) => s.offset === 0 && s.length === 5)!;
+    expect(lines.filter((l) => l.pieces.some((p) => p.t === 'chip' && p.span.index === csi.index)).length).toBe(2);
+    expect(rows(lines, spans, counterexample.length)).toEqual([[0, 5], [5, 5]]);
+    for (const input of [counterexample, bytes('\x1b[\n\n\n'), bytes('a\x1b[\nb\r\nc\rd\n'), bytes('x\x1b[1\n\r\n\r\ny'), bytes('\x1b[\r\n\x1b]0;t\n\n\x07z\n')]) {
+      await expectTiles(input);
+    }
   });
 
   it('the span cache answers the outermost span at a byte (a C0 inside a CSI: the CSI), as compareRange needs', async () => {

@@ -56,7 +56,7 @@ function terminatorOf(bytes: Uint8Array, offset: number, length: number, cls: nu
   return null;
 }
 
-/** Sanitizes `bytes` whole and cuts the result into lines of pieces the way ARTIFACT's index does. */
+/** Sanitizes `bytes` whole and cuts the result into lines of pieces the way the artifact index does. */
 function buildSmall(bytes: Uint8Array): {
   spans: SpanInfo[]; codes: number[]; lines: TextLine[]; report: RemovalReport; text: string; textRaw: number[];
 } {

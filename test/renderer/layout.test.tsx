@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The layout engine (lib/layout.ts): for every window from Electron's minimum width up, whatever
+// The pane layout (lib/layout.ts): for every window from Electron's minimum width up, whatever
 // the user dragged, the panes fit side by side across the window and the sanitized text keeps a
 // third of it (property). The splitters move with the keyboard and remember the size; stored
 // preferences are checked field by field.

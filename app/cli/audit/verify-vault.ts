@@ -1,7 +1,7 @@
-import type { AuditLog } from '../../node/audit';
-import type { Vault } from '../../node/vault';
-import { checkBindings, indexAudit } from '../../node/vault/bindings';
-import { recordFiles } from '../../node/vault/records';
+import type { AuditLog } from '../../audit';
+import type { Vault } from '../../vault';
+import { checkBindings, indexAudit } from '../../vault/bindings';
+import { recordFiles } from '../../vault/records';
 
 /** What `audit verify` found: the chain, the records' entries and the anchor. */
 export interface AuditVerifyReport {

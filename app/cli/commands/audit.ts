@@ -1,9 +1,10 @@
-import { AuditLog, canonicalJson, type AuditEntry } from '../../node/audit';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import type { Vault } from '../../node/vault';
+import { AuditLog, canonicalJson, type AuditEntry } from '../../audit';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
+import type { Vault } from '../../vault';
 import { verifyAgainstVault } from '../audit/verify-vault';
 import { noPositionals, parseFlags, type FlagSpec, type ParsedFlags } from '../flags';
-import { openVaultForCli, toCliError } from '../vault-open';
+import { openVaultForCli } from '../vault-open';
+import { subcommands } from '../subcommands';
 import { UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 import { writeAll } from '../write';
 
@@ -40,29 +41,7 @@ const LIST_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const REPAIR_SPEC: FlagSpec = { '--vault': 'value' };
 
 /** `airlock audit`: verify, list or repair the audit log. */
-export const auditCommand: Command = {
-  name: 'audit',
-  usage: USAGE,
-  async run(args, io) {
-    const [sub, ...rest] = args;
-    try {
-      switch (sub) {
-        case 'verify':
-          return await verify(rest, io);
-        case 'list':
-          return await list(rest, io);
-        case 'repair':
-          return await repair(rest, io);
-        case undefined:
-          throw new UsageError('missing subcommand (verify, list or repair)');
-        default:
-          throw new UsageError(`unknown subcommand '${terminalSafeLine(sub.slice(0, 40))}'`);
-      }
-    } catch (err) {
-      throw toCliError(err);
-    }
-  },
-};
+export const auditCommand: Command = subcommands({ name: 'audit', usage: USAGE, subcommands: { verify, list, repair } });
 
 async function openLog(args: readonly string[], io: CliIo, spec: FlagSpec): Promise<{ log: AuditLog; vault: Vault; parsed: ParsedFlags }> {
   const parsed = parseFlags(args, spec);

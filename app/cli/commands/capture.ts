@@ -17,9 +17,9 @@ import {
 import { AuditAppendError, AuditUnavailableError, captureToVault } from '../../capture/stored-capture';
 import { parseNetworkMode, parseSandboxMode, sandboxForCli } from '../sandbox-flag';
 import { SandboxError } from '../../capture/sandbox';
-import { parseDuration } from '../../node/duration';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { resolveVaultDir, Vault } from '../../node/vault';
+import { parseDuration } from '../duration';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
+import { resolveVaultDir, Vault } from '../../vault';
 import { toCliError } from '../vault-open';
 import type { FlagSpec } from '../flags';
 import { CliError, terminalColumns, UsageError, type Command } from '../command';
@@ -27,6 +27,7 @@ import { readLimitFlags } from '../limit-flags';
 import { parseByteCount } from '../size';
 import { writeAll } from '../write';
 import { parseCrMode } from './sanitize';
+import { AllowlistFileError, type RedactMode } from '../../redact/policy';
 
 const USAGE = `Usage: airlock capture [OPTIONS] [--] CMD [ARGS...]
 
@@ -93,6 +94,7 @@ const SPEC: FlagSpec = {
   '--env': 'list',
   '--sandbox': 'value',
   '--network': 'value',
+  '--redact': 'value',
 };
 
 /** Signals that make capture stop the command and still store what it captured. */
@@ -114,6 +116,7 @@ export const captureCommand: Command = {
     const timeoutMs = values['--timeout'] ? parseTimeout(values['--timeout']) : null;
     const sandboxMode = parseSandboxMode(values['--sandbox']);
     const network = parseNetworkMode(values['--network']);
+    const redact = parseRedactMode(values['--redact']);
     const shown = terminalSafeLine(commandString(argv).slice(0, 200));
     // Whether bubblewrap works is asked now (a child process; the answer is cached), so it runs
     // while the vault is opened and its audit log checked instead of after.
@@ -138,7 +141,7 @@ export const captureCommand: Command = {
     let envelope: CaptureEnvelope;
     try {
       ({ envelope } = await captureToVault({
-        vault, argv, cwd: io.cwd, env, envSummary: summary, maxBytes, maxText, cr, limits, timeoutMs, sandbox, signal: interrupt.signal,
+        vault, argv, cwd: io.cwd, env, envSummary: summary, maxBytes, maxText, cr, limits, timeoutMs, sandbox, signal: interrupt.signal, redact,
       }));
     } catch (err) {
       if (err instanceof SpawnError) throw spawnFailure(err, shown);
@@ -148,6 +151,7 @@ export const captureCommand: Command = {
       }
       if (err instanceof AuditAppendError) throw new CliError(terminalSafeLine(err.message));
       if (err instanceof SandboxError) throw new CliError(`${shown} was not run: ${terminalSafeLine(err.message)}`);
+      if (err instanceof AllowlistFileError) throw new CliError(`redaction allowlist: ${terminalSafeLine(err.message)} (nothing was run)`);
       const mapped = toCliError(err);
       if (mapped instanceof CliError) throw mapped;
       throw new CliError(`capture of ${shown} failed, nothing was stored: ${terminalSafeLine(String((err as Error)?.message ?? err))}`);
@@ -158,6 +162,12 @@ export const captureCommand: Command = {
     return envelope.exit_status;
   },
 };
+
+function parseRedactMode(value: string | undefined): RedactMode {
+  if (value === undefined || value === 'on') return 'on';
+  if (value === 'off') return 'off';
+  throw new UsageError(`--redact takes on or off, not '${terminalSafeLine(value.slice(0, 40))}'`);
+}
 
 /** The longest delay a Node timer can wait (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;

@@ -1,6 +1,6 @@
 import type { SandboxPlan } from '../../capture/sandbox';
 import { serveStdio } from '../../mcp/serve';
-import { resolveVaultDir, Vault } from '../../node/vault';
+import { resolveVaultDir, Vault } from '../../vault';
 import { UsageError, type Command } from '../command';
 import { parseFlags, type FlagSpec } from '../flags';
 import { parseNetworkMode, parseSandboxMode, sandboxForCli } from '../sandbox-flag';

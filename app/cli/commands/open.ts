@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { terminalSafeLine } from '../../node/terminal-safe';
-import { resolveVaultDir } from '../../node/vault/location';
+import { terminalSafeLine } from '../../terminal/terminal-safe';
+import { resolveVaultDir } from '../../vault/location';
 import { CliError, UsageError, type CliIo, type Command } from '../command';
 import { importIntoVault, type Imported } from '../vault/import';
 

@@ -1,7 +1,8 @@
-import { AuditLog } from '../../node/audit';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
+import { AuditLog } from '../../audit';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
 import { insideAirlockSandbox } from '../../capture/sandbox';
-import { wrapLine } from '../../node/fit';
+import { wrapLine } from '../../terminal/fit';
+import { shellQuote } from '../../terminal/shell-quote';
 import { DIGEST_DISCLOSURE, RequestError, RequestStore } from '../../services/requests';
 import { CliError, terminalColumns, UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 import { noPositionals, parseFlags, type FlagSpec } from '../flags';
@@ -9,6 +10,7 @@ import { describeExtract, describeRequest, rangeText, statusJson } from '../requ
 import { parseByteCount } from '../size';
 import { openTty } from '../tty';
 import { openVaultForCli, toCliError } from '../vault-open';
+import { subcommands } from '../subcommands';
 
 const USAGE = `Usage:
   airlock request --artifact REF --kind hex-range|digest|text [--range A:B] [--expect HEX]
@@ -59,31 +61,15 @@ const STATES = ['pending', 'approved', 'denied', 'expired'];
 const CONFIRM_DIGITS = 8;
 
 /** `airlock request`: queue a raw-access request, follow it, and (at a terminal) decide it. */
-export const requestCommand: Command = {
+export const requestCommand: Command = subcommands({
   name: 'request',
   usage: USAGE,
-  async run(args, io) {
-    const [sub, ...rest] = args;
-    try {
-      switch (sub) {
-        case 'status':
-          return await status(rest, io);
-        case 'list':
-          return await list(rest, io);
-        case 'approve':
-        case 'deny':
-          return await decide(sub, rest, io);
-        case undefined:
-          throw new UsageError('missing options: --artifact, --kind and --reason queue a request (or status, list, approve, deny)');
-        default:
-          if (sub.startsWith('--')) return await create(args, io);
-          throw new UsageError(`unknown subcommand '${terminalSafeLine(sub.slice(0, 40))}' (status, list, approve or deny; or --artifact … to queue)`);
-      }
-    } catch (err) {
-      throw asCliError(err);
-    }
-  },
-};
+  subcommands: { status, list, approve: (args, io) => decide('approve', args, io), deny: (args, io) => decide('deny', args, io) },
+  options: create,
+  missing: 'missing options: --artifact, --kind and --reason queue a request (or status, list, approve, deny)',
+  unknownHint: 'status, list, approve or deny; or --artifact … to queue',
+  asCliError,
+});
 
 async function create(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(args, CREATE_SPEC);
@@ -97,10 +83,12 @@ async function create(args: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(`${terminalSafeJson({ id: r.id, state: r.state, kind: r.kind, artifact: r.artifact, range: r.range, expires_at: r.expires_at })}\n`);
     return 0;
   }
+  // The commands it names carry the --vault given here, quoted for a shell, so they can be pasted.
+  const vault = v['--vault'] === undefined ? '' : ` --vault ${terminalSafeLine(shellQuote(v['--vault']))}`;
   writeOwnLines(io.stdout, [
     `airlock request: queued ${r.id} (${r.state}): ${r.kind} of ${rangeText(r.range)} of ${r.artifact}`,
-    `airlock request: expires ${r.expires_at}; a reviewer decides at a terminal: airlock request approve ${r.id}`,
-    `airlock request: follow it with: airlock request status ${r.id}`,
+    `airlock request: expires ${r.expires_at}; a reviewer decides at a terminal: airlock request approve ${r.id}${vault}`,
+    `airlock request: follow it with: airlock request status ${r.id}${vault}`,
   ], 'airlock request:+ ');
   return 0;
 }

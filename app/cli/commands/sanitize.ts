@@ -1,6 +1,6 @@
 import { Sanitizer, type CrMode } from '../../../shared/sanitize';
-import { OutputPathError, prepareOutput, writeOutput } from '../../node/output-file';
-import { sha256Digest } from '../../node/sha256';
+import { OutputPathError, prepareOutput, writeOutput } from '../../files/output-file';
+import { sha256Digest } from '../sha256';
 import { parseFlags, type FlagSpec } from '../flags';
 import { CliError, UsageError, type Command } from '../command';
 import { readSource } from '../byte-source';

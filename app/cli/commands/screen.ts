@@ -1,5 +1,5 @@
-import { gutterRows } from '../../node/gutter';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
+import { gutterRows } from '../../terminal/gutter';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
 import { reconstructScreen, SCREEN_DEFAULTS, type ScreenFinding } from '../../services/screen/engine';
 import { readSource } from '../byte-source';
 import { CliError, terminalColumns, UsageError, writeOwnLines, type Command } from '../command';

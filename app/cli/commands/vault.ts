@@ -1,26 +1,27 @@
-import { AuditLog } from '../../node/audit';
-import { parseDuration } from '../../node/duration';
-import { wrapLine } from '../../node/fit';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { formatRef, type CaptureRecord, type Vault } from '../../node/vault';
+import { AuditLog } from '../../audit';
+import { parseDuration } from '../duration';
+import { wrapLine } from '../../terminal/fit';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
+import { formatRef, type CaptureRecord, type Vault } from '../../vault';
 import { noPositionals, parseFlags, type FlagSpec } from '../flags';
 import { assertVaultWritable, openVaultForCli, toCliError } from '../vault-open';
-import { captureTime, commandLine, exitCodeText, exitText, headOf, recordField } from '../../node/vault/display';
-import type { ScanResult } from '../../node/vault/records';
+import { captureTime, commandLine, exitCodeText, exitText, headOf, recordField } from '../../vault/display';
+import type { ScanResult } from '../../vault/records';
 import { RequestStore } from '../../services/requests';
 import { writeAll } from '../write';
 import { CliError, terminalColumns, UsageError, writeOwnLines, type CliIo, type Command } from '../command';
+import { subcommands } from '../subcommands';
 import { findRecordId } from '../vault/find-record';
 import { writeRecord, type StreamText } from '../vault/show';
 import { writeRecordJson } from '../vault/show-json';
-import { SUMMARY_LIMITS } from '../../node/vault/records';
+import { SUMMARY_LIMITS } from '../../vault/records';
 import { IMPORT_HELP, IMPORT_USAGE } from '../vault/import-usage';
 
 const USAGE = `Usage:
   airlock vault list   [--vault DIR] [--json]
   airlock vault show   ID|PREFIX|latest [--vault DIR] [--json]
   airlock vault verify [--vault DIR] [--json]
-  airlock vault prune  --raw-older-than DURATION [--dry-run] [--vault DIR] [--json]
+  airlock vault prune  [--raw-older-than DURATION] [--raw-with-secrets-older-than DURATION] [--dry-run] [--vault DIR] [--json]
 ${IMPORT_USAGE}
 
 List, inspect, verify and prune the restricted vault of captures. Output is metadata and
@@ -33,6 +34,9 @@ Options:
   --raw-older-than DURATION   prune raw bytes of records older than DURATION (45s, 30m, 12h, 7d),
                               and what was derived from them: approved extracts, span indexes,
                               bookmarks, screen caches; records and sanitized text are kept
+  --raw-with-secrets-older-than DURATION
+                              (prune) a shorter retention for raw bytes whose record notes
+                              suspected secrets (raw_suspected_secrets; docs/secrets.md)
   --dry-run                   (prune) say what would be pruned, change nothing
 
 list orders records by capture time. show takes a record id, a unique prefix of one, or
@@ -46,36 +50,14 @@ ${IMPORT_HELP}`;
 const LIST_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const SHOW_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const VERIFY_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
-const PRUNE_SPEC: FlagSpec = { '--vault': 'value', '--raw-older-than': 'value', '--dry-run': 'flag', '--json': 'flag' };
+const PRUNE_SPEC: FlagSpec = { '--vault': 'value', '--raw-older-than': 'value', '--raw-with-secrets-older-than': 'value', '--dry-run': 'flag', '--json': 'flag' };
 
-/** `airlock vault`: list/show/verify/prune the capture vault. */
-export const vaultCommand: Command = {
+/** `airlock vault`: list/show/verify/prune the capture vault, import a file into it. */
+export const vaultCommand: Command = subcommands({
   name: 'vault',
   usage: USAGE,
-  async run(args, io) {
-    const [sub, ...rest] = args;
-    try {
-      switch (sub) {
-        case 'list':
-          return await list(rest, io);
-        case 'show':
-          return await show(rest, io);
-        case 'verify':
-          return await verify(rest, io);
-        case 'prune':
-          return await prune(rest, io);
-        case 'import':
-          return await (await import('../vault/import')).vaultImport(rest, io);
-        case undefined:
-          throw new UsageError('missing subcommand (list, show, verify, prune or import)');
-        default:
-          throw new UsageError(`unknown subcommand '${terminalSafeLine(sub.slice(0, 40))}'`);
-      }
-    } catch (err) {
-      throw toCliError(err);
-    }
-  },
-};
+  subcommands: { list, show, verify, prune, import: async (args, io) => (await import('../vault/import')).vaultImport(args, io) },
+});
 
 type RawStatus = 'present' | 'pruned' | 'missing';
 
@@ -211,21 +193,28 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(args, PRUNE_SPEC);
   noPositionals(parsed);
   const age = parsed.values['--raw-older-than'];
-  if (age === undefined) throw new UsageError('prune needs --raw-older-than DURATION (e.g. 7d)');
-  let olderThanMs: number;
-  try {
-    olderThanMs = parseDuration(age);
-  } catch (err) {
-    throw new UsageError(terminalSafeLine((err as Error).message));
-  }
+  const secretsAge = parsed.values['--raw-with-secrets-older-than'];
+  if (age === undefined && secretsAge === undefined) throw new UsageError('prune needs --raw-older-than DURATION (e.g. 7d) or --raw-with-secrets-older-than DURATION');
+  const duration = (value: string): number => {
+    try {
+      return parseDuration(value);
+    } catch (err) {
+      throw new UsageError(terminalSafeLine((err as Error).message));
+    }
+  };
+  const now = new Date();
+  // Without --raw-older-than only records with suspected secrets are past retention.
+  const olderThanMs = age === undefined ? now.getTime() : duration(age);
+  const secretsOlderThanMs = secretsAge === undefined ? undefined : duration(secretsAge);
   const dryRun = parsed.flags.has('--dry-run');
   const vault = await openVaultForCli(parsed.values['--vault'], io);
   if (!dryRun) await assertVaultWritable(vault);
   const audit = AuditLog.forVault(vault.root);
   const requests = new RequestStore(vault, audit);
-  const result = await vault.pruneRaw(olderThanMs, new Date(), {
+  const result = await vault.pruneRaw(olderThanMs, now, {
     dryRun,
     audit,
+    secretsOlderThanMs,
     // Approved extracts are raw bytes (or text made from them): they go before the bytes do.
     releaseDerived: async (digests) => void (await requests.pruneExtracts(digests)),
     // Logged before the deletion: if the audit log cannot take the entry, nothing is deleted.
@@ -235,7 +224,8 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
         size: item.size,
         reason: item.reason,
         records: item.records,
-        older_than: age,
+        ...(age === undefined ? {} : { older_than: age }),
+        ...(secretsAge === undefined ? {} : { secrets_older_than: secretsAge }),
       });
     },
   });

@@ -1,6 +1,6 @@
 import { SPAN_CLASS_NAMES, SpanFlag } from '../../../shared/parser/span-class';
-import type { ByteSink } from '../../../shared/hex';
-import { wrapUtf8 } from '../../node/fit';
+import { GrowingSink, type ByteSink } from '../../../shared/hex';
+import { wrapUtf8 } from '../../terminal/fit';
 import { paintCell } from './paint';
 import { kindClass, kindFlags, kindMeaning, type SpanGroups } from './span-groups';
 
@@ -84,23 +84,6 @@ interface LineTemplate {
 }
 
 const EMPTY = new Int32Array(0);
-
-/** A template's text as it is made. */
-class LineSink implements ByteSink {
-  buf: Uint8Array;
-  p = 0;
-
-  constructor(size: number) {
-    this.buf = new Uint8Array(size);
-  }
-
-  reserve(n: number): void {
-    if (this.p + n <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(this.buf.length * 2, this.p + n));
-    next.set(this.buf.subarray(0, this.p));
-    this.buf = next;
-  }
-}
 
 /** Writes `v` (below 2^32) in lowercase hex at the 8 positions `at` after `p`. */
 function patchHex(buf: Uint8Array, p: number, at: Int32Array, v: number): void {
@@ -228,7 +211,7 @@ export class AnnotationWriter {
       t.bytes = line.slice(0, end + 1);
       return;
     }
-    const sink = new LineSink(end * 2 + 64);
+    const sink = new GrowingSink(end * 2 + 64);
     const placed = this.placed.length >= end ? this.placed : (this.placed = new Int32Array(end * 2));
     wrapUtf8(line, 0, end, this.columns, this.continuation, sink, placed);
     for (let k = 0; k < start.length; k++) start[k] = placed[start[k]];

@@ -1,6 +1,6 @@
 import type { CellKind } from '../../../shared/hex';
 import { SPAN_CLASS_NAMES, type SpanClass } from '../../../shared/parser/span-class';
-import { fitPieces, type Piece } from '../../node/fit';
+import { fitPieces, type Piece } from '../../terminal/fit';
 
 /** What a cell is painted as: a span's class (its whole extent), else the cell's own kind. */
 export type PaintStyle = CellKind | 'kept' | 'note' | 'dim' | `span:${(typeof SPAN_CLASS_NAMES)[number]}`;

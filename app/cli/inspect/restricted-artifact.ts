@@ -1,6 +1,6 @@
-import { AuditLog } from '../../node/audit';
-import { terminalSafeLine } from '../../node/terminal-safe';
-import { parseRef } from '../../node/vault';
+import { AuditLog } from '../../audit';
+import { terminalSafeLine } from '../../terminal/terminal-safe';
+import { parseRef } from '../../vault';
 import { CliError, type CliIo } from '../command';
 import { openVaultForCli, toCliError } from '../vault-open';
 import type { Opened, OpenedBy, ViewedRange } from './artifact';

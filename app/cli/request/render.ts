@@ -1,7 +1,7 @@
 import type { ExtractView } from '../../../shared/bridge/types';
-import { wrapLine } from '../../node/fit';
-import { gutterRows } from '../../node/gutter';
-import { terminalSafeLine } from '../../node/terminal-safe';
+import { wrapLine } from '../../terminal/fit';
+import { gutterRows } from '../../terminal/gutter';
+import { terminalSafeLine } from '../../terminal/terminal-safe';
 import { statusFields, type StoredRequest } from '../../services/requests';
 
 /** `0x10:0x20 (16 bytes)`, or `the whole artifact`. */

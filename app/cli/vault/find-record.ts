@@ -1,6 +1,6 @@
-import { terminalSafeLine } from '../../node/terminal-safe';
-import { isRecordId, VaultError, type CaptureRecord, type Vault } from '../../node/vault';
-import { captureTime } from '../../node/vault/display';
+import { terminalSafeLine } from '../../terminal/terminal-safe';
+import { isRecordId, VaultError, type CaptureRecord, type Vault } from '../../vault';
+import { captureTime } from '../../vault/display';
 import { CliError } from '../command';
 
 /** Something that can only be the start of a record id (`20261201T08`, `20261201T084512Z-1a`). */

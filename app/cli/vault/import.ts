@@ -2,10 +2,10 @@
 // service the desktop app's "Open file…" and `airlock open FILE` use (app/services/import).
 import { lstat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { AuditLog } from '../../node/audit';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { formatRef, Vault } from '../../node/vault';
-import { resolveVaultDir } from '../../node/vault/location';
+import { AuditLog } from '../../audit';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
+import { formatRef, Vault } from '../../vault';
+import { resolveVaultDir } from '../../vault/location';
 import { importFile, type ImportResult } from '../../services/import/importer';
 import { removalSummary } from '../../services/vault-view/view';
 import { DANGER_LABELS, type DangerCategory } from '../../../shared/parser/danger';

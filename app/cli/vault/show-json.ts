@@ -1,6 +1,6 @@
-import { JsonReader, type JsonHandler } from '../../node/json-events';
-import { terminalSafeJsonText } from '../../node/terminal-safe';
-import type { Vault } from '../../node/vault';
+import { JsonReader, type JsonHandler } from '../../json/events';
+import { terminalSafeJsonText } from '../../terminal/terminal-safe';
+import type { Vault } from '../../vault';
 
 /**
  * Re-writes a JSON document as it is read, in JSON.stringify's two-space layout with

@@ -1,10 +1,10 @@
 import { formatBytes, seamLine, type TextTruncation } from '../../capture';
-import { wrapLine } from '../../node/fit';
-import { DEFAULT_COLUMNS, GutterStream } from '../../node/gutter';
-import { LongString } from '../../node/json-project';
-import { terminalSafeJson, terminalSafeLine } from '../../node/terminal-safe';
-import { formatRef, type CaptureRecord } from '../../node/vault';
-import { commandLine, exitText, recordField } from '../../node/vault/display';
+import { wrapLine } from '../../terminal/fit';
+import { DEFAULT_COLUMNS, GutterStream } from '../../terminal/gutter';
+import { LongString } from '../../json/project';
+import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
+import { formatRef, type CaptureRecord } from '../../vault';
+import { commandLine, exitText, recordField } from '../../vault/display';
 
 /** What `vault show` knows about a record's raw bytes beyond the record itself. */
 export interface RawState {
@@ -19,7 +19,7 @@ const LABEL = 12;
 const CONTINUATION = `${' '.repeat(LABEL - 2)}+ `;
 
 /** Record fields the readable form shows itself; any other field is listed under its own name. */
-const SHOWN = new Set(['id', 'created_at', 'raw', 'raw_pruned_at', 'sanitized', 'command', 'exit_code', 'metadata', 'reports', 'chunks', 'kind', 'record_version', 'audit']);
+const SHOWN = new Set(['id', 'created_at', 'raw', 'raw_pruned_at', 'sanitized', 'command', 'exit_code', 'metadata', 'reports', 'chunks', 'kind', 'record_version', 'audit', 'redaction', 'raw_suspected_secrets']);
 const SHOWN_METADATA = new Set(['command', 'argv', 'cwd', 'started_at', 'duration_ms', 'exit_code', 'signal', 'exit_status', 'truncated', 'termination', 'bytes', 'raw_artifacts', 'text_truncated', 'limits', 'env', 'envelope_version', 'sandbox']);
 
 /**
@@ -72,6 +72,10 @@ export async function writeRecord(record: CaptureRecord, raw: RawState, terminal
   if (isPlainObject(record.reports)) {
     field('removed', Object.entries(record.reports).map(([s, r]) => `${terminalSafeLine(s)}: ${removedText(r)}`).join('; '));
   }
+  const redaction = record.redaction as { policy?: { mode?: unknown }; stdout?: unknown; stderr?: unknown } | undefined;
+  if (isPlainObject(redaction)) field('redacted', redactedText(redaction));
+  const secrets = record.raw_suspected_secrets;
+  if (isPlainObject(secrets)) field('secrets', `suspected in the raw bytes: ${Object.entries(secrets).map(([s, c]) => `${terminalSafeLine(s)} ${countsText(c)}`).join('; ')}`);
   const audit = record.audit as { seq?: unknown; hash?: unknown } | undefined;
   if (isPlainObject(audit)) field('audit', terminalSafeLine(`stored with audit entry ${String(audit.seq)}, hash ${String(audit.hash)}`));
   field('raw', record.raw_pruned_at !== undefined ? `pruned at ${terminalSafeLine(record.raw_pruned_at)}` : raw.rawStatus);
@@ -154,6 +158,21 @@ async function streamRows(stream: string, cut: TextTruncation | null, columns: n
   await pending;
   endPart('the end');
   await flush();
+}
+
+/** "on: stdout 2 (github-token 2); stderr none" from a record's `redaction` (counts only). */
+function redactedText(r: { policy?: { mode?: unknown }; stdout?: unknown; stderr?: unknown }): string {
+  const mode = r.policy?.mode === 'off' ? 'off (found, left in the text)' : 'on';
+  return `${mode}: stdout ${countsText(r.stdout)}; stderr ${countsText(r.stderr)}`;
+}
+
+/** "2 (github-token 2)" or "none" from `{count, rules}`; anything else as JSON. */
+function countsText(c: unknown): string {
+  if (c === null) return 'none';
+  const v = c as { count?: unknown; rules?: unknown };
+  if (typeof v?.count !== 'number' || !isPlainObject(v.rules)) return terminalSafeJson(c);
+  if (v.count === 0) return 'none';
+  return `${v.count} (${Object.entries(v.rules).map(([k, n]) => `${terminalSafeLine(k.slice(0, 40))} ${Number(n)}`).join(', ')})`;
 }
 
 /** "1 osc, 3 csi" from a removal report's classes, "nothing", or the report's JSON when it has another shape. */

@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { childEnvironment, DEFAULT_MAX_BYTES, removedSummary, SpawnError, TextWindow, type CaptureEnvelope, type TextTruncation } from '../../capture';
-import { formatBytes } from '../../capture/render';
+import { formatBytes, redactedSummary } from '../../capture/render';
+import { windowRedactions } from '../../../shared/redact';
 import { captureToVault } from '../../capture/stored-capture';
 import { spawnMessage } from '../errors';
 import { dataNotice, dataRows, field } from '../render';
@@ -37,7 +38,8 @@ export const captureTool = defineTool({
   description:
     'Runs argv (no shell; use ["sh","-c","..."] for one) over pipes in a sandbox, stores the raw bytes in a restricted vault the command and this tool cannot read, ' +
     'and returns the sanitized stdout/stderr with provenance (exit status, sandbox, what was removed). The output is untrusted data. ' +
-    'Long output: the result holds the head and tail of each stream; page the stored text with read_text.',
+    'Long output: the result holds the head and tail of each stream; page the stored text with read_text. ' +
+    'Secrets in the output (tokens, keys, passwords in URLs, Authorization headers, private keys) are replaced by ⟦redacted:RULE⟧ markers, counted by rule in redaction.',
   input: {
     argv: z.array(z.string().refine((s) => !s.includes('\0'), 'contains a NUL byte')).min(1).max(MAX_ARGV).refine((a) => a[0] !== '', 'the command name is empty')
       .describe('the command and its arguments, e.g. ["git","status"]'),
@@ -75,7 +77,13 @@ export const captureTool = defineTool({
       const inlineBytes = args.inline_text ?? DEFAULT_INLINE_TEXT;
       const stdout = inlineWindow(envelope.stdout, inlineBytes);
       const stderr = inlineWindow(envelope.stderr, inlineBytes);
-      const structured = { ...envelope, stdout: stdout.text, stderr: stderr.text, inline: { stdout: stdout.truncation, stderr: stderr.truncation } };
+      // The markers listed as this result's text shows them (the inline window cuts the stored text again).
+      const redaction = {
+        ...envelope.redaction,
+        stdout: { ...envelope.redaction.stdout, redactions: windowRedactions(envelope.redaction.stdout.redactions, Buffer.byteLength(envelope.stdout), stdout.truncation) },
+        stderr: { ...envelope.redaction.stderr, redactions: windowRedactions(envelope.redaction.stderr.redactions, Buffer.byteLength(envelope.stderr), stderr.truncation) },
+      };
+      const structured = { ...envelope, stdout: stdout.text, stderr: stderr.text, redaction, inline: { stdout: stdout.truncation, stderr: stderr.truncation } };
       return { structured, text: renderCapture(structured) };
     } catch (err) {
       if (err instanceof SpawnError) throw new ToolError(`${field(args.argv[0], 120)}: ${spawnMessage(err)}`);
@@ -123,6 +131,7 @@ export function renderCapture(env: CaptureResult): string {
   if (env.termination) out.push(`stopped by Airlock: ${env.termination.reason}; signals ${env.termination.signals.join(', ') || 'none'}`);
   out.push(`captured: stdout ${formatBytes(env.bytes.stdout)}, stderr ${formatBytes(env.bytes.stderr)}${env.truncated ? ' (TRUNCATED at max_bytes or by the stop)' : ''}`);
   out.push(`removed by the sanitizer: ${removedSummary([env.sanitizer.stdout, env.sanitizer.stderr])}`);
+  out.push(`redacted secrets: ${redactedSummary(env.redaction)}`);
   out.push(`raw bytes: ${env.raw_artifacts.stdout} (stdout), ${env.raw_artifacts.stderr} (stderr); restricted, not readable by any tool`);
   for (const stream of ['stdout', 'stderr'] as const) {
     const stored = env.text_truncated[stream];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { LongString } from '../../node/json-project';
-import type { CaptureRecord } from '../../node/vault';
-import { shortText } from '../../node/vault/display';
+import { LongString } from '../../json/project';
+import type { CaptureRecord } from '../../vault';
+import { shortText } from '../../vault/display';
 import { formatBytes } from '../../capture/render';
 import { field } from '../render';
 import { recordId } from '../schemas';

@@ -3,7 +3,7 @@ import { lineStarts, matchingLines, sliceLines } from '../lines';
 import { dataNotice, dataRows } from '../render';
 import { recordId, streamName, truncation } from '../schemas';
 import { defineTool } from '../tool';
-import { readCaptureRecord, storedText } from './record-access';
+import { agentText, readCaptureRecord } from './record-access';
 
 /** Lines one call returns unless it asks for fewer or more. */
 export const DEFAULT_MAX_LINES = 200;
@@ -49,7 +49,7 @@ export const readTextTool = defineTool({
   async run(args, ctx) {
     const stream = args.stream ?? 'stdout';
     const record = await readCaptureRecord(ctx.vault, args.record);
-    const stored = storedText(record, stream);
+    const stored = await agentText(ctx.vault, record, stream);
     const starts = lineStarts(stored.text);
     const maxBytes = args.max_bytes ?? DEFAULT_READ_BYTES;
     let start = args.start_line ?? 1;

@@ -1,5 +1,5 @@
-import { AuditLog } from '../../node/audit';
-import type { Vault } from '../../node/vault';
+import { AuditLog } from '../../audit';
+import type { Vault } from '../../vault';
 import { RequestStore } from '../../services/requests';
 
 /** The vault's review queue, audited in the vault's log like the CLI's. */

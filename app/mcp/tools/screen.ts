@@ -1,4 +1,6 @@
 import { stat } from 'node:fs/promises';
+import { loadRedaction } from '../../redact/policy';
+import { redactText } from '../../redact/text';
 import { z } from 'zod';
 import { BridgeError } from '../../services/bridge/errors';
 import { screenView } from '../../services/screen/view';
@@ -64,12 +66,14 @@ export const screenTool = defineTool({
       throw err instanceof BridgeError ? new ToolError(`record ${record.id} ${stream}: ${err.message}`) : err;
     });
     const { scrolledOut, ...counts } = view.counts;
+    const { policy } = await loadRedaction(ctx.vault.root, 'on');
     const structured = {
       record: record.id,
       stream,
       terminal: { cols: view.cols, rows: view.rows, emulator: view.emulator },
       counts: { ...counts, scrolled_out: scrolledOut },
-      findings: view.findings.map((f) => ({ ...f })),
+      // Hidden text is text an agent gets too: through the same redaction stage, finding by finding.
+      findings: view.findings.map((f) => ({ ...f, text: redactText(f.text, policy).text })),
       findings_truncated: view.truncated,
       causes_complete: view.causesComplete,
       layout_verified: view.layoutVerified,

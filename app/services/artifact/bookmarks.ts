@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Bookmark } from '../../../shared/bridge/types';
 import { MAX_NOTE_CHARS } from '../../../shared/bridge/contract';
-import { ensurePrivateDir, isErrno, writeFileAtomic } from '../../node/fs-atomic';
+import { ensurePrivateDir, isErrno, writeFileAtomic } from '../../files/fs-atomic';
 import { BridgeError } from '../bridge/errors';
 
 /** Most bookmarks one artifact keeps. */

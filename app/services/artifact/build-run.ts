@@ -6,7 +6,7 @@
 import { closeSync, constants as fsc, fstatSync, openSync, readSync } from 'node:fs';
 import type { Hash } from 'node:crypto';
 import { Sanitizer, SegmentKind } from '../../../shared/sanitize';
-import { readUpTo } from '../../node/read-up-to';
+import { readUpTo } from '../../files/read-up-to';
 import { LineColumn, MapColumn, MeaningTable, SpanColumn, SpanTally, type RawBytes } from './build-columns';
 import type { Snap } from './build-snap';
 import type { ColumnWriter } from './columns';

@@ -26,7 +26,7 @@ export interface BuildOptions extends RunOptions {
   /** Empty private directory the files go into (the caller publishes it). */
   readonly outDir: string;
   readonly sha256: string;
-  readonly engine: string;
+  readonly sanitizerFingerprint: string;
   /** Hash the raw bytes while indexing and refuse a file whose digest is not its name (default true). */
   readonly verifyDigest?: boolean;
   /** Store every page's columns (a small artifact: it shows whole after its raw bytes were pruned). */
@@ -207,7 +207,7 @@ export function meaningsOf(report: RemovalReport): string[] {
 function storePages(o: BuildOptions, table: PageTable, meanings: readonly string[]): ColumnWriter[] {
   const out = STORED_FILES.map((name) => new ColumnWriter(join(o.outDir, name)));
   const src = {
-    rawPath: o.rawPath, sha256: o.sha256, engine: o.engine, sanitizer: o.sanitizer, pageBytes: o.pageBytes,
+    rawPath: o.rawPath, sha256: o.sha256, sanitizerFingerprint: o.sanitizerFingerprint, sanitizer: o.sanitizer, pageBytes: o.pageBytes,
     maxLineBytes: o.maxLineBytes ?? MAX_LINE_BYTES, meanings, table,
   };
   const n = table.pages;
@@ -244,7 +244,7 @@ function writeManifest(
   writeFileSync(join(o.outDir, SUMS), sumsBytes, { mode: 0o600, flag: 'wx' });
   const manifest: IndexManifest = {
     format: INDEX_FORMAT,
-    engine: o.engine,
+    sanitizerFingerprint: o.sanitizerFingerprint,
     sha256: o.sha256,
     size: parts.size,
     sanitizer: o.sanitizer,

@@ -1,7 +1,7 @@
 // A capture's chunk log (record.chunks, see app/capture/chunk-log.ts) as the viewer shows it:
 // the collector's sequence numbers and per-stream offsets, never an order nobody observed.
 import type { ChunkLogView, ChunkRowView } from '../../../shared/bridge/types';
-import type { CaptureRecord } from '../../node/vault';
+import type { CaptureRecord } from '../../vault';
 
 export function chunkLogView(record: CaptureRecord): ChunkLogView {
   const log = (record.chunks ?? record.chunk_log) as { rows?: unknown; count?: unknown; coalesced?: unknown; complete?: unknown } | undefined;

@@ -19,7 +19,7 @@
 //                    An artifact that is not empty has at least one line (line 0 at text offset 0).
 //
 // Files (FILE_ORDER, the order their sums are stored):
-// - `manifest.json`  format version, engine fingerprint, sanitizer options, raw size and digest,
+// - `manifest.json`  format version, sanitizer fingerprint, sanitizer options, raw size and digest,
 //                    counts, the removal report, the meaning table, file sizes, sums digest.
 // - `pages.bin`      the page table (pages.ts): per page of `pageBytes`, the column positions and
 //                    the Sanitizer's state at its start, and where a stored page's columns are.
@@ -88,8 +88,8 @@ export interface IndexCounts {
 
 export interface IndexManifest {
   readonly format: number;
-  /** Fingerprint of the parser and sanitizer that built it (see engineFingerprint). */
-  readonly engine: string;
+  /** Fingerprint of the parser and sanitizer that built it (see sanitizerFingerprint). */
+  readonly sanitizerFingerprint: string;
   readonly sha256: string;
   readonly size: number;
   readonly sanitizer: IndexSanitizerOptions;

@@ -4,7 +4,7 @@
 // a bare Sanitizer (replay.ts replayText, its length checked page by page) and searched with an
 // overlap, so a hit across any edge is found exactly once; only the pages a hit falls in are
 // replayed in full, for the map that gives the hit's raw offset. The ranges' hits are joined in order.
-import { Worker } from 'node:worker_threads';
+import { workerTask } from './worker-task';
 import { availableParallelism } from 'node:os';
 import { MAX_SEARCH_HITS } from '../../../shared/bridge/limits';
 import type { SearchHits } from '../../../shared/bridge/types';
@@ -143,19 +143,9 @@ export async function searchTextLazy(r: IndexReader, query: string, caseSensitiv
 }
 
 function inWorker(script: string, task: RangeSearch): Promise<RangeHits> {
-  return new Promise((resolve, reject) => {
-    const w = new Worker(script, { workerData: { airlockTextSearch: task }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
-    let settled = false;
-    const done = (f: () => void): void => {
-      if (settled) return;
-      settled = true;
-      f();
-      void w.terminate();
-    };
-    w.on('message', (m: { type: 'hits'; result: RangeHits } | { type: 'error'; message: string }) => {
-      done(() => (m.type === 'hits' ? resolve(m.result) : reject(new Error(m.message))));
-    });
-    w.on('error', (err) => done(() => reject(err)));
-    w.on('exit', (code) => done(() => reject(new Error(`text search worker exited with code ${code}`))));
+  const options = { workerData: { airlockTextSearch: task }, resourceLimits: { maxOldGenerationSizeMb: 512 } };
+  return workerTask<RangeHits, { type: 'hits'; result: RangeHits } | { type: 'error'; message: string }>(script, options, 'text search worker', (m, end) => {
+    if (m.type === 'hits') end.resolve(m.result);
+    else end.reject(new Error(m.message));
   });
 }

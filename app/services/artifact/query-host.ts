@@ -139,7 +139,7 @@ export class QueryHost {
     // spans took 50-90 ms, warm 10-20): warm it once, right after the query that opened the index.
     const m = r.manifest;
     if (r.pages && this.warm) {
-      setImmediate(() => warmReplay({ rawPath: index.expect.rawPath ?? '', sha256: m.sha256, sanitizer: m.sanitizer, engine: m.engine, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes }));
+      setImmediate(() => warmReplay({ rawPath: index.expect.rawPath ?? '', sha256: m.sha256, sanitizer: m.sanitizer, sanitizerFingerprint: m.sanitizerFingerprint, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes }));
     }
     return r;
   }

@@ -121,7 +121,7 @@ export interface IndexExpectation {
   readonly sha256: string;
   /** Raw size, or null when the raw bytes were pruned (the cache is then used as it is). */
   readonly size: number | null;
-  readonly engine: string;
+  readonly sanitizerFingerprint: string;
   readonly sanitizer: IndexSanitizerOptions;
   readonly pageBytes: number;
   readonly maxLineBytes: number;
@@ -195,7 +195,7 @@ export class IndexReader {
       const replayed = table.replays();
       if (replayed && expect.rawPath === undefined) throw new IndexCorrupt('an index whose pages are replayed needs its raw bytes');
       const store = new PageStore({
-        rawPath: expect.rawPath ?? '', sha256: manifest.sha256, engine: manifest.engine, sanitizer: manifest.sanitizer, pageBytes: manifest.pageBytes,
+        rawPath: expect.rawPath ?? '', sha256: manifest.sha256, sanitizerFingerprint: manifest.sanitizerFingerprint, sanitizer: manifest.sanitizer, pageBytes: manifest.pageBytes,
         maxLineBytes: manifest.maxLineBytes, meanings: manifest.meanings, table,
       }, STORED_FILES.map((n) => opened[n]), onCorrupt);
       const files: Record<IndexFile, ColumnFile> = {
@@ -233,7 +233,7 @@ function checkManifest(m: IndexManifest, expect: IndexExpectation): void {
   };
   if (typeof m !== 'object' || m === null) bad('manifest is not an object');
   if (m.format !== INDEX_FORMAT) bad(`format ${String(m.format)}, expected ${INDEX_FORMAT}`);
-  if (m.engine !== expect.engine) bad('built by another parser/sanitizer version');
+  if (m.sanitizerFingerprint !== expect.sanitizerFingerprint) bad('built by another parser/sanitizer version');
   if (m.sha256 !== expect.sha256) bad('for another artifact');
   if (expect.size !== null && m.size !== expect.size) bad('raw size differs');
   if (!Number.isSafeInteger(m.size) || m.size < 0) bad('bad raw size');

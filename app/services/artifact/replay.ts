@@ -4,7 +4,7 @@
 // counted for the pages that follow. What it writes is checked against the page table's counts,
 // so a raw file that changed after indexing is caught, not served.
 import { closeSync, constants as fsc, openSync } from 'node:fs';
-import { readUpTo } from '../../node/read-up-to';
+import { readUpTo } from '../../files/read-up-to';
 import { Sanitizer, SegmentKind } from '../../../shared/sanitize';
 import { MeaningTable } from './build-columns';
 import { BuildRun, PRECEDING_TEXT, type RunOptions } from './build-run';
@@ -28,7 +28,7 @@ export type ReplayColumn = (typeof COLUMN_NAMES)[number];
 export interface ReplaySource {
   readonly rawPath: string;
   readonly sha256: string;
-  readonly engine: string;
+  readonly sanitizerFingerprint: string;
   readonly sanitizer: IndexSanitizerOptions;
   readonly pageBytes: number;
   readonly maxLineBytes: number;

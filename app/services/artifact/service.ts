@@ -1,4 +1,4 @@
-// The artifact service main exposes through the bridge (SHELL's dispatcher calls it with already
+// The artifact service main exposes through the bridge (the dispatcher calls it with already
 // validated arguments): index jobs in a worker thread, the per-digest index cache in the vault,
 // and every query over it, which runs in worker threads too (query-client.ts): main only checks
 // the index is there and forwards. Nothing here returns raw bytes or span values but spanValues
@@ -8,19 +8,19 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { workerTask } from './worker-task';
 import { DEFAULT_LIMITS } from '../../../shared/parser';
 import type {
   ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextPage, TextPosition,
 } from '../../../shared/bridge/types';
-import { ensurePrivateDir, fsyncDir, isErrno } from '../../node/fs-atomic';
-import { parseRef, type Vault } from '../../node/vault';
+import { ensurePrivateDir, fsyncDir, isErrno } from '../../files/fs-atomic';
+import { parseRef, type Vault } from '../../vault';
 import { BridgeError } from '../bridge/errors';
 import { ScreenJobs } from '../screen/jobs';
 import { BookmarkStore } from './bookmarks';
 import { BuildCancelled, buildIndex } from './build';
 import { chunkLogView } from './chunk-log';
-import { engineFingerprint } from './engine';
+import { sanitizerFingerprint } from './fingerprint';
 import { DEFAULT_PAGE_BYTES, MAX_LINE_BYTES, type IndexManifest, type IndexSanitizerOptions } from './format';
 import { DEFAULT_QUERY_BUDGETS, QueryClient, type QueryBudgets } from './query-client';
 import type { QueryMethod } from './query-host';
@@ -153,7 +153,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       if (err instanceof BridgeError && err.code === 'not-found') return null;
       throw err;
     });
-    return { sha256: sha, size, engine: engineFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes, rawPath: opts.rawPath(sha) };
+    return { sha256: sha, size, sanitizerFingerprint: sanitizerFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes, rawPath: opts.rawPath(sha) };
   }
 
   function remember(sha: string, r: IndexReader, expect: IndexExpectation): void {
@@ -235,7 +235,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     await ensurePrivateDir(tmp);
     const storeAll = (opts.storeAllPages ?? 'auto') === 'auto' ? expect.size < STORE_ALL_BELOW : opts.storeAllPages === true;
     const input: WorkerInput = {
-      rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, engine: expect.engine,
+      rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, sanitizerFingerprint: expect.sanitizerFingerprint,
       pageBytes, maxLineBytes,
       cancel: job.cancel.buffer as SharedArrayBuffer, segments: opts.inline ? (opts.segments ?? 1) : segments,
       minParallelBytes: opts.minParallelBytes, storeAll,
@@ -295,25 +295,13 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
 
   async function runWorker(input: WorkerInput, job: Job): Promise<'done' | 'cancelled'> {
     const script = await resolveWorkerScript(opts.workerScript);
-    return new Promise((resolve, reject) => {
-      const worker = new Worker(script, { workerData: { ...input, script, airlockArtifactIndex: true }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
-      let settled = false;
-      const settle = (f: () => void): void => {
-        if (settled) return;
-        settled = true;
-        f();
-        void worker.terminate();
-      };
-      worker.on('message', (m: WorkerMessage) => {
-        if (m.type === 'progress') {
-          job.bytesDone = m.bytesDone;
-          job.spans = m.spans;
-        } else if (m.type === 'done') settle(() => resolve('done'));
-        else if (m.type === 'cancelled') settle(() => resolve('cancelled'));
-        else settle(() => reject(new Error(m.message)));
-      });
-      worker.on('error', (err) => settle(() => reject(err)));
-      worker.on('exit', (code) => settle(() => reject(new Error(`index worker exited with code ${code}`))));
+    const options = { workerData: { ...input, script, airlockArtifactIndex: true }, resourceLimits: { maxOldGenerationSizeMb: 512 } };
+    return workerTask<'done' | 'cancelled', WorkerMessage>(script, options, 'index worker', (m, end) => {
+      if (m.type === 'progress') {
+        job.bytesDone = m.bytesDone;
+        job.spans = m.spans;
+      } else if (m.type === 'done' || m.type === 'cancelled') end.resolve(m.type);
+      else end.reject(new Error(m.message));
     });
   }
 

@@ -1,5 +1,5 @@
 // Where the index worker's script is. Shipped builds bundle worker.ts to `artifact-worker.cjs`
-// beside main's bundle (scripts/build.mjs, SHELL). From sources (tests, bench) it is bundled once
+// beside main's bundle (scripts/build.mjs). From sources (tests, bench) it is bundled once
 // per process with esbuild into a private temp directory. Worker threads cannot run TypeScript.
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,6 @@
-import { AuditLog } from '../../node/audit';
-import { Vault } from '../../node/vault';
+import { AuditLog } from '../../audit';
+import { createArtifactService } from '../artifact';
+import { Vault } from '../../vault';
 import { GrantStore } from '../grants/grants';
 import { importFile } from '../import/importer';
 import { PromptBroker, type PromptOpener } from '../prompt/prompts';
@@ -16,7 +17,8 @@ export interface AppServicesOptions {
   readonly origins: DispatcherDeps['origins'];
   readonly opener: PromptOpener;
   readonly windows: WindowRegistry;
-  readonly artifactFactory: ArtifactFactory | null;
+  /** Makes the artifact service (default createArtifactService; tests may pass a stand-in). */
+  readonly artifactService?: ArtifactFactory;
   /** Grant lifetime in ms (default 15 minutes; `AIRLOCK_GRANT_TTL_MS` in main). */
   readonly grantTtlMs?: number;
   readonly promptTimeoutMs?: number;
@@ -35,7 +37,7 @@ export interface AppServices {
   readonly grants: GrantStore;
   readonly prompts: PromptBroker;
   readonly requests: RequestStore;
-  readonly artifact: ArtifactPort | null;
+  readonly artifact: ArtifactPort;
   readonly dispatcher: BridgeDispatcher;
   /** A window main created went away: its grants end, its waiting request is withdrawn. */
   windowClosed(windowId: number): Promise<void>;
@@ -50,14 +52,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
   const grants = new GrantStore({ audit, ttlMs: o.grantTtlMs });
   const prompts = new PromptBroker({ grants, view, audit, opener: o.opener, timeoutMs: o.promptTimeoutMs, backoffBaseMs: o.promptBackoffBaseMs });
   const requests = new RequestStore(vault, audit);
-  let artifact: ArtifactPort | null = null;
-  if (o.artifactFactory) {
-    try {
-      artifact = o.artifactFactory({ vault, rawPath: (sha256) => vault.rawPath(sha256) });
-    } catch (err) {
-      console.error('airlock: the artifact service failed to start:', err);
-    }
-  }
+  const artifact = (o.artifactService ?? createArtifactService)({ vault, rawPath: (sha256) => vault.rawPath(sha256) });
   const dispatcher = createDispatcher({
     vault,
     view,
@@ -94,7 +89,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
     },
     async shutdown() {
       await grants.endAll();
-      await artifact?.close?.();
+      await artifact.close();
     },
   };
 }

@@ -1,18 +1,18 @@
 import type { z } from 'zod';
-import { writeFileAtomic } from '../../node/fs-atomic';
-import { terminalSafeLine } from '../../node/terminal-safe';
-import type { AuditDetails, AuditLine } from '../../node/audit';
-import type { Vault } from '../../node/vault';
-import { BRIDGE_ARGS, MAX_RAW_READ, PROMPT_ARGS, type BridgeMethod, type BridgeWire, type PromptMethod } from '../../../shared/bridge/contract';
+import { writeFileAtomic } from '../../files/fs-atomic';
+import { terminalSafeLine } from '../../terminal/terminal-safe';
+import type { AuditDetails, AuditLine } from '../../audit';
+import type { Vault } from '../../vault';
+import { BRIDGE_ARGS, BRIDGE_METHODS, MAX_RAW_READ, type BridgeArgs, type BridgeMethod, type BridgeResult, type BridgeWire, type GrantMethod, type WindowKind } from '../../../shared/bridge/contract';
 import type { AuditView, RecordSummary } from '../../../shared/bridge/types';
-import type { GrantStore } from '../grants/grants';
+import type { CheckedGrant, GrantStore } from '../grants/grants';
 import type { PromptBroker } from '../prompt/prompts';
 import type { RequestStore } from '../requests';
 import { reviewHandlers } from './review';
 import { hexDumpLines } from '../raw/hex-dump';
 import { readRawRange } from '../raw/read';
 import type { VaultView } from '../vault-view/view';
-import { ARTIFACT_METHODS, type ArtifactPort } from './artifact-port';
+import type { ArtifactPort } from './artifact-port';
 import { auditText, BridgeError, errorWire } from './errors';
 import { firstNotInertYielding } from './inert';
 
@@ -32,7 +32,7 @@ export interface Caller {
 
 /** Which windows main created and for what. */
 export interface WindowRegistry {
-  kindOf(windowId: number): 'viewer' | 'prompt' | null;
+  kindOf(windowId: number): WindowKind | null;
 }
 
 export interface AuditPort {
@@ -52,8 +52,8 @@ export interface DispatcherDeps {
   readonly windows: WindowRegistry;
   /** Expected frame origins: the viewer's (`airlock://app`) and the prompt's (`airlock://prompt`). */
   readonly origins: { readonly viewer: string; readonly prompt: string };
-  /** ARTIFACT's service; null until it exists (its methods then fail with 'unavailable'). */
-  readonly artifact: ArtifactPort | null;
+  /** The artifact service: span index, text pages, searches, bookmarks, screen, chunk log. */
+  readonly artifact: ArtifactPort;
   /** Main's own file dialog for "Open file…"; null when the human cancelled. */
   chooseFile(windowId: number): Promise<{ path: string; timingPath?: string } | null>;
   importFile(path: string, options: { timingPath?: string }): Promise<{ record: { id: string } }>;
@@ -65,8 +65,13 @@ export interface DispatcherDeps {
   readonly now?: () => number;
 }
 
-type Args<M extends BridgeMethod> = z.infer<(typeof BRIDGE_ARGS)[M]>;
-type Handler = (windowId: number, args: never) => Promise<unknown>;
+/**
+ * The handler of method M: its validated arguments in, its result out, both as the bridge table
+ * says (a handler answering another shape does not compile). A grant method's handler also gets
+ * its grant, checked by the dispatcher to be live and bound to the calling window.
+ */
+type Handler<M extends BridgeMethod> = (windowId: number, args: BridgeArgs<M>, grant: M extends GrantMethod ? CheckedGrant : undefined) => Promise<BridgeResult<M>>;
+type Handlers = { readonly [M in BridgeMethod]: Handler<M> };
 
 /** The one dispatcher behind `window.airlock` (Electron IPC) and the e2e harness's bindings. */
 export interface BridgeDispatcher {
@@ -106,12 +111,14 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
     for (const kind of ['text', 'raw']) searches.get(`${w}:${kind}`)?.abort();
   };
 
-  const artifact = (): ArtifactPort => {
-    if (!deps.artifact) throw new BridgeError('unavailable', 'the artifact service (span index, text, search, bookmarks) is not available in this build');
-    return deps.artifact;
+  const artifact = deps.artifact;
+  /** The artifact must be in this vault before anything touches it. */
+  const inVault = async (ref: string): Promise<ArtifactPort> => {
+    await view.locate(ref);
+    return artifact;
   };
 
-  const handlers: { [M in BridgeMethod]: (windowId: number, args: Args<M>) => Promise<unknown> } = {
+  const handlers: Handlers = {
     getVaultInfo: (w) => view.info(w),
     listRecords: () => view.list(),
     openFile: async (w) => {
@@ -127,36 +134,25 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       return list.find((r) => r.id === id) ?? null;
     },
     getReport: async (_w, [ref]) => view.report(ref),
-    getChunkLog: async (_w, [recordId]) => {
-      const a = deps.artifact;
-      return a?.getChunkLog ? a.getChunkLog(recordId) : view.chunkLog(recordId);
-    },
-    ...(Object.fromEntries(
-      ARTIFACT_METHODS.map((m) => [
-        m,
-        async (_w: number, args: [string, ...unknown[]]) => {
-          const svc = artifact();
-          await view.locate(args[0]); // the artifact must be in this vault before anything touches it
-          return (svc[m] as (...a: unknown[]) => Promise<unknown>)(...args);
-        },
-      ]),
-    ) as unknown as Pick<typeof handlers, (typeof ARTIFACT_METHODS)[number]>),
+    getChunkLog: async (_w, [recordId]) => artifact.getChunkLog(recordId),
+    startIndex: async (_w, [ref]) => (await inVault(ref)).startIndex(ref),
+    getIndexStatus: async (_w, [ref]) => (await inVault(ref)).getIndexStatus(ref),
+    cancelIndex: async (_w, [ref]) => (await inVault(ref)).cancelIndex(ref),
+    getSpans: async (_w, [ref, offset, length]) => (await inVault(ref)).getSpans(ref, offset, length),
+    findSpan: async (_w, [ref, from, direction, filter]) => (await inVault(ref)).findSpan(ref, from, direction, filter),
+    getMinimap: async (_w, [ref, buckets]) => (await inVault(ref)).getMinimap(ref, buckets),
+    getTextLines: async (_w, [ref, firstLine, count]) => (await inVault(ref)).getTextLines(ref, firstLine, count),
+    textPositionOf: async (_w, [ref, rawOffset]) => (await inVault(ref)).textPositionOf(ref, rawOffset),
+    listBookmarks: async (_w, [ref]) => (await inVault(ref)).listBookmarks(ref),
+    saveBookmark: async (_w, [ref, bookmark]) => (await inVault(ref)).saveBookmark(ref, bookmark),
+    deleteBookmark: async (_w, [ref, id]) => (await inVault(ref)).deleteBookmark(ref, id),
     searchText: async (w, [ref, query, options]) => {
-      const svc = artifact();
-      await view.locate(ref);
+      const svc = await inVault(ref);
       return search(`${w}:text`, (signal) => svc.searchText(ref, query, options, signal));
     },
     cancelSearch: async (w) => cancelSearches(w),
-    getScreen: async (w, [ref, size]) => {
-      const svc = artifact();
-      await view.locate(ref);
-      return svc.getScreen(ref, size, w);
-    },
-    cancelScreen: async (w, [ref, size]) => {
-      const svc = artifact();
-      await view.locate(ref);
-      return svc.cancelScreen(ref, size, w);
-    },
+    getScreen: async (w, [ref, size]) => (await inVault(ref)).getScreen(ref, size, w),
+    cancelScreen: async (w, [ref, size]) => (await inVault(ref)).cancelScreen(ref, size, w),
     requestRawAccess: (w, [ref, options]) => prompts.request(w, ref, options),
     listGrants: async (w) => grants.list(w),
     revokeGrant: async (w, [grantId]) => {
@@ -168,19 +164,14 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       grants.noteRead(grantId, start, start + bytes.length);
       return { offset: start, bytes };
     },
-    searchRaw: async (w, [grantId, query]) => {
-      const g = grants.check(grantId, w);
-      const svc = artifact();
-      const range = g.info.range ? ([g.info.range[0], g.info.range[1]] as [number, number]) : null;
-      const hits = await search(`${w}:raw`, (signal) => svc.searchRaw(g.info.ref, range, query, signal));
+    searchRaw: async (w, [grantId, query], g) => {
+      const hits = await search(`${w}:raw`, (signal) => artifact.searchRaw(g.info.ref, g.info.range, query, signal));
       grants.noteSearch(grantId);
       return hits;
     },
-    getSpanValues: async (w, [grantId, offset, length]) => {
-      const g = grants.check(grantId, w);
-      const svc = artifact();
-      const range: [number, number] = g.info.range ? [g.info.range[0], g.info.range[1]] : [0, g.size];
-      const values = await svc.spanValues(g.info.ref, offset, length, range);
+    getSpanValues: async (_w, [grantId, offset, length], g) => {
+      const range = g.info.range ?? ([0, g.size] as const);
+      const values = await artifact.spanValues(g.info.ref, offset, length, range);
       // Values are raw content: the read is recorded as one of the spans they came from.
       if (values.length > 0) grants.noteRead(grantId, Math.max(offset, range[0]), Math.min(offset + length, range[1]));
       return values;
@@ -200,8 +191,7 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       await audit.append('text.exported', { kind, chars: text.length, name: auditText(name, 120) });
       return { saved: true, name: name.replace(/[^\x20-\x7e]/g, '?') };
     },
-    exportHexDump: async (w, [grantId, options]) => {
-      const g = grants.check(grantId, w);
+    exportHexDump: async (w, [grantId, options], g) => {
       const bounds: [number, number] = g.info.range ? [g.info.range[0], Math.min(g.info.range[1], g.size)] : [0, g.size];
       const [start, end] = options.range ?? bounds;
       if (start < bounds[0] || end > bounds[1]) throw new BridgeError('forbidden', `bytes [${start}, ${end}) are outside the granted range [${bounds[0]}, ${bounds[1]})`);
@@ -225,14 +215,12 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       for (const l of lines.slice(-limit)) if ('entry' in l) out.push(auditView(l.entry as unknown as Record<string, unknown>));
       return out.reverse();
     },
-  };
-
-  const promptHandlers: { [M in PromptMethod]: (windowId: number, args: z.infer<(typeof PROMPT_ARGS)[M]>) => Promise<unknown> } = {
     getPrompt: async (w) => prompts.getPrompt(w),
     answerPrompt: (w, [answer]) => prompts.answer(w, answer),
   };
 
   async function refuse(channel: string, caller: Caller, method: string, err: BridgeError): Promise<void> {
+    // Not a refusal: an index still building or a worker restarting ('ask again').
     if (err.code === 'unavailable') return;
     const key = caller.windowId ?? 'unknown';
     const minute = Math.floor(now() / 60_000);
@@ -258,27 +246,28 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
     }).catch(() => undefined);
   }
 
-  async function run(
-    channel: 'viewer' | 'prompt',
-    caller: Caller,
-    method: unknown,
-    args: unknown,
-    table: Record<string, Handler>,
-    schemas: Record<string, z.ZodType>,
-  ): Promise<BridgeWire<unknown>> {
+  async function run(channel: WindowKind, caller: Caller, method: unknown, args: unknown): Promise<BridgeWire<unknown>> {
     const name = typeof method === 'string' ? method.slice(0, 64) : `<${typeof method}>`;
     try {
       checkSender(channel, caller);
-      if (typeof method !== 'string' || !Object.hasOwn(schemas, method)) {
+      if (typeof method !== 'string' || !Object.hasOwn(BRIDGE_METHODS, method) || BRIDGE_METHODS[method as BridgeMethod].window !== channel) {
         throw new BridgeError('bad-request', `unknown method ${auditText(name, 64)} on the ${channel === 'viewer' ? 'window.airlock' : 'window.airlockPrompt'} bridge`);
       }
+      const m = method as BridgeMethod;
       if (!Array.isArray(args)) throw new BridgeError('bad-request', `${name}: arguments must be a list`);
-      if (method === 'readRaw' && typeof args[2] === 'number' && args[2] > MAX_RAW_READ) {
+      if (m === 'readRaw' && typeof args[2] === 'number' && args[2] > MAX_RAW_READ) {
         throw new BridgeError('too-large', `readRaw: at most ${MAX_RAW_READ} bytes a call (asked for ${args[2]})`);
       }
-      const parsed = schemas[method].safeParse(args);
+      const parsed = BRIDGE_ARGS[m].safeParse(args);
       if (!parsed.success) throw new BridgeError('bad-request', `${name}: ${describeIssue(parsed.error)}`);
-      const value = await table[method](caller.windowId!, parsed.data as never);
+      const windowId = caller.windowId!;
+      // A grant method's first argument is a grant id (its schema says so): the grant must be live
+      // and this window's before the method runs.
+      const grant = BRIDGE_METHODS[m].grant ? grants.check(parsed.data[0] as string, windowId) : undefined;
+      // One call site for every method: TypeScript cannot pair a union of handlers with a union of
+      // argument lists, so the pairing the table guarantees is asserted here once.
+      const handler = handlers[m] as (windowId: number, args: unknown, grant: CheckedGrant | undefined) => Promise<unknown>;
+      const value = await handler(windowId, parsed.data, grant);
       return { ok: true, value: value ?? null };
     } catch (err) {
       const bridgeErr = asBridgeError(err);
@@ -291,7 +280,7 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
     }
   }
 
-  function checkSender(channel: 'viewer' | 'prompt', caller: Caller): void {
+  function checkSender(channel: WindowKind, caller: Caller): void {
     const expected = channel === 'viewer' ? deps.origins.viewer : deps.origins.prompt;
     const kind = caller.windowId === null ? null : deps.windows.kindOf(caller.windowId);
     if (kind !== channel) {
@@ -302,11 +291,11 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
   }
 
   return {
-    call: (caller, method, args) => run('viewer', caller, method, args, handlers as unknown as Record<string, Handler>, BRIDGE_ARGS as unknown as Record<string, z.ZodType>),
-    callPrompt: (caller, method, args) => run('prompt', caller, method, args, promptHandlers as unknown as Record<string, Handler>, PROMPT_ARGS as unknown as Record<string, z.ZodType>),
+    call: (caller, method, args) => run('viewer', caller, method, args),
+    callPrompt: (caller, method, args) => run('prompt', caller, method, args),
     windowClosed: (windowId) => {
       cancelSearches(windowId);
-      deps.artifact?.windowClosed?.(windowId);
+      artifact.windowClosed(windowId);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditDetails } from '../../node/audit';
+import type { AuditDetails } from '../../audit';
 import type { ArtifactRef, GrantInfo } from '../../../shared/bridge/types';
 import { auditText, BridgeError } from '../bridge/errors';
 
@@ -29,11 +29,15 @@ export interface GrantStoreOptions {
   readonly onEnd?: (grant: GrantInfo, why: GrantEnd) => void;
 }
 
-/** A live grant plus what it has been used for (coalesced into one `raw.opened` entry). */
-interface LiveGrant {
+/** A grant checked to be live and bound to the calling window (what a grant method's handler gets). */
+export interface CheckedGrant {
   readonly info: GrantInfo;
   readonly sha256: string;
   readonly size: number;
+}
+
+/** A live grant plus what it has been used for (coalesced into one `raw.opened` entry). */
+interface LiveGrant extends CheckedGrant {
   timer: unknown;
   reads: number;
   bytes: number;
@@ -113,7 +117,7 @@ export class GrantStore {
    * (unknown), 'expired' (ended by time), 'no-grant' (revoked, window closed) or 'forbidden'
    * (another window's grant: the caller learns nothing about it).
    */
-  check(grantId: string, windowId: number): { info: GrantInfo; sha256: string; size: number } {
+  check(grantId: string, windowId: number): CheckedGrant {
     this.sweep();
     const grant = this.live.get(grantId);
     if (!grant) {

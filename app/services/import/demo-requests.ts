@@ -1,5 +1,5 @@
-import type { AuditLog } from '../../node/audit';
-import type { Vault } from '../../node/vault';
+import type { AuditLog } from '../../audit';
+import type { Vault } from '../../vault';
 import { RequestStore } from '../requests';
 
 /**

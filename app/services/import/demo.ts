@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AuditLog } from '../../node/audit';
-import { newRecordId, Vault, type CaptureRecord } from '../../node/vault';
+import { AuditLog } from '../../audit';
+import { newRecordId, Vault, type CaptureRecord } from '../../vault';
 import { seedDemoRequests } from './demo-requests';
 import { importFile } from './importer';
 import { ingest, streamFields, type IngestEvent } from './ingest';

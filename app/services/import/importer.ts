@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { newRecordId, type CaptureRecord, type RecordAudit, type Vault } from '../../node/vault';
+import { newRecordId, type CaptureRecord, type RecordAudit, type Vault } from '../../vault';
 import type { ArtifactSourceKind } from '../../../shared/bridge/types';
 import { readCast, looksLikeCast } from './asciicast';
 import { ingest, streamFields, type IngestEvent, type IngestResult } from './ingest';

@@ -1,6 +1,6 @@
 import { ChunkLog, type ChunkLogJson, type StreamName } from '../../capture/chunk-log';
 import { StreamCapture, type StreamResult } from '../../capture/stream-capture';
-import type { Vault } from '../../node/vault';
+import type { Vault } from '../../vault';
 
 /** One piece of an imported transcript, in the order it was produced. */
 export interface IngestEvent {

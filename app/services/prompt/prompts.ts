@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditDetails } from '../../node/audit';
+import type { AuditDetails } from '../../audit';
 import type { ArtifactRef, PromptView, RawAccessOutcome, RequestView } from '../../../shared/bridge/types';
 import { auditText, BridgeError } from '../bridge/errors';
 import type { GrantStore } from '../grants/grants';

@@ -1,5 +1,5 @@
 import { closeSync, openSync, constants as fsc } from 'node:fs';
-import { readUpTo } from '../../node/read-up-to';
+import { readUpTo } from '../../files/read-up-to';
 import { MAX_RAW_READ } from '../../../shared/bridge/limits';
 import { BridgeError } from '../bridge/errors';
 

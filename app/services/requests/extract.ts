@@ -3,10 +3,12 @@ import { constants as fsc } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { formatHexRows, formatRowText } from '../../../shared/hex';
 import type { ExtractKind, ExtractView } from '../../../shared/bridge/types';
-import { canonicalJson } from '../../node/audit';
-import { terminalSafeLine } from '../../node/terminal-safe';
-import { hashFile } from '../../node/vault/hash-file';
+import { canonicalJson } from '../../audit';
+import { terminalSafeLine } from '../../terminal/terminal-safe';
+import { hashFile } from '../../vault/hash-file';
 import { RequestError } from './errors';
+import { DEFAULT_POLICY, type RedactionPolicy } from '../../../shared/redact';
+import { redactText } from '../../redact/text';
 import { readRawRange } from '../raw/read';
 import { sanitizedRange } from './range-text';
 import { HIT_CONTEXT, MAX_EXTRACT_HITS, MAX_EXTRACT_TEXT } from './limits';
@@ -20,6 +22,8 @@ export interface ExtractSpec {
   readonly range: readonly [number, number] | null;
   readonly expect: string | null;
   readonly search: string | null;
+  /** The vault's redaction policy for a text extract (default: the built-in rules). */
+  readonly redaction?: RedactionPolicy;
 }
 
 const CHUNK = 1 << 20;
@@ -53,7 +57,9 @@ export async function computeExtract(spec: ExtractSpec): Promise<ExtractView> {
       const [a, b] = range ?? [0, spec.size];
       // The range as the whole stream reads it (never the range parsed alone: see range-text.ts).
       const { text: utf8, removed } = await sanitizedRange(spec.path, a, b);
-      const text = new TextDecoder().decode(utf8);
+      // Extracts go to whoever asked, agents included: through the redaction stage (docs/secrets.md).
+      const redacted = redactText(new TextDecoder().decode(utf8), spec.redaction ?? DEFAULT_POLICY);
+      const text = redacted.text;
       return {
         kind: 'text',
         range: [a, b],

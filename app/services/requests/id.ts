@@ -1,4 +1,4 @@
-import { newRecordId } from '../../node/vault';
+import { newRecordId } from '../../vault';
 import { RequestError } from './errors';
 
 /**

@@ -1,11 +1,12 @@
 import { constants as fsc } from 'node:fs';
 import { open, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AuditDetails, AuditEntry } from '../../node/audit';
-import { contentDigest, withFileLock } from '../../node/audit';
-import { ensurePrivateDir, isErrno, PRIVATE_FILE_MODE, writeFileAtomic } from '../../node/fs-atomic';
-import { currentActor, type Actor } from '../../node/identity';
-import type { Vault } from '../../node/vault';
+import type { AuditDetails, AuditEntry } from '../../audit';
+import { contentDigest, withFileLock } from '../../audit';
+import { ensurePrivateDir, isErrno, PRIVATE_FILE_MODE, writeFileAtomic } from '../../files/fs-atomic';
+import { currentActor, type Actor } from '../../audit/identity';
+import { loadRedaction } from '../../redact/policy';
+import type { Vault } from '../../vault';
 import { auditText } from '../bridge/errors';
 import { RequestError } from './errors';
 import { computeExtract, extractDigest } from './extract';
@@ -136,7 +137,8 @@ export class RequestStore {
    */
   async approve(id: string, decision: Decision): Promise<StoredRequest> {
     const before = await this.pendingOrThrow(id);
-    const extract = await computeExtract({ path: this.vault.rawPath(before.sha256), sha256: before.sha256, size: before.size, kind: before.kind, range: before.range, expect: before.expect, search: before.search });
+    const redaction = before.kind === 'text' ? (await loadRedaction(this.vault.root, 'on')).policy : undefined;
+    const extract = await computeExtract({ path: this.vault.rawPath(before.sha256), sha256: before.sha256, size: before.size, kind: before.kind, range: before.range, expect: before.expect, search: before.search, redaction });
     const digest = extractDigest(extract);
     return this.decide(id, 'request.approved', decision, { extract, extract_sha256: digest.sha256, extract_bytes: digest.bytes }, {
       extract_sha256: digest.sha256,

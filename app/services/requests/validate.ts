@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import type { ExtractKind } from '../../../shared/bridge/types';
-import { parseRef, type Vault } from '../../node/vault';
+import { parseRef, type Vault } from '../../vault';
 import { RequestError } from './errors';
 import { MAX_HEX_RANGE, MAX_REASON, MAX_SEARCH_TERM, MAX_TEXT_RANGE, MIN_DIGEST_RANGE } from './limits';
 

@@ -1,5 +1,5 @@
 import type { RequestView } from '../../../shared/bridge/types';
-import { terminalSafeLine } from '../../node/terminal-safe';
+import { terminalSafeLine } from '../../terminal/terminal-safe';
 import type { StoredRequest } from './record';
 
 /**

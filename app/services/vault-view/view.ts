@@ -1,12 +1,12 @@
 import { createReadStream } from 'node:fs';
-import { commandLine, recordField } from '../../node/vault/display';
-import { formatRef, parseRef, type CaptureRecord, type Vault } from '../../node/vault';
-import { terminalSafeLine } from '../../node/terminal-safe';
+import { commandLine, recordField } from '../../vault/display';
+import { formatRef, parseRef, type CaptureRecord, type Vault } from '../../vault';
+import { terminalSafeLine } from '../../terminal/terminal-safe';
 import { dangerCounts, rankMeanings } from '../../../shared/parser/danger';
 import { Sanitizer } from '../../../shared/sanitize';
 import type { RemovalReport } from '../../../shared/sanitize';
 import type {
-  ArtifactRef, ArtifactSourceKind, ArtifactSummary, ChunkLogView, RecordSummary, RemovalSummary, VaultInfo,
+  ArtifactRef, ArtifactSourceKind, ArtifactSummary, RecordSummary, RemovalSummary, VaultInfo,
 } from '../../../shared/bridge/types';
 import { BridgeError } from '../bridge/errors';
 
@@ -91,20 +91,6 @@ export class VaultView {
     const report = await reportFromFile(this.vault.rawPath(loc.artifact.sha256));
     this.reports.set(loc.artifact.sha256, report);
     return report;
-  }
-
-  /** The chunk log of a record (what the collector observed), from the record. */
-  async chunkLog(recordId: string): Promise<ChunkLogView> {
-    const record = await this.vault.getRecord(recordId).catch(() => {
-      throw new BridgeError('not-found', `no record ${recordId} in this vault`);
-    });
-    const chunks = record.chunks as { rows?: unknown; count?: unknown; coalesced?: unknown; complete?: unknown } | undefined;
-    if (!chunks || !Array.isArray(chunks.rows)) return { rows: [], total: 0, coalesced: false, complete: true };
-    const rows = (chunks.rows as unknown[][]).filter((r) => Array.isArray(r) && r.length >= 8).map((r) => ({
-      seq: Number(r[0]), seqEnd: Number(r[1]), stream: terminalSafeLine(String(r[2])).slice(0, 32), offset: Number(r[3]),
-      length: Number(r[4]), textOffset: Number(r[5]), textLength: Number(r[6]), tMs: Number(r[7]),
-    }));
-    return { rows, total: typeof chunks.count === 'number' ? chunks.count : rows.length, coalesced: chunks.coalesced === true, complete: chunks.complete !== false };
   }
 
   private async ensure(): Promise<void> {

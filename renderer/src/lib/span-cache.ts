@@ -1,5 +1,5 @@
 // Spans of the visible window, fetched per block with getSpans and resolved per byte in O(1).
-import { MAX_SPANS_PER_CALL } from '../../../shared/bridge/contract';
+import { MAX_SPANS_PER_CALL } from '../../../shared/bridge/limits';
 import type { SpanInfo } from '../../../shared/bridge/types';
 
 /** Bytes of one span block (one getSpans call, or a few on a span-dense artifact). */

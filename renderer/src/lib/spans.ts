@@ -1,6 +1,7 @@
 // How spans are named and coloured: one place, so the legend, chips, rows and tooltips agree.
 import type { SpanInfo } from '../../../shared/bridge/types';
 import { SPAN_CLASS_NAMES, SpanFlag } from '../../../shared/parser/span-class';
+import { binarySize } from '../../../shared/size';
 
 /** Short labels per class value, as an investigator reads them. */
 export const CLASS_LABELS: readonly string[] = ['C0', 'C1', 'ESC', 'CSI', 'OSC', 'DCS', 'APC', 'PM', 'SOS', 'Invalid UTF-8', 'Invisible', 'Withheld'];
@@ -134,13 +135,6 @@ export function hexOffset(offset: number, digits = 8): string {
 
 /** Human size: 1,066 B · 4.0 GiB. */
 export function humanSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes.toLocaleString('en-US')} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = bytes / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
+  const { value, unit } = binarySize(bytes);
+  return unit === 'B' ? `${bytes.toLocaleString('en-US')} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${unit}`;
 }

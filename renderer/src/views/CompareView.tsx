@@ -1,7 +1,7 @@
 // Raw vs clean for reviewers, aligned through the offset map: every clean line next to (or above)
 // the raw bytes it came from, in caret notation coloured by span, with what was removed.
 import { memo, useCallback, useEffect, useMemo } from 'react';
-import { MAX_RAW_READ } from '../../../shared/bridge/contract';
+import { MAX_RAW_READ } from '../../../shared/bridge/limits';
 import type { TextLine } from '../../../shared/bridge/types';
 import { formatCells } from '../../../shared/hex/cells';
 import { ensureRaw, exportCompare, selectRange } from '../actions';
@@ -23,7 +23,8 @@ const SEQUENCE_REACH = 4096;
 export function rowRange(line: TextLine): [number, number] {
   const s = session();
   if (!s) return [line.rawStart, line.rawEnd];
-  return compareRange(line, s.text.line(line.line + 1), (o) => s.spans.outerAt(o));
+  const prev = line.line > 0 ? s.text.line(line.line - 1) : undefined;
+  return compareRange(line, s.text.line(line.line + 1), (o) => s.spans.outerAt(o), prev);
 }
 
 function RawCaret({ line, granted }: { line: TextLine; granted: boolean }) {

@@ -66,9 +66,9 @@ describe('index cache', () => {
     expect(await s.getTextLines(ref, 2500, 3)).toEqual(want);
     await s.close();
 
-    // A manifest claiming another engine (a parser/sanitizer update): stale, rebuilt.
+    // A manifest of another sanitizer fingerprint (a parser/sanitizer update): stale, rebuilt.
     const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...m, engine: 'older' }));
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...m, sanitizerFingerprint: 'older' }));
     s = reopen();
     expect((await s.startIndex(ref)).cached).toBe(false);
     await s.whenIndexed(ref);

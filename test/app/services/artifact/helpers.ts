@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Vault } from '../../../../app/node/vault';
+import { Vault } from '../../../../app/vault';
 import { createArtifactService, type ArtifactServiceOptions } from '../../../../app/services/artifact';
 import type { IndexFile, IndexManifest } from '../../../../app/services/artifact/format';
 import { IndexReader } from '../../../../app/services/artifact/reader';
@@ -51,7 +51,7 @@ export async function readColumn(f: Fixture, a: { sha: string; path: string }, n
   const dir = join(f.vault.root, 'index', a.sha);
   const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IndexManifest;
   const r = await IndexReader.open(dir, {
-    sha256: m.sha256, size: m.size, engine: m.engine, sanitizer: m.sanitizer, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes, rawPath: a.path,
+    sha256: m.sha256, size: m.size, sanitizerFingerprint: m.sanitizerFingerprint, sanitizer: m.sanitizer, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes, rawPath: a.path,
   });
   try {
     const file = r.files[name];

@@ -21,7 +21,7 @@ import { fixture, indexed, readColumn, type Fixture } from './helpers';
 async function openReader(f: Fixture, a: { sha: string; path: string }): Promise<IndexReader> {
   const dir = join(f.vault.root, 'index', a.sha);
   const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IndexManifest;
-  return IndexReader.open(dir, { sha256: m.sha256, size: m.size, engine: m.engine, sanitizer: m.sanitizer, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes, rawPath: a.path });
+  return IndexReader.open(dir, { sha256: m.sha256, size: m.size, sanitizerFingerprint: m.sanitizerFingerprint, sanitizer: m.sanitizer, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes, rawPath: a.path });
 }
 
 const OVERWRITE = { cr: 'overwrite' as const, limits: { maxCsiParamBytes: 256, maxStringBytes: 65536, maxEscIntermediates: 8 } };
@@ -251,7 +251,7 @@ describe('an index whose pages are replayed', () => {
     try {
       const raw = join(dir, 'raw');
       writeFileSync(raw, Buffer.concat(Array.from({ length: 300 }, () => hostileBlock() as Uint8Array)));
-      const o = { sha256: 'x'.repeat(64), engine: 'e', sanitizer: OVERWRITE, pageBytes: 4096, maxLineBytes: 4096 };
+      const o = { sha256: 'x'.repeat(64), sanitizerFingerprint: 'e', sanitizer: OVERWRITE, pageBytes: 4096, maxLineBytes: 4096 };
       const before = process.cwd();
       expect(() => warmReplay({ ...o, rawPath: raw })).not.toThrow();
       expect(() => warmReplay({ ...o, sanitizer: { ...OVERWRITE, cr: 'newline' }, rawPath: raw })).not.toThrow();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SEARCH_HITS } from '../../../../shared/bridge/contract';
 import fc from 'fast-check';
 import { foldAscii, parseHexPattern, SEARCH_CHUNK } from '../../../../app/services/artifact/search';
-import { newRecordId } from '../../../../app/node/vault';
+import { newRecordId } from '../../../../app/vault';
 import { sanitize } from '../../../../shared/sanitize';
 import { fixture, indexed, type Fixture } from './helpers';
 

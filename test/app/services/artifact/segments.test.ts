@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BuildCancelled, buildIndex, type BuildResult } from '../../../../app/services/artifact/build';
 import { buildIndexParallel, type ParallelOptions } from '../../../../app/services/artifact/build-parallel';
 import { resolveWorkerScript } from '../../../../app/services/artifact/worker-script';
-import { engineFingerprint } from '../../../../app/services/artifact/engine';
+import { sanitizerFingerprint } from '../../../../app/services/artifact/fingerprint';
 import { FILE_ORDER, MANIFEST, SUMS } from '../../../../app/services/artifact/format';
 import { DEFAULT_LIMITS } from '../../../../shared/parser';
 import { hostileStream, restingHostileStream } from '../../../helpers/arbitraries';
@@ -32,7 +32,7 @@ function build(raw: string, sha: string, cr: 'newline' | 'overwrite', pageBytes:
   const outDir = join(root, `out-${seq++}`);
   mkdirSync(outDir, { mode: 0o700 });
   const result = buildIndex({
-    rawPath: raw, outDir, sha256: sha, engine: engineFingerprint(), pageBytes, maxLineBytes, segments,
+    rawPath: raw, outDir, sha256: sha, sanitizerFingerprint: sanitizerFingerprint(), pageBytes, maxLineBytes, segments,
     sanitizer: { cr, limits: { ...DEFAULT_LIMITS } },
   });
   const files: Record<string, Buffer> = {};
@@ -201,7 +201,7 @@ describe('segmented index build in worker threads', () => {
     const cancel = new SharedArrayBuffer(4);
     try {
       const result = await buildIndexParallel(
-        { rawPath: raw, outDir, sha256: sha, engine: engineFingerprint(), pageBytes: 16384, segments, sanitizer: { cr, limits: { ...DEFAULT_LIMITS } }, onProgress: (b) => progress.push(b) },
+        { rawPath: raw, outDir, sha256: sha, sanitizerFingerprint: sanitizerFingerprint(), pageBytes: 16384, segments, sanitizer: { cr, limits: { ...DEFAULT_LIMITS } }, onProgress: (b) => progress.push(b) },
         { script: await resolveWorkerScript(), cancel, minParallelBytes: 0, ...extra },
       );
       const files: Record<string, Buffer> = {};
@@ -231,7 +231,7 @@ describe('segmented index build in worker threads', () => {
     const outDir = join(root, `out-${seq++}`);
     mkdirSync(outDir, { mode: 0o700 });
     await expect(buildIndexParallel(
-      { rawPath: raw, outDir, sha256: '0'.repeat(64), engine: engineFingerprint(), pageBytes: 16384, segments: 2, sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } } },
+      { rawPath: raw, outDir, sha256: '0'.repeat(64), sanitizerFingerprint: sanitizerFingerprint(), pageBytes: 16384, segments: 2, sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } } },
       { script: await resolveWorkerScript(), cancel: new SharedArrayBuffer(4), minParallelBytes: 0 },
     )).rejects.toThrow(/do not match their digest/);
     rmSync(outDir, { recursive: true, force: true });
@@ -245,7 +245,7 @@ describe('segmented index build in worker threads', () => {
     let calls = 0;
     await expect(buildIndexParallel(
       {
-        rawPath: raw, outDir, sha256: sha, engine: engineFingerprint(), pageBytes: 4096, segments: 3, sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } },
+        rawPath: raw, outDir, sha256: sha, sanitizerFingerprint: sanitizerFingerprint(), pageBytes: 4096, segments: 3, sanitizer: { cr: 'newline', limits: { ...DEFAULT_LIMITS } },
         onProgress: () => {
           if (++calls === 3) Atomics.store(flag, 0, 1);
         },

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BRIDGE_METHODS, MAX_RAW_READ } from '../../../../shared/bridge/contract';
+import { MAX_RAW_READ, VIEWER_METHODS } from '../../../../shared/bridge/contract';
 import type { RawPage, RecordSummary } from '../../../../shared/bridge/types';
 import { approve, flatten, makeEnv, MARKER, promptWindow, type Env } from './env';
 
@@ -113,14 +113,11 @@ describe('bridge dispatcher', () => {
     expect(await env.call(env.viewer(), 'requestRawAccess', env.markerRef, {})).toMatchObject({ ok: false, code: 'forbidden' });
   });
 
-  it('artifact methods are unavailable (clearly) until the artifact service exists', async () => {
-    expect(await env.call(env.viewer(), 'getTextLines', env.markerRef, 0, 10)).toMatchObject({ ok: false, code: 'unavailable' });
-  });
-
   it('delegates artifact methods after checking the ref is in the vault', async () => {
     const seen: unknown[][] = [];
-    const fake = new Proxy({}, { get: (_t, m) => async (...a: unknown[]) => { seen.push([m, ...a]); return { hits: [], hitLength: 0, total: 0, complete: true, elapsedMs: 0 }; } });
-    const e2 = await makeEnv({ artifactFactory: () => fake as never });
+    // Not a thenable: the dispatcher may hand the service on through a promise.
+    const fake = new Proxy({}, { get: (_t, m) => (m === 'then' ? undefined : async (...a: unknown[]) => { seen.push([m, ...a]); return { hits: [], hitLength: 0, total: 0, complete: true, elapsedMs: 0 }; }) });
+    const e2 = await makeEnv({ artifactService: () => fake as never });
     try {
       await e2.ok(e2.viewer(), 'searchText', e2.markerRef, 'red', {});
       expect(seen[0].slice(0, 4)).toEqual(['searchText', e2.markerRef, 'red', {}]);
@@ -133,6 +130,14 @@ describe('bridge dispatcher', () => {
     } finally {
       await e2.close();
     }
+  });
+
+  it('serves a capture\'s chunk log from its record', async () => {
+    const capture = (await env.ok<RecordSummary[]>(env.viewer(), 'listRecords')).find((r) => r.source === 'capture')!;
+    const log = await env.ok<{ rows: { stream: string; seq: number }[] }>(env.viewer(), 'getChunkLog', capture.id);
+    expect(log.rows.length).toBe(11);
+    expect(log.rows[1]).toMatchObject({ stream: 'stderr', seq: 1 });
+    expect(await env.call(env.viewer(), 'getChunkLog', '20260101T000000Z-00000000')).toMatchObject({ ok: false, code: 'not-found' });
   });
 
   it('copy and export take inert text only', async () => {
@@ -151,7 +156,7 @@ describe('bridge dispatcher', () => {
   });
 
   it('answers every contract method with a result or a clear refusal (never an internal error)', async () => {
-    for (const m of BRIDGE_METHODS) {
+    for (const m of VIEWER_METHODS) {
       const r = await env.call(env.viewer(), m);
       if (!r.ok) expect(r.code).not.toBe('internal');
     }
@@ -244,7 +249,7 @@ describe('forged calls', () => {
 
   it('every method refuses a foreign sender and malformed arguments, each audited', async () => {
     const stranger = { windowId: 77, origin: 'airlock://app', mainFrame: true };
-    for (const m of BRIDGE_METHODS) {
+    for (const m of VIEWER_METHODS) {
       await refused(await env.services.dispatcher.call(stranger, m, []), 'forbidden');
       // One argument too many (and of the wrong kind) is never valid for any method.
       await refused(await env.call(env.viewer(), m, ...new Array(6).fill({ evil: '../../etc/passwd' })), 'bad-request');

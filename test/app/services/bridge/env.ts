@@ -36,7 +36,7 @@ export interface Env {
   close(): Promise<void>;
 }
 
-export async function makeEnv(opts: { grantTtlMs?: number; artifactFactory?: ArtifactFactory | null; promptTimeoutMs?: number } = {}): Promise<Env> {
+export async function makeEnv(opts: { grantTtlMs?: number; artifactService?: ArtifactFactory; promptTimeoutMs?: number } = {}): Promise<Env> {
   const dir = await mkdtemp(join(tmpdir(), 'airlock-bridge-'));
   await chmod(dir, 0o700);
   const vault = await buildDemoVault(join(dir, 'vault'), SAMPLES);
@@ -51,7 +51,7 @@ export async function makeEnv(opts: { grantTtlMs?: number; artifactFactory?: Art
     version: 'test',
     origins: { viewer: VIEWER_ORIGIN, prompt: PROMPT_ORIGIN },
     windows: { kindOf: (id) => windows.get(id) ?? null },
-    artifactFactory: opts.artifactFactory ?? null,
+    artifactService: opts.artifactService,
     grantTtlMs: opts.grantTtlMs,
     promptTimeoutMs: opts.promptTimeoutMs,
     opener: {

@@ -9,16 +9,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BRIDGE_METHODS, GRANT_METHODS, type BridgeMethod } from '../../../../shared/bridge/contract';
+import { GRANT_METHODS, VIEWER_METHODS, type ViewerMethod } from '../../../../shared/bridge/contract';
 import type { RecordSummary, ScreenStatus, SpanInfo } from '../../../../shared/bridge/types';
-import { loadArtifactFactory } from '../../../../app/services/bridge/artifact-loader';
 import { parseCastHeader } from '../../../../app/services/import/asciicast';
 import { parseTiming } from '../../../../app/services/import/script';
 import { approve, makeEnv, promptWindow, type Env } from './env';
 
 /** Upper-case letters: valid CSI and ESC final bytes, OSC commands 65-90, and none is kept text here. */
 const MARKER = 'QZJXVKWPGY';
-const REPO = join(__dirname, '../../../..');
 
 /** The artifact: every removed span carries MARKER; the kept text never does (in any case). */
 export function leakArtifact(): Buffer {
@@ -90,7 +88,7 @@ describe('no raw-derived value leaves main without a grant', () => {
   };
 
   beforeAll(async () => {
-    env = await makeEnv({ artifactFactory: await loadArtifactFactory(REPO) });
+    env = await makeEnv();
     const file = join(env.dir, 'leak.log');
     const bytes = leakArtifact();
     size = bytes.length;
@@ -107,7 +105,7 @@ describe('no raw-derived value leaves main without a grant', () => {
   });
 
   /** What a hostile renderer calls, per method: every argument it can pick that reaches the artifact. */
-  const attacks: Record<BridgeMethod, () => Promise<void>> = {
+  const attacks: Record<ViewerMethod, () => Promise<void>> = {
     getVaultInfo: async () => void (await call('getVaultInfo')),
     listRecords: async () => void (await call('listRecords')),
     openFile: async () => void (await call('openFile')),
@@ -191,7 +189,7 @@ describe('no raw-derived value leaves main without a grant', () => {
   };
 
   it('the table names every method of the contract', () => {
-    expect(Object.keys(attacks).sort()).toEqual([...BRIDGE_METHODS].sort());
+    expect(Object.keys(attacks).sort()).toEqual([...VIEWER_METHODS].sort());
   });
 
   it('the artifact carries the marker in every removed span kind (the scan would see it)', async () => {
@@ -202,7 +200,7 @@ describe('no raw-derived value leaves main without a grant', () => {
     expect(found).toContain('nibbles under "code"');
   });
 
-  for (const m of BRIDGE_METHODS) {
+  for (const m of VIEWER_METHODS) {
     it(`${m}: no answer, error or prompt view carries the marker`, async () => {
       const from = answers.length;
       await attacks[m]();

@@ -59,8 +59,7 @@ describe('no call freezes main', () => {
   let grant = '';
 
   beforeAll(async () => {
-    const { createArtifactService: factory } = await import('../../../../app/services/artifact');
-    env = await makeEnv({ artifactFactory: factory });
+    env = await makeEnv();
     await env.ok(env.viewer(), 'startIndex', env.markerRef);
     // 128 KiB of "k"; a query of 1999 Kelvin signs (U+212A: its case variants are k and K) then
     // "é" matches 1999 characters at every position before it fails.

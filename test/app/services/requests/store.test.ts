@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifyAuditFile } from '../../../../app/node/audit';
+import { verifyAuditFile } from '../../../../app/audit';
 import { RequestError, RequestStore, type NewRequest } from '../../../../app/services/requests';
 import { HOSTILE, requestVault } from './helpers';
 
@@ -79,11 +79,11 @@ describe('RequestStore: queue and decide', () => {
     const r = await env.store.create(ask(env.ref, { kind: 'text', range: null, search: 'abc123' }), 'mcp');
     const a = await env.store.approve(r.id, { via: 'desktop' });
     if (a.extract?.kind !== 'text') throw new Error('not a text extract');
-    expect(a.extract.text).toBe('build: FAIL\ntoken=abc123 ok\nfile exe.txt\nend of log\n');
+    expect(a.extract.text).toBe('build: FAIL\nvalue=abc123 ok\nfile exe.txt\nend of log\n');
     expect(a.extract.text).not.toMatch(/[\x1b\x07\u202e]/);
     expect(a.extract.text).not.toContain('c2VjcmV0');
     expect(a.extract.removed.classes).toMatchObject({ csi: 2, osc: 2 });
-    expect(a.extract.search).toEqual({ term: 'abc123', total: 1, hits: [{ offset: 18, line: 2, context: 'build: FAIL\\x0atoken=abc123 ok\\x0afile exe.txt\\x0aend of log\\x0a' }] });
+    expect(a.extract.search).toEqual({ term: 'abc123', total: 1, hits: [{ offset: 18, line: 2, context: 'build: FAIL\\x0avalue=abc123 ok\\x0afile exe.txt\\x0aend of log\\x0a' }] });
   });
 
   it('text: a range that starts inside an OSC 52 payload reads as the whole stream does (no payload as text)', async () => {
@@ -95,7 +95,7 @@ describe('RequestStore: queue and decide', () => {
     // Parsed alone, the range would start in ground and hand out 'VjcmV0' as text.
     expect(a.extract.text).not.toMatch(/VjcmV0|cmV0|V0/);
     // The range ends inside the title's OSC: cut there, its payload is not text either.
-    expect(a.extract.text).toBe('token=abc123 ok\n');
+    expect(a.extract.text).toBe('value=abc123 ok\n');
     // The clipboard OSC began before the range: the only span that starts in it is the title's.
     expect(a.extract.removed.classes).toEqual({ osc: 1 });
     const r2 = await env.store.create(ask(env.ref, { kind: 'text', range: [HOSTILE.indexOf('\x1b]0;'), HOSTILE.length], search: null }), 'mcp');

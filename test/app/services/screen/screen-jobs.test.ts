@@ -50,7 +50,7 @@ describe('screen jobs', () => {
   let bigSize = 0;
 
   beforeAll(async () => {
-    env = await makeEnv({ artifactFactory: createArtifactService });
+    env = await makeEnv();
     const a = join(env.dir, 'small.log');
     await writeFile(a, Buffer.concat([Buffer.from('rm -rf /\rls -la   \nok '), Buffer.from([0x9d]), Buffer.from('PAYLOADXYZ\x07 done\n')]));
     small = await importFile(env, a);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sanitize } from '../../../../shared/sanitize';
-import { Vault } from '../../../../app/node/vault';
+import { Vault } from '../../../../app/vault';
 import { buildDemoVault } from '../../../../app/services/import/demo';
 import { removalSummary, VaultView } from '../../../../app/services/vault-view/view';
 
@@ -50,14 +50,6 @@ describe('vault view', () => {
     expect((await view.locate(r.artifacts[0].ref)).record.id).toBe(r.id);
     await expect(view.locate(`restricted:sha256:${'0'.repeat(64)}`)).rejects.toMatchObject({ code: 'not-found' });
     await expect(view.locate('../../etc/passwd')).rejects.toMatchObject({ name: 'VaultError', code: 'bad-ref' });
-  });
-
-  it('chunk logs from the record', async () => {
-    const capture = (await view.list()).find((r) => r.source === 'capture')!;
-    const log = await view.chunkLog(capture.id);
-    expect(log.rows.length).toBe(11);
-    expect(log.rows[1]).toMatchObject({ stream: 'stderr', seq: 1 });
-    await expect(view.chunkLog('20260101T000000Z-00000000')).rejects.toMatchObject({ code: 'not-found' });
   });
 
   it('info names the window and the artifact the app was started on', async () => {
