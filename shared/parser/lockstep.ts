@@ -1,5 +1,5 @@
 import { WITHHELD_MEANING } from './meaning';
-import { AGREE, AGREE_STRAY, HOME, MOVE, NEXT, PRINT, Reading, READING_COUNT, READING_TABLES, STABLE, TMUX_GROUND, tmuxCharLength } from './tables';
+import { HOME, lookups, MOVE, NEXT, PRINT, Reading, READING_COUNT, TMUX_GROUND, tmuxCharLength } from './tables';
 import type { ParserSink } from './sink';
 import { SpanClass, StretchFlag } from './span-class';
 import { State, Unit } from './states';
@@ -38,9 +38,9 @@ export class Lockstep {
    * what follows.
    */
   static disagrees(s: number, code: number, buf: Uint8Array, at: number, len: number): boolean {
-    if (len === 1 && code >= 0x80 && code <= 0x9f) return AGREE_STRAY[(s << 5) | (code - 0x80)] === 0;
+    if (len === 1 && code >= 0x80 && code <= 0x9f) return lookups().agreeStray[(s << 5) | (code - 0x80)] === 0;
     if (code === Unit.Invalid && s === State.Ground) return len < tmuxCharLength(buf[at]);
-    return AGREE[(s << 8) | code] === 0;
+    return lookups().agree[(s << 8) | code] === 0;
   }
 
   /** The readings start to disagree before the unit at `off`: each goes where it stood in agreement with effective state `s`. */
@@ -66,8 +66,9 @@ export class Lockstep {
     let any = false;
     let moves = false;
     let home = true;
+    const tables = lookups().readings;
     for (let r = 0; r < READING_COUNT; r++) {
-      const e = READING_TABLES[r][(this.shadows[r] << 8) | ucode];
+      const e = tables[r][(this.shadows[r] << 8) | ucode];
       let shows = (e & PRINT) !== 0;
       if (r === Reading.Tmux) shows = this.tmuxDecode(ucode, buf, at, len, shows);
       if (shows) any = true;
@@ -100,8 +101,9 @@ export class Lockstep {
   takesRun(mineShows: boolean): boolean {
     let all = true;
     let any = false;
+    const stables = lookups().stable;
     for (let r = 0; r < READING_COUNT; r++) {
-      const stable = STABLE[r][this.shadows[r]];
+      const stable = stables[r][this.shadows[r]];
       if (stable === 0) return false;
       if (stable === 1) any = true;
       else all = false;

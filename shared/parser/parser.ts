@@ -7,7 +7,7 @@ import { StateMachine, unitCode } from './state-machine';
 import type { ParserLimits } from './limits';
 import { Action, State } from './states';
 import { OscPhase } from './strings';
-import { AGREE, STRING_STOPS, TRANSITIONS } from './tables';
+import { lookups, TRANSITIONS } from './tables';
 import { classifyMultibyte, lastCharOf, lastCodePoint, Utf8Kind } from './utf8';
 import { ChunkWords, DIGIT_BYTES, PARAM_BYTES } from './words';
 
@@ -240,7 +240,7 @@ export class Parser extends StateMachine {
     const next = buf[i + 1];
     if (next === 0x5b) return this.wholeCsi(buf, i, n);
     if (next === 0x5d) return this.wholeString(buf, i, n);
-    if ((TRANSITIONS[(State.Escape << 8) | next] >> 4) === Action.EscDispatch && AGREE[(State.Escape << 8) | next] === 1) {
+    if ((TRANSITIONS[(State.Escape << 8) | next] >> 4) === Action.EscDispatch && lookups().agree[(State.Escape << 8) | next] === 1) {
       // ESC Fs/Fp/nF final without intermediates (ESC 7, ESC M, ESC c, ESC \ ...): what the
       // table does for ESC then the final, in one step.
       this.open(SpanClass.Esc, this.base + i, 0);
@@ -405,6 +405,7 @@ export class Parser extends StateMachine {
     if (this.state === State.OscString) i = this.str.header(buf, i, n, this.base);
     const state = this.state;
     const words = this.words;
+    const { agree, stringStops } = lookups();
     while (i < n) {
       i = words.skipPlain(buf, i, n);
       if (i >= n) break;
@@ -412,7 +413,7 @@ export class Parser extends StateMachine {
       if (b >= 0x20 && b < 0x80) {
         i++;
       } else if (b < 0x20) {
-        if (STRING_STOPS[(state << 5) | b] === 1) return this.nextUnit(buf, i, n);
+        if (stringStops[(state << 5) | b] === 1) return this.nextUnit(buf, i, n);
         i++;
       } else {
         const r = classifyMultibyte(buf, i, n);
@@ -420,7 +421,7 @@ export class Parser extends StateMachine {
         // Payload to every reading, or else (a C1 control, a unit some terminal reading takes
         // otherwise: xterm.js leaves an APC at a character; a character cut by the chunk's end)
         // through the table.
-        if (kind === Utf8Kind.Incomplete || kind === Utf8Kind.C1 || AGREE[(state << 8) | unitCode(kind)] === 0) return this.nextUnit(buf, i, n);
+        if (kind === Utf8Kind.Incomplete || kind === Utf8Kind.C1 || agree[(state << 8) | unitCode(kind)] === 0) return this.nextUnit(buf, i, n);
         i += r >> 3;
       }
     }

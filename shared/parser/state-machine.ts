@@ -7,7 +7,7 @@ import type { ParserSink } from './sink';
 import { SpanClass, SpanFlag, StretchFlag } from './span-class';
 import { Action, State, Unit } from './states';
 import { OscPhase, StringState } from './strings';
-import { ESC_IN_DCS, OWN, TRANSITIONS } from './tables';
+import { ESC_IN_DCS, lookups, TRANSITIONS } from './tables';
 import { classifyMultibyte, lastCodePoint, Utf8Kind } from './utf8';
 
 /** A byte array whose value at index i is i, so single LF/TAB bytes can be printed by reference. */
@@ -259,7 +259,7 @@ export class StateMachine {
     const mine = TRANSITIONS[(this.state << 8) | code] >> 4;
     const minePrints = !this.str.escPending && (mine === Action.Print || (mine === Action.Execute && (code === 0x0a || code === 0x09)));
     const s = this.effective();
-    const seen = readings.step(code, buf, at, len, OWN[(s << 8) | code], minePrints);
+    const seen = readings.step(code, buf, at, len, lookups().own[(s << 8) | code], minePrints);
     if (seen === Seen.AgreeBefore) {
       this.converge(off, 0);
       this.one(code, buf, at, len, off);
