@@ -330,17 +330,26 @@ export function ownStep(s: number, code: number): number {
  * (Invalid) than to the parser; the parser checks those, and invalid UTF-8 in ground (tmux's
  * decoder), one by one.
  */
-export function agreeTable(tables: readonly Uint8Array[]): Uint8Array {
+export function agreeTable(tables: readonly Uint8Array[], own: Uint8Array): Uint8Array {
   const agree = new Uint8Array(EFFECTIVE_STATES << 8);
   for (let s = 0; s < EFFECTIVE_STATES; s++) {
-    for (let code = 0; code <= Unit.Bom; code++) agree[(s << 8) | code] = agrees(tables, s, code, code) ? 1 : 0;
+    for (let code = 0; code <= Unit.Bom; code++) agree[(s << 8) | code] = agrees(tables, s, own[(s << 8) | code], code) ? 1 : 0;
   }
   return agree;
 }
 
-/** Whether every reading (`tables`) agrees with the parser on unit `code` (read as `shadowCode` by the readings) in effective state `s`. */
-export function agrees(tables: readonly Uint8Array[], s: number, code: number, shadowCode: number): boolean {
-  const own = ownStep(s, code);
+/** {@link ownStep} for every effective state and unit: `s << 8 | unit`. */
+export function ownTable(): Uint8Array {
+  const own = new Uint8Array(EFFECTIVE_STATES << 8);
+  for (let s = 0; s < EFFECTIVE_STATES; s++) for (let code = 0; code <= Unit.Bom; code++) own[(s << 8) | code] = ownStep(s, code);
+  return own;
+}
+
+/**
+ * Whether every reading (`tables`) agrees with the parser in effective state `s` on a unit the
+ * parser steps on as `own` ({@link ownStep}) and the readings read as `shadowCode`.
+ */
+export function agrees(tables: readonly Uint8Array[], s: number, own: number, shadowCode: number): boolean {
   const next = own & NEXT;
   for (let r = 0; r < READING_COUNT; r++) {
     const e = tables[r][(HOME[r][s] << 8) | shadowCode];

@@ -2,7 +2,7 @@
 // at the first unit that needs one, once per process: text without controls (a plain log) never
 // does, and building them costs a process about as much as sanitizing a few MiB of such text.
 import {
-  agrees, agreeTable, EFFECTIVE_STATES, ownStep, READING_COUNT, readingTables, stableTable, stringStops,
+  agrees, agreeTable, EFFECTIVE_STATES, ownTable, READING_COUNT, readingTables, stableTable, stringStops,
 } from './readings';
 import { Unit } from './states';
 
@@ -34,11 +34,10 @@ export function lookups(): ReadingLookups {
 
 function build(): ReadingLookups {
   const readings = readingTables();
-  const agree = agreeTable(readings);
-  const own = new Uint8Array(EFFECTIVE_STATES << 8);
-  for (let s = 0; s < EFFECTIVE_STATES; s++) for (let c = 0; c <= Unit.Bom; c++) own[(s << 8) | c] = ownStep(s, c);
+  const own = ownTable();
+  const agree = agreeTable(readings, own);
   const agreeStray = new Uint8Array(EFFECTIVE_STATES << 5);
-  for (let s = 0; s < EFFECTIVE_STATES; s++) for (let c = 0; c < 32; c++) agreeStray[(s << 5) | c] = agrees(readings, s, 0x80 + c, Unit.Invalid) ? 1 : 0;
+  for (let s = 0; s < EFFECTIVE_STATES; s++) for (let c = 0; c < 32; c++) agreeStray[(s << 5) | c] = agrees(readings, s, own[(s << 8) | (0x80 + c)], Unit.Invalid) ? 1 : 0;
   const stable: Uint8Array[] = [];
   for (let r = 0; r < READING_COUNT; r++) stable.push(stableTable(readings[r]));
   return { readings, agree, agreeStray, own, stable, stringStops: stringStops(agree) };
