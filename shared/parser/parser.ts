@@ -197,18 +197,11 @@ export class Parser extends StateMachine {
           run = i;
           continue;
         }
-        if (i > run) text.out.print(buf, run, i, base + run);
-        if (kind === Utf8Kind.Incomplete) {
-          // A character cut by the chunk's end may be an invisible code point that looks back.
-          if (i > run) {
-            text.prevEnd = base + i;
-            text.prevCp = lastCharOf(buf, run, i);
-          }
-          return this.stash(buf, i, n);
-        }
-        this.step(unitCode(kind), buf, i, len, base + i);
-        i += len;
-        if (this.state !== State.Ground || this.readings.diverged) return i;
+        // Anything else (a C1 control, invalid UTF-8, a character cut by the chunk's end) after the
+        // run before it, through the state machine.
+        if (i > run) text.print(buf, run, i, base + run, lastCharOf(buf, run, i));
+        i = this.nextUnit(buf, i, n);
+        if (this.state !== State.Ground || this.readings.diverged || text.drawing) return i;
       }
       run = i;
     }
