@@ -1,10 +1,8 @@
 import { INVISIBLE_BMP, isIdeographicSelector, VS15, VS16, ZWJ, ZWNJ } from './invisible';
 import { invisibleMeaning } from './meaning';
 import { MAX_PARAM_VALUE, MAX_TRACKED_PARAMS } from './params';
-import type { ParserSink } from './sink';
 import { SpanClass } from './span-class';
 import { StateMachine, unitCode } from './state-machine';
-import type { ParserLimits } from './limits';
 import { Action, State } from './states';
 import { OscPhase } from './strings';
 import { lookups, TRANSITIONS } from './tables';
@@ -52,8 +50,7 @@ function mayBeKept(cp: number): boolean {
 /**
  * The streaming parser: the {@link StateMachine} with fast paths that take a stretch of a chunk
  * at once where the table would take it unit by unit, with the same events (held to the state
- * machine by test/shared/fast-path-differential.test.ts). Each is kept for the input it speeds
- * up (measured in docs/parser.md):
+ * machine by test/shared/fast-path-differential.test.ts), each for the input it speeds up:
  * - {@link ground}: text runs four bytes at a time, common 2- and 3-byte characters inline (plain logs).
  * - {@link wholeCsi}: a whole `ESC [` CSI in one loop, SGR's meaning without a lookup (colour logs).
  * - {@link wholeEsc}, {@link wholeString}: a two-byte ESC sequence, an OSC of printable ASCII (hostile mix).
@@ -64,26 +61,14 @@ function mayBeKept(cp: number): boolean {
 export class Parser extends StateMachine {
   private readonly words = new ChunkWords();
 
-  /**
-   * Creates a parser reporting to `sink`; `limits` overrides the defaults field by field.
-   * @throws RangeError for a limit that is not a whole number >= 0.
-   */
-  constructor(sink: ParserSink, limits: Partial<ParserLimits> = {}) {
-    super(sink, limits);
-    // V8 treats a field written only once as a constant and folds it into optimized code; `base`
-    // first changes after the first chunk, which would throw that code away mid-stream. A second
-    // write here marks it mutable before any code is optimized.
-    this.base = -1;
-    this.base = 0;
-  }
-
   /** Feeds the next chunk of the stream. The chunk may be reused by the caller after return. */
   override feed(chunk: Uint8Array): void {
     if (this.ended) throw new Error('Parser.feed called after end()');
     if (this.base < WARM_UP_BYTES && chunk.length > WARM_UP_PIECE) {
-      // For the JIT: what runs once per chunk (a new chunk's views, a character, sequence or text
-      // run cut at its end) then also runs while the code is still unoptimized, so V8 has type
-      // feedback for it when it optimizes. Where chunks are cut never changes a result.
+      // The one JIT workaround (its gain: docs/performance.md#parser-jit-workarounds): what runs
+      // once per chunk (a new chunk's views, a character, sequence or text run cut at its end)
+      // then also runs while the code is still unoptimized, so V8 has type feedback for it when it
+      // optimizes. Where chunks are cut never changes a result.
       const end = Math.min(chunk.length, WARM_UP_BYTES - this.base);
       let k = 0;
       for (; k < end; k += WARM_UP_PIECE) this.feedChunk(chunk.subarray(k, Math.min(k + WARM_UP_PIECE, chunk.length)));
@@ -94,9 +79,6 @@ export class Parser extends StateMachine {
   }
 
   private feedChunk(chunk: Uint8Array): void {
-    // One array class for every byte read here and in the sink (a Node Buffer is a subclass):
-    // the element loads in the hot loops then see one map and stay monomorphic.
-    if (chunk.constructor !== Uint8Array) chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
     this.words.set(chunk);
     super.feed(chunk);
     this.words.clear();
