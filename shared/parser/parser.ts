@@ -136,9 +136,10 @@ export class Parser extends StateMachine {
     const base = this.base;
     const text = this.text;
     const words = this.words;
+    const last4 = words.lastWord(buf, n);
     let run = i;
     while (i < n) {
-      i = words.skipPlain(buf, i, n);
+      i = words.skipPlain(i, last4);
       if (i >= n) break;
       const b = buf[i];
       if (b < 0x80) {
@@ -235,7 +236,7 @@ export class Parser extends StateMachine {
    * flags and limits are the state machine's.
    */
   private wholeString(buf: Uint8Array, i: number, n: number): number {
-    let j = this.words.skipPlain(buf, i + 2, n);
+    let j = this.words.skipPlain(i + 2, this.words.lastWord(buf, n));
     while (j < n && buf[j] >= 0x20 && buf[j] < 0x7f) j++;
     if (j >= n) return -1;
     let end: number;
@@ -380,9 +381,10 @@ export class Parser extends StateMachine {
     if (this.state === State.OscString) i = this.str.header(buf, i, n, this.base);
     const state = this.state;
     const words = this.words;
+    const last4 = words.lastWord(buf, n);
     const { agree, stringStops } = lookups();
     while (i < n) {
-      i = words.skipPlain(buf, i, n);
+      i = words.skipPlain(i, last4);
       if (i >= n) break;
       const b = buf[i];
       if (b >= 0x20 && b < 0x80) {

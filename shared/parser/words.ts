@@ -46,14 +46,20 @@ export class ChunkWords {
   }
 
   /**
-   * Index of the first byte at or after `i` (and before `n`, the end of `buf`'s bytes to read)
-   * that is outside 0x20–0x7E, or a byte at most 3 before it: words are skipped while all four of
-   * their bytes are printable ASCII, and the caller looks at the rest byte by byte.
+   * Where the last word read of `buf` before `n` may start, for {@link skipPlain}: -1 (no word
+   * reads) when `buf` is not the chunk viewed. Taken once per stretch, not per skip.
    */
-  skipPlain(buf: Uint8Array, i: number, n: number): number {
-    if (buf !== this.viewed) return i;
+  lastWord(buf: Uint8Array, n: number): number {
+    return buf === this.viewed ? n - 4 : -1;
+  }
+
+  /**
+   * Index of the first byte at or after `i` that is outside 0x20–0x7E, or a byte at most 3 before
+   * it: words starting at most at `last4` ({@link lastWord}) are skipped while all four of their
+   * bytes are printable ASCII, and the caller looks at the rest byte by byte.
+   */
+  skipPlain(i: number, last4: number): number {
     const view = this.view;
-    const last4 = n - 4;
     while (i <= last4 && !hasNonPlainByte(view.getUint32(i, true))) i += 4;
     return i;
   }
