@@ -64,8 +64,10 @@ function buildSmall(bytes: Uint8Array): {
   const found: { span: SpanInfo; code: number }[] = [];
   const sanitizer = new Sanitizer({
     mapOffsets: true,
-    onSpan: (cls, offset, length, meaning, flags, code) => {
-      found.push({ span: { index: found.length, offset, length, cls, meaning, flags, terminator: terminatorOf(bytes, offset, length, cls, flags) }, code });
+    hooks: {
+      onSpan: (cls, offset, length, meaning, flags, code) => {
+        found.push({ span: { index: found.length, offset, length, cls, meaning, flags, terminator: terminatorOf(bytes, offset, length, cls, flags) }, code });
+      },
     },
   });
   const parts = [sanitizer.write(bytes), sanitizer.end()];

@@ -35,7 +35,7 @@ export function oneRun(run: IndexRun): RunParts {
   return {
     size: run.size, mini: run.mini, minimap: run.minimap, pages: concatF64(run.pages),
     counts: { spans: run.spans, textBytes: run.textBytes, lines: run.lineCol.count, segments: run.mapCol.count },
-    monotonic: run.mapCol.monotonic, endsOrdered: run.endsOrdered, report: run.sanitizer.report(), splices: [],
+    monotonic: run.mapCol.monotonic, endsOrdered: run.endsOrdered, report: run.sanitizer.getReport(), splices: [],
     secrets: [{ ...run.secrets.outcome(), firstPage: 0, shift: 0, from: 0 }],
   };
 }
@@ -52,7 +52,7 @@ export function mergeRuns(
   const minimap = first.minimap;
   const records: Float64Array[] = [...first.pages];
   const checkpoints = first.checkpoints;
-  const reportPieces: [RemovalReport, RemovalReport | null][] = [[first.sanitizer.report(), null]];
+  const reportPieces: [RemovalReport, RemovalReport | null][] = [[first.sanitizer.getReport(), null]];
   // Spans are counted, not stored: their order is the parser's (queries.ts), as stated by the run.
   const endsOrdered = first.endsOrdered;
   let monotonic = first.mapCol.monotonic;

@@ -132,11 +132,9 @@ export const LAZY_MINI_BUCKETS = 16 << 10;
 /**
  * The minimap geometry of an index whose pages are replayed: whole groups of fine buckets, about
  * LAZY_MINI_BUCKETS of them (16 times the renderer's 1,024 rows, so its sums come out even), at
- * least LAZY_MINI_BYTES wide. Its build counts spans per bucket, one Sanitizer write each
- * (build-index-run.ts countWrite), not per span: a write costs more than the span callbacks it
- * saves when it is small, and every edge between writes sends sequences open across it down the
- * parser's slow path. A 16 MiB artifact (the smallest such) gets 1 KiB buckets, 1 GiB 64 KiB ones:
- * two writes a page. An index that stores every page counts its spans one by one: fine buckets.
+ * least LAZY_MINI_BYTES wide. A 16 MiB artifact (the smallest such) gets 1 KiB buckets, 1 GiB
+ * 64 KiB ones. An index that stores every page has fine buckets. Either way each span is counted
+ * in the bucket it begins in (build-columns.ts SpanColumn, SpanTally).
  */
 export function lazyMinimap(size: number): { buckets: number; bucketBytes: number } {
   const fine = fineMinimap(size).bucketBytes;

@@ -51,7 +51,7 @@ export function reportMarkdown(report: RemovalReport, ref: string, title: string
   const out: string[] = [];
   out.push(`# Removal report: ${mdCell(title)}`, '', `- Artifact: \`${ref}\``, `- Input: ${report.input_bytes} bytes; kept ${report.kept_bytes}; removed or replaced ${report.removed_bytes}`,
     `- Removed spans: ${report.removed_spans}; unterminated ${report.unterminated}; oversized ${report.oversized}; malformed ${report.malformed}; 8-bit ${report.eight_bit}`,
-    `- Ambiguous stretches (a UTF-8 and an 8-bit terminal disagree): ${report.ambiguous?.count ?? 0}, ${report.ambiguous?.bytes ?? 0} bytes${report.withheld_to_end ? `; text withheld to end of input from raw offset ${report.withheld_from ?? 0}` : ''}`,
+    `- Ambiguous stretches (not every terminal reading shows this): ${report.ambiguous?.count ?? 0}, ${report.ambiguous?.bytes ?? 0} bytes${report.withheld_to_end ? `; text withheld to end of input from raw offset ${report.withheld_from ?? 0}` : ''}`,
     `- CR mode: ${report.cr_mode}${report.truncated ? '; input truncated' : ''}`, '', '## By class', '', '| Class | Count | Bytes |', '|---|---:|---:|');
   for (const [name, c] of Object.entries(report.classes)) if (c.count > 0) out.push(`| ${name} | ${c.count} | ${c.bytes} |`);
   out.push('', '## By meaning, most dangerous first', '', '| Class: meaning | Count |', '|---|---:|');

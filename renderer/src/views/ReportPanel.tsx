@@ -15,13 +15,13 @@ function Walk({ label, filter }: { label: string; filter: { cls?: number; meanin
   );
 }
 
-/** Where a UTF-8 and an 8-bit terminal disagreed: stretches, bytes, and text withheld to the end. */
+/** Where the terminal readings disagreed: stretches, bytes, and text withheld to the end. */
 function OneReading({ report }: { report: RemovalReport }) {
   const amb = report.ambiguous ?? { count: 0, bytes: 0 };
   const withheld = report.classes.withheld ?? { count: 0, bytes: 0 };
   if (amb.count === 0 && !report.withheld_to_end && withheld.count === 0) return null;
   return (
-    <div className="one-reading" data-testid="report-one-reading" role="note" aria-label="Where the two terminal readings disagree">
+    <div className="one-reading" data-testid="report-one-reading" role="note" aria-label="Where the terminal readings disagree">
       <span className="tag warn" data-testid="report-ambiguous">
         {amb.count.toLocaleString('en-US')} ambiguous stretch{amb.count === 1 ? '' : 'es'} · {amb.bytes.toLocaleString('en-US')} bytes
       </span>
@@ -31,7 +31,7 @@ function OneReading({ report }: { report: RemovalReport }) {
           withheld to end of input{report.withheld_from !== null ? ` from 0x${hexOffset(report.withheld_from)} (${report.withheld_from.toLocaleString('en-US')})` : ''}
         </span>
       )}
-      <span className="small muted"> A UTF-8 terminal and an 8-bit terminal read these bytes differently; only what both show as text was kept.</span>
+      <span className="small muted"> Not every terminal reading shows this: only text every reading shows was kept.</span>
     </div>
   );
 }
