@@ -32,7 +32,8 @@ export const waitTool = defineTool({
     full: z.boolean().optional().describe('add the whole stored report'),
   },
   output: { ...resultShape, report: z.looseObject({}).optional().describe('with full: the stored record\'s reports, redaction, limits, env, sandbox and chunk log size') },
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  // Not read-only: a capture whose Airlock is gone is sealed as interrupted while it waits.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(args, ctx, signal, call) {
     const timeout = args.timeout_ms ?? DEFAULT_WAIT_MS;
     // The deadline's timer goes when the call ends, whichever comes first.
