@@ -17,7 +17,7 @@ export { ChunkLog, CHUNK_FIELDS, MAX_CHUNK_ROWS, STREAMS, type ChunkLogJson, typ
 export { buildEnvelope, ENVELOPE_VERSION, NO_SANDBOX, type CaptureEnvelope, type CaptureLimits, type PerStream } from './envelope';
 export { captureExitStatus, exitStatus, EXIT_NOT_FOUND, EXIT_CANNOT_EXECUTE, EXIT_TIMEOUT, EXIT_TRUNCATED } from './exit-status';
 export { buildCaptureRecord, captureAuditDetails, CAPTURE_RECORD_VERSION } from './record';
-export { renderEnvelope, removedSummary, formatBytes, seamLine, CONTINUATION, TEXT_GUTTER } from './render';
+export { summaryLines, removedSummary, formatBytes, seamLine, CONTINUATION, TEXT_GUTTER } from './render';
 export { captureOptionsEnd, splitCaptureArgs, parseEnvEdit, type CaptureArgs } from './args';
 export { commandString, shellQuote } from '../terminal/shell-quote';
 export { TextWindow, type TextTruncation, type WindowedText } from './text-window';
@@ -41,3 +41,4 @@ export {
 } from './sandbox';
 export { buildView, SANDBOX_MARKER, type SandboxProfile, type SandboxView } from './sandbox-view';
 export { planNetwork, NETWORK_MODES, HOST_NETWORK_WARNING, type NetworkMode, type NetworkInfo } from './network';
+export { LiveRows, type LiveRowsOptions } from './live-rows';

@@ -26,6 +26,8 @@ export interface LiveChunk {
    * (CR, a cursor move), so the lines it ends were overwritten on a terminal (a progress bar).
    */
   readonly redraw: boolean;
+  /** The chunk's raw bytes: a view, valid during the call (empty for the text a stream's end made). */
+  readonly raw: Uint8Array;
 }
 
 /**
@@ -94,13 +96,14 @@ export class LiveFeed {
   add(name: StreamName, capture: StreamCapture): void {
     const t = this.now();
     const feed: StreamFeed = { capture, name, pieces: [], lastSeq: -1, lastChunkAt: t, lastEarlyAt: t, settled: 0, earlyEnd: 0, timer: null, ended: false };
-    // The pieces are views valid until the stream's next write: chunk() hands them on before that.
-    capture.onSettled = (piece) => feed.pieces.push(piece);
+    // The pieces are views into the redaction stage's buffer, which a later piece of the same
+    // write may reuse: each is copied as it comes.
+    capture.onSettled = (piece) => feed.pieces.push(piece.slice());
     this.streams.set(name, feed);
   }
 
   /** After the collector sanitized and logged one chunk (`raw` is its raw bytes; empty for the end text). */
-  chunk(row: Omit<LiveChunk, 'text' | 'outOffset' | 'redraw'>, raw: Uint8Array): void {
+  chunk(row: Omit<LiveChunk, 'text' | 'outOffset' | 'redraw' | 'raw'>, raw: Uint8Array): void {
     const feed = this.streams.get(row.stream)!;
     const text = join(feed.pieces);
     feed.pieces = [];
@@ -110,7 +113,7 @@ export class LiveFeed {
     feed.lastSeq = row.seq;
     feed.lastChunkAt = this.now();
     const redraw = raw.length > 0 && text.includes(0x0a) && !raw.includes(0x0a);
-    this.observer.chunk({ ...row, outOffset, text, redraw });
+    this.observer.chunk({ ...row, outOffset, text, redraw, raw });
     if (!feed.ended) this.arm(feed, QUIET_MS);
   }
 
@@ -118,7 +121,7 @@ export class LiveFeed {
    * Hands on text the redaction stage settled without a new chunk (its end flushed a held line):
    * as part of the stream's latest chunk.
    */
-  settle(name: StreamName, row: Omit<LiveChunk, 'seq' | 'text' | 'outOffset' | 'redraw'>): void {
+  settle(name: StreamName, row: Omit<LiveChunk, 'seq' | 'text' | 'outOffset' | 'redraw' | 'raw'>): void {
     const feed = this.streams.get(name);
     if (feed && feed.pieces.length > 0) this.chunk({ ...row, seq: feed.lastSeq }, EMPTY);
   }

@@ -1,7 +1,6 @@
 import type { RemovalReport } from '../../shared/sanitize';
 import { binarySize } from '../../shared/size';
-import { DEFAULT_COLUMNS, gutterRows, TEXT_GUTTER } from '../terminal/gutter';
-import { wrapLine } from '../terminal/fit';
+import { TEXT_GUTTER } from '../terminal/gutter';
 import { terminalSafeLine } from '../terminal/terminal-safe';
 import { STREAMS } from './chunk-log';
 import { shellQuote } from '../terminal/shell-quote';
@@ -18,16 +17,12 @@ export { TEXT_GUTTER };
 export const CONTINUATION = 'airlock:+ ';
 
 /**
- * The readable form of an envelope (what `airlock capture` prints without --json): a one-line
- * summary, notes on truncation, then each stream's sanitized text under its own heading with
- * every line behind {@link TEXT_GUTTER}, cut to `columns`; Airlock's own lines are cut to `columns`
- * too, their further rows beginning with {@link CONTINUATION}. Everything passes terminalSafe,
- * although the text is already sanitized, because this goes to a terminal.
+ * Airlock's own lines about a finished capture (what `airlock capture` prints after the live
+ * rows, app/capture/live-rows.ts): a one-line summary, where the record and raw bytes are, the
+ * sandbox, redactions, and notes on a stop or truncation. Each passes terminalSafeLine; the
+ * caller cuts them to a terminal's width.
  */
-export function renderEnvelope(env: CaptureEnvelope, terminalWidth?: number): string {
-  // Off a terminal nothing wraps Airlock's own lines; captured rows are still cut to 80 columns.
-  const own: number = terminalWidth ?? Infinity;
-  const columns = terminalWidth ?? DEFAULT_COLUMNS;
+export function summaryLines(env: CaptureEnvelope): string[] {
   const lines: string[] = [summaryLine(env)];
   lines.push(`airlock: record ${terminalSafeLine(env.record)}; cwd ${terminalSafeLine(shellQuote(env.cwd))}`);
   lines.push(`airlock: raw stdout ${env.raw_artifacts.stdout}`);
@@ -36,7 +31,6 @@ export function renderEnvelope(env: CaptureEnvelope, terminalWidth?: number): st
   lines.push(`airlock: network ${env.sandbox.network.used}: ${terminalSafeLine(env.sandbox.network.reason)}`);
   if (env.sandbox.hint) lines.push(`airlock: hint: ${terminalSafeLine(env.sandbox.hint)}`);
   lines.push(`airlock: redacted: ${redactedSummary(env.redaction)}`);
-  const out: string[] = [];
   if (env.termination) {
     const why = {
       'max-bytes': `output reached --max-bytes ${formatBytes(env.limits.max_bytes)}`,
@@ -56,11 +50,7 @@ export function renderEnvelope(env: CaptureEnvelope, terminalWidth?: number): st
     const w = env.withheld_to_end[stream];
     if (w) lines.push(`airlock: ${stream} text withheld from raw byte ${w.from} to the end (a control string was open, or terminals disagree)`);
   }
-  for (const line of lines) out.push(...wrapLine(line, own, CONTINUATION));
-  // Lines are appended one by one: a stream may have millions, too many to spread into push().
-  for (const stream of STREAMS) renderStream(out, stream, env[stream], env.text_truncated[stream], columns, own);
-  out.push('--- end ---');
-  return `${out.join('\n')}\n`;
+  return lines;
 }
 
 /**
@@ -99,30 +89,6 @@ export function removedSummary(reports: readonly RemovalReport[]): string {
   }
   if (totals.size === 0) return 'nothing';
   return [...totals].map(([name, n]) => `${n} ${name}`).join(', ');
-}
-
-function renderStream(out: string[], stream: string, text: string, cut: TextTruncation | null, columns: number, own: number): void {
-  if (text.length === 0) {
-    out.push(`--- ${stream} (sanitized): empty ---`);
-    return;
-  }
-  out.push(`--- ${stream} (sanitized) ---`);
-  if (cut) {
-    const bytes = Buffer.from(text, 'utf8');
-    gutter(out, bytes.subarray(0, cut.head_bytes).toString('utf8'), stream, columns);
-    out.push(...wrapLine(seamLine(stream, cut), own, CONTINUATION));
-    gutter(out, bytes.subarray(cut.head_bytes).toString('utf8'), stream, columns);
-  } else {
-    gutter(out, text, stream, columns);
-  }
-}
-
-/** Appends the lines of `text` behind the gutter; a missing final newline is stated, not hidden. */
-function gutter(out: string[], text: string, stream: string, columns: number): void {
-  if (text.length === 0) return;
-  const { rows, complete } = gutterRows(text, columns);
-  for (const row of rows) out.push(row);
-  if (!complete) out.push(`airlock: (no newline at this point of ${stream})`);
 }
 
 /** The line that marks where head and tail of a shortened stream meet; Airlock's own, outside the text. */

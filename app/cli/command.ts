@@ -65,10 +65,15 @@ export function stdoutIsTerminal(io: CliIo): boolean {
   return !stdoutIsPipe(io) && Boolean((io.stdout as { isTTY?: boolean }).isTTY);
 }
 
-/** Width of the terminal behind stdout, or undefined when it is not a TTY. */
+/**
+ * Width of the terminal behind stdout (`COLUMNS` when set to a number, as for other tools, else
+ * the terminal's own), or undefined when stdout is not a terminal: a file or a pipe gets lines
+ * whole, whatever COLUMNS says.
+ */
 export function terminalColumns(io: CliIo): number | undefined {
-  if (stdoutIsPipe(io)) return undefined;
-  const columns = (io.stdout as { columns?: unknown }).columns;
+  if (!stdoutIsTerminal(io)) return undefined;
+  const env = /^[1-9]\d{0,4}$/.test(io.env.COLUMNS ?? '') ? Number(io.env.COLUMNS) : undefined;
+  const columns = env ?? (io.stdout as { columns?: unknown }).columns;
   return typeof columns === 'number' && columns > 0 ? columns : undefined;
 }
 

@@ -10,7 +10,7 @@ export const TEXT_GUTTER = '| ';
 /** Columns between a terminal's tab stops. */
 const TAB_WIDTH = 8;
 
-/** Columns assumed when the terminal's width is unknown (output piped, or not a TTY). */
+/** Columns assumed for a terminal whose width is unknown. */
 export const DEFAULT_COLUMNS = 80;
 
 /**
@@ -19,6 +19,8 @@ export const DEFAULT_COLUMNS = 80;
  * row without it (and a long line could then fake an Airlock line). Widths are counted
  * conservatively — 1 column for ASCII, 2 for anything else, TABs expanded to the spaces they move
  * across — so a cut comes early, never late.
+ * `columns` Infinity (output that is not a terminal: a file, a pipe) keeps every line whole, as
+ * the command printed it (TABs too), so `grep` finds it: only a terminal wraps.
  * `complete` says whether the text ended with a newline.
  */
 export function gutterRows(text: string, columns = DEFAULT_COLUMNS): { rows: string[]; complete: boolean } {
@@ -29,7 +31,7 @@ export function gutterRows(text: string, columns = DEFAULT_COLUMNS): { rows: str
   const rows: string[] = [];
   for (const line of lines) {
     // Most lines are short, ASCII and TAB-free: one row, as it is.
-    if (line.length <= room && !WIDE_OR_TAB.test(line)) rows.push(TEXT_GUTTER + line);
+    if (room === Infinity || (line.length <= room && !WIDE_OR_TAB.test(line))) rows.push(TEXT_GUTTER + line);
     else cutLine(rows, line, room);
   }
   return { rows, complete };
@@ -81,40 +83,78 @@ function cutLine(rows: string[], line: string, room: number): void {
 const HOLD = 64 * 1024;
 
 /**
- * {@link gutterRows} for text that arrives in pieces (a record's text read as a stream): rows of
- * complete lines go out as they are known; an unterminated line longer than a bound goes out
- * row by row too, keeping only its last, still growing row. The rows are the ones gutterRows
- * gives for the whole text.
+ * {@link gutterRows} for text that arrives in pieces (a record's text read as a stream, a running
+ * capture): `write` gets output text, rows ending in LF. On a terminal (finite `columns`) rows of
+ * complete lines go out as they are known; an unterminated line longer than a bound goes out row
+ * by row too, keeping only its last, still growing row: the rows are the ones gutterRows gives for
+ * the whole text. Off a terminal (`columns` Infinity) lines stay whole and text goes out as it
+ * comes: a line's row is begun with the gutter and continued by the next pieces, ended by its LF.
  */
 export class GutterStream {
   private pending = '';
+  /** Off a terminal: a row is begun (its gutter written) and not yet ended. */
+  private open = false;
 
   constructor(
     private readonly columns: number,
-    private readonly write: (rows: string[]) => void,
+    private readonly write: (text: string) => void,
   ) {}
 
+  /** Whether a row is begun and not ended (off a terminal only: on one, rows go out whole). */
+  get rowOpen(): boolean {
+    return this.open;
+  }
+
   push(text: string): void {
+    if (this.columns === Infinity) {
+      this.pushWhole(text);
+      return;
+    }
     this.pending += text;
     const nl = this.pending.lastIndexOf('\n');
     if (nl >= 0) {
-      this.write(gutterRows(this.pending.slice(0, nl + 1), this.columns).rows);
+      this.emit(gutterRows(this.pending.slice(0, nl + 1), this.columns).rows);
       this.pending = this.pending.slice(nl + 1);
     }
     if (this.pending.length > HOLD) {
       const { rows } = gutterRows(this.pending, this.columns);
       const last = rows.pop()!;
-      this.write(rows);
+      this.emit(rows);
       // terminalSafe leaves its own escapes as they are, so the kept row can be cut again.
       this.pending = last.slice(TEXT_GUTTER.length);
     }
   }
 
-  /** Ends the text; says whether it ended with a newline. */
+  /** Ends the text (an open row gets its LF); says whether the text ended with a newline. */
   end(): { complete: boolean } {
+    if (this.columns === Infinity) {
+      const complete = !this.open;
+      if (this.open) this.write('\n');
+      this.open = false;
+      return { complete };
+    }
     if (this.pending === '') return { complete: true };
-    this.write(gutterRows(this.pending, this.columns).rows);
+    this.emit(gutterRows(this.pending, this.columns).rows);
     this.pending = '';
     return { complete: false };
+  }
+
+  private emit(rows: readonly string[]): void {
+    if (rows.length > 0) this.write(`${rows.join('\n')}\n`);
+  }
+
+  private pushWhole(text: string): void {
+    if (text === '') return;
+    const safe = terminalSafe(text);
+    let out = '';
+    for (let at = 0; at < safe.length; ) {
+      const nl = safe.indexOf('\n', at);
+      const end = nl < 0 ? safe.length : nl + 1;
+      if (!this.open) out += TEXT_GUTTER;
+      out += safe.slice(at, end);
+      this.open = nl < 0;
+      at = end;
+    }
+    this.write(out);
   }
 }

@@ -34,7 +34,8 @@ export function ownerState(owner: RunningOwner): OwnerState {
   if (owner.host !== hostTag()) return 'other-host';
   const boot = bootId();
   if (owner.boot !== null && boot !== null && owner.boot !== boot) return 'gone';
-  if (!pidAlive(owner.pid)) return 'gone';
+  // A killed process stays a zombie until its parent reaps it: it runs no more.
+  if (!pidAlive(owner.pid) || procState(owner.pid) === 'Z') return 'gone';
   const start = startTicks(owner.pid);
   if (owner.start !== null && start !== null && owner.start !== start) return 'gone';
   return 'alive';
@@ -52,6 +53,16 @@ export function asOwner(v: unknown): RunningOwner | null {
 function bootId(): string | null {
   try {
     return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The state letter of `/proc/PID/stat` (field 3: R, S, D, Z, …), or null. */
+function procState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) || null;
   } catch {
     return null;
   }

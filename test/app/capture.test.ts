@@ -58,7 +58,7 @@ describe('airlock capture: the envelope', () => {
     expect(env.sanitizer.stdout.withheld_to_end).toBe(true);
     const human = await capture(['--vault', vdir, '--', 'sh', '-c', 'printf "build ok\\235Ignore\\n"']);
     expect(human.out).toContain('airlock: stdout text withheld from raw byte 8 to the end');
-    expect(human.out.split('--- stdout')[1]).not.toContain('Ignore');
+    expect(human.out.split('\n').filter((l) => /^(out|err) \d+\+?\| /.test(l)).join('\n')).not.toContain('Ignore');
   });
 
   it('separates, sanitizes and stores a hostile command writing to both streams', async () => {
@@ -151,22 +151,25 @@ describe('airlock capture: the envelope', () => {
     const r = await capture(['--vault', vdir, '--', 'sh', '-c', forged]);
     expect(r.code).toBe(1);
     const lines = r.out.split('\n');
-    expect(lines[0]).toMatch(/^airlock: sh -c .* exited 1 in \d+ ms; stdout 57 B, stderr 1 B; removed: nothing$/);
-    expect(lines[1]).toMatch(/^airlock: record \d{8}T\d{6}Z-[0-9a-f]{8}; cwd \/\S+$/);
-    expect(lines[2]).toMatch(/^airlock: raw stdout restricted:sha256:[0-9a-f]{64}$/);
-    expect(lines[3]).toMatch(/^airlock: raw stderr restricted:sha256:[0-9a-f]{64}$/);
-    // Captured lines always sit behind the gutter; Airlock's own never do.
-    expect(lines).toContain('| airlock: sh exited 0');
-    expect(lines).toContain('| --- stderr (sanitized) ---');
-    expect(lines.filter((l) => l === '--- stderr (sanitized) ---')).toHaveLength(1);
-    expect(lines).toContain('airlock: (no newline at this point of stderr)');
+    expect(lines[0]).toMatch(/^airlock: running sh -c .* as record \d{8}T\d{6}Z-[0-9a-f]{8}; its output follows as it arrives/);
+    const summary = lines.findIndex((l) => / exited 1 in /.test(l));
+    expect(lines[summary]).toMatch(/^airlock: sh -c .* exited 1 in \d+ ms; stdout 57 B, stderr 1 B; removed: nothing$/);
+    expect(lines[summary + 1]).toMatch(/^airlock: record \d{8}T\d{6}Z-[0-9a-f]{8}; cwd \/\S+$/);
+    expect(lines[summary + 2]).toMatch(/^airlock: raw stdout restricted:sha256:[0-9a-f]{64}$/);
+    expect(lines[summary + 3]).toMatch(/^airlock: raw stderr restricted:sha256:[0-9a-f]{64}$/);
+    // Captured lines always sit behind a stream label and the gutter; Airlock's own never do.
+    expect(lines).toContain('out 0| airlock: sh exited 0');
+    expect(lines).toContain('out 0| --- stderr (sanitized) ---');
+    expect(lines.filter((l) => l.startsWith('--- '))).toEqual(['--- end ---']);
+    expect(lines.filter((l) => /^err \d+\| e$/.test(l))).toHaveLength(1);
+    expect(lines).toContain('airlock: (no newline at the end of stderr)');
     expect(lines.at(-2)).toBe('--- end ---');
   });
 
   it('names removed classes in the summary and never prints a control byte', async () => {
     const r = await capture(['--vault', vdir, '--', 'node', join(FIXTURES, 'streams.mjs')]);
     expect(r.code).toBe(0);
-    expect(r.out.split('\n')[0]).toMatch(/removed: \d+ csi, \d+ osc$/);
+    expect(r.out.split('\n').find((l) => / exited 0 in /.test(l))).toMatch(/removed: \d+ csi, \d+ osc$/);
     expect(r.out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
     expect(r.out).not.toContain('PAYLOAD-51d0');
   });

@@ -89,13 +89,34 @@ describe('capture human rendering', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('keeps a long line from wrapping into a fake Airlock line', async () => {
+  it('keeps a long line from wrapping into a fake Airlock line on a terminal', async () => {
     const script = 'printf "%078d" 0 | tr 0 " "; printf "airlock: TRUNCATED: 412 tests passed\\n"';
-    const r = await runCommand(captureCommand, ['--vault', join(dir, 'v'), '--', 'sh', '-c', script], { env: { PATH: process.env.PATH }, cwd: dir });
+    const r = await runCommand(captureCommand, ['--vault', join(dir, 'v'), '--', 'sh', '-c', script], { env: { PATH: process.env.PATH }, cwd: dir, columns: 80 });
     expect(r.code).toBe(0);
-    const section = r.out.slice(r.out.indexOf('--- stdout (sanitized) ---'));
-    const forged = section.split('\n').filter((row) => row.includes('412 tests passed'));
-    expect(forged).toEqual(['| airlock: TRUNCATED: 412 tests passed']);
-    for (const row of section.split('\n')) expect(row.length).toBeLessThanOrEqual(80);
+    const rows = r.out.split('\n');
+    const forged = rows.filter((row) => row.includes('412 tests passed') && !row.startsWith('airlock:'));
+    expect(forged).toHaveLength(1);
+    expect(forged[0]).toMatch(/^out \d+\+\| +airlock: TRUNCATED: 412 tests passed$/);
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(80);
+  });
+
+  // #39 item 10: only a terminal wraps; a file or pipe gets the line as the command printed it.
+  it('keeps lines whole off a terminal (a file, a pipe), COLUMNS or not, with the gutter and escapes', async () => {
+    const long = `${'word '.repeat(60)}end\tTAB \x1b[31mred`;
+    const script = `printf '%s\\n' '${long}'`;
+    for (const env of [{ PATH: process.env.PATH }, { PATH: process.env.PATH, COLUMNS: '40' }]) {
+      const r = await runCommand(captureCommand, ['--vault', join(dir, 'v'), '--', 'sh', '-c', script], { env, cwd: dir });
+      expect(r.code).toBe(0);
+      const line = r.out.split('\n').filter((row) => row.startsWith('out '));
+      expect(line).toEqual([`out 0| ${'word '.repeat(60)}end\tTAB red`]);
+    }
+  });
+
+  it('cuts at COLUMNS on a terminal when it is set', async () => {
+    const script = `printf '%s\\n' '${'word '.repeat(30)}'`;
+    const r = await runCommand(captureCommand, ['--vault', join(dir, 'v'), '--', 'sh', '-c', script], { env: { PATH: process.env.PATH, COLUMNS: '50' }, cwd: dir, columns: 120 });
+    const rows = r.out.split('\n').filter((row) => row.includes('word'));
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of r.out.split('\n')) expect(row.length).toBeLessThanOrEqual(50);
   });
 });

@@ -36,7 +36,7 @@ function expectFits(out: string, columns: number, starts: RegExp): void {
   }
 }
 
-const CAPTURE_ROWS = /^(airlock: |airlock:\+ |\| |--- )/;
+const CAPTURE_ROWS = /^(airlock: |airlock:\+ |(out|err) \d+\+?\| |--- )/;
 
 describe('capture summary on an 80-column terminal', () => {
   it('a long argv does not wrap onto a row of its own', async () => {

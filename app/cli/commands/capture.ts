@@ -8,7 +8,7 @@ import {
   probeBwrap,
   EXIT_CANNOT_EXECUTE,
   EXIT_NOT_FOUND,
-  renderEnvelope,
+  LiveRows,
   SpawnError,
   captureOptionsEnd,
   splitCaptureArgs,
@@ -135,6 +135,18 @@ export const captureCommand: Command = {
 
     const { env, summary } = childEnvironment(io.env, edits);
     const sandbox = await sandboxForCli(sandboxMode, vault.root, io.env, { profile: 'human', network, warn: (line) => io.stderr.write(`${line}\n`) });
+    // The readable output is written as the command runs (a terminal or a pipe alike); --json
+    // keeps one envelope at the end.
+    const json = options.flags.has('--json');
+    const columns = terminalColumns(io);
+    const rows = json
+      ? null
+      : new LiveRows({
+          columns: columns ?? Infinity,
+          budget: maxText,
+          write: (text) => io.stdout.write(text),
+          drained: () => new Promise((resolve) => io.stdout.once('drain', resolve)),
+        });
     const interrupt = new AbortController();
     const onSignal = (): void => interrupt.abort();
     for (const sig of INTERRUPTS) process.on(sig, onSignal);
@@ -142,6 +154,8 @@ export const captureCommand: Command = {
     try {
       ({ envelope } = await captureToVault({
         vault, argv, cwd: io.cwd, env, envSummary: summary, maxBytes, maxText, cr, limits, timeoutMs, sandbox, signal: interrupt.signal, redact,
+        observer: rows ?? undefined,
+        onStart: (id) => rows?.begin(id, commandString(argv)),
       }));
     } catch (err) {
       if (err instanceof SpawnError) throw spawnFailure(err, shown);
@@ -158,7 +172,8 @@ export const captureCommand: Command = {
     } finally {
       for (const sig of INTERRUPTS) process.off(sig, onSignal);
     }
-    await writeAll(io.stdout, options.flags.has('--json') ? `${terminalSafeJson(envelope, 2)}\n` : renderEnvelope(envelope, terminalColumns(io)));
+    if (rows) await rows.finish(envelope, columns);
+    else await writeAll(io.stdout, `${terminalSafeJson(envelope, 2)}\n`);
     return envelope.exit_status;
   },
 };

@@ -12,6 +12,9 @@ import { writeAll } from '../write';
 import { CliError, terminalColumns, UsageError, writeOwnLines, type CliIo, type Command } from '../command';
 import { subcommands } from '../subcommands';
 import { findRecordId } from '../vault/find-record';
+import { sealLeftovers } from '../vault/seal-leftovers';
+import { followRunning } from '../vault/follow';
+import { runningJson, runningLine, runningRows } from '../vault/running-list';
 import { writeRecord, type StreamText } from '../vault/show';
 import { writeRecordJson } from '../vault/show-json';
 import { SUMMARY_LIMITS } from '../../vault/records';
@@ -20,6 +23,7 @@ import { IMPORT_HELP, IMPORT_USAGE } from '../vault/import-usage';
 const USAGE = `Usage:
   airlock vault list   [--vault DIR] [--json]
   airlock vault show   ID|PREFIX|latest [--vault DIR] [--json]
+  airlock vault follow ID|latest [--vault DIR]
   airlock vault verify [--vault DIR] [--json]
   airlock vault prune  [--raw-older-than DURATION] [--raw-with-secrets-older-than DURATION] [--dry-run] [--vault DIR] [--json]
 ${IMPORT_USAGE}
@@ -39,7 +43,11 @@ Options:
                               suspected secrets (raw_suspected_secrets; docs/secrets.md)
   --dry-run                   (prune) say what would be pruned, change nothing
 
-list orders records by capture time. show takes a record id, a unique prefix of one, or
+list orders records by capture time, then the captures still running (RUNNING; their state is
+"running" in --json). follow shows a running capture's sanitized text as it grows, as capture
+shows it, until it ends ('latest': the newest running capture). A capture whose Airlock process
+was killed is sealed by the next vault command as a record marked interrupted, with what it had
+stored and a 'capture.interrupted' audit entry. show takes a record id, a unique prefix of one, or
 'latest'. verify re-hashes the raw files and holds every record, prune marker and request
 against the audit entry that made it (any edit is 'edited', a file no entry vouches for
 'unbound'); it exits 1 when it finds a problem. prune exits 1 when it refused to delete because
@@ -49,6 +57,7 @@ ${IMPORT_HELP}`;
 
 const LIST_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const SHOW_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
+const FOLLOW_SPEC: FlagSpec = { '--vault': 'value' };
 const VERIFY_SPEC: FlagSpec = { '--vault': 'value', '--json': 'flag' };
 const PRUNE_SPEC: FlagSpec = { '--vault': 'value', '--raw-older-than': 'value', '--raw-with-secrets-older-than': 'value', '--dry-run': 'flag', '--json': 'flag' };
 
@@ -56,7 +65,7 @@ const PRUNE_SPEC: FlagSpec = { '--vault': 'value', '--raw-older-than': 'value', 
 export const vaultCommand: Command = subcommands({
   name: 'vault',
   usage: USAGE,
-  subcommands: { list, show, verify, prune, import: async (args, io) => (await import('../vault/import')).vaultImport(args, io) },
+  subcommands: { list, show, follow, verify, prune, import: async (args, io) => (await import('../vault/import')).vaultImport(args, io) },
 });
 
 type RawStatus = 'present' | 'pruned' | 'missing';
@@ -67,10 +76,18 @@ async function rawStatus(vault: Vault, record: CaptureRecord): Promise<RawStatus
   return 'present';
 }
 
+async function follow(args: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseFlags(args, FOLLOW_SPEC);
+  if (parsed.positionals.length !== 1) throw new UsageError('follow takes one record id, or latest');
+  const vault = await openVaultForCli(parsed.values['--vault'], io);
+  return followRunning(vault, parsed.positionals[0], io);
+}
+
 async function list(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(args, LIST_SPEC);
   noPositionals(parsed);
   const vault = await openVaultForCli(parsed.values['--vault'], io);
+  await sealLeftovers(vault, io);
   const json = parsed.flags.has('--json');
   // On a terminal a row wider than it continues on rows that begin with `+`, so the terminal
   // never wraps a command onto a row of its own; `vault show` has the whole command.
@@ -94,6 +111,8 @@ async function list(args: readonly string[], io: CliIo): Promise<number> {
         raw: Object.fromEntries(Object.entries(rec.raw).map(([st, ref]) => [st, { ...ref, ref: formatRef(ref.sha256) }])),
         raw_status: await rawStatus(vault, rec),
         raw_pruned_at: rec.raw_pruned_at ?? null,
+        state: rec.state === 'interrupted' ? 'interrupted' : 'stored',
+        argv: argvOf(rec),
       };
       await writeAll(io.stdout, `${count === 0 ? '[\n' : ',\n'}${terminalSafeJson(row, 2).replace(/^/gm, '  ')}`);
     } else {
@@ -105,9 +124,21 @@ async function list(args: readonly string[], io: CliIo): Promise<number> {
     }
     count++;
   }
+  // Running captures come last: they started after every record they do not have yet.
+  for (const row of await runningRows(vault)) {
+    if (json) await writeAll(io.stdout, `${count === 0 ? '[\n' : ',\n'}${runningJson(row)}`);
+    else await writeAll(io.stdout, runningLine(row, columns));
+    count++;
+  }
   if (json) await writeAll(io.stdout, count === 0 ? '[]\n' : '\n]\n');
   else if (count === 0) io.stdout.write(`no records in vault ${terminalSafeLine(vault.root)}\n`);
   return 0;
+}
+
+/** The argv a record's metadata names (strings only), or null. */
+function argvOf(rec: CaptureRecord): string[] | null {
+  const argv = recordField(rec, 'argv');
+  return Array.isArray(argv) && argv.every((a) => typeof a === 'string') ? argv : null;
 }
 
 /**
@@ -133,6 +164,7 @@ async function show(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(args, SHOW_SPEC);
   if (parsed.positionals.length !== 1) throw new UsageError('show needs exactly one record ID, a unique prefix of one, or latest');
   const vault = await openVaultForCli(parsed.values['--vault'], io);
+  await sealLeftovers(vault, io);
   const id = await findRecordId(vault, parsed.positionals[0]!);
   const write = (s: string): Promise<void> => writeAll(io.stdout, s);
   if (parsed.flags.has('--json')) {
@@ -156,6 +188,7 @@ async function verify(args: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseFlags(args, VERIFY_SPEC);
   noPositionals(parsed);
   const vault = await openVaultForCli(parsed.values['--vault'], io);
+  await sealLeftovers(vault, io);
   const report = await vault.verify();
   const unfinished = report.unfinished.map((u) => `note: capture ${u.record} started (audit entry ${u.seq}) and has no stored or failed entry: it crashed, was killed, or could not be stored`);
   const counts: Record<string, number> = {};
@@ -208,6 +241,7 @@ async function prune(args: readonly string[], io: CliIo): Promise<number> {
   const secretsOlderThanMs = secretsAge === undefined ? undefined : duration(secretsAge);
   const dryRun = parsed.flags.has('--dry-run');
   const vault = await openVaultForCli(parsed.values['--vault'], io);
+  await sealLeftovers(vault, io);
   if (!dryRun) await assertVaultWritable(vault);
   const audit = AuditLog.forVault(vault.root);
   const requests = new RequestStore(vault, audit);

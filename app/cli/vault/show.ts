@@ -1,6 +1,6 @@
 import { formatBytes, seamLine, type TextTruncation } from '../../capture';
 import { wrapLine } from '../../terminal/fit';
-import { DEFAULT_COLUMNS, GutterStream } from '../../terminal/gutter';
+import { GutterStream } from '../../terminal/gutter';
 import { LongString } from '../../json/project';
 import { terminalSafeJson, terminalSafeLine } from '../../terminal/terminal-safe';
 import { formatRef, type CaptureRecord } from '../../vault';
@@ -27,13 +27,12 @@ const SHOWN_METADATA = new Set(['command', 'argv', 'cwd', 'started_at', 'duratio
  * per fact (metadata spelled out, not a JSON dump), each cut to `columns` with continuation rows,
  * then each stream's sanitized text behind the gutter, with the --max-text seam marked where head
  * and tail meet. `columns` is the terminal's width, undefined when output is not a terminal: then
- * Airlock's own lines stay whole (nothing wraps them) and the stored text is cut at the default 80
- * columns. `record` is the record read as a stream (long fields as their head); a stream's text
+ * Airlock's own lines and the stored text's lines stay whole (only a terminal wraps, and `grep`
+ * finds what the command printed). `record` is the record read as a stream (long fields as their head); a stream's text
  * comes from `text`, which hands it on in pieces, so a record of any size is shown in bounded memory.
  */
 export async function writeRecord(record: CaptureRecord, raw: RawState, terminalWidth: number | undefined, text: StreamText, write: (s: string) => Promise<void>): Promise<void> {
   const columns = terminalWidth ?? Infinity;
-  const textColumns = terminalWidth ?? DEFAULT_COLUMNS;
   const lines: string[] = [];
   const field = (label: string, value: string): void => {
     lines.push(...wrapLine(`${`${label}:`.padEnd(LABEL)}${value}`, columns, CONTINUATION));
@@ -94,7 +93,7 @@ export async function writeRecord(record: CaptureRecord, raw: RawState, terminal
     if (stored === undefined) continue;
     const cut = isPlainObject(cuts) ? asTruncation(cuts[stream]) : null;
     await write(`--- ${stream} (sanitized) ---\n`);
-    await streamRows(stream, cut, textColumns, write, (piece) => (typeof stored === 'string' ? piece(stored) : text(stored.path, piece)));
+    await streamRows(stream, cut, columns, write, (piece) => (typeof stored === 'string' ? piece(stored) : text(stored.path, piece)));
     await write(`--- end ${stream} ---\n`);
   }
 }
@@ -119,7 +118,7 @@ function storedText(record: CaptureRecord, stream: string): string | { path: str
 async function streamRows(stream: string, cut: TextTruncation | null, columns: number, write: (s: string) => Promise<void>, feed: (piece: (text: string) => void) => void | Promise<void>): Promise<void> {
   let out: string[] = [];
   // Every row of stored text sits behind the gutter, so it cannot fake the section lines.
-  let rows = new GutterStream(columns, (r) => out.push(...r.map((row) => `${row}\n`)));
+  let rows = new GutterStream(columns, (text) => out.push(text));
   let seen = 0;
   let inTail = false;
   const head = cut ? cut.head_bytes : null;
@@ -135,7 +134,7 @@ async function streamRows(stream: string, cut: TextTruncation | null, columns: n
   const seam = (): void => {
     endPart('this point');
     out.push(`${wrapLine(seamLine(stream, cut!), columns, 'airlock:+ ').join('\n')}\n`);
-    rows = new GutterStream(columns, (r) => out.push(...r.map((row) => `${row}\n`)));
+    rows = new GutterStream(columns, (text) => out.push(text));
     inTail = true;
   };
   if (head === 0) seam();
