@@ -68,7 +68,7 @@ export interface CaptureEnvelope {
   readonly text_truncated: PerStream<TextTruncation | null>;
   /**
    * Per stream: null, or the raw offset from which nothing reached the text because a string or
-   * sequence was still open, or the UTF-8 and 8-bit readings still disagreed, at end of input
+   * sequence was still open, or the terminal readings still disagreed, at end of input
    * (one stray byte such as 0x9D can do that; see the report's `ambiguous`).
    */
   readonly withheld_to_end: PerStream<{ from: number } | null>;

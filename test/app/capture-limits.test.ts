@@ -24,11 +24,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-/** Runs `airlock capture --json` in-process; resolves to exit code, parsed envelope and run time. */
-async function captureJson(args: string[]): Promise<{ code: number; env: CaptureEnvelope; ms: number; out: string }> {
+/** Runs `airlock capture --json` in-process; resolves to exit code, parsed envelope and output. */
+async function captureJson(args: string[]): Promise<{ code: number; env: CaptureEnvelope; out: string }> {
   const r = await runCommand(captureCommand, ['--vault', vdir, '--json', ...args], { env: { PATH: process.env.PATH }, cwd: base });
   expect(r.err).toBe('');
-  return { code: r.code, env: JSON.parse(r.out) as CaptureEnvelope, ms: r.ms, out: r.out };
+  return { code: r.code, env: JSON.parse(r.out) as CaptureEnvelope, out: r.out };
 }
 
 /**
@@ -65,10 +65,11 @@ function isDead(pid: number): boolean {
   }
 }
 
+// The producers below never end: a capture that returns at all has stopped them (the test's
+// timeout is the bound). Wall-clock limits are left out: they measure the machine's load.
 describe('airlock capture: --max-bytes on endless producers', () => {
   it('stops `yes` at the cap: SIGTERM to the group, truncated, exactly max-bytes stored', async () => {
-    const { code, env, ms } = await captureJson(['--max-bytes', '1M', '--', 'yes']);
-    expect(ms).toBeLessThan(5000);
+    const { code, env } = await captureJson(['--max-bytes', '1M', '--', 'yes']);
     expect(code).toBe(125);
     expect(env).toMatchObject({
       truncated: true,
@@ -85,8 +86,7 @@ describe('airlock capture: --max-bytes on endless producers', () => {
   });
 
   it('kills a shell and its `yes` grandchild, and the OSC 52 payload never becomes text', async () => {
-    const { env, ms } = await captureJson(['--max-bytes', '1M', '--', 'sh', '-c', 'printf "\\033]52;c;"; yes AAAA']);
-    expect(ms).toBeLessThan(5000);
+    const { env } = await captureJson(['--max-bytes', '1M', '--', 'sh', '-c', 'printf "\\033]52;c;"; yes AAAA']);
     expect(env).toMatchObject({ truncated: true, termination: { reason: 'max-bytes' }, bytes: { stdout: MiB } });
     expect(env.stdout).toBe('');
     expect(env.sanitizer.stdout.classes.osc.count).toBe(1);
@@ -97,8 +97,7 @@ describe('airlock capture: --max-bytes on endless producers', () => {
 
   it('keeps memory bounded on a 48 MiB never-ending OSC (payload only in the raw artifact)', async () => {
     const { result, peak } = await peakGrowth(() => captureJson(['--max-bytes', '48M', '--', 'sh', join(FIXTURES, 'clipboard-flood.sh')]));
-    const { env, ms, out } = result;
-    expect(ms).toBeLessThan(20_000);
+    const { env, out } = result;
     expect(env).toMatchObject({ truncated: true, stdout: '', bytes: { stdout: 48 * MiB } });
     expect(out).not.toContain('CLIP-BOARD');
     expect(readFileSync(join(vdir, 'records', `${env.record}.json`), 'utf8')).not.toContain('CLIP-BOARD');
@@ -116,8 +115,7 @@ describe('airlock capture: --max-bytes on endless producers', () => {
     const pidFile = join(base, 'stubborn.pid');
     // Unsandboxed: the pid file is in the host's /tmp, and the SIGTERM-then-SIGKILL escalation is
     // the process-group machinery's; under bwrap the whole sandbox dies at once (sandbox.test.ts).
-    const { env, ms } = await captureJson(['--sandbox', 'none', '--max-bytes', '256K', '--', 'sh', '-c', 'sh "$0" "$1" & wait', join(FIXTURES, 'stubborn.sh'), pidFile]);
-    expect(ms).toBeLessThan(8000);
+    const { env } = await captureJson(['--sandbox', 'none', '--max-bytes', '256K', '--', 'sh', '-c', 'sh "$0" "$1" & wait', join(FIXTURES, 'stubborn.sh'), pidFile]);
     expect(env.termination).toEqual({ reason: 'max-bytes', signals: ['SIGTERM', 'SIGKILL'] });
     expect(env.truncated).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8'));

@@ -175,7 +175,7 @@ describe('airlock inspect', () => {
     const r = await runAirlock(['inspect', '-'], { stdin: Buffer.from([0x9b, 0x32, 0x4a, 0x41]) });
     expect(r.out.toString()).toContain('|<CSI>2JA|');
     expect(r.out.toString()).toContain('ED erase display (all) [8-bit, raw byte outside UTF-8: C1 to 8-bit terminals only]');
-    expect(r.out.toString()).toContain('readings disagree (UTF-8 vs 8-bit terminal): 1 stretches');
+    expect(r.out.toString()).toContain('terminal readings disagree (text not every reading shows): 1 stretches');
   });
 
   it('gives clear errors for a missing file, a directory and bad flags', async () => {

@@ -23,7 +23,7 @@ export function formatReportSummary(report: RemovalReport): string[] {
   ].filter(([, n]) => (n as number) > 0);
   if (flags.length > 0) lines.push(`anomalies: ${flags.map(([name, n]) => `${name} ${n}`).join(', ')}`);
   if (report.ambiguous.count > 0) {
-    lines.push(`readings disagree (UTF-8 vs 8-bit terminal): ${report.ambiguous.count} stretches, ${report.ambiguous.bytes} B; text withheld: ${report.classes.withheld.bytes} B`);
+    lines.push(`terminal readings disagree (text not every reading shows): ${report.ambiguous.count} stretches, ${report.ambiguous.bytes} B; text withheld: ${report.classes.withheld.bytes} B`);
   }
   if (report.withheld_to_end) lines.push(`withheld to end: nothing from raw byte ${report.withheld_from} on reached the text`);
   const lc = report.line_control;
