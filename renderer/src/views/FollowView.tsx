@@ -192,7 +192,7 @@ export function FollowView() {
       </header>
       {state === 'interrupted' && (
         <p className="notice banner" role="status" data-testid="follow-interrupted">
-          Interrupted: the Airlock process that ran this capture is gone, so nothing more will arrive. The next capture (or <code>airlock vault recover</code>) seals what it stored as an interrupted record; this view opens it then.
+          Interrupted: the Airlock process that ran this capture is gone, so nothing more will arrive. The next capture or any <code>airlock vault</code> command seals what it stored as an interrupted record; this view opens it then.
         </p>
       )}
       {state === 'failed' && <p className="error banner" role="alert" data-testid="follow-failed">The capture failed and left no record; the text above is all it stored.</p>}
