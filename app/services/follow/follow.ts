@@ -40,6 +40,8 @@ export interface FollowServiceOptions {
 
 /** Captures followed at once (each holds its files open); the least recently asked is let go. */
 const MAX_TRACKED = 16;
+/** A followed capture nobody asked about for this long is let go (its files closed, its scans dropped). */
+const IDLE_MS = 60_000;
 /** Log bytes read per poll at most (a log far ahead is caught up over a few polls). */
 const MAX_LOG_READ = 4 << 20;
 /** A raw temp file's name as the vault's raw writer makes them, and nothing that could leave tmp/. */
@@ -59,6 +61,7 @@ interface Tracked {
   end: 'sealed' | 'failed' | null;
   readAt: number;
   reading: Promise<void> | null;
+  usedAt: number;
   /** Each stream's last scan answer (kept when a later scan fails). */
   readonly scans: Map<string, ScanSnapshot>;
 }
@@ -83,10 +86,12 @@ export function createFollowService(o: FollowServiceOptions) {
 
   /** The followed capture `id`, opened on first use; null when there is no running capture of that id. */
   async function track(id: string): Promise<Tracked | null> {
+    for (const [other, o] of tracked) if (other !== id && now() - o.usedAt > IDLE_MS) void release(other);
     const t = tracked.get(id);
     if (t) {
       tracked.delete(id);
       tracked.set(id, t);
+      t.usedAt = now();
       return t;
     }
     let pending = opening.get(id);
@@ -105,7 +110,7 @@ export function createFollowService(o: FollowServiceOptions) {
     if (!handle) return null;
     const t: Tracked = {
       id, handle, sanitizer: sanitizerOf(handle.meta), logNext: 0, rawBytes: new Map(), chunks: 0, elapsedMs: 0, early: new Map(), rawFiles: new Map(),
-      end: null, readAt: -Infinity, reading: null, scans: new Map(),
+      end: null, readAt: -Infinity, reading: null, usedAt: now(), scans: new Map(),
     };
     tracked.set(id, t);
     while (tracked.size > MAX_TRACKED) void release(tracked.keys().next().value as string);

@@ -25,6 +25,8 @@ export class ScanHost {
   private readonly scans = new Map<string, Scanning>();
   private readonly buf = Buffer.allocUnsafe(READ_BYTES);
   private queue: Promise<unknown> = Promise.resolve();
+  /** Raw bytes read from the files so far, all scans together (each byte once: tests check it). */
+  bytesRead = 0;
 
   /** Answers `m` once every request before it is answered (two feeds of one scan never overlap). */
   handle(m: ScanRequest): Promise<ScanReply> {
@@ -64,6 +66,7 @@ export class ScanHost {
       const want = Math.min(READ_BYTES, upTo - s.scan.scanned);
       const { bytesRead } = await fh.read(this.buf, 0, want, s.scan.scanned);
       if (bytesRead === 0) return;
+      this.bytesRead += bytesRead;
       s.scan.write(this.buf.subarray(0, bytesRead));
     }
   }

@@ -197,3 +197,33 @@ describe('what a follow call refuses', () => {
     if (!r.ok) expect(r.message).not.toContain('AAAA');
   });
 });
+
+describe('the scan goes on where it stopped', () => {
+  it('a stream polled many times as it grows is read once, and counts as one pass over it', async () => {
+    const { ScanHost } = await import('../../../../app/services/follow/scan-host');
+    const { appendFile } = await import('node:fs/promises');
+    const file = join(dir, 'growing.part');
+    await writeFile(file, '');
+    const options = { cr: 'newline' as const, limits: { ...DEFAULT_LIMITS } };
+    const host = new ScanHost();
+    const unit = Buffer.from('step \x1b[32mok\x1b[0m \x1b]52;c;eA==\x07 done\n');
+    let size = 0;
+    let polls = 0;
+    for (let step = 0; step < 200; step++) {
+      await appendFile(file, unit);
+      size += unit.length;
+      // Several polls per growth step, some asking past what the file holds yet.
+      for (const upTo of [size, size + 100, size]) {
+        const r = await host.handle({ id: ++polls, type: 'advance', key: 'k', path: file, upTo, options, buckets: 32 });
+        expect(r.ok).toBe(true);
+      }
+    }
+    expect(host.bytesRead).toBe(size);
+    const last = await host.handle({ id: ++polls, type: 'advance', key: 'k', path: file, upTo: size, options, buckets: 32 });
+    const whole = new RunningScan(options);
+    whole.write(Buffer.concat(Array.from({ length: 200 }, () => unit)));
+    expect(last.ok && last.snapshot!.report).toEqual(whole.snapshot(32).report);
+    expect(last.ok && last.snapshot!.report.removed_spans).toBe(600);
+    await host.close();
+  });
+});
