@@ -90,7 +90,14 @@ describe('the follow view', () => {
   it('an interrupted capture is said to be interrupted', async () => {
     const fake = await startApp();
     fake.control.running.push({ summary: { ...CAPTURE, state: 'interrupted' }, text: 'half\n', pending: '', state: 'interrupted', sealed: null });
-    fireEvent.doubleClick(await screen.findByRole('row', { name: /make -j8 all, stdout, interrupted/ }, { timeout: 5000 }));
+    const row = await screen.findByRole('row', { name: /make -j8 all, stdout, interrupted/ }, { timeout: 5000 });
+    // The keys move between running rows and records' rows alike.
+    row.focus();
+    fireEvent.keyDown(row, { key: 'ArrowDown' });
+    expect(document.activeElement?.getAttribute('data-stream')).toBe('stderr');
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement?.getAttribute('data-testid')).toBe('artifact-row');
+    fireEvent.doubleClick(row);
     await screen.findByTestId('follow-interrupted');
     expect(screen.getByTestId('follow-state').textContent).toBe('interrupted');
   });

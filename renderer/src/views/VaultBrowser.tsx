@@ -88,17 +88,13 @@ const RUNNING_POLL_MS = 2000;
  * A running capture, grouped like a record: a row per stream (text so far), marked running or
  * interrupted; Enter or double-click follows it. It has no digest and no report until it is sealed.
  */
-function RunningGroup({ r }: { r: RunningSummary }) {
+function RunningGroup({ r, onKey }: { r: RunningSummary; onKey: (e: KeyboardEvent<HTMLTableRowElement>, openRow: () => void) => void }) {
   return (
     <tbody className="record-group running-group" data-testid="running-group" data-record={r.id}>
       {r.streams.map((stream, i) => (
         <tr key={stream} tabIndex={0} data-testid="running-row" data-record={r.id} data-stream={stream} aria-label={`${r.title}, ${stream}, ${r.state}`}
           onDoubleClick={() => openRunning(r, stream)}
-          onKeyDown={(e) => {
-            if (e.key !== 'Enter') return;
-            e.preventDefault();
-            openRunning(r, stream);
-          }}>
+          onKeyDown={(e) => onKey(e, () => openRunning(r, stream))}>
           {i === 0 && (
             <>
               <td className="mono when" rowSpan={r.streams.length}>{when(r.startedAt).map((part) => <span key={part}>{part} </span>)}</td>
@@ -194,11 +190,12 @@ export function VaultBrowser() {
   }, [records.length]);
 
   const open = (r: RecordSummary, a: ArtifactSummary) => void openArtifact(r, a);
-  const onRowKey = (e: KeyboardEvent<HTMLTableRowElement>, r: RecordSummary, a: ArtifactSummary) => {
-    const rows = [...(table.current?.querySelectorAll<HTMLElement>('[data-testid=artifact-row]') ?? [])];
+  /** Enter opens the row (a record's stream, or a running capture's to follow); the other keys move between rows of both kinds. */
+  const onRowKey = (e: KeyboardEvent<HTMLTableRowElement>, openRow: () => void) => {
+    const rows = [...(table.current?.querySelectorAll<HTMLElement>('[data-testid=artifact-row], [data-testid=running-row]') ?? [])];
     const at = rows.indexOf(e.currentTarget);
     const go = (i: number) => rows[Math.max(0, Math.min(rows.length - 1, i))]?.focus();
-    if (e.key === 'Enter') open(r, a);
+    if (e.key === 'Enter') openRow();
     else if (e.key === 'ArrowDown') go(at + 1);
     else if (e.key === 'ArrowUp') go(at - 1);
     else if (e.key === 'Home') go(0);
@@ -291,7 +288,7 @@ export function VaultBrowser() {
             <th scope="col" className="num">Size</th><th scope="col" className="digest">Digest</th><th scope="col">Removed, most dangerous first</th>
           </tr>
         </thead>
-        {runningShown.map((r) => <RunningGroup key={r.id} r={r} />)}
+        {runningShown.map((r) => <RunningGroup key={r.id} r={r} onKey={onRowKey} />)}
         {groups.map(({ record: r, rows, empty }) => {
           const exit = exitText(r);
           return (
@@ -304,7 +301,7 @@ export function VaultBrowser() {
                   data-ref={a.ref}
                   aria-label={`${r.title}, ${a.stream}, ${humanSize(a.size)}`}
                   onDoubleClick={() => open(r, a)}
-                  onKeyDown={(e) => onRowKey(e, r, a)}
+                  onKeyDown={(e) => onRowKey(e, () => open(r, a))}
                   onFocus={() => useTriage.setState({ focusRef: a.ref })}
                 >
                   {i === 0 && (
