@@ -248,11 +248,14 @@ export function createFollowService(o: FollowServiceOptions) {
       const snap = await scan(t, stream, buckets);
       let state: FollowUpdate['state'] = 'running';
       let sealed: FollowUpdate['sealed'] = null;
-      if (t.end === 'sealed' || (await vault.recordExists(id))) {
+      const gone = t.handle.owner() === 'gone';
+      // The record is stored a moment before the capture writes its last text and end row: until
+      // that row (or, without one, until its directory is removed or its Airlock is gone), it runs.
+      if (t.end === 'sealed' || ((await vault.recordExists(id)) && (gone || !(await isRunning(id))))) {
         state = 'sealed';
         sealed = await sealedAs(id, stream);
       } else if (t.end === 'failed') state = 'failed';
-      else if (t.handle.owner() === 'gone') state = 'interrupted';
+      else if (gone) state = 'interrupted';
       // Text that settled after the end row was read is still to come: the viewer switches once it has it all.
       if (state !== 'running' && next < size) state = 'running';
       return {
