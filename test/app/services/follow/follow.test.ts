@@ -116,6 +116,9 @@ describe('following a running capture', () => {
     const seen = await followUntil(id, (t, u) => (t + u.pending).includes('downloading...'));
     expect(seen.updates.at(-1)!.state).toBe('running');
     expect(seen.text).toBe('');
+    // The rest settles when the stream ends: it is all there before the view is told to switch.
+    const rest = await followUntil(id, (_t, u) => u.state === 'sealed', 20_000, seen.next);
+    expect(rest.text).toBe('downloading... 10% 100%');
     await done;
   }, 20_000);
 
