@@ -42,8 +42,8 @@ export interface FollowServiceOptions {
 const MAX_TRACKED = 16;
 /** A followed capture nobody asked about for this long is let go (its files closed, its scans dropped). */
 const IDLE_MS = 60_000;
-/** Log bytes read per poll at most (a log far ahead is caught up over a few polls). */
-const MAX_LOG_READ = 4 << 20;
+/** Log bytes read (and parsed, on main's thread) per poll at most: a log far ahead is caught up over a few polls. */
+const MAX_LOG_READ = 1 << 20;
 /** A raw temp file's name as the vault's raw writer makes them, and nothing that could leave tmp/. */
 const RAW_TEMP_NAME = new RegExp(`^${RAW_TEMP_PREFIX}[0-9a-f-]{1,80}${RAW_TEMP_SUFFIX.replace('.', '\\.')}$`);
 
