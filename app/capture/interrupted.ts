@@ -1,12 +1,14 @@
-import { Sanitizer, type CrMode, type RemovalReport } from '../../shared/sanitize';
-import { MARKER_CLOSE, MARKER_OPEN } from '../../shared/redact';
+import type { CrMode } from '../../shared/sanitize';
+import { DEFAULT_POLICY } from '../../shared/redact';
 import type { ParserLimits } from '../../shared/parser';
 import { AuditLog, type AuditDetails } from '../audit';
-import type { CaptureRecord, RawCommit, RunningEntry, RunningHandle, Vault } from '../vault';
+import type { CaptureRecord, RawCommit, RawWriter, RunningEntry, RunningHandle, Vault } from '../vault';
+import { loadRedaction } from '../redact/policy';
+import { DEFAULT_MAX_TEXT, MAX_TEXT_CEILING } from './capture';
+import { StreamCapture, type StreamResult } from './stream-capture';
 import { CAPTURE_RECORD_VERSION } from './record';
 import { CHUNK_FIELDS, MAX_CHUNK_ROWS, STREAMS, type ChunkLogJson, type ChunkRow, type StreamName } from './chunk-log';
 import { parseRunningRow } from './running-record';
-import { TextWindow, completeUtf8Prefix, type WindowedText } from './text-window';
 import { ENVELOPE_VERSION } from './envelope';
 
 /** What {@link sealInterrupted} did. */
@@ -19,8 +21,6 @@ export interface SealResult {
 
 /** A start (`running/.<id>.….tmp`) older than this is a leftover: a start takes milliseconds. */
 const STALE_START_MS = 10 * 60_000;
-/** Bytes read at a time from a running record's files. */
-const READ_BYTES = 1 << 20;
 
 /**
  * Seals every running capture whose owner is gone (Airlock was killed, the machine lost power) as
@@ -95,36 +95,32 @@ async function sealOne(vault: Vault, audit: AuditLog, running: RunningHandle): P
   const cr: CrMode = meta.cr === 'overwrite' ? 'overwrite' : 'newline';
   const parserLimits = (typeof meta.parser_limits === 'object' && meta.parser_limits !== null ? meta.parser_limits : {}) as Partial<ParserLimits>;
   const limits = (meta.limits ?? {}) as { max_bytes?: number; max_text?: number; timeout_ms?: number | null };
-  const maxText = Number.isSafeInteger(limits.max_text) && (limits.max_text as number) > 0 ? (limits.max_text as number) : 1 << 20;
+  const maxText = Number.isSafeInteger(limits.max_text) && (limits.max_text as number) > 0 ? Math.min(limits.max_text as number, MAX_TEXT_CEILING) : DEFAULT_MAX_TEXT;
+  const policyInfo = meta.redaction as { mode?: unknown } | undefined;
+  const mode = policyInfo?.mode === 'off' ? 'off' : 'on';
+  // The vault's policy as the capture read it at its start; a policy file broken since gets the built-in rules.
+  const redaction = await loadRedaction(vault.root, mode).catch(() => ({ policy: DEFAULT_POLICY, info: policyInfo ?? null }));
 
-  const raw: Partial<Record<StreamName, RawCommit>> = {};
-  const reports: Partial<Record<StreamName, RemovalReport>> = {};
-  const texts: Partial<Record<StreamName, WindowedText>> = {};
-  const markers: Partial<Record<StreamName, { count: number; rules: Record<string, number> }>> = {};
+  // Each stream's raw bytes that reached the disk go through the capture's own pipeline
+  // (StreamCapture: sanitizer, redaction stage, --max-text window): the record is what a capture
+  // of exactly those bytes stores, its unfinished last line included.
+  const results = {} as Record<StreamName, StreamResult>;
   for (const stream of STREAMS) {
-    // The raw bytes that reached the disk, and the removal report of exactly those bytes.
-    const sanitizer = new Sanitizer({ cr, limits: parserLimits, reuseOutputBuffer: true });
-    const commit = await vault.adoptRawTemp(rawFiles[stream] ?? null, (bytes) => void sanitizer.write(bytes));
-    sanitizer.end();
-    raw[stream] = commit;
-    reports[stream] = { ...sanitizer.getReport(true), sha256: commit.sha256 };
-    const text = await storedText(running, stream, maxText);
-    texts[stream] = text.window;
-    markers[stream] = text.markers;
+    let adopted: RawCommit | null = null;
+    const writer: RawWriter = { size: 0, write: () => undefined, commit: async () => adopted!, abort: async () => undefined };
+    const capture = new StreamCapture(stream, writer, { cr, limits: parserLimits }, maxText, { policy: redaction.policy, replace: mode === 'on' });
+    adopted = await vault.adoptRawTemp(rawFiles[stream] ?? null, (bytes) => void capture.sanitize(bytes));
+    results[stream] = await capture.finish(false);
   }
   const seen = rawSeen(rows);
-  const lastT = rows.reduce((t, r) => Math.max(t, r[8]), 0);
+  const lastT = rows.reduce((t, r) => Math.max(t, r[7]), 0);
   const now = new Date();
-  const policy = meta.redaction as { mode?: unknown } | undefined;
-  const redaction = {
-    policy: meta.redaction ?? null,
-    ...Object.fromEntries(STREAMS.map((s) => [s, { count: markers[s]!.count, rules: markers[s]!.rules, lookalikes: 0, redactions: [], listed_all: markers[s]!.count === 0 }])),
-  };
-  const sandbox = meta.sandbox ?? null;
+  const stored = Object.fromEntries(STREAMS.map((s) => [s, results[s].raw.size]));
+  const secrets = (s: StreamName): { count: number; rules: Record<string, number> } | null => (results[s].redaction.count > 0 ? { count: results[s].redaction.count, rules: results[s].redaction.rules } : null);
   const record: CaptureRecord = {
     id: running.id,
     created_at: now.toISOString(),
-    raw: Object.fromEntries(STREAMS.map((s) => [s, { sha256: raw[s]!.sha256, size: raw[s]!.size }])),
+    raw: Object.fromEntries(STREAMS.map((s) => [s, { sha256: results[s].raw.sha256, size: results[s].raw.size }])),
     kind: 'capture',
     record_version: CAPTURE_RECORD_VERSION,
     state: 'interrupted',
@@ -141,33 +137,33 @@ async function sealOne(vault: Vault, audit: AuditLog, running: RunningHandle): P
       exit_status: null,
       truncated: true,
       termination: null,
-      bytes: Object.fromEntries(STREAMS.map((s) => [s, raw[s]!.size])),
-      raw_artifacts: Object.fromEntries(STREAMS.map((s) => [s, raw[s]!.ref])),
-      text_truncated: Object.fromEntries(STREAMS.map((s) => [s, texts[s]!.truncation])),
+      bytes: stored,
+      raw_artifacts: Object.fromEntries(STREAMS.map((s) => [s, results[s].raw.ref])),
+      text_truncated: Object.fromEntries(STREAMS.map((s) => [s, results[s].text.truncation])),
       limits: { max_bytes: limits.max_bytes ?? null, max_text: maxText, timeout_ms: limits.timeout_ms ?? null },
       env: meta.env ?? null,
       envelope_version: ENVELOPE_VERSION,
-      sandbox,
+      sandbox: meta.sandbox ?? null,
     },
     interrupted: {
       sealed_at: now.toISOString(),
       reason: 'the Airlock process that ran the capture ended before the command did (killed, or the machine stopped); what it had stored is kept',
       owner_pid: meta.owner.pid,
       raw_bytes_seen: seen,
-      raw_bytes_stored: Object.fromEntries(STREAMS.map((s) => [s, raw[s]!.size])),
+      raw_bytes_stored: stored,
     },
-    sanitized: Object.fromEntries(STREAMS.map((s) => [s, texts[s]!.text])),
-    reports,
+    sanitized: Object.fromEntries(STREAMS.map((s) => [s, results[s].text.text])),
+    reports: Object.fromEntries(STREAMS.map((s) => [s, results[s].report])),
     chunks: chunkLog(rows),
-    redaction,
-    raw_suspected_secrets: Object.fromEntries(STREAMS.map((s) => [s, policy?.mode === 'on' || policy?.mode === 'off' ? (markers[s]!.count > 0 ? markers[s] : null) : null])),
+    redaction: { policy: redaction.info, ...Object.fromEntries(STREAMS.map((s) => [s, results[s].redaction])) },
+    raw_suspected_secrets: Object.fromEntries(STREAMS.map((s) => [s, secrets(s)])),
   };
   const started = meta.audit_started as { seq?: unknown } | undefined;
   const details: AuditDetails = {
     record: running.id,
     ...(typeof started?.seq === 'number' ? { started: started.seq } : {}),
     ...(typeof meta.via === 'string' && /^[a-z]{1,16}$/.test(meta.via) ? { via: meta.via } : {}),
-    raw: Object.fromEntries(STREAMS.map((s) => [s, { sha256: raw[s]!.sha256, size: raw[s]!.size }])),
+    raw: Object.fromEntries(STREAMS.map((s) => [s, { sha256: results[s].raw.sha256, size: results[s].raw.size }])),
     raw_bytes_seen: seen,
     owner_pid: meta.owner.pid,
   };
@@ -214,74 +210,3 @@ function chunkLog(rows: readonly ChunkRowLike[]): ChunkLogJson {
     omitted_from_seq: kept.length === rows.length ? null : rows[kept.length][0],
   };
 }
-
-/**
- * A stream's stored text, read from its running file in pieces: through a Sanitizer again (the
- * file is Airlock's own sanitized text, which passes unchanged; whatever a power loss left in it
- * cannot reach a reader as anything else), into the record's --max-text window, with the
- * redaction markers counted by rule (every U+27E6 in redacted text opens one of Airlock's).
- */
-async function storedText(running: RunningHandle, stream: StreamName, maxText: number): Promise<{ window: WindowedText; markers: { count: number; rules: Record<string, number> } }> {
-  const size = await running.textSize(stream);
-  const sanitizer = new Sanitizer({ reuseOutputBuffer: true });
-  const window = new TextWindow(maxText);
-  const counter = new MarkerCounter();
-  let carry = new Uint8Array(0);
-  const put = (text: Uint8Array): void => {
-    window.push(text);
-    counter.push(text);
-  };
-  for (let at = 0; at < size; at += READ_BYTES) {
-    const piece = await running.readText(stream, at, Math.min(READ_BYTES, size - at));
-    if (piece.length === 0) break;
-    const bytes = carry.length === 0 ? piece : Buffer.concat([carry, piece]);
-    // A character cut by the end of a read is kept for the next one; one cut by the end of the file is dropped.
-    const whole = completeUtf8Prefix(bytes);
-    put(sanitizer.write(bytes.subarray(0, whole)));
-    carry = bytes.slice(whole);
-  }
-  put(sanitizer.end());
-  counter.end();
-  return { window: window.finish(), markers: { count: counter.count, rules: Object.fromEntries([...counter.rules].sort(([a], [b]) => (a < b ? -1 : 1))) } };
-}
-
-const CLOSE = Buffer.from(MARKER_CLOSE, 'utf8');
-const PREFIX = Buffer.from(`${MARKER_OPEN}redacted:`, 'utf8');
-/** Longest marker looked for (a rule id is short). */
-const MAX_MARKER = PREFIX.length + 64 + CLOSE.length;
-
-/** Counts `⟦redacted:RULE⟧` markers in text that arrives in pieces (a marker may be cut between two). */
-class MarkerCounter {
-  count = 0;
-  readonly rules = new Map<string, number>();
-  private tail = Buffer.alloc(0);
-
-  push(text: Uint8Array): void {
-    const bytes = Buffer.concat([this.tail, text]);
-    let pos = 0;
-    let open = -1;
-    for (let i = bytes.indexOf(PREFIX, pos); i >= 0; i = bytes.indexOf(PREFIX, pos)) {
-      const close = bytes.indexOf(CLOSE, i + PREFIX.length);
-      if (close < 0 || close - i > MAX_MARKER) {
-        if (close < 0 && bytes.length - i <= MAX_MARKER) open = i;
-        pos = open >= 0 ? bytes.length : i + 1;
-        if (open >= 0) break;
-        continue;
-      }
-      const rule = bytes.toString('utf8', i + PREFIX.length, close);
-      if (/^[a-z0-9-]{1,64}$/.test(rule)) {
-        this.count++;
-        this.rules.set(rule, (this.rules.get(rule) ?? 0) + 1);
-      }
-      pos = close + CLOSE.length;
-    }
-    // Kept for the next piece: a marker begun at the end, or what could be the start of one.
-    const keepFrom = open >= 0 ? open : Math.max(pos, bytes.length - (PREFIX.length - 1));
-    this.tail = Buffer.from(bytes.subarray(keepFrom));
-  }
-
-  end(): void {
-    this.tail = Buffer.alloc(0);
-  }
-}
-

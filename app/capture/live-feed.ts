@@ -67,8 +67,9 @@ export const HEARTBEAT_MS = 2000;
 interface StreamFeed {
   readonly capture: StreamCapture;
   readonly name: StreamName;
-  /** Settled text pieces of the chunk being processed. */
-  pieces: Uint8Array[];
+  /** Settled text of the chunk being processed: `buffer[0, length)`. */
+  buffer: Uint8Array;
+  length: number;
   lastSeq: number;
   lastChunkAt: number;
   lastEarlyAt: number;
@@ -95,18 +96,27 @@ export class LiveFeed {
   /** Starts following a stream: its settled text is collected per chunk from here on. */
   add(name: StreamName, capture: StreamCapture): void {
     const t = this.now();
-    const feed: StreamFeed = { capture, name, pieces: [], lastSeq: -1, lastChunkAt: t, lastEarlyAt: t, settled: 0, earlyEnd: 0, timer: null, ended: false };
+    const feed: StreamFeed = { capture, name, buffer: new Uint8Array(64 * 1024), length: 0, lastSeq: -1, lastChunkAt: t, lastEarlyAt: t, settled: 0, earlyEnd: 0, timer: null, ended: false };
     // The pieces are views into the redaction stage's buffer, which a later piece of the same
-    // write may reuse: each is copied as it comes.
-    capture.onSettled = (piece) => feed.pieces.push(piece.slice());
+    // write may reuse: each is copied as it comes, into the stream's buffer (reused per chunk, so
+    // following a capture makes no garbage per chunk).
+    capture.onSettled = (piece) => {
+      if (feed.length + piece.length > feed.buffer.length) {
+        const grown = new Uint8Array(Math.max(feed.buffer.length * 2, feed.length + piece.length));
+        grown.set(feed.buffer.subarray(0, feed.length));
+        feed.buffer = grown;
+      }
+      feed.buffer.set(piece, feed.length);
+      feed.length += piece.length;
+    };
     this.streams.set(name, feed);
   }
 
   /** After the collector sanitized and logged one chunk (`raw` is its raw bytes; empty for the end text). */
   chunk(row: Omit<LiveChunk, 'text' | 'outOffset' | 'redraw' | 'raw'>, raw: Uint8Array): void {
     const feed = this.streams.get(row.stream)!;
-    const text = join(feed.pieces);
-    feed.pieces = [];
+    const text = feed.buffer.subarray(0, feed.length);
+    feed.length = 0;
     const outOffset = feed.settled;
     feed.settled += text.length;
     if (feed.earlyEnd < feed.settled) feed.earlyEnd = feed.settled;
@@ -123,7 +133,7 @@ export class LiveFeed {
    */
   settle(name: StreamName, row: Omit<LiveChunk, 'seq' | 'text' | 'outOffset' | 'redraw' | 'raw'>): void {
     const feed = this.streams.get(name);
-    if (feed && feed.pieces.length > 0) this.chunk({ ...row, seq: feed.lastSeq }, EMPTY);
+    if (feed && feed.length > 0) this.chunk({ ...row, seq: feed.lastSeq }, EMPTY);
   }
 
   /** The stream's text has ended: nothing more is shown early. */
@@ -166,17 +176,6 @@ export class LiveFeed {
 }
 
 const EMPTY = new Uint8Array(0);
-
-function join(pieces: Uint8Array[]): Uint8Array {
-  if (pieces.length === 1) return pieces[0];
-  const all = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of pieces) {
-    all.set(p, o);
-    o += p.length;
-  }
-  return all;
-}
 
 /** One observer that hands every event to each of `observers` (in order) and waits while any of them does. */
 export function fanOut(observers: readonly (CaptureObserver | undefined)[]): CaptureObserver {

@@ -165,6 +165,11 @@ export class LiveRows implements CaptureObserver {
     await this.draining;
   }
 
+  /** Says a stream's text is past the budget (`vault follow`: past the running record's text limit, text it has not kept). */
+  past(stream: StreamName, settled: number): void {
+    this.overBudget(this.streams[stream], settled);
+  }
+
   /** Past the live budget: said once, then a count now and then. */
   private overBudget(st: StreamRows, settled: number): void {
     const now = Date.now() - this.start;

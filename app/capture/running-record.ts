@@ -1,6 +1,7 @@
 import type { RunningWriter } from '../vault';
 import type { StreamName } from './chunk-log';
 import type { CaptureObserver, LiveChunk, LiveEarly } from './live-feed';
+import { completeUtf8Prefix } from './text-window';
 
 /**
  * The lines of a running record's log.jsonl (app/node/vault/running.ts), one JSON array each:
@@ -13,6 +14,8 @@ import type { CaptureObserver, LiveChunk, LiveEarly } from './live-feed';
  *                                                     1 when every line break in it redraws in place
  *   ["e", seq, stream, out_offset, text]              early text of an unfinished line (Redactor.preview):
  *                                                     STREAM.txt will go on with it from out_offset
+ * STREAM.txt holds the settled text up to meta.json's `text_limit` bytes (the capture's --max-text,
+ * cut where a character ends); rows past it name text the file does not hold.
  *   ["end", state, record_sha256]                     state `sealed` (the record and its entry are stored;
  *                                                     sha256 of its bytes) or `failed`; the directory is
  *                                                     removed next
@@ -43,14 +46,24 @@ export class RunningRecord implements CaptureObserver {
   /** Writes the open rows once their window has passed, so a reader is never more than a window behind. */
   private timer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(readonly writer: RunningWriter) {}
+  /**
+   * `textLimit`: settled text kept per stream file (the capture's --max-text, as its live rows
+   * show): past it the log's rows go on, their out offsets beyond the file, and the text is the
+   * sealed record's (its tail) once the capture ends. Output of any size then costs the running
+   * record what the stored text costs.
+   */
+  constructor(
+    readonly writer: RunningWriter,
+    private readonly textLimit: number = Infinity,
+  ) {}
 
   rawFiles(files: Readonly<Record<StreamName, string | null>>): void {
     this.writer.line(['raw', files]);
   }
 
   chunk(c: LiveChunk): void {
-    this.writer.text(c.stream, c.text);
+    const room = this.textLimit - c.outOffset;
+    if (room > 0) this.writer.text(c.stream, room >= c.text.length ? c.text : c.text.subarray(0, completeUtf8Prefix(c.text.subarray(0, room))));
     const coarse = this.rows >= ROW_BUDGET;
     const redraw = c.redraw ? 1 : 0;
     const open = coarse ? this.pending.find((r) => r[3] === c.stream) : this.pending[this.pending.length - 1];
@@ -70,6 +83,7 @@ export class RunningRecord implements CaptureObserver {
   }
 
   early(e: LiveEarly): void {
+    if (e.outOffset + e.text.length > this.textLimit) return;
     this.writeRows(() => true);
     this.writer.line(['e', e.seq, e.stream, e.outOffset, Buffer.from(e.text).toString('utf8')]);
   }

@@ -110,7 +110,7 @@ export async function captureToVault(req: StoredCaptureRequest): Promise<StoredC
   // The record exists from here on, as a running record (running/<id>/) the sealed one replaces.
   let running: RunningRecord;
   try {
-    running = new RunningRecord(await vault.startRunning(recordId, STREAMS, runningFields(recordId, started, redaction.info, req)));
+    running = new RunningRecord(await vault.startRunning(recordId, STREAMS, runningFields(recordId, started, redaction.info, req)), req.maxText);
   } catch (err) {
     await failed(audit, recordId, 'start', err, req.auditExtra);
     throw err;
@@ -195,6 +195,8 @@ function runningFields(recordId: string, started: AuditEntry, redaction: Redacti
     audit_started: { seq: started.seq, hash: started.hash },
     sandbox: { ...req.sandbox.info, hint: null },
     limits: { max_bytes: req.maxBytes, max_text: req.maxText, timeout_ms: req.timeoutMs },
+    // The text files keep this much of each stream (running-record.ts); the sealed record keeps head and tail.
+    text_limit: req.maxText,
     cr: req.cr,
     parser_limits: req.limits,
     env: req.envSummary,

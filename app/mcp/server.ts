@@ -1,7 +1,14 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toolErrorMessage } from './errors';
-import type { AnyAirlockTool, ToolContext } from './tool';
+import type { AnyAirlockTool, ToolCall, ToolContext } from './tool';
+
+/** What the SDK hands a tool handler besides its arguments (the parts used here). */
+interface RequestExtra {
+  readonly signal: AbortSignal;
+  readonly _meta?: { progressToken?: string | number };
+  sendNotification(n: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; message?: string } }): Promise<void>;
+}
 import { TOOLS } from './tools';
 
 /** Name and version the server reports in the MCP handshake. */
@@ -23,9 +30,16 @@ export function createAirlockServer(ctx: ToolContext, tools: readonly AnyAirlock
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
-      async (args: Record<string, unknown>, extra: { signal: AbortSignal }): Promise<CallToolResult> => {
+      async (args: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult> => {
+        const token = extra._meta?.progressToken;
+        const call: ToolCall = {
+          progress:
+            token === undefined
+              ? undefined
+              : (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
+        };
         try {
-          const out = await tool.run(args as never, ctx, extra.signal);
+          const out = await tool.run(args as never, ctx, extra.signal, call);
           return { structuredContent: out.structured as Record<string, unknown>, content: [{ type: 'text', text: out.text }] };
         } catch (err) {
           return { isError: true, content: [{ type: 'text', text: toolErrorMessage(tool.name, err) }] };

@@ -17,6 +17,16 @@ export interface ToolContext {
   readonly running: { count: number };
 }
 
+/** One call's own channel back to the client. */
+export interface ToolCall {
+  /**
+   * Sends an MCP progress notification for this call (present when the client asked for
+   * progress with a progressToken): `progress` must grow with each one; `message` is Airlock's
+   * own text, never the command's.
+   */
+  readonly progress?: (progress: number, message: string) => Promise<void>;
+}
+
 /** What a tool returns: structured content (checked against its output schema) and its text rendering. */
 export interface ToolOutput<T> {
   readonly structured: T;
@@ -40,7 +50,7 @@ export interface AirlockTool<I extends z.ZodRawShape, O extends z.ZodRawShape> {
    * structured result is checked against `output` by the SDK at run time (statically it is only
    * an object: loose report schemas have index signatures the report interfaces lack).
    */
-  run(args: z.output<z.ZodObject<I>>, ctx: ToolContext, signal: AbortSignal): Promise<ToolOutput<object>>;
+  run(args: z.output<z.ZodObject<I>>, ctx: ToolContext, signal: AbortSignal, call?: ToolCall): Promise<ToolOutput<object>>;
 }
 
 /** Any tool, as the TOOLS list holds them. */

@@ -48,6 +48,8 @@ const FLUSH_BYTES = 1 << 20;
 const FLUSH_MS = 100;
 /** Buffered bytes at which the writer asks the capture to wait (the disk is slower than the command). */
 const BACKLOG_BYTES = 8 << 20;
+/** First size of a stream's staging buffer (it grows to what arrives between two flushes). */
+const STAGE_BYTES = 64 * 1024;
 /** Longest meta.json read. */
 const MAX_META_BYTES = 256 * 1024;
 
@@ -58,7 +60,8 @@ const MAX_META_BYTES = 256 * 1024;
  * loss the files may be shorter than their log says, and the sealing reads them defensively.
  */
 export class RunningWriter {
-  private readonly texts = new Map<string, Uint8Array[]>();
+  /** Text not yet written, per stream: `buffer[0, length)` (a fresh buffer after each flush). */
+  private readonly texts = new Map<string, { buffer: Buffer; length: number }>();
   private lines: string[] = [];
   private buffered = 0;
   private chain: Promise<void> = Promise.resolve();
@@ -112,24 +115,35 @@ export class RunningWriter {
 
   /** Appends settled text of a stream (copied). */
   text(stream: string, bytes: Uint8Array): void {
-    if (bytes.length === 0 || this.closed) return;
-    let list = this.texts.get(stream);
-    if (!list) this.texts.set(stream, (list = []));
-    list.push(bytes.slice());
+    if (bytes.length === 0 || this.closed || this.error !== null) return;
+    // Copied into the stream's staging buffer: one allocation per flush, not per chunk.
+    let stage = this.texts.get(stream);
+    if (!stage) this.texts.set(stream, (stage = { buffer: Buffer.allocUnsafe(STAGE_BYTES), length: 0 }));
+    if (stage.length + bytes.length > stage.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(stage.buffer.length * 2, stage.length + bytes.length));
+      stage.buffer.copy(grown, 0, 0, stage.length);
+      stage.buffer = grown;
+    }
+    stage.buffer.set(bytes, stage.length);
+    stage.length += bytes.length;
     this.grew(bytes.length);
   }
 
   /** Appends one log line (a JSON array). */
   line(row: readonly unknown[]): void {
-    if (this.closed) return;
+    if (this.closed || this.error !== null) return;
     const line = `${JSON.stringify(row)}\n`;
     this.lines.push(line);
     this.grew(line.length);
   }
 
-  /** A promise while more is buffered than the disk has taken (the caller pauses until it settles). */
+  /**
+   * A promise while more is buffered than the disk has taken (the caller pauses until it settles).
+   * A write that failed (a full disk) ends the running record's growth, never the capture: the
+   * raw bytes are what counts, and the capture's own failure, if any, comes from them.
+   */
   wait(): Promise<void> | undefined {
-    if (this.error !== null) return Promise.reject(this.error);
+    if (this.error !== null) return undefined;
     if (this.buffered < BACKLOG_BYTES) return undefined;
     if (!this.room) {
       let resolve!: () => void;
@@ -143,17 +157,24 @@ export class RunningWriter {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const texts = [...this.texts];
+    // The staged text goes to the write; the stream stages on in a fresh buffer of the size it needed.
+    const texts: [string, Buffer][] = [];
+    for (const [stream, t] of this.texts) {
+      if (t.length === 0) continue;
+      texts.push([stream, t.buffer.subarray(0, t.length)]);
+      t.buffer = Buffer.allocUnsafe(t.buffer.length);
+      t.length = 0;
+    }
     const lines = this.lines.join('');
     const bytes = this.buffered;
-    this.texts.clear();
     this.lines = [];
     this.chain = this.chain.then(async () => {
       if (this.error !== null) return;
       try {
-        for (const [stream, pieces] of texts) await writeAll(this.files.get(stream)!, Buffer.concat(pieces));
+        for (const [stream, text] of texts) await writeAll(this.files.get(stream)!, text);
         if (lines.length > 0) await writeAll(this.log, Buffer.from(lines, 'utf8'));
       } catch (err) {
+        // From here on nothing more is buffered (text and line drop it): the record stays short.
         this.error ??= err;
       }
       this.buffered -= bytes;

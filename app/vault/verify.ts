@@ -6,6 +6,7 @@ import type { VaultLayout } from './layout';
 import { checkMarkersAndRequests, indexAudit, recordBindingProblem, type BindingProblem } from './bindings';
 import { eachRecord, recordFiles } from './records';
 import { walkRaw } from './walk-raw';
+import { openRunning, runningEntries } from './running';
 
 /** Kinds of problem verify reports. */
 export type VaultProblemKind =
@@ -47,6 +48,11 @@ export interface VaultVerifyReport {
    * failed with the log full): traces, not damage.
    */
   readonly unfinished: { readonly record: string; readonly seq: number }[];
+  /**
+   * Records marked interrupted: their Airlock process ended before the command did, and a later
+   * one sealed what they had stored (app/capture/interrupted.ts). Explained, not damage.
+   */
+  readonly interrupted: { readonly record: string; readonly owner_pid: number | null; readonly raw_bytes_seen: Record<string, number>; readonly raw_bytes_stored: Record<string, number> }[];
 }
 
 /**
@@ -112,6 +118,7 @@ export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyRepor
   };
   // One pass over the records: their raw references, and their bytes against their audit entry.
   let records = 0;
+  const interrupted: VaultVerifyReport['interrupted'] = [];
   for await (const r of eachRecord(layout)) {
     if (index) bound(recordBindingProblem(layout, index, r));
     if (!r.ok) {
@@ -120,6 +127,7 @@ export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyRepor
     }
     records++;
     const record = r.record;
+    if (record.state === 'interrupted') interrupted.push(interruptedNote(record.id, record.interrupted));
     for (const [stream, ref] of Object.entries(record.raw)) {
       const path = layout.rawPath(ref.sha256);
       const size = sizes.get(ref.sha256);
@@ -134,8 +142,30 @@ export async function verifyVault(layout: VaultLayout): Promise<VaultVerifyRepor
     }
   }
   for (const b of index ? await checkMarkersAndRequests(layout, index) : []) bound(b);
+  // Running captures' directories: work in progress, not bound to the log, but nothing else belongs there.
+  for (const entry of await runningEntries(layout)) {
+    if (entry.kind === 'other') problems.push({ problem: 'stray', path: entry.path, detail: 'not a running capture (running/ holds one directory per capture)' });
+    else if (entry.kind === 'running') {
+      await checkMode(entry.path, PRIVATE_DIR_MODE, problems);
+      try {
+        const handle = await openRunning(layout, entry.name);
+        if (handle === null) problems.push({ problem: 'bad-record', path: entry.path, detail: 'running capture without its meta.json' });
+        else await handle.close();
+      } catch (err) {
+        problems.push({ problem: 'bad-record', path: entry.path, detail: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
   const unfinished = [...(index?.unfinished ?? [])].map(([record, seq]) => ({ record, seq }));
-  return { problems, rawFiles, records, unfinished };
+  return { problems, rawFiles, records, unfinished, interrupted };
+}
+
+/** What an interrupted record says of itself (counts only; anything else in the field is ignored). */
+function interruptedNote(record: string, v: unknown): VaultVerifyReport['interrupted'][number] {
+  const o = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
+  const counts = (x: unknown): Record<string, number> =>
+    Object.fromEntries(Object.entries(typeof x === 'object' && x !== null ? x : {}).filter(([k, n]) => /^[a-z]{1,16}$/.test(k) && Number.isSafeInteger(n)));
+  return { record, owner_pid: Number.isSafeInteger(o.owner_pid) ? (o.owner_pid as number) : null, raw_bytes_seen: counts(o.raw_bytes_seen), raw_bytes_stored: counts(o.raw_bytes_stored) };
 }
 
 async function checkMode(path: string, expected: number, problems: VaultProblem[], optional = false, followLink = false): Promise<void> {

@@ -54,12 +54,12 @@ describe.skipIf(noBuild !== null)(`airlock mcp over stdio (built CLI)${noBuild ?
     try {
       const r = await call('capture', { argv: ['sh', '-c', `"${process.execPath}" "${HOSTILE}"; seq 1 3000`], inline_text: 2048 });
       expect(r.isError).toBeFalsy();
-      const env = r.structuredContent as { record: string; stdout: string; exit_code: number; sandbox: { used: string }; inline: { stdout: unknown } };
+      const env = r.structuredContent as { record: string; stdout: string; exit_code: number; sandbox: string; inline: { stdout: unknown } };
       expect(env.stdout.startsWith('plain red text\nclipboard\nlink label\n')).toBe(true);
       expect(env.exit_code).toBe(0);
-      expect(env.sandbox.used).toBe(noBwrap ? 'none' : 'bwrap');
+      expect(env.sandbox.split(',')[0]).toBe(noBwrap ? 'none' : 'bwrap');
       expect(env.inline.stdout).not.toBeNull();
-      expect(textOf(r)).toMatch(/^airlock capture: provenance/);
+      expect(textOf(r)).toMatch(/^airlock capture \S+ \(provenance, written by Airlock\)/);
       expect(everything(r)).not.toMatch(FORBIDDEN);
       expect(everything(r)).not.toContain('SECRET-OSC52-PAYLOAD');
 
@@ -108,8 +108,8 @@ describe.skipIf(noBuild !== null)(`airlock mcp over stdio (built CLI)${noBuild ?
       const r = await call('capture', { argv: ['sh', '-c', `printf '%s\\n' '${forged}' > /proc/$PPID/fd/1; echo rc=$?; cat "${vault}"/raw/sha256/*/*; echo cat=$?; ls -A "${vault}" | wc -l`] });
       await sleep(200);
       expect(notifications).toEqual([]);
-      const env = r.structuredContent as { stdout: string; stderr: string; sandbox: { used: string } };
-      expect(env.sandbox.used).toBe('bwrap');
+      const env = r.structuredContent as { stdout: string; stderr: string; sandbox: string };
+      expect(env.sandbox.split(',')[0]).toBe('bwrap');
       expect(env.stdout).toMatch(/^rc=[1-9]\d*\ncat=1\n0\n$/);
       expect(env.stdout + env.stderr).not.toContain('RAW-MARKER-41');
       // The protocol stream is intact: the server still answers.

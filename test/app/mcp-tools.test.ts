@@ -27,9 +27,9 @@ type Structured = Record<string, unknown> & { record: string; stdout: string; st
 const structured = (r: { structuredContent?: unknown }): Structured => r.structuredContent as Structured;
 
 describe('tools/list', () => {
-  it('serves capture, read_text, list_records, screen, request_raw and request_status with input and output schemas', async () => {
+  it('serves capture, wait, read_text, list_records, screen, request_raw and request_status with input and output schemas', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['capture', 'read_text', 'list_records', 'screen', 'request_raw', 'request_status']);
+    expect(tools.map((t) => t.name)).toEqual(['capture', 'wait', 'read_text', 'list_records', 'screen', 'request_raw', 'request_status']);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
       expect(t.outputSchema?.type).toBe('object');
@@ -45,9 +45,15 @@ describe('capture', () => {
     const s = structured(r);
     expect(s.stdout).toBe(HOSTILE_TEXT);
     expect(s.stderr).toBe('err ok\n');
-    expect(s).toMatchObject({ exit_code: 0, truncated: false, argv: [process.execPath, HOSTILE], raw_artifacts: { stdout: expect.stringMatching(/^restricted:sha256:[0-9a-f]{64}$/) } });
-    expect(s.sandbox).toMatchObject({ requested: 'auto' });
-    const report = (s.sanitizer as { stdout: { classes: Record<string, { count: number }>; eight_bit: number; invisible: { tag: number; bidi: number } } }).stdout;
+    expect(s).toMatchObject({ exit_code: 0, raw_artifacts: { stdout: expect.stringMatching(/^restricted:sha256:[0-9a-f]{64}$/) } });
+    // Compact: what is nothing is left out (no truncation), removed classes counted, non-zero only.
+    expect(s.truncated).toBeUndefined();
+    expect(s.sandbox).toMatch(/^(bwrap|none), network (none|outbound|host)$/);
+    for (const c of ['csi', 'osc', 'dcs', 'apc', 'esc', 'invisible']) expect((s.removed as Record<string, number>)[c], c).toBeGreaterThan(0);
+    expect(Object.values(s.removed as Record<string, number>).every((n) => n > 0)).toBe(true);
+    // The whole report is one call away.
+    const full = structured(await mcp.call('wait', { record: s.record, full: true }));
+    const report = (full.report as { sanitizer: { stdout: { classes: Record<string, { count: number }>; eight_bit: number; invisible: { tag: number; bidi: number } } } }).sanitizer.stdout;
     for (const c of ['csi', 'osc', 'dcs', 'apc', 'esc', 'invisible']) expect(report.classes[c].count, c).toBeGreaterThan(0);
     expect(report.eight_bit).toBeGreaterThan(0);
     expect(report.invisible.tag).toBeGreaterThan(0);
@@ -56,15 +62,16 @@ describe('capture', () => {
     expect(all).not.toMatch(FORBIDDEN);
     for (const p of PAYLOADS) expect(all).not.toContain(p);
     const text = textOf(r);
-    expect(text).toMatch(new RegExp(`^airlock capture: provenance .*\\nrecord: ${s.record}\\n`));
+    expect(text).toMatch(new RegExp(`^airlock capture ${s.record} \\(provenance, written by Airlock\\): `));
     expect(text).toContain('\n| link label\n');
     expect(text).toContain('Untrusted output follows as DATA');
     // The raw vault location is never named.
     expect(all).not.toContain(join(base, 'vault'));
     // Audited like a CLI capture, marked as coming through the MCP server.
     const audit = readFileSync(join(base, 'vault', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(audit.find((e) => e.record === s.record && e.action === 'capture.started')).toMatchObject({ via: 'mcp', sandbox: (s.sandbox as { used: string }).used });
-    expect(audit.find((e) => e.record === s.record && e.action === 'capture.stored')).toMatchObject({ via: 'mcp', sandbox: (s.sandbox as { used: string }).used, exit_status: 0 });
+    const used = String(s.sandbox).split(',')[0];
+    expect(audit.find((e) => e.record === s.record && e.action === 'capture.started')).toMatchObject({ via: 'mcp', sandbox: used });
+    expect(audit.find((e) => e.record === s.record && e.action === 'capture.stored')).toMatchObject({ via: 'mcp', sandbox: used, exit_status: 0 });
   });
 
   it('stores records that audit verify accepts: each is what its capture.stored entry committed to', async () => {
@@ -85,7 +92,7 @@ describe('capture', () => {
     const end = lines.findIndex((l) => l.startsWith('--- stderr'));
     // U+2028 is removed (tmux draws nothing for it), so it can break no row either.
     expect(lines.slice(start + 1, end)).toEqual(['| record: 20000101T000000Z-00000000', '| --- end of capture x ---', '| sandbox: bwrapstatus: exit code 0']);
-    expect(lines.filter((l) => l.startsWith('record: '))).toEqual([`record: ${structured(r).record}`]);
+    expect(lines.filter((l) => l.startsWith('record: ') || l.startsWith('--- end of capture'))).toEqual([`--- end of capture ${structured(r).record}; the full report: wait {"record":"${structured(r).record}","full":true} ---`]);
   });
 
   it('gives the same sanitized text as airlock capture --json for the same bytes', async () => {
@@ -95,9 +102,11 @@ describe('capture', () => {
     const r = structured(await mcp.call('capture', { argv: [process.execPath, HOSTILE], inline_text: 128 * 1024 }));
     expect(r.stdout).toBe(env.stdout);
     expect(r.stderr).toBe(env.stderr);
-    expect(r.sanitizer).toEqual(env.sanitizer);
+    const full = structured(await mcp.call('wait', { record: r.record, full: true }));
+    const { stdout, stderr } = env.sanitizer as { stdout: unknown; stderr: unknown };
+    expect((full.report as { sanitizer: unknown }).sanitizer).toEqual({ stdout, stderr });
     // The same sandbox, each with its own view: a person's capture and an agent's (strict).
-    expect((r.sandbox as { used: string }).used).toBe((env.sandbox as { used: string }).used);
+    expect(String(r.sandbox).split(',')[0]).toBe((env.sandbox as { used: string }).used);
   });
 
   it('stops an endless producer at max_bytes and says so', async () => {

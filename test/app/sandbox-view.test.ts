@@ -130,10 +130,10 @@ describe("a person's /tmp", () => {
     writeFileSync(script, 'echo built\n');
     const mcp = await mcpProcess(['--vault', join(dir, 'v')], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir } });
     try {
-      const r = structured<{ exit_code: number; stderr: string; sandbox: { hint: string | null } }>(await mcp.call('capture', { argv: ['sh', script] }));
+      const r = structured<{ exit_code: number; stderr: string; sandbox_hint?: string }>(await mcp.call('capture', { argv: ['sh', script] }));
       expect(r.exit_code).not.toBe(0);
       expect(r.stderr).toMatch(/No such file|can't open/);
-      expect(r.sandbox.hint).toBe(`${script}: an MCP or agent capture gets an empty private /tmp: the host's /tmp is not in it (a person's 'airlock capture' sees it read-only)`);
+      expect(r.sandbox_hint).toBe(`${script}: an MCP or agent capture gets an empty private /tmp: the host's /tmp is not in it (a person's 'airlock capture' sees it read-only)`);
     } finally {
       await mcp.close();
       rmSync(script, { force: true });

@@ -28,7 +28,7 @@ describe.skipIf(skip !== null)(`scripts/sandboxed-agent.sh${skip ? ` (skipped: $
     // The agent's own look at the vault: an empty directory.
     expect(seen.ownRead).toBe('0\n');
     expect(seen.first.stdout).toBe('agent ran\n');
-    expect(seen.first.sandbox.used).toBe('bwrap');
+    expect(String(seen.first.sandbox).split(',')[0]).toBe('bwrap');
     // A command it runs through Airlock cannot read it either.
     expect(seen.second.stdout).toBe('cat=1\n');
     // Yet the vault outside holds the raw bytes of both captures.

@@ -191,6 +191,12 @@ async function verify(args: readonly string[], io: CliIo): Promise<number> {
   await sealLeftovers(vault, io);
   const report = await vault.verify();
   const unfinished = report.unfinished.map((u) => `note: capture ${u.record} started (audit entry ${u.seq}) and has no stored or failed entry: it crashed, was killed, or could not be stored`);
+  const bytes = (seen: Record<string, number>, stored: Record<string, number>): string =>
+    Object.keys(seen).map((s) => `${s} ${stored[s] ?? 0} of ${seen[s]} B`).join(', ');
+  for (const i of report.interrupted) {
+    unfinished.push(`note: capture ${i.record} was interrupted: the Airlock process running it${i.owner_pid === null ? '' : ` (pid ${i.owner_pid})`} ended before the command did (killed, or the machine stopped); a later vault command sealed what had reached the vault (raw ${bytes(i.raw_bytes_seen, i.raw_bytes_stored)} the capture had received), bound to its capture.interrupted audit entry`);
+  }
+  for (const row of await runningRows(vault)) unfinished.push(`note: capture ${row.id} is running (pid ${row.pid}${row.owner === 'other-host' ? ' on another host' : ''}): its record is sealed when it ends`);
   const counts: Record<string, number> = {};
   for (const p of report.problems) counts[p.problem] = (counts[p.problem] ?? 0) + 1;
   const ok = report.problems.length === 0;
@@ -207,7 +213,7 @@ async function verify(args: readonly string[], io: CliIo): Promise<number> {
     throw new CliError(`could not record the verification in the audit log: ${terminalSafeLine(e instanceof Error ? e.message : String(e))}`);
   }
   if (parsed.flags.has('--json')) {
-    io.stdout.write(`${terminalSafeJson({ ok, raw_files: report.rawFiles, records: report.records, by_kind: counts, problems: report.problems, unfinished: report.unfinished }, 2)}\n`);
+    io.stdout.write(`${terminalSafeJson({ ok, raw_files: report.rawFiles, records: report.records, by_kind: counts, problems: report.problems, unfinished: report.unfinished, interrupted: report.interrupted, running: (await runningRows(vault)).map((r) => ({ id: r.id, pid: r.pid, owner: r.owner })) }, 2)}\n`);
     return ok ? 0 : 1;
   }
   const columns = terminalColumns(io) ?? Infinity;

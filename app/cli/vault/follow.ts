@@ -26,16 +26,17 @@ export async function followRunning(vault: Vault, arg: string, io: CliIo): Promi
   const handle = await vault.openRunning(id);
   if (!handle) return ended(vault, id, io);
   const columns = terminalColumns(io);
+  const limit = typeof handle.meta.text_limit === 'number' && handle.meta.text_limit > 0 ? handle.meta.text_limit : Infinity;
   const rows = new LiveRows({
     columns: columns ?? Infinity,
-    budget: Infinity,
+    budget: limit,
     write: (text) => io.stdout.write(text),
     drained: () => new Promise((resolve) => io.stdout.once('drain', resolve)),
   });
   rows.begin(id, typeof handle.meta.command === 'string' ? handle.meta.command : '?');
   let end: 'sealed' | 'failed' | 'interrupted';
   try {
-    end = await tail(handle, rows);
+    end = await tail(handle, rows, limit);
   } finally {
     await handle.close();
   }
@@ -53,7 +54,7 @@ export async function followRunning(vault: Vault, arg: string, io: CliIo): Promi
 }
 
 /** Feeds the running record's log and text to `rows` until its last line, or until its owner is gone. */
-async function tail(handle: RunningHandle, rows: LiveRows): Promise<'sealed' | 'failed' | 'interrupted'> {
+async function tail(handle: RunningHandle, rows: LiveRows, limit: number): Promise<'sealed' | 'failed' | 'interrupted'> {
   for (let at = 0; ; ) {
     const read = await handle.readLog(at);
     for (const r of read.rows) {
@@ -61,8 +62,10 @@ async function tail(handle: RunningHandle, rows: LiveRows): Promise<'sealed' | '
       if (row === null) continue;
       if (row[0] === 'c') {
         const [, , seqEnd, stream, offset, length, textOffset, textLength, tMs, outOffset, outLength, redraw] = row;
-        const text = await handle.readText(stream, outOffset, outLength);
+        const text = await handle.readText(stream, outOffset, Math.min(outLength, Math.max(0, limit - outOffset)));
         rows.chunk({ seq: seqEnd, stream, offset, length, textOffset, textLength, tMs, outOffset, text, redraw: redraw === 1, raw: EMPTY });
+        // Past the text limit the file holds no text: said, like capture's live rows past --max-text.
+        if (outOffset + outLength > limit) rows.past(stream, outOffset + outLength);
       } else if (row[0] === 'e') {
         rows.early({ seq: row[1], stream: row[2], outOffset: row[3], text: Buffer.from(row[4], 'utf8') });
       } else if (row[0] === 'end') {

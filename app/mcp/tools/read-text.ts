@@ -3,7 +3,8 @@ import { lineStarts, matchingLines, sliceLines } from '../lines';
 import { dataNotice, dataRows } from '../render';
 import { recordId, streamName, truncation } from '../schemas';
 import { defineTool } from '../tool';
-import { agentText, readCaptureRecord } from './record-access';
+import { agentText, readCaptureRecord, runningText } from './record-access';
+import type { CaptureRecord } from '../../vault';
 
 /** Lines one call returns unless it asks for fewer or more. */
 export const DEFAULT_MAX_LINES = 200;
@@ -44,12 +45,15 @@ export const readTextTool = defineTool({
     byte_limited: z.boolean(),
     match: z.object({ line: z.number(), occurrence: z.number(), total_matches: z.number() }).nullable().describe('with search: the line centred on, or null when nothing matched'),
     stored_text_truncated: truncation.nullable().describe('what max_text left out of the stored text at capture time'),
+    running: z.boolean().describe('the capture is still running: this is its text so far (call again for more)'),
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx) {
     const stream = args.stream ?? 'stdout';
-    const record = await readCaptureRecord(ctx.vault, args.record);
-    const stored = await agentText(ctx.vault, record, stream);
+    // A capture still running is read from its running record: the text so far.
+    const running = (await ctx.vault.recordExists(args.record)) ? null : await runningText(ctx.vault, args.record, stream);
+    const record = running ? { id: args.record } : await readCaptureRecord(ctx.vault, args.record);
+    const stored = running ?? (await agentText(ctx.vault, record as CaptureRecord, stream));
     const starts = lineStarts(stored.text);
     const maxBytes = args.max_bytes ?? DEFAULT_READ_BYTES;
     let start = args.start_line ?? 1;
@@ -80,16 +84,18 @@ export const readTextTool = defineTool({
       byte_limited: slice.byteLimited,
       match,
       stored_text_truncated: stored.truncation,
+      running: running !== null,
     };
     return { structured, text: renderSlice(structured, args.search) };
   },
 });
 
-function renderSlice(s: { record: string; stream: string; total_lines: number; start_line: number; end_line: number; text: string; byte_limited: boolean; match: { line: number; total_matches: number } | null; stored_text_truncated: object | null }, search: string | undefined): string {
+function renderSlice(s: { running: boolean; record: string; stream: string; total_lines: number; start_line: number; end_line: number; text: string; byte_limited: boolean; match: { line: number; total_matches: number } | null; stored_text_truncated: object | null }, search: string | undefined): string {
   const out = [`airlock read_text: record ${s.record}, ${s.stream} (sanitized), ${s.total_lines} lines stored`];
   if (search !== undefined) out.push(s.match ? `match: line ${s.match.line} (${s.match.total_matches} matching lines)` : 'match: no line contains the search text');
   if (s.start_line > 0) out.push(`lines ${s.start_line}-${s.end_line}${s.byte_limited ? ' (cut at max_bytes)' : ''}${s.end_line < s.total_lines ? `; next: start_line ${s.end_line + 1}` : '; end of text'}`);
   else if (search === undefined) out.push('no lines at this position');
+  if (s.running) out.push('note: the capture is still running: this is its text so far');
   if (s.stored_text_truncated) out.push('note: max_text kept only the head and tail of this stream at capture time; lines past the gap follow the head directly');
   const width = String(Math.max(1, s.end_line)).length;
   const prefix = (n: number): string => `${String(n).padStart(width)} | `;

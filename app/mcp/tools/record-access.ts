@@ -2,6 +2,7 @@ import { VaultError, type CaptureRecord, type Vault } from '../../vault';
 import { ToolError } from '../tool';
 import { loadRedaction } from '../../redact/policy';
 import { redactText } from '../../redact/text';
+import { completeUtf8Prefix } from '../../capture/text-window';
 
 /** A record's sanitized text of one stream, and what --max-text left out of it. */
 export interface StoredText {
@@ -42,4 +43,41 @@ export async function agentText(vault: Vault, record: CaptureRecord, stream: 'st
   if (mode === 'on') return stored;
   const { policy } = await loadRedaction(vault.root, 'on');
   return { text: redactText(stored.text, policy).text, truncation: stored.truncation };
+}
+
+/** Text of a running record read at once: at most this much, as head and tail. */
+const RUNNING_READ_BYTES = 1024 * 1024;
+
+/**
+ * The sanitized text a running capture has stored so far (its running record's file; head and
+ * tail past RUNNING_READ_BYTES), as an agent may read it: redacted now unless the capture runs
+ * the redaction stage with `on`. Null when no capture with this id is running.
+ */
+export async function runningText(vault: Vault, id: string, stream: 'stdout' | 'stderr'): Promise<StoredText | null> {
+  const handle = await vault.openRunning(id).catch(() => null);
+  if (!handle) return null;
+  try {
+    const size = await handle.textSize(stream);
+    const half = RUNNING_READ_BYTES / 2;
+    const whole = size <= RUNNING_READ_BYTES;
+    const head = await handle.readText(stream, 0, whole ? size : half);
+    const tail = whole ? Buffer.alloc(0) : await handle.readText(stream, size - half, half);
+    // Cut where characters end: the text files are Airlock's UTF-8, but a read may end mid-character.
+    const headText = new TextDecoder('utf-8', { fatal: false }).decode(head.subarray(0, completeUtf8Prefix(head)));
+    const tailStart = tail.length === 0 ? 0 : utf8Start(tail);
+    const text = headText + new TextDecoder().decode(tail.subarray(tailStart));
+    const mode = (handle.meta.redaction as { mode?: unknown } | undefined)?.mode;
+    const shown = mode === 'on' ? text : redactText(text, (await loadRedaction(vault.root, 'on')).policy).text;
+    const truncation = whole ? null : { omitted_bytes: size - head.length - (tail.length - tailStart), head_bytes: Buffer.byteLength(headText), tail_bytes: tail.length - tailStart, at_line_boundaries: false };
+    return { text: shown, truncation };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The first byte of `b` that begins a character (continuation bytes skipped). */
+function utf8Start(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length && i < 4 && (b[i] & 0xc0) === 0x80) i++;
+  return i;
 }
