@@ -102,6 +102,11 @@ export interface FollowUpdate {
   readonly textBytes: number;
   /** Text of the unfinished last line that may be shown early (a prompt, a progress line); '' unless `next` reached `textBytes`. */
   readonly pending: string;
+  /**
+   * The capture's text limit (its --max-text, bytes) once the stream's text went past it, else null:
+   * while it runs only the first that many bytes are stored; the sealed record keeps head and tail.
+   */
+  readonly textPastLimit: number | null;
   /** Raw bytes received so far (what the chunk log names). */
   readonly rawBytes: number;
   /** Chunks the collector logged so far. */

@@ -53,6 +53,8 @@ interface Tracked {
   readonly sanitizer: IndexSanitizerOptions;
   logNext: number;
   readonly rawBytes: Map<string, number>;
+  /** Settled text each stream has made so far (its file stops at the capture's text limit). */
+  readonly textMade: Map<string, number>;
   chunks: number;
   elapsedMs: number;
   /** Early text of each stream's unfinished line: where it starts in the stream's text, and its bytes. */
@@ -109,7 +111,7 @@ export function createFollowService(o: FollowServiceOptions) {
     });
     if (!handle) return null;
     const t: Tracked = {
-      id, handle, sanitizer: sanitizerOf(handle.meta), logNext: 0, rawBytes: new Map(), chunks: 0, elapsedMs: 0, early: new Map(), rawFiles: new Map(),
+      id, handle, sanitizer: sanitizerOf(handle.meta), logNext: 0, rawBytes: new Map(), textMade: new Map(), chunks: 0, elapsedMs: 0, early: new Map(), rawFiles: new Map(),
       end: null, readAt: -Infinity, reading: null, usedAt: now(), scans: new Map(),
     };
     tracked.set(id, t);
@@ -152,8 +154,9 @@ export function createFollowService(o: FollowServiceOptions) {
         for (const [stream, name] of Object.entries(row[1])) if (name !== null && RAW_TEMP_NAME.test(name)) t.rawFiles.set(stream, name);
         break;
       case 'c': {
-        const [, , seqEnd, stream, offset, length, , , tMs] = row;
+        const [, , seqEnd, stream, offset, length, , , tMs, outOffset, outLength] = row;
         t.rawBytes.set(stream, Math.max(t.rawBytes.get(stream) ?? 0, offset + length));
+        t.textMade.set(stream, Math.max(t.textMade.get(stream) ?? 0, outOffset + outLength));
         t.chunks = Math.max(t.chunks, seqEnd + 1);
         t.elapsedMs = Math.max(t.elapsedMs, Math.round(tMs));
         break;
@@ -258,8 +261,11 @@ export function createFollowService(o: FollowServiceOptions) {
       else if (gone) state = 'interrupted';
       // Text that settled after the end row was read is still to come: the viewer switches once it has it all.
       if (state !== 'running' && next < size) state = 'running';
+      const limit = t.handle.meta.text_limit;
+      const textLimit = typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 0 ? limit : null;
       return {
         id, stream, state, sealed, text, from, next, textBytes: size, pending: state === 'running' ? pending : '',
+        textPastLimit: textLimit !== null && (t.textMade.get(stream) ?? 0) > textLimit ? textLimit : null,
         rawBytes: t.rawBytes.get(stream) ?? 0, chunks: t.chunks, elapsedMs: t.elapsedMs,
         scannedBytes: snap?.scanned ?? 0, removal: removalSummary(snap?.report ?? null), minimap: snap?.minimap ?? emptyMinimap(),
       };
@@ -335,5 +341,5 @@ function emptyMinimap(): Minimap {
 }
 
 function idle(id: string, stream: string, from: number): Omit<FollowUpdate, 'state' | 'sealed'> {
-  return { id, stream, text: '', from, next: from, textBytes: from, pending: '', rawBytes: 0, chunks: 0, elapsedMs: 0, scannedBytes: 0, removal: removalSummary(null), minimap: emptyMinimap() };
+  return { id, stream, text: '', from, next: from, textBytes: from, pending: '', textPastLimit: null, rawBytes: 0, chunks: 0, elapsedMs: 0, scannedBytes: 0, removal: removalSummary(null), minimap: emptyMinimap() };
 }

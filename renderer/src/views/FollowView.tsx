@@ -27,6 +27,7 @@ function FollowLines() {
   const autoscroll = useFollow((f) => f.autoscroll);
   const unseen = useFollow((f) => f.unseen);
   const pending = useFollow((f) => f.last?.pending ?? '');
+  const pastLimit = useFollow((f) => f.last?.textPastLimit ?? null);
   const box = useRef<HTMLDivElement | null>(null);
   const [view, setView] = useState({ top: 0, height: 600 });
   const t = followText();
@@ -70,6 +71,11 @@ function FollowLines() {
         <div className="fl-space" style={{ height: rows * ROW_PX }}>{shown}</div>
         {rows === 0 && <p className="muted fl-empty">No text yet.</p>}
       </div>
+      {pastLimit !== null && (
+        <p className="notice follow-past" role="status" data-testid="follow-past-limit">
+          The text went past the capture's --max-text ({humanSize(pastLimit)}): while it runs only its start is stored. The sealed record keeps the start and the end; the counts on the right cover every byte.
+        </p>
+      )}
       {!autoscroll && (
         <button type="button" className="primary follow-jump" data-testid="follow-jump" onClick={() => setAutoscroll(true)}>
           {unseen > 0 ? `${grouped(unseen)} new line${unseen === 1 ? '' : 's'} ↓` : 'Follow the end ↓'}

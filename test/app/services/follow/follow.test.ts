@@ -31,13 +31,13 @@ const ok = async <T>(method: string, ...args: unknown[]): Promise<T> => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function startCapture(script: string): Promise<{ id: Promise<string>; done: Promise<unknown> }> {
+async function startCapture(script: string, maxText = 1 << 20): Promise<{ id: Promise<string>; done: Promise<unknown> }> {
   const sandbox = await planSandbox('none', { protect: protectedPaths(vault.root, process.env), profile: 'strict' });
   const { env, summary } = childEnvironment({ PATH: process.env.PATH, HOME: process.env.HOME }, []);
   let started!: (id: string) => void;
   const id = new Promise<string>((r) => (started = r));
   const done = captureToVault({
-    vault, argv: ['sh', '-c', script], cwd: dir, env, envSummary: summary, maxBytes: 1 << 20, maxText: 1 << 20, cr: 'newline', limits: {}, timeoutMs: 60_000, sandbox,
+    vault, argv: ['sh', '-c', script], cwd: dir, env, envSummary: summary, maxBytes: 1 << 20, maxText, cr: 'newline', limits: {}, timeoutMs: 60_000, sandbox,
     onStart: started,
   });
   return { id, done };
@@ -119,6 +119,18 @@ describe('following a running capture', () => {
     // The rest settles when the stream ends: it is all there before the view is told to switch.
     const rest = await followUntil(id, (_t, u) => u.state === 'sealed', 20_000, seen.next);
     expect(rest.text).toBe('downloading... 10% 100%');
+    await done;
+  }, 20_000);
+
+  it('text past the capture\'s --max-text is not stored while it runs: the update says so', async () => {
+    const { id: idP, done } = await startCapture('i=0; while [ $i -lt 20 ]; do printf "row %02d \\033[1mbold\\033[0m\\n" $i; i=$((i+1)); done; sleep 0.8; echo end', 64);
+    const id = await idP;
+    const seen = await followUntil(id, (_t, u) => u.textPastLimit !== null);
+    const u = seen.updates.at(-1)!;
+    expect(u.state).toBe('running');
+    expect(u.textPastLimit).toBe(64);
+    expect(Buffer.byteLength(seen.text)).toBeLessThanOrEqual(64);
+    expect(u.rawBytes).toBe(400);
     await done;
   }, 20_000);
 
