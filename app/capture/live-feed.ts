@@ -19,7 +19,13 @@ export interface LiveChunk {
   readonly tMs: number;
   /** Where `text` begins in the stream's settled (redacted) text. */
   readonly outOffset: number;
-  /** The settled text: a view, valid during the call (copy what you keep). */
+  /** Bytes of settled text the chunk made (`text` holds them up to the observers' text limit). */
+  readonly outLength: number;
+  /**
+   * The settled text: a view, valid during the call (copy what you keep). Past the largest
+   * {@link CaptureObserver.textLimit} of the observers it is cut short (empty once the stream's
+   * text is past it): nobody would show it, and copying every byte of a large output costs.
+   */
   readonly text: Uint8Array;
   /**
    * The chunk held no LF: every line break in `text` came from a control that redraws in place
@@ -55,6 +61,8 @@ export interface CaptureObserver {
    * is backed up); the collector stops reading the command's pipes until it settles.
    */
   wait?(): Promise<void> | undefined;
+  /** Settled text per stream this observer uses (default: all of it); chunks past it carry their length only. */
+  readonly textLimit?: number;
 }
 
 /**
@@ -67,9 +75,10 @@ export const HEARTBEAT_MS = 2000;
 interface StreamFeed {
   readonly capture: StreamCapture;
   readonly name: StreamName;
-  /** Settled text of the chunk being processed: `buffer[0, length)`. */
+  /** Settled text of the chunk being processed: `buffer[0, length)` (within the text limit), `pending` bytes in all. */
   buffer: Uint8Array;
   length: number;
+  pending: number;
   lastSeq: number;
   lastChunkAt: number;
   lastEarlyAt: number;
@@ -96,11 +105,15 @@ export class LiveFeed {
   /** Starts following a stream: its settled text is collected per chunk from here on. */
   add(name: StreamName, capture: StreamCapture): void {
     const t = this.now();
-    const feed: StreamFeed = { capture, name, buffer: new Uint8Array(64 * 1024), length: 0, lastSeq: -1, lastChunkAt: t, lastEarlyAt: t, settled: 0, earlyEnd: 0, timer: null, ended: false };
+    const feed: StreamFeed = { capture, name, buffer: new Uint8Array(64 * 1024), length: 0, pending: 0, lastSeq: -1, lastChunkAt: t, lastEarlyAt: t, settled: 0, earlyEnd: 0, timer: null, ended: false };
     // The pieces are views into the redaction stage's buffer, which a later piece of the same
     // write may reuse: each is copied as it comes, into the stream's buffer (reused per chunk, so
     // following a capture makes no garbage per chunk).
+    const limit = this.observer.textLimit ?? Infinity;
     capture.onSettled = (piece) => {
+      feed.pending += piece.length;
+      // Past every observer's text limit only the length counts.
+      if (feed.settled + feed.length >= limit) return;
       if (feed.length + piece.length > feed.buffer.length) {
         const grown = new Uint8Array(Math.max(feed.buffer.length * 2, feed.length + piece.length));
         grown.set(feed.buffer.subarray(0, feed.length));
@@ -113,17 +126,19 @@ export class LiveFeed {
   }
 
   /** After the collector sanitized and logged one chunk (`raw` is its raw bytes; empty for the end text). */
-  chunk(row: Omit<LiveChunk, 'text' | 'outOffset' | 'redraw' | 'raw'>, raw: Uint8Array): void {
+  chunk(row: Omit<LiveChunk, 'text' | 'outOffset' | 'outLength' | 'redraw' | 'raw'>, raw: Uint8Array): void {
     const feed = this.streams.get(row.stream)!;
     const text = feed.buffer.subarray(0, feed.length);
+    const outLength = feed.pending;
     feed.length = 0;
+    feed.pending = 0;
     const outOffset = feed.settled;
-    feed.settled += text.length;
+    feed.settled += outLength;
     if (feed.earlyEnd < feed.settled) feed.earlyEnd = feed.settled;
     feed.lastSeq = row.seq;
     feed.lastChunkAt = this.now();
-    const redraw = raw.length > 0 && text.includes(0x0a) && !raw.includes(0x0a);
-    this.observer.chunk({ ...row, outOffset, text, redraw, raw });
+    const redraw = raw.length > 0 && text.length > 0 && text.includes(0x0a) && !raw.includes(0x0a);
+    this.observer.chunk({ ...row, outOffset, outLength, text, redraw, raw });
     if (!feed.ended) this.arm(feed, QUIET_MS);
   }
 
@@ -131,9 +146,9 @@ export class LiveFeed {
    * Hands on text the redaction stage settled without a new chunk (its end flushed a held line):
    * as part of the stream's latest chunk.
    */
-  settle(name: StreamName, row: Omit<LiveChunk, 'seq' | 'text' | 'outOffset' | 'redraw' | 'raw'>): void {
+  settle(name: StreamName, row: Omit<LiveChunk, 'seq' | 'text' | 'outOffset' | 'outLength' | 'redraw' | 'raw'>): void {
     const feed = this.streams.get(name);
-    if (feed && feed.length > 0) this.chunk({ ...row, seq: feed.lastSeq }, EMPTY);
+    if (feed && feed.pending > 0) this.chunk({ ...row, seq: feed.lastSeq }, EMPTY);
   }
 
   /** The stream's text has ended: nothing more is shown early. */
@@ -188,5 +203,6 @@ export function fanOut(observers: readonly (CaptureObserver | undefined)[]): Cap
       const waits = list.map((o) => o.wait?.()).filter((w): w is Promise<void> => w !== undefined);
       return waits.length === 0 ? undefined : Promise.all(waits).then(() => undefined);
     },
+    textLimit: Math.max(0, ...list.map((o) => o.textLimit ?? Infinity)),
   };
 }

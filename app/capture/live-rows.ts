@@ -60,7 +60,11 @@ export class LiveRows implements CaptureObserver {
   private draining: Promise<void> | null = null;
   private readonly start = Date.now();
 
+  /** Text this observer shows per stream (LiveFeed copies no more). */
+  readonly textLimit: number;
+
   constructor(private readonly options: LiveRowsOptions) {
+    this.textLimit = options.budget;
     const fresh = (name: StreamName): StreamRows => ({ name, seq: 0, shown: 0, atLineStart: true, collapsed: 0, lastRedrawShownAt: -Infinity, over: false, lastOverNoteAt: -Infinity });
     this.streams = { stdout: fresh('stdout'), stderr: fresh('stderr') };
   }
@@ -75,8 +79,8 @@ export class LiveRows implements CaptureObserver {
     st.seq = c.seq;
     // Early text already showed the start of this chunk's text.
     const skip = Math.max(0, st.shown - c.outOffset);
-    if (skip >= c.text.length) return;
-    const text = skip > 0 ? c.text.subarray(skip) : c.text;
+    if (skip >= c.outLength) return;
+    const text = c.text.subarray(Math.min(skip, c.text.length));
     const from = c.outOffset + skip;
     // Up to the budget, cut after the last whole line; past it only a count now and then.
     const allowed = st.over ? 0 : Math.max(0, this.options.budget - from);
@@ -94,7 +98,7 @@ export class LiveRows implements CaptureObserver {
       }
       st.shown = from + shown.length;
     }
-    if (shown.length < text.length) this.overBudget(st, from + text.length);
+    if (from + shown.length < c.outOffset + c.outLength) this.overBudget(st, c.outOffset + c.outLength);
   }
 
   early(e: LiveEarly): void {
@@ -163,11 +167,6 @@ export class LiveRows implements CaptureObserver {
     for (const line of summaryLines(env)) for (const row of wrapLine(line, width, CONTINUATION)) this.emit(`${row}\n`);
     this.emit('--- end ---\n');
     await this.draining;
-  }
-
-  /** Says a stream's text is past the budget (`vault follow`: past the running record's text limit, text it has not kept). */
-  past(stream: StreamName, settled: number): void {
-    this.overBudget(this.streams[stream], settled);
   }
 
   /** Past the live budget: said once, then a count now and then. */

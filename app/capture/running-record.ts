@@ -54,7 +54,7 @@ export class RunningRecord implements CaptureObserver {
    */
   constructor(
     readonly writer: RunningWriter,
-    private readonly textLimit: number = Infinity,
+    readonly textLimit: number = Infinity,
   ) {}
 
   rawFiles(files: Readonly<Record<StreamName, string | null>>): void {
@@ -71,11 +71,11 @@ export class RunningRecord implements CaptureObserver {
       open[2] = c.seq;
       open[5] += c.length;
       open[7] += c.textLength;
-      open[10] += c.text.length;
+      open[10] += c.outLength;
       return;
     }
     if (!coarse || open !== undefined) this.writeRows(coarse ? (r) => r[3] === c.stream : () => true);
-    this.pending.push(['c', c.seq, c.seq, c.stream, c.offset, c.length, c.textOffset, c.textLength, Math.round(c.tMs * 1000) / 1000, c.outOffset, c.text.length, redraw]);
+    this.pending.push(['c', c.seq, c.seq, c.stream, c.offset, c.length, c.textOffset, c.textLength, Math.round(c.tMs * 1000) / 1000, c.outOffset, c.outLength, redraw]);
     this.timer ??= setTimeout(() => {
       this.timer = null;
       this.writeRows(() => true);

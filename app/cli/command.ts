@@ -72,7 +72,7 @@ export function stdoutIsTerminal(io: CliIo): boolean {
  */
 export function terminalColumns(io: CliIo): number | undefined {
   if (!stdoutIsTerminal(io)) return undefined;
-  const env = /^[1-9]\d{0,4}$/.test(io.env.COLUMNS ?? '') ? Number(io.env.COLUMNS) : undefined;
+  const env = /^[1-9]\d{0,4}$/.test(io.env?.COLUMNS ?? '') ? Number(io.env.COLUMNS) : undefined;
   const columns = env ?? (io.stdout as { columns?: unknown }).columns;
   return typeof columns === 'number' && columns > 0 ? columns : undefined;
 }

@@ -38,7 +38,7 @@ export function addJob(ctx: ToolContext, job: CaptureJob): void {
 
 /** An observer that counts a capture's raw bytes per stream (what progress messages say). */
 export function byteCounter(bytes: { stdout: number; stderr: number }): CaptureObserver {
-  return { chunk: (c) => void (bytes[c.stream] += c.length) };
+  return { chunk: (c) => void (bytes[c.stream] += c.length), textLimit: 0 };
 }
 
 /**

@@ -174,8 +174,10 @@ describe('vault prune --raw-with-secrets-older-than', () => {
     expect(r.err + r2.err).toBe('');
     expect(r.code).toBe(0);
     expect(r2.code).toBe(0);
-    const out = JSON.parse(r2.out) as { recordsMarked: string[] };
-    expect(out.recordsMarked).toEqual([withSecret.env.record]);
+    // Under load the first run may already find the secrets record a second old: between them,
+    // it is marked once, and the plain one never.
+    const marked = [r, r2].flatMap((x) => (JSON.parse(x.out) as { recordsMarked: string[] }).recordsMarked);
+    expect(marked).toEqual([withSecret.env.record]);
     const v = await Vault.open(vault);
     expect((await v.getRecord(withSecret.env.record)).raw_pruned_at).toBeDefined();
     expect((await v.getRecord(plain.record)).raw_pruned_at).toBeUndefined();

@@ -63,9 +63,8 @@ async function tail(handle: RunningHandle, rows: LiveRows, limit: number): Promi
       if (row[0] === 'c') {
         const [, , seqEnd, stream, offset, length, textOffset, textLength, tMs, outOffset, outLength, redraw] = row;
         const text = await handle.readText(stream, outOffset, Math.min(outLength, Math.max(0, limit - outOffset)));
-        rows.chunk({ seq: seqEnd, stream, offset, length, textOffset, textLength, tMs, outOffset, text, redraw: redraw === 1, raw: EMPTY });
-        // Past the text limit the file holds no text: said, like capture's live rows past --max-text.
-        if (outOffset + outLength > limit) rows.past(stream, outOffset + outLength);
+        // Past the text limit the file holds no text: the rows say so, like capture's past --max-text.
+        rows.chunk({ seq: seqEnd, stream, offset, length, textOffset, textLength, tMs, outOffset, outLength, text, redraw: redraw === 1, raw: EMPTY });
       } else if (row[0] === 'e') {
         rows.early({ seq: row[1], stream: row[2], outOffset: row[3], text: Buffer.from(row[4], 'utf8') });
       } else if (row[0] === 'end') {

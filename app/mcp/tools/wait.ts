@@ -6,7 +6,7 @@ import { terminalSafeJson } from '../../terminal/terminal-safe';
 import { compactEnvelope, compactRecord, resultShape } from '../compact';
 import { captureJobs, withProgress } from '../jobs';
 import { recordId } from '../schemas';
-import { defineTool, ToolError, type ToolContext } from '../tool';
+import { defineTool, ToolError, type ToolCall, type ToolContext } from '../tool';
 import { DEFAULT_INLINE_TEXT, MCP_MAX_INLINE_TEXT, runningResult } from './capture';
 import { agentText, readCaptureRecord } from './record-access';
 
@@ -35,27 +35,44 @@ export const waitTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, ctx, signal, call) {
     const timeout = args.timeout_ms ?? DEFAULT_WAIT_MS;
-    const inline = args.inline_text ?? DEFAULT_INLINE_TEXT;
-    const deadline = sleep(timeout, 'timeout' as const, { signal: AbortSignal.any([signal, ctx.shutdown]) }).catch(() => 'timeout' as const);
-    const job = captureJobs(ctx).get(args.record);
-    if (job) {
-      const ended = await withProgress(call, job.startedAt, job.bytes, Promise.race([job.result.then((env) => ({ env }), (err: unknown) => ({ err })), deadline]));
-      if (ended === 'timeout') return stillRunning(ctx, args.record);
-      if ('err' in ended) throw new ToolError(`capture ${args.record} failed: ${ended.err instanceof Error ? ended.err.message : String(ended.err)}`);
-      const out = compactEnvelope(ended.env, inline);
-      return args.full ? withReport(out, await readCaptureRecord(ctx.vault, args.record)) : out;
+    // The deadline's timer goes when the call ends, whichever comes first.
+    const done = new AbortController();
+    const deadline = sleep(timeout, 'timeout' as const, { signal: AbortSignal.any([signal, ctx.shutdown, done.signal]) }).catch(() => 'timeout' as const);
+    try {
+      return await waitFor(args, ctx, AbortSignal.any([signal, done.signal]), call, deadline);
+    } finally {
+      done.abort();
     }
-    // A capture of another process (the CLI, another server): followed through its running record.
-    if ((await ctx.vault.openRunning(args.record).then((h) => (h ? (void h.close(), true) : false))) === true) {
-      const ended = await withProgress(call, performance.now(), null, Promise.race([runningEnds(ctx, args.record, signal), deadline]));
-      if (ended === 'timeout') return stillRunning(ctx, args.record);
-    }
-    const record = await readCaptureRecord(ctx.vault, args.record);
-    const text = { stdout: (await agentText(ctx.vault, record, 'stdout')).text, stderr: (await agentText(ctx.vault, record, 'stderr')).text };
-    const out = compactRecord(record, text, inline);
-    return args.full ? withReport(out, record) : out;
   },
 });
+
+/** The wait itself: a job of this server, a running record of another process, or a stored record. */
+async function waitFor(
+  args: { record: string; inline_text?: number; full?: boolean },
+  ctx: ToolContext,
+  signal: AbortSignal,
+  call: ToolCall | undefined,
+  deadline: Promise<'timeout'>,
+): Promise<{ structured: object; text: string }> {
+  const inline = args.inline_text ?? DEFAULT_INLINE_TEXT;
+  const job = captureJobs(ctx).get(args.record);
+  if (job) {
+    const ended = await withProgress(call, job.startedAt, job.bytes, Promise.race([job.result.then((env) => ({ env }), (err: unknown) => ({ err })), deadline]));
+    if (ended === 'timeout') return stillRunning(ctx, args.record);
+    if ('err' in ended) throw new ToolError(`capture ${args.record} failed: ${ended.err instanceof Error ? ended.err.message : String(ended.err)}`);
+    const out = compactEnvelope(ended.env, inline);
+    return args.full ? withReport(out, await readCaptureRecord(ctx.vault, args.record)) : out;
+  }
+  // A capture of another process (the CLI, another server): followed through its running record.
+  if ((await ctx.vault.openRunning(args.record).then((h) => (h ? (void h.close(), true) : false))) === true) {
+    const ended = await withProgress(call, performance.now(), null, Promise.race([runningEnds(ctx, args.record, signal), deadline]));
+    if (ended === 'timeout') return stillRunning(ctx, args.record);
+  }
+  const record = await readCaptureRecord(ctx.vault, args.record);
+  const text = { stdout: (await agentText(ctx.vault, record, 'stdout')).text, stderr: (await agentText(ctx.vault, record, 'stderr')).text };
+  const out = compactRecord(record, text, inline);
+  return args.full ? withReport(out, record) : out;
+}
 
 /** Resolves once the running record is gone (sealed, failed, or sealed here as interrupted). */
 async function runningEnds(ctx: ToolContext, id: string, signal: AbortSignal): Promise<'ended'> {
