@@ -39,6 +39,8 @@ async function importAndOpen(page: Page, file: string): Promise<{ ref: string; s
   await page.getByRole('button', { name: 'Open file…' }).click();
   await expect(page.getByTestId('text-view')).toBeVisible();
   const a = await page.evaluate(async (name) => (await window.airlock.listRecords()).find((r) => r.title.endsWith(name))!.artifacts[0], file.split('/').pop()!);
+  // Queries answer 'unavailable' while the index (spans, text and the secrets column) is built.
+  await expect.poll(() => page.evaluate(async (r) => (await window.airlock.getIndexStatus(r)).state, a.ref)).toBe('done');
   return { ref: a.ref, sha: a.sha256, size: a.size };
 }
 

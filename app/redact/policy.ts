@@ -27,6 +27,8 @@ export interface RedactionPolicyInfo {
 export interface RedactionSetup {
   readonly policy: RedactionPolicy;
   readonly info: RedactionPolicyInfo;
+  /** The allowlist file's text (null without one): a thread of its own parses it again (the viewer's index build). */
+  readonly source: string | null;
 }
 
 /** The allowlist cannot be used: the capture does not run (deny by default). */
@@ -71,6 +73,7 @@ export async function loadRedaction(root: string, mode: RedactMode = 'on'): Prom
   }
   return {
     policy,
+    source: bytes === null ? null : bytes.toString('utf8'),
     info: {
       mode,
       ruleset: RULESET.name,
@@ -86,6 +89,7 @@ export async function loadRedaction(root: string, mode: RedactMode = 'on'): Prom
 export function defaultRedaction(mode: RedactMode = 'on'): RedactionSetup {
   return {
     policy: DEFAULT_POLICY,
+    source: null,
     info: { mode, ruleset: RULESET.name, version: RULESET.version, rules: RULES.map((r) => r.id), marker: MARKER_FORMAT, allowlist: null },
   };
 }

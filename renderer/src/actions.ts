@@ -207,6 +207,7 @@ export async function endGrant(why: string | null, revoke: boolean): Promise<voi
   if (s) {
     s.pages.clear();
     s.values.clear();
+    s.secrets.clear();
     s.inflight.clear();
     s.rawGeneration++;
   }
@@ -452,7 +453,7 @@ export function selectRange(start: number, end: number, link = true): void {
 export function selectFromText(line: TextLine, pieceIndex: number): void {
   const piece = line.pieces[pieceIndex];
   if (!piece) return;
-  const [start, length] = piece.t === 'chip' ? [piece.span.offset, piece.span.length] : [piece.raw, piece.rawLength];
+  const [start, length] = piece.t === 'chip' ? [piece.span.offset, piece.span.length] : piece.t === 'secret' ? [piece.secret.offset, piece.secret.length] : [piece.raw, piece.rawLength];
   selectRange(start, start + Math.max(1, length), false);
   useSelection.setState({ textLine: line.line, textPiece: pieceIndex });
 }

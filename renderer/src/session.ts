@@ -5,7 +5,7 @@ import { MAX_TEXT_LINES } from '../../shared/bridge/limits';
 import { bridge } from './bridge';
 import { PAGE_SIZE, PageCache } from './lib/page-cache';
 import { SpanCache } from './lib/span-cache';
-import { SpanValueCache } from './lib/value-cache';
+import { SecretValueCache, SpanValueCache } from './lib/value-cache';
 import { useView } from './stores/view';
 
 /** Lines per text page. */
@@ -80,6 +80,8 @@ export interface Session {
   spans: SpanCache;
   /** Span values, under a grant only (cleared with the raw pages when it ends). */
   values: SpanValueCache;
+  /** Suspected secrets' values, under a grant only (cleared with the raw pages when it ends). */
+  secrets: SecretValueCache;
   text: TextCache;
   /** Raw pages being read, by page index. */
   inflight: Map<number, Promise<void>>;
@@ -104,6 +106,7 @@ export function openSession(ref: string, size: number, onTotalLines: (n: number)
       bump('textVersion')();
       bump('spanVersion')();
     }),
+    secrets: new SecretValueCache(bump('textVersion')),
   };
   return current;
 }
@@ -114,6 +117,7 @@ export function closeSession(): void {
   current.spans.clear();
   current.text.clear();
   current.values.clear();
+  current.secrets.clear();
   current.inflight.clear();
   current.rawGeneration++;
   current = null;

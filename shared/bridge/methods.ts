@@ -6,7 +6,7 @@
 // sandboxed preloads bundle this file, and the schema library would make them 500 times larger.
 import type {
   AuditView, Bookmark, ChunkLogView, FollowUpdate, GrantInfo, HexDumpExport, IndexStatus, Minimap, PromptView, RawAccessOutcome, RawPage, RecordSummary,
-  RemovalReport, RequestView, RunningSummary, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextPage, TextPosition, VaultInfo,
+  RemovalReport, RequestView, RunningSummary, ScreenStatus, SearchHits, SecretInfo, SecretValue, PayloadPage, SpanInfo, SpanValue, TextPage, TextPosition, VaultInfo,
 } from './types';
 
 /** Which window may call a method: a viewer (`window.airlock`) or main's prompt window (`window.airlockPrompt`). */
@@ -76,6 +76,11 @@ export const BRIDGE_METHODS = {
   getMinimap: viewer<Minimap>(),
   /** `(ref, firstLine, count)`: display lines of sanitized text, with chips for removed spans. */
   getTextLines: viewer<TextPage>(),
+  /**
+   * `(ref, offset, length)`: the suspected secrets whose raw extent overlaps `[offset, offset + length)`
+   * (the capture's redaction stage over the sanitized text): rule names and places, never values.
+   */
+  getSecrets: viewer<SecretInfo[]>(),
   /** `(ref, rawOffset)`: where a raw byte lands in the sanitized text; null past the end. */
   textPositionOf: viewer<TextPosition | null>(),
   /** `(ref, query, { caseSensitive? })`: over the sanitized text. One search per window: a new one (or cancelSearch) ends the running one ('cancelled'). */
@@ -102,6 +107,17 @@ export const BRIDGE_METHODS = {
   readRaw: granted<RawPage>(),
   /** `(grantId, offset, length)`: the values of the spans in `[offset, offset + length)` that lie wholly inside the granted range. */
   getSpanValues: granted<SpanValue[]>(),
+  /**
+   * `(grantId, offset, length)`: the values of the suspected secrets overlapping `[offset, offset + length)`
+   * that lie wholly inside the granted range; counted as a read of the grant (its `raw.opened`).
+   */
+  getSecretValues: granted<SecretValue[]>(),
+  /**
+   * `(grantId, offset, length)`: the decoded payloads (OSC 52 clipboard, OSC 8 targets, titles, tag
+   * text) of the spans overlapping `[offset, offset + length)` that lie wholly inside the granted
+   * range, in caret notation; counted as a read of the grant for each payload's bytes.
+   */
+  getPayloads: granted<PayloadPage>(),
   /** `(grantId, { mode, pattern })`: a hex pattern with `??` wildcards (`1b 5d ?? 3b`) or literal text, over the granted raw bytes. */
   searchRaw: granted<SearchHits>(),
   /**

@@ -144,6 +144,8 @@ export interface IndexStatus {
   readonly textLines: number;
   /** Served from the vault's index cache (second open). */
   readonly cached: boolean;
+  /** Suspected secrets in the sanitized text (counts by rule, never a value), once indexed; else null. */
+  readonly secrets?: { readonly count: number; readonly rules: Readonly<Record<string, number>> } | null;
   readonly elapsedMs: number;
   readonly error: string | null;
 }
@@ -251,7 +253,67 @@ export interface ScreenStatus {
   readonly view: ScreenView | null;
 }
 
-/** A piece of a sanitized text line: kept text, or a chip for a removed span. */
+/**
+ * A suspected secret in the sanitized text (the redaction stage of the capture, shared/redact, with
+ * the vault's allowlist, run over the artifact's text when it is indexed): where it is and which
+ * rule found it, never its value, which is raw content ({@link SecretValue}, grant only).
+ */
+export interface SecretInfo {
+  /** Index of the secret in the artifact's list (stable). */
+  readonly index: number;
+  /** Rule id (docs/secrets.md), e.g. `github-token`, `private-key`. */
+  readonly rule: string;
+  /** Raw extent: the bytes its text came from (removed spans between them included). */
+  readonly offset: number;
+  readonly length: number;
+  /** Where its value is in the sanitized text (UTF-8 byte offsets), and how long. */
+  readonly textOffset: number;
+  readonly textLength: number;
+}
+
+/** A secret's value, released only under a grant (`getSecretValues`), wholly inside the granted range. */
+export interface SecretValue {
+  readonly index: number;
+  readonly rule: string;
+  readonly offset: number;
+  readonly length: number;
+  /** The text the redaction stands for, as the sanitized text has it (inert); at most 16,384 characters. */
+  readonly value: string;
+  readonly truncated: boolean;
+}
+
+/**
+ * What a removed span carried, decoded, released only under a grant (`getPayloads`): an OSC 52
+ * clipboard write's base64, an OSC 8 link's target, an OSC 0/1/2 title, or the ASCII a run of tag
+ * characters spells. Every string is caret notation (shared/hex, as the hex view writes bytes):
+ * controls as `^[`, bidi and invisible characters as `<U+202E>`, so nothing decoded acts or reorders.
+ */
+export interface DecodedPayload {
+  readonly kind: 'clipboard' | 'hidden-text' | 'link' | 'title';
+  /** Raw extent (a run of tag characters: all of them). */
+  readonly offset: number;
+  readonly length: number;
+  /** Index of the span (a tag run: its first). */
+  readonly span: number;
+  /** What else the span says, as app text with caret notation: the selections, the link's parameters, which title, the number of tag characters. */
+  readonly detail: string;
+  /** The decoded payload (an invalid one: as it was sent), at most 4,096 bytes of it. */
+  readonly text: string;
+  /** Its length in bytes (tag characters: how many); `text` shows the first 4,096. */
+  readonly bytes: number;
+  /** Only a part is shown (longer than 4,096 bytes, or a span longer than the part read). */
+  readonly truncated: boolean;
+  /** Why it could not be decoded (invalid base64: which character, where), or null. */
+  readonly error: string | null;
+}
+
+/** Decoded payloads of a stretch; `next`: the raw offset to ask from for the rest (null: all listed). */
+export interface PayloadPage {
+  readonly payloads: DecodedPayload[];
+  readonly next: number | null;
+}
+
+/** A piece of a sanitized text line: kept text, a chip for a removed span, or a suspected secret. */
 export type TextPiece =
   | {
       readonly t: 'text';
@@ -265,7 +327,13 @@ export type TextPiece =
   /** `more`: further removed spans in the same gap after this chip, not listed (a bounded line). */
   | { readonly t: 'chip'; readonly span: SpanInfo; readonly more?: number }
   /** A line break or space the sanitizer made (CR, IND, CUP, …): where it came from. */
-  | { readonly t: 'synthetic'; readonly text: string; readonly raw: number; readonly rawLength: number };
+  | { readonly t: 'synthetic'; readonly text: string; readonly raw: number; readonly rawLength: number }
+  /**
+   * A suspected secret in place of its text (drawn as a chip with its rule name; copied and exported
+   * as `⟦redacted:RULE⟧`). A secret over several lines (a private key block) has a piece on each:
+   * `continued` on all but the first.
+   */
+  | { readonly t: 'secret'; readonly secret: SecretInfo; readonly continued: boolean };
 
 /** One display line of sanitized text. Long lines are cut into several (`continued`). */
 export interface TextLine {

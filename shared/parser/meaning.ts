@@ -159,6 +159,8 @@ const WINDOW_OP_MEANINGS = new Map(Object.entries(WINDOW_OPS).map(([op, text]) =
 const DECSET_MEANINGS = new Map(Object.entries(PRIVATE_MODES).map(([mode, text]) => [Number(mode), `DECSET ${mode} ${text}`]));
 const DECRST_MEANINGS = new Map(Object.entries(PRIVATE_MODES).map(([mode, text]) => [Number(mode), `DECRST ${mode} ${text}`]));
 const SGR_CONCEAL = 'SGR select graphic rendition (conceal: hidden text)';
+/** The two meanings of a plain SGR, as {@link csiMeaning} gives them: without and with a conceal (8) parameter. */
+export const SGR_MEANINGS: readonly [string, string] = [CSI_MEANINGS.m, SGR_CONCEAL];
 const DSR_CPR = 'DSR cursor position report (query)';
 
 /**
@@ -192,7 +194,8 @@ export function csiMeaning(priv: number, intermediate: number, final: number, pa
 /** Private modes whose set or reset moves the cursor or switches the screen (see motion.ts). */
 const SCREEN_MODES = new Set([3, 6, 47, 1047, 1048, 1049]);
 
-function hasParam(params: Int32Array, count: number, value: number): boolean {
+/** Whether one of the first `count` of `params` is `value`. */
+export function hasParam(params: Int32Array, count: number, value: number): boolean {
   for (let i = 0; i < count; i++) if (params[i] === value) return true;
   return false;
 }

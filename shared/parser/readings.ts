@@ -282,8 +282,13 @@ function tmuxTable(): Uint8Array {
   return t.table;
 }
 
-/** The readings' tables, indexed by {@link Reading}: entry `state << 8 | unit`. */
-export const READING_TABLES: readonly Uint8Array[] = [xtermTable(), vtermTable(), tmuxTable()];
+/**
+ * The readings' tables, indexed by {@link Reading}: entry `state << 8 | unit`. Built afresh on each
+ * call: the parser takes them (and what is derived from them) once per process from tables.ts.
+ */
+export function readingTables(): Uint8Array[] {
+  return [xtermTable(), vtermTable(), tmuxTable()];
+}
 
 /** The tmux reading's ground state (where it decodes UTF-8). */
 export const TMUX_GROUND = T.Ground;
@@ -319,26 +324,35 @@ export function ownStep(s: number, code: number): number {
 }
 
 /**
- * AGREE[s << 8 | unit] is 1 when every reading, at HOME in effective state `s`, goes where the
+ * agree[s << 8 | unit] is 1 when every reading, at HOME in effective state `s`, goes where the
  * parser goes (to HOME of its next state), shows the unit if the parser does, and moves only if
  * the parser moves: then nothing needs tracking. A raw C1 byte is a different unit to the readings
  * (Invalid) than to the parser; the parser checks those, and invalid UTF-8 in ground (tmux's
  * decoder), one by one.
  */
-export const AGREE: Uint8Array = (() => {
+export function agreeTable(tables: readonly Uint8Array[], own: Uint8Array): Uint8Array {
   const agree = new Uint8Array(EFFECTIVE_STATES << 8);
   for (let s = 0; s < EFFECTIVE_STATES; s++) {
-    for (let code = 0; code <= Unit.Bom; code++) agree[(s << 8) | code] = agrees(s, code, code) ? 1 : 0;
+    for (let code = 0; code <= Unit.Bom; code++) agree[(s << 8) | code] = agrees(tables, s, own[(s << 8) | code], code) ? 1 : 0;
   }
   return agree;
-})();
+}
 
-/** Whether every reading agrees with the parser on unit `code` (read as `shadowCode` by the readings) in effective state `s`. */
-export function agrees(s: number, code: number, shadowCode: number): boolean {
-  const own = ownStep(s, code);
+/** {@link ownStep} for every effective state and unit: `s << 8 | unit`. */
+export function ownTable(): Uint8Array {
+  const own = new Uint8Array(EFFECTIVE_STATES << 8);
+  for (let s = 0; s < EFFECTIVE_STATES; s++) for (let code = 0; code <= Unit.Bom; code++) own[(s << 8) | code] = ownStep(s, code);
+  return own;
+}
+
+/**
+ * Whether every reading (`tables`) agrees with the parser in effective state `s` on a unit the
+ * parser steps on as `own` ({@link ownStep}) and the readings read as `shadowCode`.
+ */
+export function agrees(tables: readonly Uint8Array[], s: number, own: number, shadowCode: number): boolean {
   const next = own & NEXT;
   for (let r = 0; r < READING_COUNT; r++) {
-    const e = READING_TABLES[r][(HOME[r][s] << 8) | shadowCode];
+    const e = tables[r][(HOME[r][s] << 8) | shadowCode];
     if ((e & NEXT) !== HOME[r][next === ESC_IN_DCS ? ESC_IN_DCS : next]) return false;
     if ((own & PRINT) !== 0 && (e & PRINT) === 0) return false;
     if ((e & MOVE) !== 0 && (own & MOVE) === 0) return false;
@@ -347,11 +361,11 @@ export function agrees(s: number, code: number, shadowCode: number): boolean {
 }
 
 /**
- * Readings' states in which every printable ASCII byte leaves the state as it is and is shown by
- * all of them or by none: STABLE[r][s] is 1 (shown) or 2 (not shown), else 0. A run of such bytes
+ * States of a reading (`table`) in which every printable ASCII byte leaves the state as it is and
+ * is shown by all of them or by none: stable[s] is 1 (shown) or 2 (not shown), else 0. A run of such bytes
  * is taken at once while the readings disagree.
  */
-export const STABLE: readonly Uint8Array[] = READING_TABLES.map((table) => {
+export function stableTable(table: Uint8Array): Uint8Array {
   const stable = new Uint8Array(16);
   for (let s = 0; s < 16; s++) {
     const first = table[(s << 8) | 0x20];
@@ -360,7 +374,7 @@ export const STABLE: readonly Uint8Array[] = READING_TABLES.map((table) => {
     stable[s] = same ? ((first & PRINT) !== 0 ? 1 : 2) : 0;
   }
   return stable;
-});
+}
 
 /** How many bytes tmux's decoder takes for a character that starts with `b` (0: not a lead byte). */
 export function tmuxCharLength(b: number): number {
@@ -368,14 +382,17 @@ export function tmuxCharLength(b: number): number {
 }
 
 /**
- * STRING_STOPS[s << 5 | b]: a C0 byte `b` that a string payload in state `s` cannot skip: one that
- * ends or aborts the string (ESC, CAN, SUB, BEL for OSC) or that some terminal reading treats
- * otherwise (libvterm ends a DCS at BEL and executes C0 controls inside strings).
+ * stops[s << 5 | b]: a C0 byte `b` that a string payload in state `s` cannot skip: one that ends or
+ * aborts the string (ESC, CAN, SUB, BEL for OSC) or that some terminal reading treats otherwise
+ * (libvterm ends a DCS at BEL and executes C0 controls inside strings). `agree`: {@link agreeTable}'s.
  */
-export const STRING_STOPS = new Uint8Array(16 << 5);
-for (const s of [State.DcsPassthrough, State.DcsIgnore, State.OscString, State.SosPmApcString]) {
-  for (let b = 0; b < 0x20; b++) {
-    const action = (TRANSITIONS[(s << 8) | b] >> 4) as Action;
-    if (action !== Action.Put || AGREE[(s << 8) | b] === 0) STRING_STOPS[(s << 5) | b] = 1;
+export function stringStops(agree: Uint8Array): Uint8Array {
+  const stops = new Uint8Array(16 << 5);
+  for (const s of [State.DcsPassthrough, State.DcsIgnore, State.OscString, State.SosPmApcString]) {
+    for (let b = 0; b < 0x20; b++) {
+      const action = (TRANSITIONS[(s << 8) | b] >> 4) as Action;
+      if (action !== Action.Put || agree[(s << 8) | b] === 0) stops[(s << 5) | b] = 1;
+    }
   }
+  return stops;
 }

@@ -77,3 +77,19 @@ export function classifyMultibyte(bytes: Uint8Array, i: number, end: number): nu
 }
 
 export { isInvisible };
+
+/** Code point of the last character of the well-formed UTF-8 text `buf[from..to)`. */
+export function lastCharOf(buf: Uint8Array, from: number, to: number): number {
+  let k = to - 1;
+  while (k > from && (buf[k] & 0xc0) === 0x80) k--;
+  return firstCharOf(buf, k);
+}
+
+/** Code point of the first character of the well-formed UTF-8 text at `buf[at]`. */
+export function firstCharOf(buf: Uint8Array, at: number): number {
+  const b = buf[at];
+  if (b < 0x80) return b;
+  if (b < 0xe0) return ((b & 0x1f) << 6) | (buf[at + 1] & 0x3f);
+  if (b < 0xf0) return ((b & 0x0f) << 12) | ((buf[at + 1] & 0x3f) << 6) | (buf[at + 2] & 0x3f);
+  return ((b & 0x07) << 18) | ((buf[at + 1] & 0x3f) << 12) | ((buf[at + 2] & 0x3f) << 6) | (buf[at + 3] & 0x3f);
+}

@@ -21,6 +21,11 @@ export interface RedactorOptions {
   readonly replace?: boolean;
   /** Redactions listed at most (the counts always cover all). Default {@link MAX_LISTED}. */
   readonly maxListed?: number;
+  /**
+   * Told each redaction as it is made (`offset`/`length` in the sanitized text), in text order:
+   * a consumer that keeps every one (the viewer's index) streams them instead of a list in memory.
+   */
+  readonly onRedaction?: (rule: string, offset: number, length: number) => void;
 }
 
 /** Redactions a stream lists at most; a record of hostile output stays bounded. */
@@ -49,6 +54,7 @@ export class Redactor {
   private readonly policy: RedactionPolicy;
   private readonly replace: boolean;
   private readonly maxListed: number;
+  private readonly onRedaction: RedactorOptions['onRedaction'];
   private pending = new Uint8Array(0);
   private pendingLen = 0;
   /** Leading bytes of `pending` already emitted: context for the next scan only. */
@@ -72,6 +78,7 @@ export class Redactor {
     this.policy = options.policy ?? DEFAULT_POLICY;
     this.replace = options.replace ?? true;
     this.maxListed = options.maxListed ?? MAX_LISTED;
+    this.onRedaction = options.onRedaction;
   }
 
   /** Takes the next chunk of sanitized text; returns the output it completes (possibly empty). */
@@ -171,6 +178,15 @@ export class Redactor {
   /** Bytes emitted so far. */
   get deliveredBytes(): number {
     return this.delivered;
+  }
+
+  /**
+   * Nothing is held: every byte written so far was emitted, no key block is open and no line waits
+   * for a footer. A Redactor that is idle after some text goes on exactly as a fresh one would on
+   * what follows (offsets apart): the viewer's index joins runs that began at different points there.
+   */
+  get idle(): boolean {
+    return this.pendingLen === 0 && !this.inKey && this.heldKeyBytes === 0;
   }
 
   private append(chunk: Uint8Array): void {
@@ -301,6 +317,7 @@ export class Redactor {
     this.total++;
     this.counts.set(rule, (this.counts.get(rule) ?? 0) + 1);
     if (!this.replace) return;
+    this.onRedaction?.(rule, offset, length);
     if (this.list.length < this.maxListed) this.list.push({ rule, offset, length, at: this.delivered });
     else this.listedAll = false;
   }

@@ -1,4 +1,4 @@
-import { OffsetMap, SegmentKind } from './offset-map';
+import { SegmentKind, type SegmentSink } from './offset-map';
 
 /** Cells one emulated line may hold; past it the line is emitted as is and a new one begins. */
 export const MAX_LINE_CELLS = 64 * 1024;
@@ -211,7 +211,7 @@ export class LineBuffer {
    * cell), records them in `map`, clears the line, and returns the new position. Trailing blank
    * cells the sanitizer made (an erase) are not emitted, as a terminal shows nothing there.
    */
-  flush(out: Uint8Array, pos: number, textBase: number, map: OffsetMap | null): number {
+  flush(out: Uint8Array, pos: number, textBase: number, map: SegmentSink | null): number {
     let end = this.length;
     while (end > 0 && this.cells[end - 1] === BLANK && this.raw[end - 1] < 0) end--;
     for (let c = 0; c < end; c++) {

@@ -6,6 +6,12 @@ export const enum SegmentKind {
   Replaced = 1,
 }
 
+/** Where a Sanitizer puts offset-map segments as it makes them: an {@link OffsetMap}, a caller's hook. */
+export interface SegmentSink {
+  /** Text bytes `[textPos, textPos + textLen)` came from raw bytes `[rawPos, rawPos + rawLen)` (in text order, without gaps). */
+  add(textPos: number, textLen: number, rawPos: number, rawLen: number, kind: SegmentKind): void;
+}
+
 const INITIAL_CAPACITY = 256;
 /** Segments per page: arrays grow by doubling up to here, then further segments start a new page. */
 const PAGE = 1 << 16;
@@ -23,7 +29,7 @@ interface Page {
  * of clean text to the bytes that produced it. Stored as parallel typed arrays of segments; a new
  * segment starts only where the text stops being a verbatim copy, so plain text costs nothing.
  */
-export class OffsetMap {
+export class OffsetMap implements SegmentSink {
   private textStart = new Float64Array(INITIAL_CAPACITY);
   private rawStart = new Float64Array(INITIAL_CAPACITY);
   private rawLength = new Float64Array(INITIAL_CAPACITY);

@@ -1,11 +1,13 @@
 import { resolveLimits, type ParserLimits } from '../parser/limits';
-import { Parser, SGR_MEANINGS } from '../parser/parser';
+import { SGR_MEANINGS } from '../parser/meaning';
+import { Parser } from '../parser/parser';
 import { recordSpan, type ParserSink, type SpanLog } from '../parser/sink';
 import { SpanClass, SpanFlag, StretchFlag } from '../parser/span-class';
+import { StateMachine } from '../parser/state-machine';
 import type { Digest } from './digest';
 import { LineBuffer, MAX_CURSOR_COLUMN, MAX_LINE_CELLS } from './line-buffer';
 import { CSI_FINALS, Motion, motionOf } from './motion';
-import { OffsetMap, SegmentKind } from './offset-map';
+import { OffsetMap, SegmentKind, type SegmentSink } from './offset-map';
 import { ReportBuilder, type CrMode, type RemovalReport } from './report';
 
 /** U+FFFD REPLACEMENT CHARACTER, which stands in for each maximal ill-formed UTF-8 subpart. */
@@ -26,6 +28,36 @@ const enum Pending { None = 0, Cr = 1, Move = 2 }
  */
 const SHORT_RUN = 256;
 
+/**
+ * What a caller hears from a {@link Sanitizer} besides its text and report, as it happens. Each
+ * hook is optional and called as a plain function; one not given costs nothing.
+ */
+export interface SanitizerHooks {
+  /**
+   * Each removed span, after the report counted it: its class, stream offset, raw length, meaning,
+   * {@link SpanFlag} bits and code (see ParserSink.span). For a viewer's or an index's own records;
+   * a caller that takes every span of a large input is faster with {@link SanitizerOptions.spanLog}.
+   */
+  onSpan?(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number): void;
+  /**
+   * Each offset-map segment as it is made: text bytes `[textPos, textPos + textLen)` came from raw
+   * bytes `[rawPos, rawPos + rawLen)` (text offsets count from this Sanitizer's first output byte),
+   * in text order. Without {@link SanitizerOptions.mapOffsets} no map is kept: the segments are
+   * the caller's (an index streams them to disk).
+   */
+  onSegment?(textPos: number, textLen: number, rawPos: number, rawLen: number, kind: SegmentKind): void;
+  /** Each ambiguous stretch (see ParserSink.ambiguous), after the report counted it. */
+  onAmbiguous?(offset: number, length: number, flags: number): void;
+  /**
+   * Each run of text as the parser prints it, before the line rules: `bytes[start..end)` are the raw
+   * bytes at stream `offset` (valid only during the call). A character printed at an offset means
+   * every byte before it is decided (the parser prints none while a sequence or a disagreement
+   * between the terminal readings is open), except that LF and TAB are printed inside an open
+   * sequence too.
+   */
+  onText?(bytes: Uint8Array, start: number, end: number, offset: number): void;
+}
+
 /** Options of a {@link Sanitizer}. */
 export interface SanitizerOptions {
   /**
@@ -42,9 +74,13 @@ export interface SanitizerOptions {
   digest?: Digest;
   /** Keep an {@link OffsetMap} from text offsets to raw offsets (costs memory per text run). */
   mapOffsets?: boolean;
-  /** Also receive every span (for viewers and `inspect`), after the sanitizer has counted it. */
-  onSpan?: ParserSink['span'];
-  /** Also record every span into these arrays, after the sanitizer has counted it (see {@link SpanLog}). */
+  /** What the caller hears as the input is sanitized; see {@link SanitizerHooks}. */
+  hooks?: SanitizerHooks;
+  /**
+   * Every span recorded into these arrays as well, after the report counted it: the bulk channel,
+   * for a caller that takes every span of a large input (a hex dump's annotations, an index's
+   * minimap) without a call and a meaning string per span (see {@link SpanLog}, {@link spanMeaning}).
+   */
   spanLog?: SpanLog;
   /**
    * Return views of one reused output buffer from {@link Sanitizer.write} instead of fresh arrays:
@@ -60,7 +96,7 @@ export interface SanitizerOptions {
    * mode, that text ended with LF. A line break or a space decided later depends on this byte.
    */
   precedingText?: number;
-  /** @internal Tests only: run the parser's pure state machine (see the parser's `stateMachineOnly` option). */
+  /** @internal Tests only: run the parser's state machine alone (StateMachine: no fast path). */
   stateMachineOnly?: boolean;
 }
 
@@ -72,17 +108,18 @@ export interface SanitizerOptions {
  */
 export class Sanitizer implements ParserSink {
   readonly map: OffsetMap | null;
-  private readonly parser: Parser;
+  private readonly parser: StateMachine;
   private readonly report = new ReportBuilder();
-  private readonly sgrCounts: Float64Array | null;
-  /** {@link SanitizerOptions.onSpan} (or {@link listenSpans}'), or null: one field load per span on the hot path. */
-  private onSpan: ParserSink['span'] | null;
-  /** {@link SanitizerOptions.spanLog}, or null. */
+  /** Where segments go: the map, the onSegment hook, both, or nowhere (null). */
+  private readonly segments: SegmentSink | null;
+  private readonly onSpan: NonNullable<SanitizerHooks['onSpan']> | null;
+  private readonly onAmbiguous: NonNullable<SanitizerHooks['onAmbiguous']> | null;
+  private readonly onText: NonNullable<SanitizerHooks['onText']> | null;
   private readonly spanLog: SpanLog | null;
-  /** Spans that came through {@link span} (every span but the plain SGR the parser counts itself). */
-  private spansSeen = 0;
-  /** Plain SGR the parser counted that {@link getReport} has moved into the report. */
-  private sgrFolded = 0;
+  /** Plain SGR the parser reported through {@link sgr}, as [count, bytes] without conceal, then with it. */
+  private readonly sgrCounts = new Float64Array(4);
+  /** The span log's kinds for the two SGR meanings. */
+  private readonly sgrKinds: readonly [number, number];
   private readonly limits: ParserLimits;
   private readonly mode: CrMode;
   private readonly line: LineBuffer | null;
@@ -123,21 +160,25 @@ export class Sanitizer implements ParserSink {
   /** Creates a sanitizer; see {@link SanitizerOptions}. */
   constructor(private readonly options: SanitizerOptions = {}) {
     this.limits = resolveLimits(options.limits);
-    // Without onSpan, plain SGR spans only count: the parser counts them itself (see sgrCounts).
-    this.sgrCounts = options.onSpan ? null : new Float64Array(4);
-    this.onSpan = options.onSpan ?? null;
+    const hooks = options.hooks ?? {};
+    this.onSpan = hooks.onSpan ?? null;
+    this.onAmbiguous = hooks.onAmbiguous ?? null;
+    this.onText = hooks.onText ?? null;
     this.spanLog = options.spanLog ?? null;
-    // With a span log the parser records the plain SGR it counts there itself, under the numbers
-    // their meanings will have in the report.
-    const log = this.sgrCounts !== null ? this.spanLog : null;
-    const sgrLog = log === null ? undefined : {
-      log,
-      kinds: [0, 1].map((k) => SpanClass.Csi | (this.report.reserveMeaning(SpanClass.Csi, SGR_MEANINGS[k]) << 10)) as [number, number],
-    };
-    this.parser = new Parser(this, this.limits, { stateMachineOnly: options.stateMachineOnly === true, sgrCounts: this.sgrCounts ?? undefined, sgrLog });
+    // Plain SGR are logged under the numbers their meanings will have in the report.
+    const sgrKind = (k: number): number => (this.spanLog === null ? 0 : SpanClass.Csi | (this.report.reserveMeaning(SpanClass.Csi, SGR_MEANINGS[k]) << 10));
+    this.sgrKinds = [sgrKind(0), sgrKind(1)];
+    this.parser = options.stateMachineOnly ? new StateMachine(this, this.limits) : new Parser(this, this.limits);
     this.mode = options.cr ?? 'newline';
     this.line = this.mode === 'overwrite' ? new LineBuffer() : null;
-    this.map = options.mapOffsets ? new OffsetMap() : null;
+    const map = (this.map = options.mapOffsets ? new OffsetMap() : null);
+    const onSegment = hooks.onSegment;
+    this.segments = onSegment === undefined ? map : map === null ? { add: onSegment } : {
+      add(textPos: number, textLen: number, rawPos: number, rawLen: number, kind: SegmentKind): void {
+        map.add(textPos, textLen, rawPos, rawLen, kind);
+        onSegment(textPos, textLen, rawPos, rawLen, kind);
+      },
+    };
     const before = options.precedingText ?? 0;
     if (!Number.isInteger(before) || before < 0 || before > 0xff) throw new RangeError('precedingText must be a byte (0-255)');
     // Overwrite mode keeps the current line's cells, which a byte cannot restore: only a line start continues.
@@ -178,8 +219,7 @@ export class Sanitizer implements ParserSink {
   getReport(truncated = false): RemovalReport {
     if (this.finalReport && this.finalReport.truncated === truncated) return this.finalReport;
     const sgr = this.sgrCounts;
-    if (sgr !== null && (sgr[0] > 0 || sgr[2] > 0)) {
-      this.sgrFolded += sgr[0] + sgr[2];
+    if (sgr[0] > 0 || sgr[2] > 0) {
       this.report.addMany(SpanClass.Csi, sgr[0], sgr[1], SGR_MEANINGS[0]);
       this.report.addMany(SpanClass.Csi, sgr[2], sgr[3], SGR_MEANINGS[1]);
       sgr.fill(0);
@@ -195,34 +235,6 @@ export class Sanitizer implements ParserSink {
     });
     if (this.ended) this.finalReport = report;
     return report;
-  }
-
-  /** Spans reported so far: every span the report counts, the plain SGR the parser counted included. */
-  get spanTotal(): number {
-    const sgr = this.sgrCounts;
-    return this.spansSeen + this.sgrFolded + (sgr === null ? 0 : sgr[0] + sgr[2]);
-  }
-
-  /**
-   * Spans reported so far by class into `into[cls]` (SPAN_CLASS_COUNT entries): what a caller that
-   * needs counts at points of its own choosing (an index's pages) reads instead of taking every
-   * span through a callback.
-   */
-  spanCounts(into: Float64Array): void {
-    this.report.classCounts(into);
-    const sgr = this.sgrCounts;
-    if (sgr !== null) into[SpanClass.Csi] += sgr[0] + sgr[2];
-  }
-
-  /**
-   * Spans reported from now on also go to `listener` (null: to none), as {@link SanitizerOptions.onSpan}
-   * would have them, except that a Sanitizer made without `onSpan` still only counts the plain SGR
-   * its parser counts itself: those lie wholly within the chunk of one {@link write}. A caller that
-   * counts per chunk ({@link spanCounts}) listens only across chunk edges the parser was not at
-   * rest at, where a span may have begun in an earlier chunk.
-   */
-  listenSpans(listener: ParserSink['span'] | null): void {
-    this.onSpan = listener;
   }
 
   /** The meaning of number `id` in a {@link SpanLog}'s kinds (its class is the kind's). */
@@ -242,6 +254,7 @@ export class Sanitizer implements ParserSink {
 
   /** @internal Parser callback: text. */
   print(bytes: Uint8Array, start: number, end: number, offset: number): void {
+    if (this.onText !== null) this.onText(bytes, start, end, offset);
     if (this.line) {
       this.printOverwrite(bytes, start, end, offset);
       return;
@@ -251,7 +264,7 @@ export class Sanitizer implements ParserSink {
     this.ensure(len);
     const out = this.out;
     let pos = this.outLen;
-    this.map?.add(this.textBase + pos, len, offset, len, SegmentKind.Verbatim);
+    this.segments?.add(this.textBase + pos, len, offset, len, SegmentKind.Verbatim);
     if (len < 8) {
       for (let k = start; k < end; k++) out[pos++] = bytes[k];
     } else if (len < SHORT_RUN) {
@@ -291,7 +304,6 @@ export class Sanitizer implements ParserSink {
 
   /** @internal Parser callback: a removed span. */
   span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param = -1): void {
-    this.spansSeen++;
     this.report.add(cls, length, meaning, flags, code);
     if (this.onSpan !== null) this.onSpan(cls, offset, length, meaning, flags, code);
     if (this.spanLog !== null) recordSpan(this.spanLog, offset, length, cls | (flags << 4) | (this.report.lastMeaningId << 10));
@@ -336,9 +348,19 @@ export class Sanitizer implements ParserSink {
     if (motion !== Motion.None) this.move(motion, offset, meaning, param);
   }
 
+  /** @internal Parser callback: a plain SGR (counted here, folded into the report when it is read). */
+  sgr(offset: number, length: number, conceal: boolean): void {
+    const k = conceal ? 1 : 0;
+    this.sgrCounts[2 * k]++;
+    this.sgrCounts[2 * k + 1] += length;
+    if (this.onSpan !== null) this.onSpan(SpanClass.Csi, offset, length, SGR_MEANINGS[k], 0, 0x6d);
+    if (this.spanLog !== null) recordSpan(this.spanLog, offset, length, this.sgrKinds[k]);
+  }
+
   /** @internal Parser callback: a stretch where the readings disagreed ended. */
   ambiguous(offset: number, length: number, flags: number): void {
     this.report.ambiguous(offset, length, flags);
+    if (this.onAmbiguous !== null) this.onAmbiguous(offset, length, flags);
     // A break or space made for the stretch maps to its last byte (text before it came earlier).
     const last = offset + Math.max(length - 1, 0);
     if (flags & StretchFlag.TouchedLine) {
@@ -457,7 +479,7 @@ export class Sanitizer implements ParserSink {
         else lc.move_dropped++;
       } else {
         this.ensure(1);
-        this.map?.add(this.textBase + this.outLen, 1, this.pendingAt, 1, SegmentKind.Replaced);
+        this.segments?.add(this.textBase + this.outLen, 1, this.pendingAt, 1, SegmentKind.Replaced);
         this.out[this.outLen++] = LF;
         this.atLineStart = true;
         if (cr) lc.cr_to_newline++;
@@ -474,7 +496,7 @@ export class Sanitizer implements ParserSink {
       lc.move_dropped++;
     } else {
       this.ensure(1);
-      this.map?.add(this.textBase + this.outLen, 1, this.pendingSpaceAt, 1, SegmentKind.Replaced);
+      this.segments?.add(this.textBase + this.outLen, 1, this.pendingSpaceAt, 1, SegmentKind.Replaced);
       this.out[this.outLen++] = SPACE[0];
       lc.move_to_space++;
     }
@@ -513,7 +535,7 @@ export class Sanitizer implements ParserSink {
     }
     if (this.anyPending) this.resolvePending(bytes[0]);
     this.ensure(n);
-    this.map?.add(this.textBase + this.outLen, n, offset, length, SegmentKind.Replaced);
+    this.segments?.add(this.textBase + this.outLen, n, offset, length, SegmentKind.Replaced);
     this.out.set(bytes.subarray(0, n), this.outLen);
     this.outLen += n;
     this.atLineStart = false;
@@ -532,7 +554,7 @@ export class Sanitizer implements ParserSink {
         }
         this.flushLine();
         this.ensure(1);
-        this.map?.add(this.textBase + this.outLen, 1, offset + (k - start), 1, SegmentKind.Verbatim);
+        this.segments?.add(this.textBase + this.outLen, 1, offset + (k - start), 1, SegmentKind.Verbatim);
         this.out[this.outLen++] = LF;
         this.owAtLineStart = true;
         this.kept++;
@@ -554,7 +576,7 @@ export class Sanitizer implements ParserSink {
     }
     this.flushLine();
     this.ensure(1);
-    this.map?.add(this.textBase + this.outLen, 1, this.lineMovedAt, 1, SegmentKind.Replaced);
+    this.segments?.add(this.textBase + this.outLen, 1, this.lineMovedAt, 1, SegmentKind.Replaced);
     this.out[this.outLen++] = LF;
     this.owAtLineStart = true;
     this.report.lineControl.move_to_newline++;
@@ -564,7 +586,7 @@ export class Sanitizer implements ParserSink {
     const line = this.line as LineBuffer;
     this.ensure(line.byteBound);
     const before = this.outLen;
-    this.outLen = line.flush(this.out, this.outLen, this.textBase, this.map);
+    this.outLen = line.flush(this.out, this.outLen, this.textBase, this.segments);
     if (this.outLen > before) this.owAtLineStart = false;
     this.kept += line.takeKept();
   }

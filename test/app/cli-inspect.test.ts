@@ -146,7 +146,7 @@ describe('airlock inspect', () => {
   it('--json lists the spans: each span the sanitizer reports, with its class, meaning and flags', async () => {
     const bytes = readFileSync(SAMPLE);
     const expected: { offset: number; length: number; class: string; meaning: string; flags: number }[] = [];
-    const s = new Sanitizer({ onSpan: (cls, offset, length, meaning, flags) => void expected.push({ offset, length, class: SPAN_CLASS_NAMES[cls], meaning, flags }) });
+    const s = new Sanitizer({ hooks: { onSpan: (cls, offset, length, meaning, flags) => void expected.push({ offset, length, class: SPAN_CLASS_NAMES[cls], meaning, flags }) } });
     s.write(bytes);
     s.end();
     const r = await runAirlock(['inspect', SAMPLE, '--json']);

@@ -6,7 +6,7 @@ import type { AirlockBridge } from '../../shared/bridge/contract';
 import { MAX_RAW_READ, MAX_SEARCH_HITS, MAX_SPANS_PER_CALL, MAX_TEXT_LINES } from '../../shared/bridge/contract';
 import type { FollowUpdate, RequestView, RunningSummary,
   ArtifactSummary, AuditView, Bookmark, ChunkLogView, ChunkRowView, CopyKind, ExportKind, GrantInfo, IndexStatus,
-  Minimap, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextLine, TextPage,
+  DecodedPayload, Minimap, PayloadPage, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextLine, TextPage,
   TextPiece, TextPosition, VaultInfo,
 } from '../../shared/bridge/types';
 import { SPAN_CLASS_COUNT, SPAN_CLASS_NAMES, SpanFlag } from '../../shared/parser/span-class';
@@ -17,6 +17,7 @@ import { formatRowText } from '../../shared/hex/text';
 import { captureChunks, hostileTranscript, periodicUnit } from './samples';
 import { sha256Hex } from './sha256';
 import { screenViewOf } from '../../app/services/screen/view';
+import { DECODED_OSC, decodeOsc, decodeTags } from '../../app/services/artifact/payload-decode';
 
 const dec = new TextDecoder();
 
@@ -63,8 +64,10 @@ function buildSmall(bytes: Uint8Array): {
   const found: { span: SpanInfo; code: number }[] = [];
   const sanitizer = new Sanitizer({
     mapOffsets: true,
-    onSpan: (cls, offset, length, meaning, flags, code) => {
-      found.push({ span: { index: found.length, offset, length, cls, meaning, flags, terminator: terminatorOf(bytes, offset, length, cls, flags) }, code });
+    hooks: {
+      onSpan: (cls, offset, length, meaning, flags, code) => {
+        found.push({ span: { index: found.length, offset, length, cls, meaning, flags, terminator: terminatorOf(bytes, offset, length, cls, flags) }, code });
+      },
     },
   });
   const parts = [sanitizer.write(bytes), sanitizer.end()];
@@ -186,8 +189,7 @@ function smallModel(bytes: Uint8Array): Model {
       let best = 0;
       for (let i = 0; i < line.pieces.length; i++) {
         const piece = line.pieces[i];
-        const start = piece.t === 'chip' ? piece.span.offset : piece.raw;
-        const len = piece.t === 'chip' ? piece.span.length : piece.rawLength;
+        const [start, len] = pieceExtent(piece);
         if (raw >= start && raw < start + len) return { line: line.line, piece: i, kept: piece.t === 'text' && piece.direct };
         if (start <= raw) best = i;
       }
@@ -226,7 +228,9 @@ function periodicModel(unit: Uint8Array, repeats: number): Model {
   const textPerUnit = new TextEncoder().encode(one.text).length;
   const shiftSpan = (s: SpanInfo, k: number): SpanInfo => ({ ...s, index: k * perUnit + s.index, offset: k * u + s.offset });
   const shiftPiece = (piece: TextPiece, k: number): TextPiece =>
-    piece.t === 'chip' ? { t: 'chip', span: shiftSpan(piece.span, k) } : { ...piece, raw: piece.raw + k * u };
+    piece.t === 'chip' ? { t: 'chip', span: shiftSpan(piece.span, k) }
+      : piece.t === 'secret' ? { ...piece, secret: { ...piece.secret, offset: piece.secret.offset + k * u } }
+        : { ...piece, raw: piece.raw + k * u };
   const scale = (n: number) => n * repeats;
   const r = one.report;
   const report: RemovalReport = {
@@ -308,13 +312,19 @@ function periodicModel(unit: Uint8Array, repeats: number): Model {
   };
 }
 
+/** A piece's raw `[offset, length]`. */
+function pieceExtent(p: TextPiece): [number, number] {
+  if (p.t === 'chip') return [p.span.offset, p.span.length];
+  if (p.t === 'secret') return [p.secret.offset, p.secret.length];
+  return [p.raw, p.rawLength];
+}
+
 function smallPosition(lines: readonly TextLine[], raw: number): TextPosition | null {
   const line = lines.find((l) => raw >= l.rawStart && raw < l.rawEnd);
   if (!line) return null;
   for (let i = 0; i < line.pieces.length; i++) {
     const piece = line.pieces[i];
-    const start = piece.t === 'chip' ? piece.span.offset : piece.raw;
-    const len = piece.t === 'chip' ? piece.span.length : piece.rawLength;
+    const [start, len] = pieceExtent(piece);
     if (raw >= start && raw < start + len) return { line: line.line, piece: i, kept: piece.t === 'text' && piece.direct };
   }
   return { line: line.line, piece: 0, kept: false };
@@ -609,6 +619,41 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       const m = model(g.ref);
       const [lo, hi] = g.range ?? [0, m.size];
       return m.spans(offset, length).filter((s) => s.offset >= lo && s.offset + s.length <= hi).map((s) => ({ index: s.index, offset: s.offset, code: m.codeOf(s.index) }));
+    },
+    // The samples hold no secret the fake would find (the real index runs the redaction stage).
+    async getSecrets() {
+      return [];
+    },
+    async getSecretValues(grantId) {
+      liveGrant(grantId);
+      return [];
+    },
+    async getPayloads(grantId, offset, length): Promise<PayloadPage> {
+      const g = liveGrant(grantId);
+      const m = model(g.ref);
+      const [lo, hi] = g.range ?? [0, m.size];
+      const payloads: DecodedPayload[] = [];
+      let run: { offset: number; end: number; span: number; cps: number[] } | null = null;
+      const flush = () => {
+        if (run) payloads.push({ ...decodeTags(run.cps, run.cps.length), offset: run.offset, length: run.end - run.offset, span: run.span });
+        run = null;
+      };
+      for (const s of m.spans(offset, length)) {
+        if (s.offset < lo || s.offset + s.length > hi) continue;
+        const code = m.codeOf(s.index);
+        const tag = s.cls === 10 && code >= 0xe0000 && code <= 0xe007f;
+        if (run && (!tag || run.end !== s.offset)) flush();
+        if (tag) {
+          run ??= { offset: s.offset, end: s.offset, span: s.index, cps: [] };
+          run.cps.push(code);
+          run.end = s.offset + s.length;
+        } else if (s.cls === 4 && DECODED_OSC.has(code)) {
+          const d = decodeOsc(m.read(s.offset, s.length), false);
+          if (d) payloads.push({ ...d, offset: s.offset, length: s.length, span: s.index });
+        }
+      }
+      flush();
+      return { payloads, next: null };
     },
     async searchRaw(grantId, query): Promise<SearchHits> {
       const g = liveGrant(grantId);

@@ -34,7 +34,7 @@ describe('withheld class and Stray flag', () => {
   });
 
   it('describes withheld text and a stray C1 byte as an investigator reads them', () => {
-    expect(describeSpan(span({}))).toBe('Withheld: text one reading shows, withheld (a UTF-8 and an 8-bit terminal disagree here), 7 bytes');
+    expect(describeSpan(span({}))).toBe('Withheld: text one reading shows, withheld (not every terminal reading shows this), 7 bytes');
     expect(describeSpan(span({ cls: 9, length: 1, meaning: 'invalid UTF-8 (8-bit terminal: IND index)', flags: 32 })))
       .toBe('invalid UTF-8 — an 8-bit terminal reads C1 IND index, 1 byte');
     // An OSC a raw 0x9D opened: the flag is named.

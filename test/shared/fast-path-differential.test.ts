@@ -1,7 +1,7 @@
 /**
  * Differential fuzz: the parser's fast paths (ground text scanned four bytes at a time, whole CSI
  * in one loop, parameter runs, string payload skipping, the lockstep ASCII run) against the pure
- * state machine (`stateMachineOnly`: every unit through the transition table one at a time).
+ * state machine (StateMachine, the reference: every unit through the transition table one at a time).
  *
  * For random streams weighted to the hard classes (ESC/CSI edge cases, C0 inside CSI, raw and
  * encoded C1, strays, invalid and cut UTF-8, invisible code points and joiners, line-moving
@@ -9,8 +9,8 @@
  * are for (ASCII runs, SGR, plain CSI), random chunk cuts over unaligned views, random limits,
  * both CR modes and the offset map on and off, both must give identical:
  * - sanitized text bytes and report (JSON),
- * - spans passed to `onSpan` (every argument, in order; also without `onSpan`, where plain SGR is
- *   counted inside the fast path),
+ * - spans passed to the `onSpan` hook (every argument, in order; also without it, where plain SGR
+ *   reaches the sanitizer through its `sgr` sink method, counted),
  * - offset map (segment count, text→raw for every text byte, raw→text for every raw byte),
  * - parser events (text runs merged where contiguous; spans and ambiguous stretches in order).
  *
@@ -21,6 +21,7 @@ import { describe, expect, it } from 'vitest';
 import { Parser } from '../../shared/parser/parser';
 import type { ParserSink } from '../../shared/parser/sink';
 import type { SpanClass } from '../../shared/parser/span-class';
+import { StateMachine } from '../../shared/parser/state-machine';
 import { Sanitizer, type SanitizerOptions } from '../../shared/sanitize/sanitizer';
 import { hostileByte, TOKENS } from '../helpers/arbitraries';
 import { bytes, splitAt, utf8 } from '../helpers/record';
@@ -125,7 +126,7 @@ const optionsArb = fc.record({
   limits: limitsArb,
   mapOffsets: fc.boolean(),
   reuseOutputBuffer: fc.boolean(),
-  // Without onSpan the sanitizer lets the parser count plain SGR itself (no span events).
+  // With and without an onSpan hook.
   spans: fc.boolean(),
 });
 
@@ -151,7 +152,7 @@ function runSanitizer(chunks: Uint8Array[], options: SanitizerOptions & { spans?
   const s = new Sanitizer({
     ...rest,
     stateMachineOnly,
-    onSpan: withSpans ? (...args) => { spans.push(JSON.stringify(args)); } : undefined,
+    hooks: withSpans ? { onSpan: (...args) => { spans.push(JSON.stringify(args)); } } : undefined,
   });
   const text: number[] = [];
   for (const c of chunks) for (const b of s.write(c)) text.push(b);
@@ -208,7 +209,7 @@ class EventLog implements ParserSink {
 
 function parserEvents(chunks: Uint8Array[], limits: object, stateMachineOnly: boolean): string[] {
   const log = new EventLog();
-  const p = new Parser(log, limits, { stateMachineOnly });
+  const p = stateMachineOnly ? new StateMachine(log, limits) : new Parser(log, limits);
   for (const c of chunks) p.feed(c);
   p.end();
   log.flush();

@@ -32,22 +32,21 @@ function run(input: Uint8Array, cr: 'newline' | 'overwrite', from = 0, preceding
     cr,
     mapOffsets: true,
     precedingText,
-    onSpan: (cls, off, len, meaning, flags, code) => {
-      quiet = false;
-      out.spans.push([cls, off + from, len, meaning, flags, code]);
+    hooks: {
+      onSpan: (cls, off, len, meaning, flags, code) => {
+        quiet = false;
+        out.spans.push([cls, off + from, len, meaning, flags, code]);
+      },
+      onSegment: (t, tl, r, rl, kind) => {
+        quiet = true;
+        rawEnd = r + from + rl;
+        out.segments.push([t + textFrom, tl, r + from, kind === SegmentKind.Replaced ? -rl : rl]);
+      },
+      onAmbiguous: () => {
+        quiet = false;
+      },
     },
   });
-  const map = s.map!;
-  map.add = (t: number, tl: number, r: number, rl: number, kind: SegmentKind) => {
-    quiet = true;
-    rawEnd = r + from + rl;
-    out.segments.push([t + textFrom, tl, r + from, kind === SegmentKind.Replaced ? -rl : rl]);
-  };
-  const ambiguous = s.ambiguous.bind(s);
-  s.ambiguous = (o: number, l: number, f: number) => {
-    quiet = false;
-    ambiguous(o, l, f);
-  };
   const emit = (t: Uint8Array): void => {
     for (const b of t) out.text.push(b);
   };

@@ -64,7 +64,7 @@ function parserWork(input: Uint8Array): number {
 /** Work measures of the sanitizer: spans it saw, text bytes, offset-map segments. */
 function sanitizerWork(input: Uint8Array, cr: 'newline' | 'overwrite'): number[] {
   let spans = 0;
-  const r = sanitize(input, { cr, mapOffsets: true, onSpan: () => void spans++ });
+  const r = sanitize(input, { cr, mapOffsets: true, hooks: { onSpan: () => void spans++ } });
   return [spans, r.text.length, r.map!.segments];
 }
 

@@ -300,9 +300,9 @@ describe('streaming API', () => {
     expect(a.buffer).not.toBe(b.buffer);
   });
 
-  it('onSpan sees every span the parser reports, in order', () => {
+  it('the onSpan hook sees every span the parser reports, in order', () => {
     const seen: string[] = [];
-    sanitize(bytes('a\x1b[31mb\rc\x1b]0;t\x07'), { onSpan: (cls, offset, length) => seen.push(`${cls}@${offset}+${length}`) });
+    sanitize(bytes('a\x1b[31mb\rc\x1b]0;t\x07'), { hooks: { onSpan: (cls, offset, length) => seen.push(`${cls}@${offset}+${length}`) } });
     expect(seen).toEqual(['3@1+5', '0@7+1', '4@9+6']);
   });
 

@@ -1,7 +1,7 @@
 // The columns a run writes (format.ts): span records, the offset map and display line starts, each
 // streamed into a ColumnWriter (a stored file, or memory that a replay keeps or only counts).
 import { SpanClass, SpanFlag } from '../../../shared/parser';
-import { SegmentKind } from '../../../shared/sanitize';
+import { SegmentKind, type SpanLog } from '../../../shared/sanitize';
 import type { ColumnWriter } from './columns';
 import { LINE_RECORD, MAP_RECORD, MAX_MEANINGS, SPAN_RECORD, Term } from './format';
 
@@ -61,7 +61,7 @@ export class SpanColumn {
     private readonly onStart?: (cls: number, offset: number) => void,
   ) {}
 
-  /** The Sanitizer's span callback. */
+  /** Each span, as the Sanitizer's onSpan hook has it. */
   readonly add = (cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number): void => {
     offset += this.base;
     let id = this.lastId;
@@ -109,6 +109,44 @@ export class SpanColumn {
   }
 }
 
+/** Spans a tally's log holds before they are counted. */
+const TALLY_ENTRIES = 1 << 12;
+
+/**
+ * Spans only counted, not written (a run whose pages are replayed on demand): the Sanitizer
+ * records them into {@link log} (its bulk span channel, no call per span), and each is told to
+ * `onStart` where it begins as the log drains.
+ */
+export class SpanTally {
+  readonly log: SpanLog;
+  private drained = 0;
+
+  /** `base`: raw offset of the run's first byte (its Sanitizer counts from 0). */
+  constructor(private readonly base: number, private readonly onStart?: (cls: number, offset: number) => void) {
+    this.log = {
+      start: new Float64Array(TALLY_ENTRIES),
+      length: new Float64Array(TALLY_ENTRIES),
+      kind: new Int32Array(TALLY_ENTRIES),
+      n: 0,
+      drain: () => this.drain(),
+    };
+  }
+
+  /** Spans reported so far. */
+  get spans(): number {
+    return this.drained + this.log.n;
+  }
+
+  /** Counts the spans in the log (their starts to `onStart`) and empties it. */
+  drain(): void {
+    const log = this.log;
+    const onStart = this.onStart;
+    if (onStart !== undefined) for (let k = 0; k < log.n; k++) onStart(log.kind[k] & 15, log.start[k] + this.base);
+    this.drained += log.n;
+    log.n = 0;
+  }
+}
+
 /** Why a sequence stopped before its grammar ended it, from the byte after it. */
 function interruption(next: number): Term {
   if (next === 0x18) return Term.Can;
@@ -136,7 +174,7 @@ export class MapColumn {
    * A run whose spans are only counted: the span total when the last segment came, so a span
    * since then is seen at a boundary ({@link isQuiet}) without a callback.
    */
-  counter: { readonly spanTotal: number } | null = null;
+  counter: { readonly spans: number } | null = null;
   spansAtAdd = 0;
   /** Raw start of the last segment that began before the one closed before it (`monotonic` from there on), or -1. */
   brokenAt = -1;
@@ -144,10 +182,10 @@ export class MapColumn {
   /** `rawBase`: raw offset of the run's first byte (its Sanitizer counts from 0). */
   constructor(private readonly out: ColumnWriter, private readonly rawBase = 0) {}
 
-  /** The OffsetMap's `add`. */
+  /** Each segment, as the Sanitizer's onSegment hook has it. */
   readonly add = (textPos: number, textLen: number, rawPos: number, rawLen: number, kind: SegmentKind): void => {
     this.quiet = true;
-    if (this.counter !== null) this.spansAtAdd = this.counter.spanTotal;
+    if (this.counter !== null) this.spansAtAdd = this.counter.spans;
     rawPos += this.rawBase;
     if (this.has && kind === SegmentKind.Verbatim && this.kind === SegmentKind.Verbatim
       && this.rStart + this.rLen === rawPos && this.textEnd === textPos) {
@@ -177,7 +215,7 @@ export class MapColumn {
 
   /** Nothing but text came since the last segment (Snap.neutral's `quiet`). */
   get isQuiet(): boolean {
-    return this.quiet && (this.counter === null || this.counter.spanTotal === this.spansAtAdd);
+    return this.quiet && (this.counter === null || this.counter.spans === this.spansAtAdd);
   }
 
   /** Segments written plus the one still open. */

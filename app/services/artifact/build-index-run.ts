@@ -8,13 +8,14 @@ import type { Hash } from 'node:crypto';
 import { SPAN_CLASS_COUNT } from '../../../shared/parser';
 import type { RemovalReport } from '../../../shared/sanitize';
 import { BuildRun, type RunColumns, type RunOptions } from './build-run';
+import { SecretSink, secretsPolicy, type SecretRunData } from './build-secrets';
 import { matches, ownerOf, type Snap, type SnapshotTable } from './build-snap';
 import { ColumnWriter } from './columns';
 import { CHECKPOINT_FIELDS, CHECKPOINT_RECORD, fineMinimap, lazyMinimap } from './format';
 import { concatF64, MAX_REPLAY_PAGES, pageRecord } from './pages';
 import { trace } from './trace';
 
-/** First piece fed after a boundary the parser was not at rest at, or while listening for spans (doubling up to a page). */
+/** First piece fed after a boundary the parser was not at rest at (doubling up to a page). */
 const FIRST_PROBE = 256;
 
 /** Pages between the boundaries where a later run offers to take over (1 MiB of 128 KiB pages; see publish). */
@@ -56,11 +57,16 @@ export interface RunOutcome {
   /** Per page record: the minimap counts (SPAN_CLASS_COUNT) of the bucket the page starts in, as of its start. */
   readonly miniAt: Uint32Array;
   readonly mapBrokenAt: number;
+  /** Its secrets (build-secrets.ts), in its own text offsets. */
+  readonly secrets: SecretRunData;
 }
 
 /** The buffers an outcome holds (to transfer, not copy, between threads). */
 export function outcomeBuffers(x: RunOutcome): ArrayBuffer[] {
-  return [...x.checkpoints.map((c) => c.buffer as ArrayBuffer), x.pages.buffer as ArrayBuffer, x.minimap.buffer as ArrayBuffer, x.miniAt.buffer as ArrayBuffer];
+  return [
+    ...x.checkpoints.map((c) => c.buffer as ArrayBuffer), x.pages.buffer as ArrayBuffer, x.minimap.buffer as ArrayBuffer, x.miniAt.buffer as ArrayBuffer,
+    ...x.secrets.records.map((r) => r.buffer as ArrayBuffer), x.secrets.idle.buffer as ArrayBuffer,
+  ];
 }
 
 /** An index run (see the top of this file). */
@@ -78,25 +84,16 @@ export class IndexRun extends BuildRun {
   stopAt: number | null = null;
   stopSnap: Snap | null = null;
   private readonly reports: Record<number, RemovalReport> = {};
-  private readonly stored: boolean;
   /** The last page whose start could begin a replay. */
   private lastNeutralPage = 0;
   /** Boundaries passed while the parser was not at rest: they wait for the first point where it is. */
   private readonly pendingCps: number[][] = [];
   private probe = FIRST_PROBE;
-  // Spans counted per write (a run that stores none): the Sanitizer's counts by class after the last
-  // write and now, what the listener counted itself since, and whether it listens.
-  private countsBefore = new Float64Array(SPAN_CLASS_COUNT);
-  private countsNow = new Float64Array(SPAN_CLASS_COUNT);
-  private readonly heard = new Float64Array(SPAN_CLASS_COUNT);
-  private readonly listener: (cls: number, offset: number) => void;
-  private listening = false;
-  private probeBytes = FIRST_PROBE;
 
   constructor(o: RunOptions, private readonly spec: IndexRunSpec) {
     const k = spec.index;
     const stored = spec.stored;
-    // A stored index's minimap is counted span by span, at the fine geometry; a replayed one's per write, coarser (format.ts lazyMinimap).
+    // Spans are counted where they begin: at the fine geometry in a stored index's minimap, coarser in a replayed one's (format.ts lazyMinimap).
     const spanStart: { count?: (cls: number, offset: number) => void } = {};
     const counted = {
       spans: null,
@@ -106,7 +103,7 @@ export class IndexRun extends BuildRun {
     };
     super(o, stored ?? counted, { at: spec.starts[k], hash: spec.hash, onSpanStart: (cls, offset) => spanStart.count!(cls, offset) });
     this.k = k;
-    this.stored = stored !== null;
+    this.secretSink = new SecretSink(secretsPolicy(o.secrets));
     this.end = k + 1 < spec.starts.length ? spec.starts[k + 1] : this.size;
     this.checkpoints = spec.checkpoints;
     const mini = (this.mini = stored ? fineMinimap(this.size) : lazyMinimap(this.size));
@@ -114,14 +111,11 @@ export class IndexRun extends BuildRun {
     spanStart.count = (cls, offset) => {
       minimap[cls * mini.buckets + Math.floor(offset / mini.bucketBytes)]++;
     };
-    const heard = this.heard;
-    const base = this.start;
-    // Across a write edge the parser was not at rest at, a span may begin in an earlier bucket:
-    // spans are heard one by one there, each counted in the bucket it starts in.
-    this.listener = (cls, offset) => {
-      minimap[cls * mini.buckets + Math.floor((offset + base) / mini.bucketBytes)]++;
-      heard[cls]++;
-    };
+  }
+
+  /** Where its text is scanned for secrets. */
+  get secrets(): SecretSink {
+    return this.secretSink!;
   }
 
   /** Span ends never decrease in stored order (counted: the parser's order, which the queries take as it is). */
@@ -140,6 +134,7 @@ export class IndexRun extends BuildRun {
     const page = pos / this.o.pageBytes;
     const s = this.snap(pos);
     if (s.neutral) this.lastNeutralPage = page;
+    this.secrets.pageStart();
     const restart = page - this.lastNeutralPage <= MAX_REPLAY_PAGES ? this.lastNeutralPage : -1;
     this.pages.push(pageRecord(s, this.mapCol.count, restart));
     const bucket = Math.min(this.mini.buckets - 1, Math.floor(pos / this.mini.bucketBytes));
@@ -150,68 +145,25 @@ export class IndexRun extends BuildRun {
   protected override feedPage(view: Uint8Array, pos: number): void {
     const pending = this.pendingCps;
     if (pending.length === 0) {
-      this.feed(view, pos);
+      this.feed(view);
       return;
     }
     // A boundary waits for the parser to come to rest: feed in growing pieces and look after each.
     const n = view.length;
     for (let at = 0; at < n;) {
       const piece = pending.length > 0 ? Math.min(this.probe, n - at) : n - at;
-      this.feed(at === 0 && piece === n ? view : view.subarray(at, at + piece), pos + at);
+      this.feed(at === 0 && piece === n ? view : view.subarray(at, at + piece));
       at += piece;
       if (pending.length > 0) {
-        if (this.sanitizer.atRest) this.resolveCheckpoints(pos + at);
+        if (this.sanitizer.parserAtRest) this.resolveCheckpoints(pos + at);
         else this.probe = Math.min(this.probe * 2, this.o.pageBytes);
       }
     }
   }
 
-  /** Sanitizes `bytes` (from raw `at` on); spans only counted: a minimap bucket at a time, counted after each write. */
-  private feed(bytes: Uint8Array, at: number): void {
-    if (this.stored) {
-      this.emit(this.sanitizer.write(bytes));
-      return;
-    }
-    const bucketBytes = this.mini.bucketBytes;
-    for (let a = 0; a < bytes.length;) {
-      let b = Math.min(bytes.length, (Math.floor((at + a) / bucketBytes) + 1) * bucketBytes - at);
-      // While listening, in growing pieces: it stops once the parser is at rest again.
-      if (this.listening) b = Math.min(b, a + this.probeBytes);
-      this.emit(this.sanitizer.write(a === 0 && b === bytes.length ? bytes : bytes.subarray(a, b)));
-      this.countWrite(at + a);
-      a = b;
-    }
-  }
-
-  /**
-   * After a write of the bytes from raw `at` on (within one minimap bucket): the spans reported
-   * meanwhile go to that bucket, but those the listener counted where they begin. It listens next
-   * while the parser is not at rest (a span may then begin before the next write), over writes of
-   * growing size: most sequences open at a write's edge end a few bytes on. Plain SGR the parser
-   * counts itself lie within one write, so they are never the listener's.
-   */
-  private countWrite(at: number): void {
-    const now = this.countsNow;
-    const before = this.countsBefore;
-    const heard = this.heard;
-    const mini = this.mini;
-    this.sanitizer.spanCounts(now);
-    const bucket = Math.min(mini.buckets - 1, Math.floor(at / mini.bucketBytes));
-    for (let c = 0; c < SPAN_CLASS_COUNT; c++) {
-      const d = now[c] - before[c] - heard[c];
-      if (d !== 0) this.minimap[c * mini.buckets + bucket] += d;
-      heard[c] = 0;
-    }
-    this.countsNow = before;
-    this.countsBefore = now;
-    const rest = this.sanitizer.atRest;
-    if (rest === this.listening) {
-      this.listening = !rest;
-      this.sanitizer.listenSpans(this.listening ? this.listener : null);
-      this.probeBytes = FIRST_PROBE;
-    } else if (this.listening) {
-      this.probeBytes *= 2;
-    }
+  /** Sanitizes `bytes`. */
+  private feed(bytes: Uint8Array): void {
+    this.emit(this.sanitizer.write(bytes));
   }
 
   protected override afterPage(pos: number): boolean {
@@ -230,7 +182,7 @@ export class IndexRun extends BuildRun {
     }
     // As of the boundary: every span reported so far ended by it (the queries' lower bound).
     const cp = [pos, this.spans, pos, this.textBytes, this.mapCol.segments, this.lineCol.count, this.spans];
-    if (this.pendingCps.length === 0 && this.sanitizer.atRest) this.writeCheckpoint(cp);
+    if (this.pendingCps.length === 0 && this.sanitizer.parserAtRest) this.writeCheckpoint(cp);
     else {
       if (this.pendingCps.length === 0) this.probe = FIRST_PROBE;
       this.pendingCps.push(cp);
@@ -239,9 +191,8 @@ export class IndexRun extends BuildRun {
   }
 
   protected override ended(): void {
-    // Spans the end reports (strings left open) begin where the listener, on since the parser is not at rest, counts them.
-    if (!this.stored) this.countWrite(Math.max(0, this.size - 1));
     if (this.pendingCps.length > 0) this.resolveCheckpoints(this.size);
+    this.secrets.end();
     this.mapCol.finish();
     // Whether the artifact shows a line at all is the merge's call when there are segments.
     if (this.k === 0) this.lineCol.finish(this.size > 0);
@@ -273,7 +224,7 @@ export class IndexRun extends BuildRun {
   private publish(pos: number): void {
     const s = this.snap(pos);
     const page = pos / this.o.pageBytes;
-    if (s.neutral && page % HAND_OVER_PAGES === 0) this.reports[pos] = this.sanitizer.report();
+    if (s.neutral && page % HAND_OVER_PAGES === 0) this.reports[pos] = this.sanitizer.getReport();
     else s.neutral = false;
     this.spec.table!.put(page, s);
   }
@@ -286,13 +237,14 @@ export class IndexRun extends BuildRun {
       start: this.start,
       stopAt: this.stopAt,
       stop: this.stopSnap!,
-      report: this.sanitizer.report(),
+      report: this.sanitizer.getReport(),
       reports: this.reports,
       checkpoints: this.checkpoints.kept,
       pages: concatF64(this.pages),
       minimap: this.minimap,
       miniAt: Uint32Array.from(this.miniAt),
       mapBrokenAt: this.mapCol.brokenAt,
+      secrets: this.secrets.outcome(),
     };
   }
 }

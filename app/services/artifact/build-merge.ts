@@ -7,6 +7,7 @@
 import type { RemovalReport } from '../../../shared/sanitize';
 import { SPAN_CLASS_COUNT } from '../../../shared/parser';
 import type { IndexRun, RunOutcome } from './build-index-run';
+import type { SecretRun } from './build-secrets';
 import { ownerOf, type Snap, type SnapshotTable } from './build-snap';
 import { CHECKPOINT_FIELDS, CHECKPOINT_RECORD } from './format';
 import { concatF64, PAGE_FIELDS, PageField } from './pages';
@@ -25,6 +26,8 @@ export interface RunParts {
   readonly report: RemovalReport;
   /** Boundaries where a later segment's run took over. */
   readonly splices: readonly number[];
+  /** Each run's secrets in the order the text takes them, to be spliced (build-secrets.ts). */
+  readonly secrets: readonly SecretRun[];
 }
 
 /** The parts of a build that ran in one run (`run` has ended and written its end record). */
@@ -32,7 +35,8 @@ export function oneRun(run: IndexRun): RunParts {
   return {
     size: run.size, mini: run.mini, minimap: run.minimap, pages: concatF64(run.pages),
     counts: { spans: run.spans, textBytes: run.textBytes, lines: run.lineCol.count, segments: run.mapCol.count },
-    monotonic: run.mapCol.monotonic, endsOrdered: run.endsOrdered, report: run.sanitizer.report(), splices: [],
+    monotonic: run.mapCol.monotonic, endsOrdered: run.endsOrdered, report: run.sanitizer.getReport(), splices: [],
+    secrets: [{ ...run.secrets.outcome(), firstPage: 0, shift: 0, from: 0 }],
   };
 }
 
@@ -48,7 +52,7 @@ export function mergeRuns(
   const minimap = first.minimap;
   const records: Float64Array[] = [...first.pages];
   const checkpoints = first.checkpoints;
-  const reportPieces: [RemovalReport, RemovalReport | null][] = [[first.sanitizer.report(), null]];
+  const reportPieces: [RemovalReport, RemovalReport | null][] = [[first.sanitizer.getReport(), null]];
   // Spans are counted, not stored: their order is the parser's (queries.ts), as stated by the run.
   const endsOrdered = first.endsOrdered;
   let monotonic = first.mapCol.monotonic;
@@ -56,6 +60,7 @@ export function mergeRuns(
   let at: number | null = first.stopAt;
   let last: RunOutcome | null = null;
   const splices: number[] = [];
+  const secrets: SecretRun[] = [{ ...first.secrets.outcome(), firstPage: 0, shift: 0, from: 0 }];
   while (at !== null) {
     splices.push(at);
     const k = ownerOf(starts, at);
@@ -66,6 +71,7 @@ export function mergeRuns(
     if (!from) throw new Error('index segments do not join: no report at the hand-over (internal error)');
     reportPieces.push([q.report, from]);
     const d = { spans: prev.spans - mine.spans, text: prev.text - mine.text, seg: segments(prev) - segments(mine), lines: prev.lines - mine.lines };
+    secrets.push({ ...q.secrets, firstPage: q.start / pageBytes, shift: d.text, from: prev.text });
     // Page records from the hand-over on, shifted; the open map segment is the earlier run's while the later run's has not closed.
     const firstPage = q.start / pageBytes;
     const n = q.pages.length / PAGE_FIELDS;
@@ -117,7 +123,7 @@ export function mergeRuns(
   return {
     size: first.size, mini, minimap, pages: concatF64(records),
     counts: { spans: end[PageField.Spans], textBytes: end[PageField.Text], lines: end[PageField.Lines], segments: end[PageField.MapClosed] },
-    monotonic, endsOrdered, report: combineReports(reportPieces, last!.start), splices,
+    monotonic, endsOrdered, report: combineReports(reportPieces, last!.start), splices, secrets,
   };
 }
 

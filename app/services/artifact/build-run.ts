@@ -5,10 +5,10 @@
 // run.ts) or a replay of pages (replay.ts).
 import { closeSync, constants as fsc, fstatSync, openSync, readSync } from 'node:fs';
 import type { Hash } from 'node:crypto';
-import { SegmentKind } from '../../../shared/sanitize';
+import { Sanitizer, SegmentKind } from '../../../shared/sanitize';
 import { readUpTo } from '../../files/read-up-to';
-import { LineColumn, MapColumn, MeaningTable, SpanColumn, type RawBytes } from './build-columns';
-import { BuildSanitizer } from './build-sanitizer';
+import { LineColumn, MapColumn, MeaningTable, SpanColumn, SpanTally, type RawBytes } from './build-columns';
+import type { SecretSink, SecretsSetup } from './build-secrets';
 import type { Snap } from './build-snap';
 import type { ColumnWriter } from './columns';
 import { MAX_LINE_BYTES, type IndexSanitizerOptions } from './format';
@@ -25,9 +25,11 @@ export interface RunOptions {
   readonly pageBytes: number;
   readonly maxLineBytes?: number;
   readonly shouldCancel?: () => boolean;
+  /** The redaction an index run records its secrets with (build-secrets.ts; absent: the built-in rules). */
+  readonly secrets?: SecretsSetup;
 }
 
-/** Where a run's columns go: spans (null: counted only, from the Sanitizer's counts), text, map and lines. */
+/** Where a run's columns go: spans (null: counted only, through the Sanitizer's span log), text, map and lines. */
 export interface RunColumns {
   readonly spans: ColumnWriter | null;
   readonly text: ColumnWriter;
@@ -61,15 +63,18 @@ export class BuildCancelled extends Error {
 export abstract class BuildRun implements RawBytes {
   readonly start: number;
   readonly size: number;
-  readonly sanitizer: BuildSanitizer;
+  readonly sanitizer: Sanitizer;
   readonly mapCol: MapColumn;
   readonly lineCol: LineColumn;
-  /** Span records (a run that counts spans from the Sanitizer has none). */
+  /** Span records, or (a run that only counts spans) their tally. */
   readonly spanCol: SpanColumn | null;
+  readonly tally: SpanTally | null;
   readonly meanings: MeaningTable;
   textBytes = 0;
   /** The last text byte emitted (-1: none yet). */
   protected lastText = -1;
+  /** Where an index run's text goes to be scanned for secrets (a replay has none). */
+  protected secretSink: SecretSink | null = null;
   protected readonly fd: number;
   private readonly hash: Hash | null;
   private readonly textOut: ColumnWriter;
@@ -94,27 +99,36 @@ export abstract class BuildRun implements RawBytes {
     this.mapCol = new MapColumn(columns.map, this.start);
     this.lineCol = new LineColumn(columns.lines, o.maxLineBytes ?? MAX_LINE_BYTES);
     this.meanings = from.meanings ?? new MeaningTable();
-    this.spanCol = columns.spans === null ? null : new SpanColumn(columns.spans, this.start, this, this.meanings, from.countSpans, from.onSpanStart);
+    const spanCol = (this.spanCol = columns.spans === null ? null : new SpanColumn(columns.spans, this.start, this, this.meanings, from.countSpans, from.onSpanStart));
+    const tally = (this.tally = columns.spans === null ? new SpanTally(this.start, from.onSpanStart) : null);
     const map = this.mapCol;
-    const spanCol = this.spanCol;
-    this.sanitizer = new BuildSanitizer(o.sanitizer, from.precedingText ?? 0, {
-      onSpan: spanCol === null ? undefined : (cls, offset, length, meaning, flags, code) => {
-        map.quiet = false;
-        spanCol.add(cls, offset, length, meaning, flags, code);
-      },
-      onSegment: map.add,
-      // A stretch may leave a line break or space pending: the boundary after it is not neutral.
-      onAmbiguous: () => {
-        map.quiet = false;
+    // The offset map's segments are streamed to its column, not kept in an OffsetMap (25 bytes a
+    // segment, ~1 GB for a hostile GiB).
+    this.sanitizer = new Sanitizer({
+      cr: o.sanitizer.cr,
+      limits: o.sanitizer.limits,
+      reuseOutputBuffer: true,
+      precedingText: from.precedingText ?? 0,
+      spanLog: tally?.log,
+      hooks: {
+        onSpan: spanCol === null ? undefined : (cls, offset, length, meaning, flags, code) => {
+          map.quiet = false;
+          spanCol.add(cls, offset, length, meaning, flags, code);
+        },
+        onSegment: map.add,
+        // A stretch may leave a line break or space pending: the boundary after it is not neutral.
+        onAmbiguous: () => {
+          map.quiet = false;
+        },
       },
     });
-    // Spans only counted: a span since the last segment is seen through the Sanitizer's total.
-    if (spanCol === null) map.counter = this.sanitizer;
+    // Spans only counted: a span since the last segment is seen through the tally's total.
+    map.counter = tally;
   }
 
   /** Spans reported so far. */
   get spans(): number {
-    return this.spanCol?.spans ?? this.sanitizer.spanTotal;
+    return this.spanCol?.spans ?? (this.tally as SpanTally).spans;
   }
 
   /** Runs from its start to the end of the file, or until {@link beforePage} or {@link afterPage} stops it. */
@@ -134,6 +148,8 @@ export abstract class BuildRun implements RawBytes {
       this.chunk = view;
       this.chunkBase = pos;
       this.feedPage(view, pos);
+      // What a page's end asks sees the spans of the page counted.
+      this.tally?.drain();
       // The last bytes of this page, for terminators of spans that end in the next one.
       this.keepTail(view);
       pos += n;
@@ -146,6 +162,7 @@ export abstract class BuildRun implements RawBytes {
       progress?.(pos);
     }
     this.emit(this.sanitizer.end());
+    this.tally?.drain();
     this.ended();
   }
 
@@ -171,6 +188,7 @@ export abstract class BuildRun implements RawBytes {
   protected emit(text: Uint8Array): void {
     if (text.length === 0) return;
     this.textOut.write(text);
+    this.secretSink?.text(text);
     this.lineCol.scan(text);
     this.textBytes += text.length;
     this.lastText = text[text.length - 1];
@@ -182,7 +200,7 @@ export abstract class BuildRun implements RawBytes {
     const overwrite = this.o.sanitizer.cr === 'overwrite';
     const fresh = pos === this.start;
     const mergeable = m.mergeableAt(pos, this.textBytes);
-    let neutral = fresh || (m.isQuiet && this.sanitizer.atRest);
+    let neutral = fresh || (m.isQuiet && this.sanitizer.parserAtRest);
     if (neutral && overwrite && !fresh) neutral = mergeable && this.lastText === LF;
     const t = this.lastText;
     return {

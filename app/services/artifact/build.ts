@@ -13,9 +13,10 @@ import type { RemovalReport } from '../../../shared/sanitize';
 import { IndexRun, type RunOutcome } from './build-index-run';
 import { mergeRuns, oneRun, type RunParts } from './build-merge';
 import { BuildCancelled, type RunColumns, type RunOptions } from './build-run';
+import { SECRET_RECORD, SECRET_RULES, SECRETS_FILE, secretsKey, secretsPolicy, spliceSecrets } from './build-secrets';
 import { planSegments, SnapshotTable } from './build-snap';
 import { ColumnWriter } from './columns';
-import { CHECKPOINT_RECORD, FILE_ORDER, INDEX_FORMAT, MANIFEST, MAX_LINE_BYTES, MAX_MEANINGS, SUMS, type IndexFileName, type IndexManifest } from './format';
+import { CHECKPOINT_RECORD, FILE_ORDER, INDEX_FORMAT, MANIFEST, MAX_LINE_BYTES, MAX_MEANINGS, SUMS, type IndexFileName, type IndexManifest, type IndexSecrets } from './format';
 import { COLUMN_FIELD, COLUMN_RECORD, MAX_REPLAY_PAGES, PAGE_FIELDS, PageField, PageTable, STORED_FIELD, STORED_FILES } from './pages';
 import { replayPages } from './replay';
 import { trace } from './trace';
@@ -165,11 +166,15 @@ export function finishIndex(o: BuildOptions, first: IndexRun, parts: RunParts, f
   pagesOut.write(new Uint8Array(table.f.buffer, table.f.byteOffset, table.f.byteLength));
   const minimapOut = new ColumnWriter(join(o.outDir, 'minimap.bin'));
   minimapOut.write(new Uint8Array(parts.minimap.buffer, parts.minimap.byteOffset, parts.minimap.byteLength));
+  const secretsOut = new ColumnWriter(join(o.outDir, SECRETS_FILE));
+  const byRule = spliceSecrets(parts.secrets, table, replaySource(o, table, meanings), secretsPolicy(o.secrets), secretsOut);
+  const secrets: IndexSecrets = { key: o.secrets?.key ?? secretsKey(null), rules: SECRET_RULES, count: secretsOut.bytes / SECRET_RECORD, byRule };
   const writers: Record<IndexFileName, ColumnWriter> = {
     'pages.bin': pagesOut,
     'stored-spans.bin': stored[0], 'stored-text.bin': stored[1], 'stored-map.bin': stored[2], 'stored-lines.bin': stored[3],
     'minimap.bin': minimapOut,
     'checkpoints.bin': files.checkpoints,
+    'secrets.bin': secretsOut,
   };
   const sizes = {} as Record<IndexFileName, number>;
   const sums: number[] = [];
@@ -178,7 +183,7 @@ export function finishIndex(o: BuildOptions, first: IndexRun, parts: RunParts, f
     sizes[name] = bytes;
     sums.push(...s);
   }
-  const manifest = writeManifest(o, parts, meanings, sizes, sums, digest, started);
+  const manifest = writeManifest(o, parts, meanings, secrets, sizes, sums, digest, started);
   trace?.('index written');
   return { manifest, splices: parts.splices };
 }
@@ -206,10 +211,7 @@ export function meaningsOf(report: RemovalReport): string[] {
  */
 function storePages(o: BuildOptions, table: PageTable, meanings: readonly string[]): ColumnWriter[] {
   const out = STORED_FILES.map((name) => new ColumnWriter(join(o.outDir, name)));
-  const src = {
-    rawPath: o.rawPath, sha256: o.sha256, sanitizerFingerprint: o.sanitizerFingerprint, sanitizer: o.sanitizer, pageBytes: o.pageBytes,
-    maxLineBytes: o.maxLineBytes ?? MAX_LINE_BYTES, meanings, table,
-  };
+  const src = replaySource(o, table, meanings);
   const n = table.pages;
   let p = 0;
   while (p < n) {
@@ -236,9 +238,17 @@ function storePages(o: BuildOptions, table: PageTable, meanings: readonly string
   return out;
 }
 
+/** What a replay of the index being built needs. */
+function replaySource(o: BuildOptions, table: PageTable, meanings: readonly string[]) {
+  return {
+    rawPath: o.rawPath, sha256: o.sha256, sanitizerFingerprint: o.sanitizerFingerprint, sanitizer: o.sanitizer, pageBytes: o.pageBytes,
+    maxLineBytes: o.maxLineBytes ?? MAX_LINE_BYTES, meanings, table,
+  };
+}
+
 /** Writes sums.bin and the manifest of a build whose files are complete. */
 function writeManifest(
-  o: BuildOptions, parts: RunParts, meanings: readonly string[], files: Record<IndexFileName, number>, sums: number[], digest: string | null, started: number,
+  o: BuildOptions, parts: RunParts, meanings: readonly string[], secrets: IndexSecrets, files: Record<IndexFileName, number>, sums: number[], digest: string | null, started: number,
 ): IndexManifest {
   const sumsBytes = new Uint8Array(Uint32Array.from(sums).buffer);
   writeFileSync(join(o.outDir, SUMS), sumsBytes, { mode: 0o600, flag: 'wx' });
@@ -257,6 +267,7 @@ function writeManifest(
     endsOrdered: parts.endsOrdered,
     meanings,
     report: { ...parts.report, sha256: digest !== null ? o.sha256 : parts.report.sha256 },
+    secrets,
     files,
     sumsSha256: createHash('sha256').update(sumsBytes).digest('hex'),
     builtMs: Math.round(performance.now() - started),

@@ -26,9 +26,11 @@ export function sanitizerFingerprint(): string {
     const s = new Sanitizer({
       cr,
       mapOffsets: true,
-      onSpan: (cls, off, len, meaning, flags, code) => {
-        spans.push(cls, off, len, flags, code);
-        h.update(meaning);
+      hooks: {
+        onSpan: (cls, off, len, meaning, flags, code) => {
+          spans.push(cls, off, len, flags, code);
+          h.update(meaning);
+        },
       },
     });
     // Two chunks so state across a boundary is part of the fingerprint too.

@@ -35,13 +35,17 @@
 //                    or held joiner open), found by feeding the bytes after a busy boundary in
 //                    growing pieces; `resume span` is the number of spans reported by then. A fresh
 //                    Parser fed from `resume` reports exactly the spans from `resume span` on.
+// - `secrets.bin`    the suspected secrets in the text (build-secrets.ts: the redaction stage of the
+//                    capture, with the vault's allowlist), SECRET_RECORD bytes each, in text order,
+//                    none overlapping: textStart f64 | textEnd f64 | rule f64 (index into the
+//                    manifest's `secrets.rules`). Their raw ranges are the offset map's image.
 // - `sums.bin`       u32 CRC-32 per 64 KiB block of each file above, files in FILE_ORDER.
 //
 // The meaning table numbers meanings as spans name them: sorted when pages are replayed (a replay
 // and the pages stored after the build number them by it), else in order of first appearance.
 
 /** Bump on any change to the layout above: older caches are rebuilt. */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 6;
 
 export const SPAN_RECORD = 24;
 export const MAP_RECORD = 24;
@@ -61,10 +65,10 @@ export const MAX_FINE_BUCKETS = 1 << 16;
 export const MAX_MEANINGS = 4095;
 
 /** The index's data files, in the order their sums are stored. */
-export const FILE_ORDER = ['pages.bin', 'stored-spans.bin', 'stored-text.bin', 'stored-map.bin', 'stored-lines.bin', 'minimap.bin', 'checkpoints.bin'] as const;
+export const FILE_ORDER = ['pages.bin', 'stored-spans.bin', 'stored-text.bin', 'stored-map.bin', 'stored-lines.bin', 'minimap.bin', 'checkpoints.bin', 'secrets.bin'] as const;
 export type IndexFileName = (typeof FILE_ORDER)[number];
 /** What a query reads (IndexReader.files): the four columns, the minimap and the checkpoints. */
-export type IndexFile = 'spans.bin' | 'text.bin' | 'map.bin' | 'lines.bin' | 'minimap.bin' | 'checkpoints.bin';
+export type IndexFile = 'spans.bin' | 'text.bin' | 'map.bin' | 'lines.bin' | 'minimap.bin' | 'checkpoints.bin' | 'secrets.bin';
 export const MANIFEST = 'manifest.json';
 export const SUMS = 'sums.bin';
 
@@ -105,10 +109,20 @@ export interface IndexManifest {
   readonly endsOrdered: boolean;
   readonly meanings: readonly string[];
   readonly report: unknown;
+  /** The secrets column: what made it (build-secrets.ts secretsKey), its rule table, and its counts. */
+  readonly secrets: IndexSecrets;
   readonly files: Readonly<Record<IndexFileName, number>>;
   readonly sumsSha256: string;
   readonly builtMs: number;
   readonly createdAt: string;
+}
+
+/** The manifest's account of the secrets column (never a value). */
+export interface IndexSecrets {
+  readonly key: string;
+  readonly rules: readonly string[];
+  readonly count: number;
+  readonly byRule: Readonly<Record<string, number>>;
 }
 
 /** A replayed index's minimap: LAZY_MINI_BUCKETS buckets, none narrower than LAZY_MINI_BYTES (see {@link lazyMinimap}). */
@@ -118,11 +132,9 @@ export const LAZY_MINI_BUCKETS = 16 << 10;
 /**
  * The minimap geometry of an index whose pages are replayed: whole groups of fine buckets, about
  * LAZY_MINI_BUCKETS of them (16 times the renderer's 1,024 rows, so its sums come out even), at
- * least LAZY_MINI_BYTES wide. Its build counts spans per bucket, one Sanitizer write each
- * (build-index-run.ts countWrite), not per span: a write costs more than the span callbacks it
- * saves when it is small, and every edge between writes sends sequences open across it down the
- * parser's slow path. A 16 MiB artifact (the smallest such) gets 1 KiB buckets, 1 GiB 64 KiB ones:
- * two writes a page. An index that stores every page counts its spans one by one: fine buckets.
+ * least LAZY_MINI_BYTES wide. A 16 MiB artifact (the smallest such) gets 1 KiB buckets, 1 GiB
+ * 64 KiB ones. An index that stores every page has fine buckets. Either way each span is counted
+ * in the bucket it begins in (build-columns.ts SpanColumn, SpanTally).
  */
 export function lazyMinimap(size: number): { buckets: number; bucketBytes: number } {
   const fine = fineMinimap(size).bucketBytes;

@@ -13,6 +13,7 @@ import { concatF64, PageField, PageTable } from './pages';
 import { replayPages, replayText, type ReplaySource } from './replay';
 import type { IndexReader } from './reader';
 import { compileMatch, foldAscii, hitLengthOf, matchSpan, matchStarts, textMatch, type TextMatch } from './search';
+import { SecretCursor, type SecretColumnRef } from './secret-column';
 
 /** One range's search (plain data). */
 export interface RangeSearch {
@@ -23,6 +24,8 @@ export interface RangeSearch {
   readonly match: TextMatch;
   /** Hits to map to raw offsets at most (the rest are counted). */
   readonly maxHits: number;
+  /** The secrets column: a hit that touches a suspected secret is neither listed nor counted. */
+  readonly secrets: SecretColumnRef;
 }
 
 export interface RangeHits {
@@ -49,33 +52,40 @@ export function searchRange(task: RangeSearch, budget = Budget.none): RangeHits 
   // The text carried from the piece before (its last `overlap` bytes) and where it starts.
   let carry: Buffer = Buffer.alloc(0);
   let carryAt = table.get(task.from, PageField.Text);
-  for (let p = task.from; p < table.pages;) {
-    budget.check();
-    // A piece ends before a page a replay can reach (so the next piece can start there): a stretch
-    // of stored pages goes whole into one piece.
-    let last = Math.min(table.pages - 1, p + PIECE_PAGES - 1);
-    while (last + 1 < table.pages && table.get(last + 1, PageField.Restart) < 0) last++;
-    const start = table.replayStart(p);
-    const pages = (replayText(src, start, last) ?? replayPages(src, start, last, TEXT_ONLY).map((x) => x.text)).slice(p - start);
-    // A fresh copy: folded in place for a folding match (the carry, folded before, folds the same).
-    const text = Buffer.concat([carry, ...pages]);
-    if (m.kind === 'bytes' && m.fold) foldAscii(text);
-    const pieceEnd = carryAt + text.length;
-    const final = pieceEnd - overlap >= textEnd || last === table.pages - 1;
-    // Hits must start in this range's text (before textEnd); those in the last `overlap` bytes of a
-    // piece that is not the last are the next piece's to find (its text begins with them).
-    const limit = Math.min(final ? text.length : text.length - overlap, textEnd - carryAt);
-    const found: number[] = [];
-    matchStarts(matcher, text, limit, (i) => {
-      if (++total <= task.maxHits) found.push(carryAt + i);
-    });
-    // Most pieces hold no hit: the map is replayed only for the pages that do.
-    if (found.length > 0) hits.push(...mapToRaw(src, found));
-    p = last + 1;
-    if (final) break;
-    const keep = Math.min(overlap, text.length);
-    carry = text.subarray(text.length - keep);
-    carryAt = pieceEnd - keep;
+  const span = matchSpan(m);
+  const secrets = new SecretCursor(task.secrets, carryAt);
+  try {
+    for (let p = task.from; p < table.pages;) {
+      budget.check();
+      // A piece ends before a page a replay can reach (so the next piece can start there): a stretch
+      // of stored pages goes whole into one piece.
+      let last = Math.min(table.pages - 1, p + PIECE_PAGES - 1);
+      while (last + 1 < table.pages && table.get(last + 1, PageField.Restart) < 0) last++;
+      const start = table.replayStart(p);
+      const pages = (replayText(src, start, last) ?? replayPages(src, start, last, TEXT_ONLY).map((x) => x.text)).slice(p - start);
+      // A fresh copy: folded in place for a folding match (the carry, folded before, folds the same).
+      const text = Buffer.concat([carry, ...pages]);
+      if (m.kind === 'bytes' && m.fold) foldAscii(text);
+      const pieceEnd = carryAt + text.length;
+      const final = pieceEnd - overlap >= textEnd || last === table.pages - 1;
+      // Hits must start in this range's text (before textEnd); those in the last `overlap` bytes of a
+      // piece that is not the last are the next piece's to find (its text begins with them).
+      const limit = Math.min(final ? text.length : text.length - overlap, textEnd - carryAt);
+      const found: number[] = [];
+      matchStarts(matcher, text, limit, (i) => {
+        if (secrets.touches(carryAt + i, carryAt + i + span)) return;
+        if (++total <= task.maxHits) found.push(carryAt + i);
+      });
+      // Most pieces hold no hit: the map is replayed only for the pages that do.
+      if (found.length > 0) hits.push(...mapToRaw(src, found));
+      p = last + 1;
+      if (final) break;
+      const keep = Math.min(overlap, text.length);
+      carry = text.subarray(text.length - keep);
+      carryAt = pieceEnd - keep;
+    }
+  } finally {
+    secrets.close();
   }
   return { hits, total };
 }
@@ -131,7 +141,7 @@ export async function searchTextLazy(r: IndexReader, query: string, caseSensitiv
   const n = ranges ?? (script && table.pages >= MIN_WORKER_PAGES ? Math.max(1, Math.min(4, availableParallelism())) : 1);
   const cuts = Array.from({ length: n + 1 }, (_, k) => Math.floor((k * table.pages) / n));
   const tasks: RangeSearch[] = [];
-  for (let k = 0; k < n; k++) if (cuts[k + 1] > cuts[k]) tasks.push({ src, from: cuts[k], to: cuts[k + 1] - 1, match, maxHits: MAX_SEARCH_HITS });
+  for (let k = 0; k < n; k++) if (cuts[k + 1] > cuts[k]) tasks.push({ src, from: cuts[k], to: cuts[k + 1] - 1, match, maxHits: MAX_SEARCH_HITS, secrets: r.secretColumn });
   const results = n === 1 || !script ? tasks.map((t) => searchRange(t, budget)) : await Promise.all(tasks.map((t) => inWorker(script, t)));
   const hits: number[] = [];
   let total = 0;

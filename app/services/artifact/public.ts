@@ -4,13 +4,19 @@
 // sanitized text removed, so it crosses the bridge only under a grant (`getSpanValues`). These
 // projections copy the fields the contract allows by name, so a field added to the index later
 // stays in main until someone decides it may leave.
-import type { SpanInfo, TextLine, TextPage, TextPiece } from '../../../shared/bridge/types';
+import type { SecretInfo, SpanInfo, TextLine, TextPage, TextPiece } from '../../../shared/bridge/types';
 
 export function publicSpan(s: SpanInfo): SpanInfo {
   return { index: s.index, offset: s.offset, length: s.length, cls: s.cls, meaning: s.meaning, flags: s.flags, terminator: s.terminator };
 }
 
+/** A secret as anyone may see it: rule and place, never its value. */
+export function publicSecret(s: SecretInfo): SecretInfo {
+  return { index: s.index, rule: s.rule, offset: s.offset, length: s.length, textOffset: s.textOffset, textLength: s.textLength };
+}
+
 function publicPiece(p: TextPiece): TextPiece {
+  if (p.t === 'secret') return { t: 'secret', secret: publicSecret(p.secret), continued: p.continued };
   if (p.t === 'chip') return p.more === undefined ? { t: 'chip', span: publicSpan(p.span) } : { t: 'chip', span: publicSpan(p.span), more: p.more };
   if (p.t === 'text') return { t: 'text', text: p.text, raw: p.raw, rawLength: p.rawLength, direct: p.direct };
   return { t: 'synthetic', text: p.text, raw: p.raw, rawLength: p.rawLength };

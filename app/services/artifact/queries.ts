@@ -6,11 +6,12 @@
 // a CSI/ESC/DCS header is reported before the sequence that contains it (it nests one level).
 // Hence: binary search on ends, and scans that step over C0 runs before they stop (a non-C0 span X
 // guarantees every later span starts at or after X's end; every earlier span starts before X's end).
-import type { SpanInfo, SpanValue, TextLine, TextPage, TextPiece, TextPosition } from '../../../shared/bridge/types';
+import type { SecretInfo, SpanInfo, SpanValue, TextLine, TextPage, TextPiece, TextPosition } from '../../../shared/bridge/types';
 import { SpanClass, SPAN_CLASS_COUNT, SPAN_CLASS_NAMES } from '../../../shared/parser';
 import { Budget } from './budget';
 import { CHECKPOINT_FIELDS, MAP_RECORD, SPAN_RECORD, TERMINATORS } from './format';
 import type { IndexReader } from './reader';
+import { secretsInText, type SecretRecord } from './secret-column';
 
 /** Spans read per batch while scanning. */
 const SCAN_BATCH = 4096;
@@ -296,7 +297,7 @@ export async function getMinimap(r: IndexReader, buckets: number): Promise<{ buc
 
 // ---- offset map and lines ------------------------------------------------------------------
 
-interface Segment {
+export interface Segment {
   readonly index: number;
   readonly textStart: number;
   readonly rawStart: number;
@@ -307,7 +308,7 @@ interface Segment {
   textEnd: number;
 }
 
-async function segmentsFrom(r: IndexReader, first: number, count: number): Promise<Segment[]> {
+export async function segmentsFrom(r: IndexReader, first: number, count: number): Promise<Segment[]> {
   const n = r.manifest.counts.segments;
   const take = Math.min(count + 1, n - first);
   if (take <= 0) return [];
@@ -327,7 +328,7 @@ async function segField(r: IndexReader, i: number, field: 0 | 1): Promise<number
 }
 
 /** Last segment index whose field (0 textStart, 1 rawStart) is <= x, or -1. */
-async function lastSegAtOrBefore(r: IndexReader, x: number, field: 0 | 1): Promise<number> {
+export async function lastSegAtOrBefore(r: IndexReader, x: number, field: 0 | 1): Promise<number> {
   // Segments that existed at a checkpoint started at or before it (in text, and in raw when monotonic).
   const known = field === 0 ? checkpointAtText(r, x, 4, 0) : r.manifest.monotonic ? checkpointAtRaw(r, x, 4, 0) : 0;
   const lo = Math.max(0, known - 1);
@@ -377,12 +378,14 @@ export async function getTextLines(r: IndexReader, first: number, count: number)
   // The page's spans in one scan (a page of hostile lines holds thousands; one binary search each was slow).
   const pageRawEnd = last === total ? r.manifest.size : textTo > 0 ? await rawEndOfText(r, textTo - 1) : r.manifest.size;
   const feed = new SpanFeed(r, monotonic ? await spansOverlapping(r, rawCursor, pageRawEnd, PAGE_SPANS) : { spans: [], more: 1 });
+  const secrets = await pageSecrets(r, textFrom, textTo);
   for (let li = first; li < last; li++) {
     const ts = starts[li - first];
     const te = starts[li - first + 1];
     const isLast = li === total - 1;
     const rawStart = rawCursor;
     const pieces: TextPiece[] = [];
+    secrets.line(ts, pieces);
     while (si < segs.length && segs[si].textEnd <= ts) si++;
     for (let k = si; k < segs.length && segs[k].textStart < te; k++) {
       const seg = segs[k];
@@ -393,14 +396,21 @@ export async function getTextLines(r: IndexReader, first: number, count: number)
       const prLen = seg.kind === 0 ? pte - pts : seg.rawLength;
       if (monotonic && pr > rawCursor) await addChips(feed, pieces, rawCursor, pr);
       const bytes = text.subarray(pts - textFrom, pte - textFrom);
-      if (seg.kind === 0) {
-        pieces.push({ t: 'text', text: utf8.decode(bytes), raw: pr, rawLength: prLen, direct: true });
-      } else if (bytes.length === 1 && (bytes[0] === 0x0a || bytes[0] === 0x20)) {
-        pieces.push({ t: 'synthetic', text: bytes[0] === 0x0a ? '\n' : ' ', raw: pr, rawLength: prLen });
-      } else {
-        const chip = monotonic ? (await feed.take(pr, pr + prLen, 1)).spans[0] : undefined;
-        if (chip && chip.cls === SpanClass.InvalidUtf8) pieces.push({ t: 'chip', span: chip });
-        else pieces.push({ t: 'text', text: utf8.decode(bytes), raw: pr, rawLength: prLen, direct: false });
+      // A secret's text is not served: the stretches of the piece outside every secret are, and
+      // each secret's own piece stands where its text begins (a replaced piece inside one is left out).
+      const cut = seg.kind === 0
+        ? (a: number, b: number) => pieces.push({ t: 'text', text: utf8.decode(text.subarray(a - textFrom, b - textFrom)), raw: pr + (a - pts), rawLength: b - a, direct: true })
+        : null;
+      if (!secrets.split(pts, pte, pieces, cut)) {
+        if (seg.kind === 0) {
+          pieces.push({ t: 'text', text: utf8.decode(bytes), raw: pr, rawLength: prLen, direct: true });
+        } else if (bytes.length === 1 && (bytes[0] === 0x0a || bytes[0] === 0x20)) {
+          pieces.push({ t: 'synthetic', text: bytes[0] === 0x0a ? '\n' : ' ', raw: pr, rawLength: prLen });
+        } else {
+          const chip = monotonic ? (await feed.take(pr, pr + prLen, 1)).spans[0] : undefined;
+          if (chip && chip.cls === SpanClass.InvalidUtf8) pieces.push({ t: 'chip', span: chip });
+          else pieces.push({ t: 'text', text: utf8.decode(bytes), raw: pr, rawLength: prLen, direct: false });
+        }
       }
       if (pr + prLen > rawCursor) rawCursor = pr + prLen;
     }
@@ -418,6 +428,64 @@ export async function getTextLines(r: IndexReader, first: number, count: number)
     rawCursor = rawEnd;
   }
   return { firstLine: first, totalLines: total, lines };
+}
+
+/**
+ * The secrets of a page of lines, handed out in text order as its pieces are made: a secret's text
+ * is left out of every piece, and the secret's own piece goes where its text begins (or, on the
+ * lines a multi-line secret goes on over, at the line's start, `continued`).
+ */
+class PageSecrets {
+  private k = 0;
+  /** Secrets given a piece on the current line. */
+  private placed = new Set<number>();
+
+  constructor(private readonly list: readonly SecretInfo[]) {}
+
+  /** A line starts at text offset `ts`: a secret begun on an earlier line that goes on here gets its piece first. */
+  line(ts: number, pieces: TextPiece[]): void {
+    this.placed = new Set();
+    while (this.k < this.list.length && end(this.list[this.k]) <= ts) this.k++;
+    const s = this.list[this.k];
+    if (s && s.textOffset < ts) {
+      pieces.push({ t: 'secret', secret: s, continued: true });
+      this.placed.add(s.index);
+    }
+  }
+
+  /**
+   * Walks text `[a, b)` of one piece: `text(x, y)` for each stretch outside every secret (none for
+   * a piece whose text is not to be cut: `text` null), and the piece of each secret that begins in
+   * it in between. Returns false, doing nothing, when no secret touches `[a, b)`.
+   */
+  split(a: number, b: number, pieces: TextPiece[], text: ((x: number, y: number) => void) | null): boolean {
+    let at = a;
+    let touched = false;
+    for (let i = this.k; i < this.list.length && this.list[i].textOffset < b; i++) {
+      const s = this.list[i];
+      if (end(s) <= a) continue;
+      touched = true;
+      if (s.textOffset > at) text?.(at, s.textOffset);
+      if (!this.placed.has(s.index)) {
+        pieces.push({ t: 'secret', secret: s, continued: false });
+        this.placed.add(s.index);
+      }
+      at = Math.max(at, end(s));
+    }
+    if (touched && at < b) text?.(at, b);
+    return touched;
+  }
+}
+
+function end(s: SecretInfo): number {
+  return s.textOffset + s.textLength;
+}
+
+/** The secrets that overlap text `[t0, t1)`, with their raw extents. */
+async function pageSecrets(r: IndexReader, t0: number, t1: number): Promise<PageSecrets> {
+  const list: SecretInfo[] = [];
+  for (const s of await secretsInText(r, t0, t1)) list.push(await secretInfo(r, s));
+  return new PageSecrets(list);
 }
 
 /** Spans one getTextLines call reads up front. */
@@ -531,8 +599,8 @@ export async function textPositionOf(r: IndexReader, raw: number): Promise<TextP
   let best = 0;
   for (let p = 0; p < pieces.length; p++) {
     const q = pieces[p];
-    const start = q.t === 'chip' ? q.span.offset : q.raw;
-    const len = q.t === 'chip' ? q.span.length : q.rawLength;
+    const start = q.t === 'chip' ? q.span.offset : q.t === 'secret' ? q.secret.offset : q.raw;
+    const len = q.t === 'chip' ? q.span.length : q.t === 'secret' ? q.secret.length : q.rawLength;
     if (raw >= start && raw < start + len) return { line, piece: p, kept: kept && q.t === 'text' };
     if (start <= raw) best = p;
   }
@@ -564,6 +632,37 @@ async function overwriteLineOf(r: IndexReader, raw: number, guess: number): Prom
     k += batch.length;
   }
   return null;
+}
+
+/**
+ * The raw bytes a text range came from, `[lowest, highest)` over the map segments it covers: in
+ * newline mode one stretch (removed spans inside it included); in overwrite mode, where a line's
+ * text is taken from its raw bytes in screen order, the stretch that holds them all.
+ */
+export async function rawExtentOfText(r: IndexReader, t0: number, t1: number): Promise<[number, number]> {
+  let lo = Infinity;
+  let hi = -Infinity;
+  let s = Math.max(0, await lastSegAtOrBefore(r, t0, 0));
+  for (;;) {
+    const segs = await segmentsFrom(r, s, 256);
+    if (segs.length === 0) break;
+    for (const seg of segs) {
+      if (seg.textStart >= t1) return lo <= hi ? [lo, hi] : [0, 0];
+      if (seg.textEnd <= t0) continue;
+      const a = seg.kind === 0 ? seg.rawStart + Math.max(0, t0 - seg.textStart) : seg.rawStart;
+      const b = seg.kind === 0 ? seg.rawStart + Math.min(seg.rawLength, t1 - seg.textStart) : seg.rawStart + seg.rawLength;
+      lo = Math.min(lo, a);
+      hi = Math.max(hi, b);
+    }
+    s += segs.length;
+  }
+  return lo <= hi ? [lo, hi] : [0, 0];
+}
+
+/** A record as the bridge shows it: rule, raw extent, text extent (no value). */
+export async function secretInfo(r: IndexReader, s: SecretRecord): Promise<SecretInfo> {
+  const [raw, rawEnd] = await rawExtentOfText(r, s.start, s.end);
+  return { index: s.index, rule: s.rule, offset: raw, length: rawEnd - raw, textOffset: s.start, textLength: s.end - s.start };
 }
 
 /** Text offset -> raw offset (for search hits), with a forward-moving cursor over the map. */

@@ -6,14 +6,16 @@
 import { MAX_SPANS_PER_CALL } from '../../../shared/bridge/limits';
 import { BridgeError } from '../bridge/errors';
 import { Budget, QueryStopped } from './budget';
-import { publicSpan, publicTextPage } from './public';
+import { publicSecret, publicSpan, publicTextPage } from './public';
 import * as q from './queries';
 import { IndexCorrupt, IndexReader, type IndexExpectation } from './reader';
 import { warmReplay } from './replay';
 import { searchRaw, searchText } from './search';
+import { secretsInRaw, secretValues } from './secrets';
+import { decodedPayloads } from './payloads';
 
 /** The queries a host runs (the bridge methods of the same names, and spanValues for getSpanValues). */
-export type QueryMethod = 'getSpans' | 'findSpan' | 'getMinimap' | 'getTextLines' | 'textPositionOf' | 'spanValues' | 'searchText' | 'searchRaw';
+export type QueryMethod = 'getSpans' | 'findSpan' | 'getMinimap' | 'getTextLines' | 'textPositionOf' | 'spanValues' | 'getSecrets' | 'secretValues' | 'payloads' | 'searchText' | 'searchRaw';
 
 /** One query, as main sends it. */
 export interface QueryRequest {
@@ -95,6 +97,19 @@ export class QueryHost {
       case 'spanValues': {
         const [from, to, lo, hi] = a as [number, number, number, number];
         return q.spanValues(r, from, to, lo, hi, MAX_SPANS_PER_CALL, budget);
+      }
+      case 'getSecrets': {
+        const [offset, length] = a as [number, number];
+        return (await secretsInRaw(r, offset, offset + length, undefined, budget)).map(publicSecret);
+      }
+      case 'secretValues': {
+        const [from, to, lo, hi] = a as [number, number, number, number];
+        return secretValues(r, from, to, lo, hi, budget);
+      }
+      case 'payloads': {
+        const [from, to, lo, hi] = a as [number, number, number, number];
+        if (!req.index.expect.rawPath) throw new BridgeError('not-found', 'the raw bytes are no longer in the vault (pruned?)');
+        return decodedPayloads(r, req.index.expect.rawPath, from, to, lo, hi, budget);
       }
       case 'searchText': {
         const [query, caseSensitive] = a as [string, boolean];

@@ -11,7 +11,9 @@ import { SPAN_CLASS_COUNT } from '../../../shared/parser';
 import {
   BLOCK_BYTES, blockCount, CHECKPOINT_RECORD, FILE_ORDER, INDEX_FORMAT, MANIFEST, SUMS, type IndexFile, type IndexManifest, type IndexSanitizerOptions,
 } from './format';
+import { SECRET_RECORD } from './build-secrets';
 import { LazyColumn, PageStore, type ColumnFile } from './lazy-columns';
+import type { SecretColumnRef } from './secret-column';
 import { COLUMN_FIELD, PAGE_RECORD, PageField, PageTable, STORED_FILES } from './pages';
 
 /** The index is damaged (or not the one expected): rebuild it, never trust it. */
@@ -127,6 +129,8 @@ export interface IndexExpectation {
   readonly maxLineBytes: number;
   /** The raw file, to replay pages from (absent: only an index that stores every page can be opened). */
   readonly rawPath?: string;
+  /** What its secrets column must have been made with (build-secrets.ts secretsKey: rule set and allowlist). */
+  readonly secretsKey: string;
 }
 
 /** An open, validated index. */
@@ -142,6 +146,8 @@ export class IndexReader {
     private readonly handles: readonly BlockFile[],
     /** The pages, when some are replayed (null: every page is stored, its columns read like files). */
     readonly pages: PageStore | null,
+    /** The secrets column as a search thread reads it (its own synchronous, verified reads). */
+    readonly secretColumn: SecretColumnRef,
   ) {}
 
   /** Set once a read found a bad block: the service drops and rebuilds the index. */
@@ -172,6 +178,7 @@ export class IndexReader {
     };
     const opened: Record<string, BlockFile> = {};
     let sumAt = 0;
+    let secretSums = new Uint32Array(0);
     try {
       for (const name of FILE_ORDER) {
         const size = manifest.files[name];
@@ -179,6 +186,7 @@ export class IndexReader {
         if (sumAt + blocks > allSums.length) throw new IndexCorrupt('sums.bin is short');
         const fh = await open(join(dir, name), fsc.O_RDONLY | fsc.O_NOFOLLOW);
         opened[name] = new BlockFile(name, fh, size, allSums.subarray(sumAt, sumAt + blocks), onCorrupt);
+        if (name === 'secrets.bin') secretSums = allSums.slice(sumAt, sumAt + blocks);
         sumAt += blocks;
         const st = await fh.stat();
         if (st.size !== size) throw new IndexCorrupt(`${name} has ${st.size} bytes, the manifest says ${size}`);
@@ -200,9 +208,10 @@ export class IndexReader {
       }, STORED_FILES.map((n) => opened[n]), onCorrupt);
       const files: Record<IndexFile, ColumnFile> = {
         'spans.bin': new LazyColumn(store, 0), 'text.bin': new LazyColumn(store, 1), 'map.bin': new LazyColumn(store, 2), 'lines.bin': new LazyColumn(store, 3),
-        'minimap.bin': opened['minimap.bin'], 'checkpoints.bin': cp,
+        'minimap.bin': opened['minimap.bin'], 'checkpoints.bin': cp, 'secrets.bin': opened['secrets.bin'],
       };
-      return new IndexReader(dir, manifest, files, checkpoints, corrupt, Object.values(opened), replayed ? store : null);
+      const secretColumn = { path: join(dir, 'secrets.bin'), size: manifest.files['secrets.bin'], sums: secretSums };
+      return new IndexReader(dir, manifest, files, checkpoints, corrupt, Object.values(opened), replayed ? store : null, secretColumn);
     } catch (err) {
       await Promise.all(Object.values(opened).map((f) => f.close().catch(() => undefined)));
       throw err;
@@ -251,4 +260,8 @@ function checkManifest(m: IndexManifest, expect: IndexExpectation): void {
   if (m.files['pages.bin'] !== (Math.ceil(m.size / m.pageBytes) + 1) * PAGE_RECORD) bad('page table size does not match the raw size');
   if (!Array.isArray(m.meanings) || !m.meanings.every((s) => typeof s === 'string')) bad('bad meaning table');
   if (!m.minimap || m.files['minimap.bin'] !== m.minimap.buckets * SPAN_CLASS_COUNT * 4) bad('bad minimap geometry');
+  // Text is served redacted by this column: one made with other rules or another allowlist is stale.
+  if (!m.secrets || m.secrets.key !== expect.secretsKey) bad('secrets found with another rule set or allowlist');
+  if (!Array.isArray(m.secrets.rules) || !m.secrets.rules.every((s) => typeof s === 'string')) bad('bad secret rule table');
+  if (!Number.isSafeInteger(m.secrets.count) || m.files['secrets.bin'] !== m.secrets.count * SECRET_RECORD) bad('secret count does not match its column');
 }

@@ -5,10 +5,9 @@
 // so a raw file that changed after indexing is caught, not served.
 import { closeSync, constants as fsc, openSync } from 'node:fs';
 import { readUpTo } from '../../files/read-up-to';
-import { SegmentKind } from '../../../shared/sanitize';
+import { Sanitizer, SegmentKind } from '../../../shared/sanitize';
 import { MeaningTable } from './build-columns';
 import { BuildRun, PRECEDING_TEXT, type RunOptions } from './build-run';
-import { textSanitizer } from './build-sanitizer';
 import type { BuildOptions } from './build';
 import { ColumnWriter } from './columns';
 import type { IndexSanitizerOptions } from './format';
@@ -157,7 +156,8 @@ export function replayText(src: ReplaySource, from: number, to: number): Uint8Ar
   const t = src.table;
   if (from < 0 || to < from || to >= t.pages) throw new RangeError(`no pages ${from}..${to} (internal error)`);
   if (from > 0 && t.get(from, PageField.Neutral) !== 1) throw new RangeError(`page ${from} cannot start a replay (internal error)`);
-  const sanitizer = textSanitizer(src.sanitizer, PRECEDING_TEXT[t.get(from, PageField.TextKind)]);
+  // The text alone: no offset map, no span hook.
+  const sanitizer = new Sanitizer({ cr: src.sanitizer.cr, limits: src.sanitizer.limits, reuseOutputBuffer: true, precedingText: PRECEDING_TEXT[t.get(from, PageField.TextKind)] });
   const fd = openSync(src.rawPath, fsc.O_RDONLY | fsc.O_NOFOLLOW);
   try {
     const page = new Uint8Array(src.pageBytes);

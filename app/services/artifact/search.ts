@@ -12,6 +12,7 @@ import { MapCursor } from './queries';
 import { searchTextLazy } from './lazy-search';
 import { compileMasked, failureTable, foldQuery, MAX_BYTES_PER_FOLDED_BYTE, MAX_MASKED_BYTES, scanBytes, scanFolded, scanMasked, type MaskedPattern } from './fold';
 import type { IndexReader } from './reader';
+import { SecretCursor } from './secret-column';
 
 export const SEARCH_CHUNK = 4 << 20;
 
@@ -197,23 +198,32 @@ export async function searchText(r: IndexReader, query: string, caseSensitive: b
   const overlap = matchSpan(m) - 1;
   const text = r.files['text.bin'];
   const cursor = new MapCursor(r);
+  // A hit that touches a suspected secret is neither listed nor counted: without a grant, a search
+  // must tell nothing about a secret's value (not even that a guess of it occurs).
+  const secrets = new SecretCursor(r.secretColumn);
+  const span = matchSpan(m);
   const hits: number[] = [];
   let total = 0;
   const scratch = fold ? Buffer.alloc(SEARCH_CHUNK + overlap) : null;
-  for (let pos = 0; pos < text.size; pos += SEARCH_CHUNK) {
-    budget.check();
-    let hay = await text.read(pos, Math.min(SEARCH_CHUNK + overlap, text.size - pos));
-    if (scratch) {
-      // Never fold in place: small reads are views of the verified block cache.
-      hay.copy(scratch);
-      hay = scratch.subarray(0, hay.length);
-      foldAscii(hay);
+  try {
+    for (let pos = 0; pos < text.size; pos += SEARCH_CHUNK) {
+      budget.check();
+      let hay = await text.read(pos, Math.min(SEARCH_CHUNK + overlap, text.size - pos));
+      if (scratch) {
+        // Never fold in place: small reads are views of the verified block cache.
+        hay.copy(scratch);
+        hay = scratch.subarray(0, hay.length);
+        foldAscii(hay);
+      }
+      const found: number[] = [];
+      matchStarts(matcher, hay, Math.min(SEARCH_CHUNK, hay.length), (i) => {
+        if (secrets.touches(pos + i, pos + i + span)) return;
+        if (++total <= MAX_SEARCH_HITS) found.push(pos + i);
+      });
+      for (const t of found) hits.push(await cursor.rawOf(t));
     }
-    const found: number[] = [];
-    matchStarts(matcher, hay, Math.min(SEARCH_CHUNK, hay.length), (i) => {
-      if (++total <= MAX_SEARCH_HITS) found.push(pos + i);
-    });
-    for (const t of found) hits.push(await cursor.rawOf(t));
+  } finally {
+    secrets.close();
   }
   return { hits, hitLength: hitLengthOf(m, query), total, complete: total <= MAX_SEARCH_HITS, elapsedMs: Math.round(performance.now() - started) };
 }

@@ -11,13 +11,16 @@ import { availableParallelism } from 'node:os';
 import { workerTask } from './worker-task';
 import { DEFAULT_LIMITS } from '../../../shared/parser';
 import type {
-  ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextPage, TextPosition,
+  ArtifactRef, Bookmark, ChunkLogView, IndexStatus, Minimap, RemovalReport, ScreenStatus, SearchHits, SecretInfo, SecretValue, PayloadPage, SpanInfo, SpanValue, TextPage, TextPosition,
 } from '../../../shared/bridge/types';
 import { ensurePrivateDir, fsyncDir, isErrno } from '../../files/fs-atomic';
 import { parseRef, type Vault } from '../../vault';
 import { BridgeError } from '../bridge/errors';
 import { ScreenJobs } from '../screen/jobs';
 import { BookmarkStore } from './bookmarks';
+import { secretsPolicy, type SecretsSetup } from './build-secrets';
+import { vaultSecretsSetup } from './secrets-setup';
+import { redactScreenStatus } from '../screen/redact';
 import { BuildCancelled, buildIndex } from './build';
 import { chunkLogView } from './chunk-log';
 import { sanitizerFingerprint } from './fingerprint';
@@ -147,13 +150,20 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     return { cr: 'newline', limits: { ...DEFAULT_LIMITS } };
   }
 
+  /** What the secrets column is made with (secrets-setup.ts). */
+  const secretsSetup = (): Promise<SecretsSetup> => vaultSecretsSetup(root);
+
   /** What a cache must match. Raw bytes pruned: the cache still serves text and spans (size unchecked). */
   async function expectation(sha: string) {
     const size = await rawSize(sha).catch((err: unknown) => {
       if (err instanceof BridgeError && err.code === 'not-found') return null;
       throw err;
     });
-    return { sha256: sha, size, sanitizerFingerprint: sanitizerFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes, rawPath: opts.rawPath(sha) };
+    const secrets = await secretsSetup();
+    return {
+      sha256: sha, size, sanitizerFingerprint: sanitizerFingerprint(), sanitizer: await sanitizerOptions(sha), pageBytes, maxLineBytes, rawPath: opts.rawPath(sha),
+      secretsKey: secrets.key, secrets,
+    };
   }
 
   function remember(sha: string, r: IndexReader, expect: IndexExpectation): void {
@@ -218,6 +228,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       spans: m ? m.counts.spans : job?.spans ?? 0,
       textBytes: m?.counts.textBytes ?? 0,
       textLines: m?.counts.lines ?? 0,
+      secrets: m ? { count: m.secrets.count, rules: m.secrets.byRule } : null,
       cached: job?.cached ?? Boolean(m),
       elapsedMs: job ? (job.state === 'running' ? Math.round(performance.now() - job.started) : job.elapsedMs) : 0,
       error: job?.error ?? null,
@@ -236,7 +247,7 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     const storeAll = (opts.storeAllPages ?? 'auto') === 'auto' ? expect.size < STORE_ALL_BELOW : opts.storeAllPages === true;
     const input: WorkerInput = {
       rawPath: opts.rawPath(sha), outDir: tmp, sha256: sha, sanitizer: expect.sanitizer, sanitizerFingerprint: expect.sanitizerFingerprint,
-      pageBytes, maxLineBytes,
+      pageBytes, maxLineBytes, secrets: expect.secrets,
       cancel: job.cancel.buffer as SharedArrayBuffer, segments: opts.inline ? (opts.segments ?? 1) : segments,
       minParallelBytes: opts.minParallelBytes, storeAll,
     };
@@ -303,6 +314,28 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
       } else if (m.type === 'done' || m.type === 'cancelled') end.resolve(m.type);
       else end.reject(new Error(m.message));
     });
+  }
+
+  /**
+   * A screen status as the viewer gets it: its text through the redaction stage (screen/redact.ts),
+   * findings over a secret the index found shown as its marker (an index not built yet: by text alone).
+   */
+  async function redactedScreen(ref: ArtifactRef, status: ScreenStatus): Promise<ScreenStatus> {
+    if (!status.view) return status;
+    // Main-side only: the values let a fragment of a secret on the screen be found and hidden.
+    const all: readonly [number, number] = [0, Number.MAX_SAFE_INTEGER];
+    let secrets: SecretValue[] = [];
+    try {
+      secrets = await query<SecretValue[]>(ref, 'secretValues', [all[0], all[1], all[0], all[1]]);
+    } catch (err) {
+      // The index (and so where the secrets are) is not there yet: the view waits for it, shown as still running.
+      if (err instanceof BridgeError && err.code === 'unavailable') {
+        await startIndex(ref).catch(() => undefined);
+        return { ...status, state: 'running', view: null };
+      }
+      // A damaged index or a query that failed otherwise: the redaction stage's rules alone.
+    }
+    return redactScreenStatus(status, secretsPolicy(await secretsSetup()), secrets);
   }
 
   /** The ready index for queries, or 'unavailable' (not built, building, or found damaged). */
@@ -418,14 +451,32 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     spanValues(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<SpanValue[]> {
       return query(ref, 'spanValues', [offset, offset + length, range[0], range[1]]);
     },
+    /**
+     * The decoded payloads of the spans overlapping raw `[offset, offset + length)` that lie wholly
+     * inside `range` (the caller's grant): main's dispatcher calls this only after checking the grant.
+     */
+    payloads(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<PayloadPage> {
+      return query(ref, 'payloads', [offset, offset + length, range[0], range[1]]);
+    },
+    /** The suspected secrets whose raw extent overlaps `[offset, offset + length)`: rule and place, no value. */
+    getSecrets(ref: ArtifactRef, offset: number, length: number): Promise<SecretInfo[]> {
+      return query(ref, 'getSecrets', [offset, length]);
+    },
+    /**
+     * The values of the secrets overlapping raw `[offset, offset + length)` that lie wholly inside
+     * `range` (the caller's grant): main's dispatcher calls this only after checking the grant.
+     */
+    secretValues(ref: ArtifactRef, offset: number, length: number, range: readonly [number, number]): Promise<SecretValue[]> {
+      return query(ref, 'secretValues', [offset, offset + length, range[0], range[1]]);
+    },
     /** Starts or joins the screen reconstruction of `ref` at `size` for `windowId` (screen/jobs.ts). */
     async getScreen(ref: ArtifactRef, size: { cols: number; rows: number }, windowId: number): Promise<ScreenStatus> {
       const sha = shaOf(ref);
-      return screens.get(ref, sha, await rawSize(sha), size, windowId);
+      return redactedScreen(ref, await screens.get(ref, sha, await rawSize(sha), size, windowId));
     },
     /** Withdraws `windowId`'s interest in that reconstruction; it stops when no window wants it. */
     async cancelScreen(ref: ArtifactRef, size: { cols: number; rows: number }, windowId: number): Promise<ScreenStatus> {
-      return screens.cancel(ref, shaOf(ref), size, windowId);
+      return redactedScreen(ref, await screens.cancel(ref, shaOf(ref), size, windowId));
     },
     /** A window closed: its interest in every reconstruction ends. */
     windowClosed(windowId: number): void {

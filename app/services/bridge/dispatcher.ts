@@ -149,6 +149,7 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
     findSpan: async (_w, [ref, from, direction, filter]) => (await inVault(ref)).findSpan(ref, from, direction, filter),
     getMinimap: async (_w, [ref, buckets]) => (await inVault(ref)).getMinimap(ref, buckets),
     getTextLines: async (_w, [ref, firstLine, count]) => (await inVault(ref)).getTextLines(ref, firstLine, count),
+    getSecrets: async (_w, [ref, offset, length]) => (await inVault(ref)).getSecrets(ref, offset, length),
     textPositionOf: async (_w, [ref, rawOffset]) => (await inVault(ref)).textPositionOf(ref, rawOffset),
     listBookmarks: async (_w, [ref]) => (await inVault(ref)).listBookmarks(ref),
     saveBookmark: async (_w, [ref, bookmark]) => (await inVault(ref)).saveBookmark(ref, bookmark),
@@ -182,6 +183,20 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       // Values are raw content: the read is recorded as one of the spans they came from.
       if (values.length > 0) grants.noteRead(grantId, Math.max(offset, range[0]), Math.min(offset + length, range[1]));
       return values;
+    },
+    getSecretValues: async (_w, [grantId, offset, length], g) => {
+      const range = g.info.range ?? ([0, g.size] as const);
+      const values = await artifact.secretValues(g.info.ref, offset, length, range);
+      // Each value is raw content: recorded as a read of the bytes it came from.
+      for (const v of values) grants.noteRead(grantId, v.offset, v.offset + v.length);
+      return values;
+    },
+    getPayloads: async (_w, [grantId, offset, length], g) => {
+      const range = g.info.range ?? ([0, g.size] as const);
+      const page = await artifact.payloads(g.info.ref, offset, length, range);
+      // Decoded payloads are raw content: each is recorded as a read of the bytes it came from.
+      for (const p of page.payloads) grants.noteRead(grantId, p.offset, p.offset + p.length);
+      return page;
     },
     copyText: async (_w, [kind, text]) => {
       await assertInert(text, 'copy');

@@ -22,6 +22,9 @@ import type { IndexSanitizerOptions } from '../artifact/format';
 import { resolveWorkerScript } from '../artifact/worker-script';
 import { BridgeError } from '../bridge/errors';
 import { ScreenJobs } from '../screen/jobs';
+import { redactScreenStatus } from '../screen/redact';
+import { secretsPolicy } from '../artifact/build-secrets';
+import { vaultSecretsSetup } from '../artifact/secrets-setup';
 import { removalSummary } from '../vault-view/view';
 import { ScanClient } from './scan-client';
 import type { ScanSnapshot } from './scan';
@@ -203,6 +206,16 @@ export function createFollowService(o: FollowServiceOptions) {
     return { recordId: id, ref: raw ? formatRef(raw.sha256) : null, interrupted: record.state === 'interrupted' };
   }
 
+  /**
+   * A screen status as the viewer gets it: its text through the redaction stage with the vault's
+   * policy (screen/redact.ts), as a sealed artifact's is. A running capture has no index, so no
+   * secret extents: secrets are found by the rules alone (as for a sealed one whose index failed).
+   */
+  async function redactedScreen(status: ScreenStatus): Promise<ScreenStatus> {
+    if (!status.view) return status;
+    return redactScreenStatus(status, secretsPolicy(await vaultSecretsSetup(vault.root)));
+  }
+
   /** Sanitized text of `bytes` (whole characters): refused when it is not what the sanitizer keeps. */
   function inertText(id: string, bytes: Buffer, at: number): string {
     const text = bytes.toString('utf8', 0, completeUtf8Prefix(bytes));
@@ -288,11 +301,11 @@ export function createFollowService(o: FollowServiceOptions) {
         // The jobs keep the last few runs; their paths are all that is kept of the rest.
         while (screenPaths.size > 64) screenPaths.delete(screenPaths.keys().next().value as string);
       }
-      return screens.get(`running:${id}:${stream}`, key, bytes, size, windowId);
+      return redactedScreen(screens.get(`running:${id}:${stream}`, key, bytes, size, windowId));
     },
 
     async cancelScreen(id: string, stream: string, size: { cols: number; rows: number }, upTo: number, windowId: number): Promise<ScreenStatus> {
-      return screens.cancel(`running:${id}:${stream}`, `${id}.${stream}.${upTo}`, size, windowId);
+      return redactedScreen(screens.cancel(`running:${id}:${stream}`, `${id}.${stream}.${upTo}`, size, windowId));
     },
 
     windowClosed(windowId: number): void {

@@ -27,7 +27,7 @@ export class RunningScan {
   private fed = 0;
 
   constructor(options: IndexSanitizerOptions) {
-    this.sanitizer = new Sanitizer({ cr: options.cr, limits: options.limits, reuseOutputBuffer: true, onSpan: (cls, offset) => this.count(cls, offset) });
+    this.sanitizer = new Sanitizer({ cr: options.cr, limits: options.limits, reuseOutputBuffer: true, hooks: { onSpan: (cls, offset) => this.count(cls, offset) } });
   }
 
   get scanned(): number {

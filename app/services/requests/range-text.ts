@@ -31,18 +31,19 @@ export async function sanitizedRange(path: string, start: number, end: number): 
   // Text pieces of the current write, in text order: [text offset, text length, raw offset, raw length, replaced].
   const pieces: number[] = [];
   const s = new Sanitizer({
-    mapOffsets: true,
-    onSpan: (cls, offset, length) => {
-      if (offset < start || offset >= end) return;
-      spans++;
-      removedBytes += Math.min(end, offset + length) - offset;
-      const name = SPAN_CLASS_NAMES[cls];
-      classes[name] = (classes[name] ?? 0) + 1;
+    hooks: {
+      onSpan: (cls, offset, length) => {
+        if (offset < start || offset >= end) return;
+        spans++;
+        removedBytes += Math.min(end, offset + length) - offset;
+        const name = SPAN_CLASS_NAMES[cls];
+        classes[name] = (classes[name] ?? 0) + 1;
+      },
+      onSegment: (t, tl, r, rl, kind) => {
+        pieces.push(t, tl, r, rl, kind === SegmentKind.Replaced ? 1 : 0);
+      },
     },
   });
-  s.map!.add = (t: number, tl: number, r: number, rl: number, kind: SegmentKind) => {
-    pieces.push(t, tl, r, rl, kind === SegmentKind.Replaced ? 1 : 0);
-  };
   let emitted = 0;
   const take = (text: Uint8Array): void => {
     for (let i = 0; i < pieces.length; i += 5) {

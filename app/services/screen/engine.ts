@@ -201,28 +201,6 @@ const SWEEP_MIN_ROWS = 1 << 20;
 const MAX_MARKS = 16;
 
 /**
- * A Sanitizer that also says how far its parser has printed text: a character printed at an
- * offset means every byte before it is decided (the parser prints no character while a sequence
- * or a disagreement between the readings is open), which is what lets the engine feed a stream it
- * has not seen to its end. LF and TAB do not count: they are kept text even when executed inside
- * an open sequence. (The spans alone cannot say it either: a control inside an open sequence is
- * reported before the sequence.)
- */
-class TrackingSanitizer extends Sanitizer {
-  printedTo = 0;
-
-  override print(bytes: Uint8Array, start: number, end: number, offset: number): void {
-    super.print(bytes, start, end, offset);
-    for (let k = end - 1; k >= start; k--) {
-      if (bytes[k] === 0x0a || bytes[k] === 0x09) continue;
-      const e = offset + (k - start) + 1;
-      if (e > this.printedTo) this.printedTo = e;
-      break;
-    }
-  }
-}
-
-/**
  * The screen engine on a stream: {@link write} the raw bytes in order (any amount at a time), then
  * {@link end}. Linear in the input (every character is followed once; snapshots only bracket
  * erasing controls, each costing one screen) and bounded in memory whatever its length: it holds
@@ -253,7 +231,15 @@ export class ScreenEngine {
   private causesComplete = true;
   private readonly decoder = new TextDecoder('utf-8', { fatal: false });
   private tagColour = -1;
-  private readonly sanitizer: TrackingSanitizer;
+  private readonly sanitizer: Sanitizer;
+  /**
+   * How far the sanitizer's parser has printed text: a character printed at an offset means every
+   * byte before it is decided (SanitizerHooks.onText), which is what lets the engine feed a stream
+   * it has not seen to its end. LF and TAB do not count: they are kept text even when executed
+   * inside an open sequence. (The spans alone cannot say it either: a control inside an open
+   * sequence is reported before the sequence.)
+   */
+  private printedTo = 0;
   /** Removed spans reported and not fed yet, as `[start, end)` pairs. */
   private spans: number[] = [];
   /** End of the last span reported that no later span can start before (not a C0 control or withheld text, which an open sequence may hold). */
@@ -291,11 +277,20 @@ export class ScreenEngine {
     }
     this.bi._bufferService?.buffers?.normal?.lines?.onTrim?.((n: number) => (this.trimmed += n));
     this.parser = this.bi._inputHandler?._parser;
-    this.sanitizer = new TrackingSanitizer({
+    this.sanitizer = new Sanitizer({
       reuseOutputBuffer: true,
-      onSpan: (cls, offset, length) => {
-        this.spans.push(offset, offset + length);
-        if (cls !== SpanClass.C0 && cls !== SpanClass.Withheld && offset + length > this.solid) this.solid = offset + length;
+      hooks: {
+        onSpan: (cls, offset, length) => {
+          this.spans.push(offset, offset + length);
+          if (cls !== SpanClass.C0 && cls !== SpanClass.Withheld && offset + length > this.solid) this.solid = offset + length;
+        },
+        onText: (bytes, start, end, offset) => {
+          for (let k = end - 1; k >= start; k--) {
+            if (bytes[k] === 0x0a || bytes[k] === 0x09) continue;
+            this.printedTo = Math.max(this.printedTo, offset + (k - start) + 1);
+            break;
+          }
+        },
       },
     });
   }
@@ -312,7 +307,7 @@ export class ScreenEngine {
     this.hold(chunk);
     // What the sanitizer has decided: all of it when its parser is at rest, else up to the text it
     // printed last or the last span no later one can start before.
-    this.advance(this.sanitizer.parserAtRest ? this.bytesIn : Math.max(this.solid, this.sanitizer.printedTo));
+    this.advance(this.sanitizer.parserAtRest ? this.bytesIn : Math.max(this.solid, this.printedTo));
     if (this.heldLen > MAX_UNDECIDED) {
       // Still undecided after MAX_UNDECIDED bytes: fed as they are, to both emulators alike (so the
       // copy stays in step); what they print is not followed (withheld on the screen view).

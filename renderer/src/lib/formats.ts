@@ -1,6 +1,7 @@
 // Copy and export texts. Every one is built from notation (hex digits, caret cells, numbers) or
 // from sanitized text, never from raw bytes, and is checked inert before it leaves.
 import { caretString } from '../../../shared/hex/text';
+import { markerText } from '../../../shared/redact/marker';
 import { rankMeanings } from '../../../shared/parser/danger';
 import type { Bookmark, RemovalReport, SpanInfo, TextLine } from '../../../shared/bridge/types';
 import { assertInert } from './inert';
@@ -22,11 +23,16 @@ export function cArrayText(bytes: Uint8Array, offset: number, name = 'bytes'): s
   return assertInert(`/* offset 0x${hexOffset(offset)}, ${bytes.length} bytes */\nconst unsigned char ${name}[${bytes.length}] = {\n${lines.join('\n')}\n};\n`);
 }
 
-/** The sanitized text of lines, chips written as `⟦OSC hyperlink⟧` marks (export only; the app draws chips). */
+/**
+ * The sanitized text of lines, chips written as `⟦OSC hyperlink⟧` marks (export only; the app draws
+ * chips). A suspected secret is always its capture marker `⟦redacted:RULE⟧` (the text never holds
+ * its value; a secret over several lines is written once, on its first).
+ */
 export function linesText(lines: readonly TextLine[], withChips: boolean): string {
   return assertInert(lines.map((l) => l.pieces.map((p) => {
     if (p.t === 'text') return p.text;
     if (p.t === 'synthetic') return '';
+    if (p.t === 'secret') return p.continued ? '' : markerText(p.secret.rule);
     if (!withChips) return '';
     const c = chipLabel(p.span);
     return `⟦${c.cls} ${c.what}⟧`;
@@ -45,7 +51,7 @@ export function reportMarkdown(report: RemovalReport, ref: string, title: string
   const out: string[] = [];
   out.push(`# Removal report: ${mdCell(title)}`, '', `- Artifact: \`${ref}\``, `- Input: ${report.input_bytes} bytes; kept ${report.kept_bytes}; removed or replaced ${report.removed_bytes}`,
     `- Removed spans: ${report.removed_spans}; unterminated ${report.unterminated}; oversized ${report.oversized}; malformed ${report.malformed}; 8-bit ${report.eight_bit}`,
-    `- Ambiguous stretches (a UTF-8 and an 8-bit terminal disagree): ${report.ambiguous?.count ?? 0}, ${report.ambiguous?.bytes ?? 0} bytes${report.withheld_to_end ? `; text withheld to end of input from raw offset ${report.withheld_from ?? 0}` : ''}`,
+    `- Ambiguous stretches (not every terminal reading shows this): ${report.ambiguous?.count ?? 0}, ${report.ambiguous?.bytes ?? 0} bytes${report.withheld_to_end ? `; text withheld to end of input from raw offset ${report.withheld_from ?? 0}` : ''}`,
     `- CR mode: ${report.cr_mode}${report.truncated ? '; input truncated' : ''}`, '', '## By class', '', '| Class | Count | Bytes |', '|---|---:|---:|');
   for (const [name, c] of Object.entries(report.classes)) if (c.count > 0) out.push(`| ${name} | ${c.count} | ${c.bytes} |`);
   out.push('', '## By meaning, most dangerous first', '', '| Class: meaning | Count |', '|---|---:|');
@@ -113,6 +119,10 @@ export function selectedText(lines: readonly TextLine[], start: number, end: num
     for (const p of l.pieces) {
       if (p.t === 'chip') {
         if (p.span.offset < end && p.span.offset + p.span.length > start) removed.push(p.span);
+        continue;
+      }
+      if (p.t === 'secret') {
+        if (!p.continued && p.secret.offset < end && p.secret.offset + p.secret.length > start) t += markerText(p.secret.rule);
         continue;
       }
       const ps = p.raw;

@@ -10,7 +10,7 @@ export const CLASS_HINTS: readonly string[] = [
   'C0 control or DEL', 'C1 control (8-bit or UTF-8 encoded)', 'escape sequence', 'control sequence (colour, cursor, erase…)',
   'OS command: title, clipboard, hyperlink…', 'device control string', 'application program command', 'privacy message',
   'start of string', 'ill-formed UTF-8 (shown as U+FFFD)', 'invisible code point (tags, bidi)',
-  'text one reading shows, withheld (a UTF-8 and an 8-bit terminal disagree here)',
+  'text one reading shows, withheld (not every terminal reading shows this)',
 ];
 /** Class values the legend, minimap and tints know (one CSS colour `--cN` each). */
 export const CLASS_COUNT = CLASS_LABELS.length;
@@ -80,7 +80,7 @@ function describe(span: SpanInfo): string {
   const m = meaningText(span);
   const bytes = counted(span.length, 'byte');
   if (span.cls === WITHHELD_CLASS) {
-    return `Withheld: text one reading shows, withheld (a UTF-8 and an 8-bit terminal disagree here), ${bytes}`;
+    return `Withheld: text one reading shows, withheld (not every terminal reading shows this), ${bytes}`;
   }
   const stray = span.cls === INVALID_UTF8_CLASS && (span.flags & SpanFlag.Stray) !== 0 ? strayHead(m) : null;
   if (stray !== null) return `${stray}, ${bytes}`;

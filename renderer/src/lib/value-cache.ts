@@ -1,7 +1,7 @@
 // Span values (code points, bytes, final bytes) for chips, only while this window holds a grant:
 // main hands them out per grant (getSpanValues), like hex. Fetched per span block and dropped
 // with the grant (endGrant clears this cache with the raw pages).
-import type { SpanInfo, SpanValue } from '../../../shared/bridge/types';
+import type { SecretInfo, SecretValue, SpanInfo, SpanValue } from '../../../shared/bridge/types';
 import { SPAN_BLOCK } from './span-cache';
 
 /** Asks main for the values of the spans in `[offset, offset + length)` under the current grant. */
@@ -47,6 +47,49 @@ export class SpanValueCache {
   clear(): void {
     this.generation++;
     this.blocks.clear();
+    this.pending.clear();
+  }
+}
+
+/** Asks main for the values of the secrets in `[offset, offset + length)` under the current grant. */
+export type SecretFetcher = (offset: number, length: number) => Promise<SecretValue[]>;
+
+const MAX_SECRET_VALUES = 256;
+
+/**
+ * Suspected secrets' values (the text a redaction chip stands for), only while this window holds a
+ * grant that covers them: fetched one secret at a time as its chip is drawn, dropped with the grant.
+ * Without a grant nothing is asked and the chip shows its rule alone.
+ */
+export class SecretValueCache {
+  private readonly values = new Map<number, SecretValue | null>();
+  private readonly pending = new Set<number>();
+  private generation = 0;
+
+  constructor(private readonly onLoad: () => void) {}
+
+  /** The value of `secret` if loaded (null: main gave none, e.g. outside the granted range); asks for it through `fetch`. */
+  valueOf(secret: SecretInfo, fetch: SecretFetcher | null): SecretValue | null | undefined {
+    if (!fetch) return undefined;
+    if (this.values.has(secret.index)) return this.values.get(secret.index);
+    if (this.pending.has(secret.index)) return undefined;
+    this.pending.add(secret.index);
+    const gen = this.generation;
+    fetch(secret.offset, Math.max(1, secret.length))
+      .then((values) => {
+        if (gen !== this.generation) return;
+        this.values.set(secret.index, values.find((v) => v.index === secret.index) ?? null);
+        while (this.values.size > MAX_SECRET_VALUES) this.values.delete(this.values.keys().next().value as number);
+        this.onLoad();
+      })
+      .catch(() => undefined)
+      .finally(() => this.pending.delete(secret.index));
+    return undefined;
+  }
+
+  clear(): void {
+    this.generation++;
+    this.values.clear();
     this.pending.clear();
   }
 }

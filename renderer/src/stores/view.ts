@@ -2,7 +2,7 @@ import { create } from 'zustand';
 
 export type Theme = 'light' | 'dark';
 export type MainTab = 'bytes' | 'compare' | 'merged';
-export type SideTab = 'report' | 'search' | 'bookmarks' | 'screen' | 'inspector';
+export type SideTab = 'report' | 'search' | 'bookmarks' | 'screen' | 'payloads' | 'inspector';
 export type CompareMode = 'side' | 'interleaved';
 
 export interface ViewState {

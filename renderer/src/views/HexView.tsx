@@ -1,7 +1,8 @@
 // The hex/caret view: offset | 16 bytes of hex | caret column. Nothing raw shows until a grant;
 // every byte inside an annotated span carries its class colour over the span's whole extent.
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
-import type { SpanInfo } from '../../../shared/bridge/types';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent } from 'react';
+import type { SecretInfo, SpanInfo } from '../../../shared/bridge/types';
+import { bridge } from '../bridge';
 import type { Cell } from '../../../shared/hex/cell';
 import { formatHexRows, type HexRow } from '../../../shared/hex/rows';
 import { ROW_BYTES, copySelection, moveCursor, prefetchView, requestRaw, viewMoved } from '../actions';
@@ -56,6 +57,8 @@ export interface HexRowProps {
   granted: boolean;
   /** Columns of the caret column (lib/caret-fit.ts). */
   caretColumns: number;
+  /** Raw extents of the suspected secrets in sight (under a grant only), ascending. */
+  secrets: readonly SecretInfo[];
 }
 
 /** First index in sorted `list` whose value is ≥ `x`. */
@@ -80,7 +83,37 @@ function byteClasses(offset: number, span: SpanInfo | null | undefined, p: HexRo
   if (p.range ? offset >= p.range[0] && offset < p.range[1] : false) c += ' sel';
   if (offset === p.cursor) c += ' cur';
   if (offset >= hitStart && offset < hitEnd) c += ' hit';
+  if (p.secrets.length > 0 && p.secrets.some((s) => offset >= s.offset && offset < s.offset + s.length)) c += ' secret';
   return c;
+}
+
+/** Secrets listed for the hex view's window at most (a window shows a few KiB). */
+const MAX_HEX_SECRETS = 200;
+
+/**
+ * The suspected secrets whose raw extent overlaps the rows in sight, while this window holds a
+ * grant (the hex view shows bytes only then): their bytes are marked so a reader sees which bytes
+ * a redaction chip stands for. Places and rule names only (getSecrets): the values are the bytes.
+ */
+function useSecretsInSight(ref: string | undefined, granted: boolean, top: number, rows: number, size: number): readonly SecretInfo[] {
+  const [list, setList] = useState<readonly SecretInfo[]>([]);
+  useEffect(() => {
+    if (!ref || !granted || size === 0) {
+      setList([]);
+      return;
+    }
+    let live = true;
+    const start = Math.min(size - 1, top * ROW_BYTES);
+    const length = Math.min(size - start, Math.max(1, rows + 1) * ROW_BYTES);
+    bridge().getSecrets(ref, start, length)
+      .then((found) => live && setList(found.slice(0, MAX_HEX_SECRETS)))
+      // No index yet, or it is being rebuilt: no marks until it is.
+      .catch(() => live && setList([]));
+    return () => {
+      live = false;
+    };
+  }, [ref, granted, top, rows, size]);
+  return list;
 }
 
 function rowHits(p: HexRowProps, start: number): [number, number] {
@@ -223,8 +256,9 @@ export function HexView() {
   }, [size]);
 
   const caretColumns = useLayout((l) => l.caretColumns);
-  const rowProps = useMemo<HexRowProps>(() => ({ size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted, caretColumns }),
-    [size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted, caretColumns]);
+  const secrets = useSecretsInSight(artifact?.ref, granted, hexTop, hexVisible, size);
+  const rowProps = useMemo<HexRowProps>(() => ({ size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted, caretColumns, secrets }),
+    [size, cursor, range, hits, hitLength, marks, rawVersion, spanVersion, granted, caretColumns, secrets]);
 
 
   // The rows are as wide as their content (offset, 16 cells, caret column, scrollbar): the layout

@@ -14,7 +14,7 @@ interface Loaded {
 }
 
 function pieceStart(p: TextPiece): number {
-  return p.t === 'chip' ? p.span.offset : p.raw;
+  return p.t === 'chip' ? p.span.offset : p.t === 'secret' ? p.secret.offset : p.raw;
 }
 
 /** A chunk's sanitized text; line breaks drawn as ↵ so an empty-looking chunk is still visible. */

@@ -15,13 +15,13 @@ function Walk({ label, filter }: { label: string; filter: { cls?: number; meanin
   );
 }
 
-/** Where a UTF-8 and an 8-bit terminal disagreed: stretches, bytes, and text withheld to the end. */
+/** Where the terminal readings disagreed: stretches, bytes, and text withheld to the end. */
 function OneReading({ report }: { report: RemovalReport }) {
   const amb = report.ambiguous ?? { count: 0, bytes: 0 };
   const withheld = report.classes.withheld ?? { count: 0, bytes: 0 };
   if (amb.count === 0 && !report.withheld_to_end && withheld.count === 0) return null;
   return (
-    <div className="one-reading" data-testid="report-one-reading" role="note" aria-label="Where the two terminal readings disagree">
+    <div className="one-reading" data-testid="report-one-reading" role="note" aria-label="Where the terminal readings disagree">
       <span className="tag warn" data-testid="report-ambiguous">
         {amb.count.toLocaleString('en-US')} ambiguous stretch{amb.count === 1 ? '' : 'es'} · {amb.bytes.toLocaleString('en-US')} bytes
       </span>
@@ -31,7 +31,7 @@ function OneReading({ report }: { report: RemovalReport }) {
           withheld to end of input{report.withheld_from !== null ? ` from 0x${hexOffset(report.withheld_from)} (${report.withheld_from.toLocaleString('en-US')})` : ''}
         </span>
       )}
-      <span className="small muted"> A UTF-8 terminal and an 8-bit terminal read these bytes differently; only what both show as text was kept.</span>
+      <span className="small muted"> Not every terminal reading shows this: only text every reading shows was kept.</span>
     </div>
   );
 }
@@ -63,6 +63,15 @@ export function ReportPanel() {
         {report.truncated && <span className="tag warn">truncated</span>} CR: {report.cr_mode}
       </p>
       <OneReading report={report} />
+      {status?.secrets && status.secrets.count > 0 && (
+        <p className="secret-overlap note" data-testid="report-secrets" role="note">
+          <span className="secret-icon" aria-hidden="true" />
+          <span>
+            {status.secrets.count.toLocaleString('en-US')} suspected secret{status.secrets.count === 1 ? '' : 's'} redacted in the text
+            ({Object.entries(status.secrets.rules).map(([rule, n]) => `${rule}${n > 1 ? ` ×${n}` : ''}`).join(', ')}); {status.secrets.count === 1 ? 'its value shows' : 'their values show'} only under raw access.
+          </span>
+        </p>
+      )}
       <table className="report-table" aria-label="Removed spans by class">
         <thead><tr><th scope="col">Class</th><th scope="col" className="num">Count</th><th scope="col" className="num">Bytes</th><th scope="col"><span className="sr-only">Walk</span></th></tr></thead>
         <tbody>

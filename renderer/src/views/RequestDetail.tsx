@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { ExtractView, RequestView } from '../../../shared/bridge/types';
 import { reviewRequest, useRequests } from '../stores';
 import { rangeLabel, relativeTime } from './request-format';
+import { overlapWarning, useSecretOverlap } from './secret-overlap';
 
 function Extract({ x }: { x: ExtractView }) {
   if (x.kind === 'hex-range') {
@@ -42,6 +43,7 @@ export function RequestDetail({ r }: { r: RequestView }) {
   const busy = useRequests((s) => s.busy === r.id);
   const [note, setNote] = useState('');
   const pending = r.state === 'pending';
+  const overlap = useSecretOverlap(r);
   return (
     <section className="request-detail" data-testid="request-detail" data-id={r.id} aria-label={`Request ${r.id}`}>
       <header className="request-detail-head">
@@ -56,6 +58,12 @@ export function RequestDetail({ r }: { r: RequestView }) {
         <dt>Reason</dt><dd className="request-reason" data-testid="request-reason">{r.reason}</dd>
         {pending ? <><dt>Expires</dt><dd>{relativeTime(r.expiresAt)}</dd></> : r.decidedAt && <><dt>Decided</dt><dd>{r.decidedBy} · {relativeTime(r.decidedAt)}{r.note && <> · “{r.note}”</>}</dd></>}
       </dl>
+      {overlap.state === 'found' && (
+        <p className={`secret-overlap ${r.kind === 'text' ? 'note' : 'warn'}`} data-testid="secret-overlap" role={pending ? 'alert' : undefined}>
+          <span className="secret-icon" aria-hidden="true" /> {overlapWarning(r.kind, overlap)}
+        </p>
+      )}
+      {overlap.state === 'unknown' && pending && <p className="secret-overlap note" data-testid="secret-overlap">Not checked for secrets: {overlap.why}.</p>}
       {pending && (
         <div className="request-actions">
           <input aria-label="Note for a denial" placeholder="Note (recorded with a denial)" value={note} onChange={(e) => setNote(e.target.value)} maxLength={2000} />

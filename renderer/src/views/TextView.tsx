@@ -9,7 +9,8 @@ import { revealSideways } from '../lib/reveal';
 import { ChipView } from '../components/ChipView';
 import { chipLabel, describeSpan, hexOffset } from '../lib/spans';
 import { bridge } from '../bridge';
-import type { ValueFetcher } from '../lib/value-cache';
+import type { SecretFetcher, ValueFetcher } from '../lib/value-cache';
+import { markerText } from '../../../shared/redact/marker';
 import { session } from '../session';
 import { setPrefs, useArtifact, useGrants, useLayout, useScreen, useSearch, useSelection, useView, type ChipDensity } from '../stores';
 
@@ -51,6 +52,7 @@ function rawOfPoint(node: Node, offset: number): number | null {
   const piece = line?.pieces[Number(el.dataset.piece)];
   if (!piece) return null;
   if (piece.t === 'chip') return piece.span.offset;
+  if (piece.t === 'secret') return piece.secret.offset;
   if (piece.t === 'text' && piece.direct && node.nodeType === 3) return piece.raw + utf8.encode(piece.text.slice(0, subStart(node) + offset)).length;
   return piece.raw;
 }
@@ -71,6 +73,8 @@ function domSelectionText(): string | null {
   const sel = typeof window !== 'undefined' ? window.getSelection?.() : null;
   if (!sel || sel.isCollapsed || sel.rangeCount === 0) return null;
   const frag = sel.getRangeAt(0).cloneContents();
+  // A secret's chip copies as its capture marker, never as its label or a value shown under a grant.
+  frag.querySelectorAll<HTMLElement>('.secret-chip').forEach((n) => n.replaceWith(n.dataset.marker ?? ''));
   frag.querySelectorAll('.chip, .ln, .syn, .loading').forEach((n) => n.remove());
   const rows = frag.querySelectorAll('.text-row');
   if (rows.length === 0) return frag.textContent;
@@ -78,7 +82,9 @@ function domSelectionText(): string | null {
 }
 
 export function pieceRange(p: TextPiece): [number, number] {
-  return p.t === 'chip' ? [p.span.offset, p.span.offset + p.span.length] : [p.raw, p.raw + Math.max(1, p.rawLength)];
+  if (p.t === 'chip') return [p.span.offset, p.span.offset + p.span.length];
+  if (p.t === 'secret') return [p.secret.offset, p.secret.offset + Math.max(1, p.secret.length)];
+  return [p.raw, p.raw + Math.max(1, p.rawLength)];
 }
 
 /** What main's getSpanValues answers for the grant this window holds, or null without one. */
@@ -100,6 +106,38 @@ export function Chip({ piece, selected, index, line }: { piece: Extract<TextPiec
       ariaLabel={`Removed: ${describeSpan(piece.span)}, at offset 0x${hexOffset(piece.span.offset)}${piece.more ? `, and ${piece.more} more` : ''}`}
       title={`${describeSpan(piece.span)} — at 0x${hexOffset(piece.span.offset)}`}
     />
+  );
+}
+
+/** What main's getSecretValues answers for the grant this window holds, or null without one. */
+function secretFetcher(): SecretFetcher | null {
+  const grant = useGrants.getState().grant;
+  return grant ? (offset, length) => bridge().getSecretValues(grant.id, offset, length) : null;
+}
+
+/**
+ * A suspected secret in place of its text: an app-drawn chip with a lock and the rule that found it
+ * (the capture's redaction stage). Main never sends the value in the text; under a grant that
+ * covers the secret the chip asks for it (getSecretValues, audited as a read) and shows it inside
+ * the chip, still app-drawn, so it cannot be mistaken for the artifact's text.
+ */
+export function SecretChip({ piece, selected, index, line }: { piece: Extract<TextPiece, { t: 'secret' }>; selected: boolean; index: number; line: number }) {
+  const s = piece.secret;
+  const value = session()?.secrets.valueOf(s, secretFetcher());
+  const shown = value ? (value.value.length > 80 ? `${value.value.slice(0, 80)}…` : value.value) : null;
+  const where = `at offset 0x${hexOffset(s.offset)}, ${s.length} bytes`;
+  return (
+    <span
+      className={`chip secret-chip${shown !== null ? ' revealed' : ''}${selected ? ' sel' : ''}`}
+      data-testid="secret-chip" data-piece={index} data-line={line} data-offset={s.offset} data-rule={s.rule} data-marker={piece.continued ? '' : markerText(s.rule)}
+      role="button" tabIndex={-1}
+      aria-label={`Redacted secret (${s.rule})${piece.continued ? ', continued' : ''}, ${where}${shown !== null ? ', value shown under your grant' : ''}`}
+      title={`Suspected secret found by the rule ${s.rule}, ${where}. ${shown !== null ? 'Shown under your raw-access grant.' : 'Its value is shown only under a raw-access grant that covers it.'}`}
+    >
+      <span className="secret-icon" aria-hidden="true" />
+      <span className="chip-cls">{piece.continued ? '…' : ''}{s.rule}</span>
+      {shown !== null && <span className="secret-value mono">{shown}</span>}
+    </span>
   );
 }
 
@@ -216,6 +254,7 @@ export function LinePieces({ line, range, cursor, showChips = true, hits, hitLen
         const [ps, pe] = pieceRange(p);
         const selected = ps < e && pe > s;
         if (p.t === 'chip') return showChips ? <Chip key={i} piece={p} selected={selected} index={i} line={line.line} /> : null;
+        if (p.t === 'secret') return <SecretChip key={i} piece={p} selected={selected} index={i} line={line.line} />;
         if (p.t === 'synthetic') {
           return (
             <span key={i} className={`syn${selected ? ' sel' : ''}`} data-piece={i} data-line={line.line} title={`Line break made by the sanitizer from the byte at 0x${hexOffset(p.raw)}`} aria-label="line break made by the sanitizer">

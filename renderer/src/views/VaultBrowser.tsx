@@ -40,7 +40,7 @@ function RemovalSummaryCell({ a }: { a: ArtifactSummary }) {
       {danger.slice(0, 3).map(([c, n]) => <DangerTag key={c} category={c} count={n} />)}
       {danger.length > 3 && <span className="muted small more-kinds">+{danger.length - 3} more kinds</span>}
       {r.truncated && <span className="tag warn">truncated</span>}
-      {r.ambiguous > 0 && <span className="tag warn" title="Stretches where a UTF-8 and an 8-bit terminal read the bytes differently">{r.ambiguous.toLocaleString('en-US')} ambiguous</span>}
+      {r.ambiguous > 0 && <span className="tag warn" title="Stretches the terminal readings read differently: not every terminal reading shows this">{r.ambiguous.toLocaleString('en-US')} ambiguous</span>}
       {r.withheldToEnd && <span className="tag warn" data-testid="withheld-to-end" title="The two terminal readings still disagreed at the end: no text from there on was kept">withheld to end</span>}
     </span>
   );

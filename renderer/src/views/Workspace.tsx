@@ -6,6 +6,7 @@ import { computeLayout, SIDE_DEFAULT_PX, SPLITTER_PX, type Layout } from '../lib
 import { setPrefs, useArtifact, useGrants, useLayout, useView, type SideTab } from '../stores';
 import { BookmarksPanel } from './BookmarksPanel';
 import { ScreenPanel } from './ScreenPanel';
+import { PayloadsPanel } from './PayloadsPanel';
 import { CompareView } from './CompareView';
 import { GrantBanner } from './GrantBanner';
 import { HexView } from './HexView';
@@ -22,7 +23,7 @@ import { Toolbar } from './Toolbar';
 /** The most columns the caret column grows by where the stacked layout leaves room. */
 const MAX_EXTRA_CARET_COLUMNS = 40;
 
-const SIDE_TABS: ReadonlyArray<[SideTab, string]> = [['report', 'Report'], ['search', 'Search'], ['bookmarks', 'Bookmarks'], ['screen', 'Screen']];
+const SIDE_TABS: ReadonlyArray<[SideTab, string]> = [['report', 'Report'], ['search', 'Search'], ['bookmarks', 'Bookmarks'], ['screen', 'Screen'], ['payloads', 'Payloads']];
 
 /** Opens the side panel on `tab` (unfolding it) and focuses its tab button. */
 export function showSideTab(tab: SideTab): void {
@@ -59,6 +60,7 @@ function SidePanel({ layout }: { layout: Layout }) {
         {sideTab === 'search' && <SearchPanel />}
         {sideTab === 'bookmarks' && <BookmarksPanel />}
         {sideTab === 'screen' && <ScreenPanel />}
+        {sideTab === 'payloads' && <PayloadsPanel />}
       </div>
       <Inspector />
     </aside>

@@ -51,7 +51,7 @@ export async function readColumn(f: Fixture, a: { sha: string; path: string }, n
   const dir = join(f.vault.root, 'index', a.sha);
   const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IndexManifest;
   const r = await IndexReader.open(dir, {
-    sha256: m.sha256, size: m.size, sanitizerFingerprint: m.sanitizerFingerprint, sanitizer: m.sanitizer, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes, rawPath: a.path,
+    sha256: m.sha256, size: m.size, sanitizerFingerprint: m.sanitizerFingerprint, sanitizer: m.sanitizer, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes, rawPath: a.path, secretsKey: m.secrets.key,
   });
   try {
     const file = r.files[name];

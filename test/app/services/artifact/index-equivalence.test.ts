@@ -15,7 +15,7 @@ type Span = [number, number, number, string, number, number];
 
 function direct(bytes: Uint8Array, cr: 'newline' | 'overwrite' = 'newline') {
   const spans: Span[] = [];
-  const r = sanitize(bytes, { mapOffsets: true, cr, onSpan: (cls, off, len, meaning, flags, code) => spans.push([cls, off, len, meaning, flags, code]) });
+  const r = sanitize(bytes, { mapOffsets: true, cr, hooks: { onSpan: (cls, off, len, meaning, flags, code) => spans.push([cls, off, len, meaning, flags, code]) } });
   return { ...r, spans };
 }
 

@@ -12,6 +12,7 @@ import { fixture, indexed, type Fixture } from './helpers';
 
 function pieceText(p: TextPiece): string {
   if (p.t === 'chip') return p.span.cls === 9 ? '\uFFFD' : '';
+  if (p.t === 'secret') throw new Error('these corpora hold no secret');
   return p.text;
 }
 

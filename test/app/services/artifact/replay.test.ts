@@ -21,7 +21,7 @@ import { fixture, indexed, readColumn, type Fixture } from './helpers';
 async function openReader(f: Fixture, a: { sha: string; path: string }): Promise<IndexReader> {
   const dir = join(f.vault.root, 'index', a.sha);
   const m = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IndexManifest;
-  return IndexReader.open(dir, { sha256: m.sha256, size: m.size, sanitizerFingerprint: m.sanitizerFingerprint, sanitizer: m.sanitizer, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes, rawPath: a.path });
+  return IndexReader.open(dir, { sha256: m.sha256, size: m.size, sanitizerFingerprint: m.sanitizerFingerprint, sanitizer: m.sanitizer, pageBytes: m.pageBytes, maxLineBytes: m.maxLineBytes, rawPath: a.path, secretsKey: m.secrets.key });
 }
 
 const OVERWRITE = { cr: 'overwrite' as const, limits: { maxCsiParamBytes: 256, maxStringBytes: 65536, maxEscIntermediates: 8 } };

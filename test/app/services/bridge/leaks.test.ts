@@ -6,6 +6,9 @@
 // those encodings. The table is keyed by the contract's methods: a method added later must be
 // added here (the type says so, and the first test checks it), and is then scanned too. Positive
 // control: under a grant, getSpanValues does hand the values out, and the scan finds them.
+// The artifact also prints a credential (a fixture of the redaction stage) as plain text: the
+// viewer serves it as a redaction, so its value, in any of those encodings, is scanned for too;
+// under a grant getSecretValues hands it out.
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +17,15 @@ import type { RecordSummary, ScreenStatus, SpanInfo } from '../../../../shared/b
 import { parseCastHeader } from '../../../../app/services/import/asciicast';
 import { parseTiming } from '../../../../app/services/import/script';
 import { newRecordId } from '../../../../app/vault';
+import { loadRedaction } from '../../../../app/redact/policy';
+import { redactText } from '../../../../app/redact/text';
 import { Sanitizer } from '../../../../shared/sanitize';
 import { approve, makeEnv, promptWindow, type Env } from './env';
+// @ts-expect-error -- a plain .mjs fixture shared with the capture fixture
+import { SECRETS } from '../../../fixtures/secrets/credentials.mjs';
+
+/** A credential printed as plain text (the redaction stage's fixture): kept by the sanitizer, redacted by the viewer. */
+const SECRET = (SECRETS as { rule: string; values: string[] }[]).find((s) => s.rule === 'stripe-key')!.values[0];
 
 /** Upper-case letters: valid CSI and ESC final bytes, OSC commands 65-90, and none is kept text here. */
 const MARKER = 'QZJXVKWPGY';
@@ -36,6 +46,7 @@ export function leakArtifact(): Buffer {
   parts.push(`payloads: \x1b]52;c;${MARKER}\x07 \x1bP${MARKER}\x1b\\ \x1b_${MARKER}\x1b\\ \x1b^${MARKER}\x1b\\ \x1bX${MARKER}\x1b\\ .\n`);
   // One reading shows it (a UTF-8 terminal: U+FFFD then text), the other an OSC payload: withheld.
   parts.push('ok ', Buffer.from([0x9d]), `${MARKER}\x07 done\n`);
+  parts.push(`stripe.api_key = "${SECRET}"\n`);
   parts.push('end\n');
   return Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)));
 }
@@ -61,6 +72,10 @@ export function markerIn(v: unknown): string[] {
   collect(v, strings, byKey, arrays);
   const found: string[] = [];
   const text = strings.join('\n');
+  const normal = text.toLowerCase().replace(/[^0-9a-z+/= ]/g, '');
+  for (const [name, form] of [['secret', SECRET], ['secret (hex)', Buffer.from(SECRET).toString('hex')], ['secret (base64)', Buffer.from(SECRET).toString('base64')]] as const) {
+    if (normal.includes(form.toLowerCase().replace(/[^0-9a-z+/= ]/g, ''))) found.push(name);
+  }
   const hex = Buffer.from(MARKER).toString('hex');
   for (const [name, form] of [['text', MARKER], ['text (any case)', MARKER.toLowerCase()], ['hex', hex], ['spaced hex', hex.replace(/(..)(?!$)/g, '$1 ')],
     ['base64', Buffer.from(MARKER).toString('base64')], ['code points', [...MARKER].map((c) => (0xe0000 + c.charCodeAt(0)).toString(16)).join('').toLowerCase()]] as const) {
@@ -108,8 +123,10 @@ describe('no raw-derived value leaves main without a grant', () => {
     const temp = `raw-${process.pid}-00000000-${'ab'.repeat(8)}.part`;
     await writeFile(join(vault.layout.tmpDir, temp), bytes, { mode: 0o600 });
     await chmod(join(vault.layout.tmpDir, temp), 0o600);
+    // Its text as a capture stores it: sanitized, then through the redaction stage.
     const s = new Sanitizer();
-    const text = Buffer.concat([s.write(bytes), s.end()]);
+    const sanitized = Buffer.concat([s.write(bytes), s.end()]).toString('utf8');
+    const text = Buffer.from(redactText(sanitized, (await loadRedaction(vault.root)).policy).text, 'utf8');
     const writer = await vault.startRunning(runningId, ['stdout', 'stderr'], { command: 'leak', cwd: env.dir });
     writer.line(['raw', { stdout: temp, stderr: null }]);
     writer.text('stdout', text);
@@ -176,11 +193,15 @@ describe('no raw-derived value leaves main without a grant', () => {
       await call('getTextLines', ref, 0, 2000);
       for (let l = 0; l < 20; l++) await call('getTextLines', ref, l, 1);
     },
+    getSecrets: async () => {
+      for (const [a, n] of [[0, size], [0, 1], [size - 1, 1], [Math.floor(size / 2), 7]]) await call('getSecrets', ref, a, n);
+    },
     textPositionOf: async () => {
       for (let o = 0; o < size; o++) await call('textPositionOf', ref, o);
     },
     searchText: async () => {
-      for (const q of [MARKER, MARKER.toLowerCase(), MARKER.slice(0, 3), 'Q', 'ÄQZJ']) {
+      // The secret's value and parts of it: a hit would tell a guess of it is right.
+      for (const q of [MARKER, MARKER.toLowerCase(), MARKER.slice(0, 3), 'Q', 'ÄQZJ', SECRET, SECRET.slice(0, 12), SECRET.slice(-10), SECRET.toUpperCase()]) {
         for (const caseSensitive of [true, false]) {
           const hits = (await call('searchText', ref, q, { caseSensitive })) as { total: number };
           // The sanitized text never holds the marker: a hit would be removed text searched.
@@ -215,6 +236,8 @@ describe('no raw-derived value leaves main without a grant', () => {
     revokeGrant: async () => void (await call('revokeGrant', `g-${'0'.repeat(32)}`)),
     readRaw: async () => void (await call('readRaw', `g-${'1'.repeat(32)}`, 0, 16)),
     getSpanValues: async () => void (await call('getSpanValues', `g-${'2'.repeat(32)}`, 0, size)),
+    getPayloads: async () => void (await call('getPayloads', `g-${'6'.repeat(32)}`, 0, size)),
+    getSecretValues: async () => void (await call('getSecretValues', `g-${'5'.repeat(32)}`, 0, size)),
     searchRaw: async () => void (await call('searchRaw', `g-${'3'.repeat(32)}`, { mode: 'text', pattern: 'Q' })),
     listBookmarks: async () => void (await call('listBookmarks', ref)),
     saveBookmark: async () => void (await call('saveBookmark', ref, { offset: 6, length: 40, note: 'look' })),
@@ -259,6 +282,24 @@ describe('no raw-derived value leaves main without a grant', () => {
     expect(() => parseCastHeader(`{"version": "${MARKER}"}`)).toThrow(/^asciicast: unsupported version \(2 and 3 are read\)$/);
     expect(() => parseTiming(`0.5 12\n${MARKER} 1\n`)).toThrow(/^timing file: cannot read line 2$/);
   });
+
+  it('the viewer redacts the secret: its text lines carry a secret piece, never the value', async () => {
+    const page = await env.ok<{ lines: { pieces: { t: string; secret?: { rule: string } }[] }[] }>(env.viewer(), 'getTextLines', ref, 0, 100);
+    const pieces = page.lines.flatMap((l) => l.pieces).filter((p) => p.t === 'secret');
+    expect(pieces.map((p) => p.secret!.rule)).toEqual(['stripe-key']);
+    expect(markerIn(page)).toEqual([]);
+  });
+
+  it('under a grant, getSecretValues hands the secret out (and the scan finds it); another window\'s grant gives nothing', async () => {
+    const grant = await approve(env, 2, ref);
+    const values = await env.ok<{ value: string }[]>(env.viewer(2), 'getSecretValues', grant, 0, size);
+    expect(values.map((v) => v.value)).toEqual([SECRET]);
+    expect(markerIn(values)).toContain('secret');
+    expect(await env.call(env.viewer(1), 'getSecretValues', grant, 0, size)).toMatchObject({ ok: false, code: 'forbidden' });
+    // A grant over bytes before the secret gives nothing.
+    const before = await approve(env, 2, ref, [0, 20]);
+    expect(await env.ok(env.viewer(2), 'getSecretValues', before, 0, size)).toEqual([]);
+  }, 60_000);
 
   it('under a grant, getSpanValues hands the values out (and the scan finds them)', async () => {
     const grant = await approve(env, 2, ref);
