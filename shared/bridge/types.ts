@@ -107,6 +107,8 @@ export interface FollowUpdate {
    * while it runs only the first that many bytes are stored; the sealed record keeps head and tail.
    */
   readonly textPastLimit: number | null;
+  /** The capture runs with redaction off (its stored text may hold secrets): no text is served until it is sealed. */
+  readonly textWithheld: boolean;
   /** Raw bytes received so far (what the chunk log names). */
   readonly rawBytes: number;
   /** Chunks the collector logged so far. */

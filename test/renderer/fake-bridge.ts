@@ -552,7 +552,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       if (from > bytes.length) throw new Error('[bad-request] past the text');
       const text = new TextDecoder().decode(bytes.subarray(from));
       return {
-        id, stream, state: r.state, sealed: r.sealed, text, from, next: bytes.length, textBytes: bytes.length, pending: r.pending, textPastLimit: null,
+        id, stream, state: r.state, sealed: r.sealed, text, from, next: bytes.length, textBytes: bytes.length, pending: r.pending, textPastLimit: null, textWithheld: false,
         rawBytes: bytes.length, chunks: 1, elapsedMs: 1000, scannedBytes: bytes.length,
         removal: { removedSpans: 0, removedBytes: 0, top: [], truncated: false, withheldToEnd: false, ambiguous: 0, danger: {} },
         minimap: { buckets: Math.min(buckets, 1), bucketBytes: Math.max(1, bytes.length), counts: [] },

@@ -253,7 +253,11 @@ export function createFollowService(o: FollowServiceOptions) {
       }
       if (!t.handle.meta.streams.includes(stream)) throw new BridgeError('bad-request', `running capture ${id} has no stream ${stream}`);
       await refresh(t);
-      const size = await t.handle.textSize(stream);
+      // Stored text is redacted only when the capture ran with redaction on: other text is not shown
+      // while it runs (the sealed record's view redacts it with the vault's policy).
+      const redaction = t.handle.meta.redaction as { mode?: unknown } | undefined;
+      const withheld = redaction?.mode !== 'on';
+      const size = withheld ? 0 : await t.handle.textSize(stream);
       if (from > size) throw new BridgeError('bad-request', `followRunning: text offset ${from} is past the ${size} bytes stored`);
       const bytes = await t.handle.readText(stream, from, Math.min(MAX_FOLLOW_TEXT, size - from));
       const text = inertText(id, bytes, from);
@@ -278,6 +282,7 @@ export function createFollowService(o: FollowServiceOptions) {
       const textLimit = typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 0 ? limit : null;
       return {
         id, stream, state, sealed, text, from, next, textBytes: size, pending: state === 'running' ? pending : '',
+        textWithheld: withheld,
         textPastLimit: textLimit !== null && (t.textMade.get(stream) ?? 0) > textLimit ? textLimit : null,
         rawBytes: t.rawBytes.get(stream) ?? 0, chunks: t.chunks, elapsedMs: t.elapsedMs,
         scannedBytes: snap?.scanned ?? 0, removal: removalSummary(snap?.report ?? null), minimap: snap?.minimap ?? emptyMinimap(),
@@ -354,5 +359,5 @@ function emptyMinimap(): Minimap {
 }
 
 function idle(id: string, stream: string, from: number): Omit<FollowUpdate, 'state' | 'sealed'> {
-  return { id, stream, text: '', from, next: from, textBytes: from, pending: '', textPastLimit: null, rawBytes: 0, chunks: 0, elapsedMs: 0, scannedBytes: 0, removal: removalSummary(null), minimap: emptyMinimap() };
+  return { id, stream, text: '', from, next: from, textBytes: from, pending: '', textWithheld: false, textPastLimit: null, rawBytes: 0, chunks: 0, elapsedMs: 0, scannedBytes: 0, removal: removalSummary(null), minimap: emptyMinimap() };
 }

@@ -28,6 +28,7 @@ function FollowLines() {
   const unseen = useFollow((f) => f.unseen);
   const pending = useFollow((f) => f.last?.pending ?? '');
   const pastLimit = useFollow((f) => f.last?.textPastLimit ?? null);
+  const withheld = useFollow((f) => f.last?.textWithheld ?? false);
   const box = useRef<HTMLDivElement | null>(null);
   const [view, setView] = useState({ top: 0, height: 600 });
   const t = followText();
@@ -69,7 +70,7 @@ function FollowLines() {
     <div className="follow-text-wrap">
       <div className="follow-text" ref={box} onScroll={onScroll} tabIndex={0} role="log" aria-live="off" aria-label="Sanitized text as it arrives" data-testid="follow-text" data-lines={t.dropped + t.lines.length}>
         <div className="fl-space" style={{ height: rows * ROW_PX }}>{shown}</div>
-        {rows === 0 && <p className="muted fl-empty">No text yet.</p>}
+        {rows === 0 && <p className="muted fl-empty" data-testid="follow-no-text">{withheld ? 'This capture runs with redaction off: its text is shown once it is sealed, redacted by the viewer. The counts on the right grow as it runs.' : 'No text yet.'}</p>}
       </div>
       {pastLimit !== null && (
         <p className="notice follow-past" role="status" data-testid="follow-past-limit">

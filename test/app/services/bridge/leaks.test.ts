@@ -127,7 +127,7 @@ describe('no raw-derived value leaves main without a grant', () => {
     const s = new Sanitizer();
     const sanitized = Buffer.concat([s.write(bytes), s.end()]).toString('utf8');
     const text = Buffer.from(redactText(sanitized, (await loadRedaction(vault.root)).policy).text, 'utf8');
-    const writer = await vault.startRunning(runningId, ['stdout', 'stderr'], { command: 'leak', cwd: env.dir });
+    const writer = await vault.startRunning(runningId, ['stdout', 'stderr'], { command: 'leak', cwd: env.dir, redaction: { mode: 'on' } });
     writer.line(['raw', { stdout: temp, stderr: null }]);
     writer.text('stdout', text);
     writer.line(['c', 0, 0, 'stdout', 0, size, 0, text.length, 1, 0, text.length, 0]);

@@ -185,7 +185,7 @@ describe('what a follow call refuses', () => {
 
   it('an interrupted capture (its Airlock is gone) says so; a stream it lacks and an offset past its text are refused', async () => {
     const id = newRecordId(new Date(Date.now() - 1000));
-    const writer = await vault.startRunning(id, ['stdout', 'stderr'], { command: 'make all', cwd: '/w' });
+    const writer = await vault.startRunning(id, ['stdout', 'stderr'], { command: 'make all', cwd: '/w', redaction: { mode: 'on' } });
     writer.text('stdout', Buffer.from('compiling\n'));
     writer.line(['c', 0, 0, 'stdout', 0, 10, 0, 10, 5, 0, 10, 0]);
     await writer.close();
@@ -202,9 +202,22 @@ describe('what a follow call refuses', () => {
     expect(await call('followRunning', id, 'stdout', 11, 16)).toMatchObject({ ok: false, code: 'bad-request' });
   });
 
+  it('a capture run with redaction off (or a meta.json that does not say) serves no text while it runs', async () => {
+    for (const fields of [{ redaction: { mode: 'off' } }, {}]) {
+      const id = newRecordId(new Date(Date.now() - 3000 - Object.keys(fields).length * 1000));
+      const writer = await vault.startRunning(id, ['stdout'], { command: 'x', ...fields });
+      writer.text('stdout', Buffer.from('token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\n'));
+      writer.line(['c', 0, 0, 'stdout', 0, 49, 0, 49, 5, 0, 49, 0]);
+      await writer.close();
+      const u = await ok<FollowUpdate>('followRunning', id, 'stdout', 0, 16);
+      expect(u).toMatchObject({ text: '', textBytes: 0, textWithheld: true, rawBytes: 49 });
+      expect(await call('followRunning', id, 'stdout', 1, 16)).toMatchObject({ ok: false, code: 'bad-request' });
+    }
+  });
+
   it('stored text that is not inert (an altered file) is refused, not shown', async () => {
     const id = newRecordId(new Date(Date.now() - 2000));
-    const writer = await vault.startRunning(id, ['stdout'], { command: 'x' });
+    const writer = await vault.startRunning(id, ['stdout'], { command: 'x', redaction: { mode: 'on' } });
     writer.text('stdout', Buffer.from('ok\n\x1b]52;c;AAAA\x07\n'));
     await writer.close();
     const r = await call('followRunning', id, 'stdout', 0, 16);
