@@ -26,9 +26,10 @@ const STALE_START_MS = 10 * 60_000;
  * Seals every running capture whose owner is gone (Airlock was killed, the machine lost power) as
  * a record marked `interrupted`, made from what it had stored, with a `capture.interrupted` audit
  * entry committing to it; removes running directories whose record is already sealed, and starts
- * that never finished. Runs at the start of every capture and prune and as `airlock vault
- * recover`, under the vault's retention lock (two sealers, or a prune, cannot take the same raw
- * temp file). Running captures of live processes, and of other hosts, are left alone.
+ * that never finished. Runs at the start of every capture, every `airlock vault` command
+ * (app/cli/vault/seal-leftovers.ts) and MCP `wait`, under the vault's retention lock (two
+ * sealers, or a prune, cannot take the same raw temp file). Running captures of live processes,
+ * and of other hosts, are left alone.
  */
 export async function sealInterrupted(vault: Vault, audit: AuditLog = AuditLog.forVault(vault.root)): Promise<SealResult> {
   const result: SealResult = { sealed: [], removed: [] };
