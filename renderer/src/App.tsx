@@ -1,5 +1,7 @@
 import { useLayoutEffect } from 'react';
 import { useArtifact, useRequests, useView } from './stores';
+import { useFollow } from './stores/follow';
+import { FollowView } from './views/FollowView';
 import { RequestsView } from './views/RequestsView';
 import { VaultBrowser } from './views/VaultBrowser';
 import { Workspace } from './views/Workspace';
@@ -8,6 +10,7 @@ export function App() {
   const open = useArtifact((a) => a.artifact !== null);
   const theme = useView((v) => v.theme);
   const requests = useRequests((r) => r.open);
+  const following = useFollow((f) => f.open !== null);
   // <html> carries the theme: every view (and the body's own background) is under it and the
   // style sheet's [data-theme] blocks select it. A layout effect, so the attribute is set before
   // any passive effect reads the variables (the minimap draws its canvas from them).
@@ -16,7 +19,7 @@ export function App() {
   }, [theme]);
   return (
     <div className="app" onDragStart={(e) => e.preventDefault()}>
-      {open ? <Workspace /> : requests ? <RequestsView /> : <VaultBrowser />}
+      {open ? <Workspace /> : following ? <FollowView /> : requests ? <RequestsView /> : <VaultBrowser />}
     </div>
   );
 }

@@ -29,6 +29,8 @@ const bookmarkId = z.string().regex(/^b-[0-9a-f]{16}$/, 'not a bookmark id');
 const requestId = z.string().regex(/^req-\d{8}T\d{6}Z-[0-9a-f]{8}$/, 'not a request id');
 const note = z.string().max(MAX_NOTE_CHARS);
 const range = z.tuple([offset, offset]).refine(([a, b]) => a < b, 'range start must be below its end');
+/** A stream a running capture names (as running records validate them). */
+const streamName = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'not a stream name');
 const screenSize = z.object({ cols: z.number().int().min(2).max(1000), rows: z.number().int().min(1).max(1000) }).strict();
 
 /**
@@ -39,6 +41,10 @@ export const BRIDGE_ARGS = {
   getVaultInfo: z.tuple([]),
   listRecords: z.tuple([]),
   openFile: z.tuple([]),
+  listRunning: z.tuple([]),
+  followRunning: z.tuple([recordId, streamName, offset, z.number().int().min(1).max(MAX_MINIMAP_BUCKETS)]),
+  getRunningScreen: z.tuple([recordId, streamName, screenSize, offset.nullable()]),
+  cancelRunningScreen: z.tuple([recordId, streamName, screenSize, offset]),
   startIndex: z.tuple([artifactRefSchema]),
   getIndexStatus: z.tuple([artifactRefSchema]),
   cancelIndex: z.tuple([artifactRefSchema]),

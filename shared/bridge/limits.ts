@@ -22,3 +22,5 @@ export const MAX_MINIMAP_BUCKETS = 4_096;
 export const MAX_SCREEN_FINDINGS = 5_000;
 /** Characters of a screen finding's text listed (its offset and length cover all of it). */
 export const MAX_SCREEN_FINDING_TEXT = 500;
+/** Most sanitized text one `followRunning` call returns (bytes; the rest: ask again from `next`). */
+export const MAX_FOLLOW_TEXT = 256 << 10;

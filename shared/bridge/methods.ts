@@ -5,8 +5,8 @@
 // harness's API objects and the type of every handler in main's dispatcher. No zod here: the
 // sandboxed preloads bundle this file, and the schema library would make them 500 times larger.
 import type {
-  AuditView, Bookmark, ChunkLogView, GrantInfo, HexDumpExport, IndexStatus, Minimap, PromptView, RawAccessOutcome, RawPage, RecordSummary,
-  RemovalReport, RequestView, ScreenStatus, SearchHits, SecretInfo, SecretValue, PayloadPage, SpanInfo, SpanValue, TextPage, TextPosition, VaultInfo,
+  AuditView, Bookmark, ChunkLogView, FollowUpdate, GrantInfo, HexDumpExport, IndexStatus, Minimap, PromptView, RawAccessOutcome, RawPage, RecordSummary,
+  RemovalReport, RequestView, RunningSummary, ScreenStatus, SearchHits, SecretInfo, SecretValue, PayloadPage, SpanInfo, SpanValue, TextPage, TextPosition, VaultInfo,
 } from './types';
 
 /** Which window may call a method: a viewer (`window.airlock`) or main's prompt window (`window.airlockPrompt`). */
@@ -37,6 +37,23 @@ export const BRIDGE_METHODS = {
   listRecords: viewer<RecordSummary[]>(),
   /** `()`: main shows its own file dialog and imports the choice (the renderer never names a path); null when cancelled. */
   openFile: viewer<RecordSummary | null>(),
+  /** `()`: the captures still running (or whose Airlock process is gone), newest first; sanitized metadata only. */
+  listRunning: viewer<RunningSummary[]>(),
+  /**
+   * `(recordId, stream, from, buckets)`: follows a running capture: its sanitized text from text
+   * byte `from`, its removal counts and minimap (`buckets` stretches) over the raw bytes so far, and
+   * its state; once it is sealed, the sealed record's artifact to open. 'not-found' for an id that
+   * is not a running capture (nor one sealed while followed).
+   */
+  followRunning: viewer<FollowUpdate>(),
+  /**
+   * `(recordId, stream, { cols, rows }, upTo)`: the screen engine on what a running capture's stream
+   * has received: `upTo` null starts a run on the raw bytes so far, a number (the `totalBytes` a run
+   * answered) asks how that run stands. Same answers as getScreen (inert text and offsets).
+   */
+  getRunningScreen: viewer<ScreenStatus>(),
+  /** `(recordId, stream, { cols, rows }, upTo)`: withdraws from that run (it stops when no window wants it). */
+  cancelRunningScreen: viewer<ScreenStatus>(),
   /** `(ref)`: starts (or joins) the build of the artifact's span index in a worker. */
   startIndex: viewer<IndexStatus>(),
   /** `(ref)` */

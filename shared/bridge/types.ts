@@ -57,6 +57,70 @@ export interface RecordSummary {
   readonly artifacts: readonly ArtifactSummary[];
 }
 
+/**
+ * A capture that is still running (its record is being written under `running/<id>/` in the vault),
+ * as the vault browser lists it. Strings are sanitized display text.
+ */
+export interface RunningSummary {
+  readonly id: string;
+  readonly startedAt: string;
+  /** Sanitized command line. */
+  readonly title: string;
+  readonly cwd: string | null;
+  /** The streams it captures (`stdout`, `stderr`). */
+  readonly streams: readonly string[];
+  /**
+   * `running`, or `interrupted`: the Airlock process writing it is gone, so it will never be sealed
+   * by it (the next capture or `airlock vault recover` seals it as an interrupted record).
+   */
+  readonly state: 'running' | 'interrupted';
+  /** Sanitized text bytes stored so far per stream. */
+  readonly textBytes: Readonly<Record<string, number>>;
+}
+
+/**
+ * One step of following a running capture's stream (`followRunning`): the sanitized text stored
+ * since `from`, and where the capture stands. Sanitized text, counts and offsets only: never a raw
+ * byte or a span's value.
+ */
+export interface FollowUpdate {
+  readonly id: string;
+  readonly stream: string;
+  /**
+   * `running`; `sealed` (the record is stored: open `sealed.ref` instead); `interrupted` (its Airlock
+   * process is gone: no more will come); `failed` (the capture failed and left no record).
+   */
+  readonly state: 'running' | 'sealed' | 'interrupted' | 'failed';
+  /** Once sealed: the sealed record's artifact of this stream, and whether it is marked interrupted. */
+  readonly sealed: { readonly recordId: string; readonly ref: ArtifactRef | null; readonly interrupted: boolean } | null;
+  /** The settled sanitized text (redacted as the capture stores it) from byte `from`: whole characters, at most MAX_FOLLOW_TEXT bytes. */
+  readonly text: string;
+  readonly from: number;
+  /** Text byte where `text` ends: the next call's `from`. */
+  readonly next: number;
+  /** Settled text bytes stored so far (above `next`: ask again at once). */
+  readonly textBytes: number;
+  /** Text of the unfinished last line that may be shown early (a prompt, a progress line); '' unless `next` reached `textBytes`. */
+  readonly pending: string;
+  /**
+   * The capture's text limit (its --max-text, bytes) once the stream's text went past it, else null:
+   * while it runs only the first that many bytes are stored; the sealed record keeps head and tail.
+   */
+  readonly textPastLimit: number | null;
+  /** The capture runs with redaction off (its stored text may hold secrets): no text is served until it is sealed. */
+  readonly textWithheld: boolean;
+  /** Raw bytes received so far (what the chunk log names). */
+  readonly rawBytes: number;
+  /** Chunks the collector logged so far. */
+  readonly chunks: number;
+  /** Time of the last chunk, ms since the capture started. */
+  readonly elapsedMs: number;
+  /** Raw bytes counted into `removal` and `minimap` so far (behind `rawBytes` while catching up). */
+  readonly scannedBytes: number;
+  readonly removal: RemovalSummary;
+  readonly minimap: Minimap;
+}
+
 /** What the app is looking at. */
 export interface VaultInfo {
   /** Display form of the vault path (sanitized). */

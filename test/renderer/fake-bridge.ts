@@ -4,7 +4,7 @@
 // does: sanitized text and span metadata freely, raw bytes only under a grant. Test-only code.
 import type { AirlockBridge } from '../../shared/bridge/contract';
 import { MAX_RAW_READ, MAX_SEARCH_HITS, MAX_SPANS_PER_CALL, MAX_TEXT_LINES } from '../../shared/bridge/contract';
-import type { RequestView,
+import type { FollowUpdate, RequestView, RunningSummary,
   ArtifactSummary, AuditView, Bookmark, ChunkLogView, ChunkRowView, CopyKind, ExportKind, GrantInfo, IndexStatus,
   DecodedPayload, Minimap, PayloadPage, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextLine, TextPage,
   TextPiece, TextPosition, VaultInfo,
@@ -365,6 +365,11 @@ export interface FakeControl {
   rawDelayMs: number;
   /** The review queue `listRequests` serves; `reviewRequest` decides in place (approve: as `decision`, default approve). */
   requests: RequestView[];
+  /**
+   * Running captures `listRunning` serves; `followRunning` answers each one's `text` (the sanitized
+   * text stored so far: a test appends to it) from the offset asked, with its `state` and `sealed`.
+   */
+  running: Array<{ summary: RunningSummary; text: string; pending: string; state: FollowUpdate['state']; sealed: FollowUpdate['sealed'] }>;
 }
 
 export type FakeBridge = AirlockBridge & { control: FakeControl };
@@ -392,7 +397,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   const bookmarks = new Map<string, Bookmark[]>();
   const audit: AuditView[] = [];
   const control: FakeControl = {
-    calls: [], copies: [], exports: [], rawReads: [], grants: new Map(), decision: null, rawDelayMs: 0, requests: [],
+    calls: [], copies: [], exports: [], rawReads: [], grants: new Map(), decision: null, rawDelayMs: 0, requests: [], running: [],
     expireAll() {
       for (const [id, g] of control.grants) control.grants.set(id, { ...g, expiresAt: now() - 1 });
     },
@@ -536,6 +541,31 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       const base = { ref, cols: size.cols, rows: size.rows, bytesDone: m.size, totalBytes: m.size, elapsedMs: 1 };
       if (m.size > 16 << 20) return { ...base, state: 'failed', error: 'the fake bridge reconstructs at most 16 MiB', view: null };
       return { ...base, state: 'done', error: null, view: screenViewOf(m.read(0, m.size), size.cols, size.rows) };
+    },
+    async listRunning() {
+      return control.running.map((r) => r.summary);
+    },
+    async followRunning(id, stream, from, buckets): Promise<FollowUpdate> {
+      const r = control.running.find((x) => x.summary.id === id);
+      if (!r) throw new Error(`[not-found] no running capture ${id}`);
+      const bytes = new TextEncoder().encode(stream === 'stdout' ? r.text : '');
+      if (from > bytes.length) throw new Error('[bad-request] past the text');
+      const text = new TextDecoder().decode(bytes.subarray(from));
+      return {
+        id, stream, state: r.state, sealed: r.sealed, text, from, next: bytes.length, textBytes: bytes.length, pending: r.pending, textPastLimit: null, textWithheld: false,
+        rawBytes: bytes.length, chunks: 1, elapsedMs: 1000, scannedBytes: bytes.length,
+        removal: { removedSpans: 0, removedBytes: 0, top: [], truncated: false, withheldToEnd: false, ambiguous: 0, danger: {} },
+        minimap: { buckets: Math.min(buckets, 1), bucketBytes: Math.max(1, bytes.length), counts: [] },
+      };
+    },
+    async getRunningScreen(id, stream, size): Promise<ScreenStatus> {
+      const r = control.running.find((x) => x.summary.id === id);
+      if (!r) throw new Error(`[not-found] no running capture ${id}`);
+      const bytes = new TextEncoder().encode(stream === 'stdout' ? r.text : '');
+      return { ref: `running:${id}:${stream}`, cols: size.cols, rows: size.rows, state: 'done', bytesDone: bytes.length, totalBytes: bytes.length, elapsedMs: 1, error: null, view: screenViewOf(bytes, size.cols, size.rows) };
+    },
+    async cancelRunningScreen(id, stream, size): Promise<ScreenStatus> {
+      return { ref: `running:${id}:${stream}`, cols: size.cols, rows: size.rows, state: 'cancelled', bytesDone: 0, totalBytes: 0, elapsedMs: 0, error: 'cancelled', view: null };
     },
     async cancelScreen(ref, size): Promise<ScreenStatus> {
       return { ref, cols: size.cols, rows: size.rows, state: 'cancelled', bytesDone: 0, totalBytes: 0, elapsedMs: 0, error: 'cancelled', view: null };

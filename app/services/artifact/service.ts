@@ -17,9 +17,9 @@ import { ensurePrivateDir, fsyncDir, isErrno } from '../../files/fs-atomic';
 import { parseRef, type Vault } from '../../vault';
 import { BridgeError } from '../bridge/errors';
 import { ScreenJobs } from '../screen/jobs';
-import { AllowlistFileError, loadRedaction } from '../../redact/policy';
 import { BookmarkStore } from './bookmarks';
-import { secretsKey, secretsPolicy, type SecretsSetup } from './build-secrets';
+import { secretsPolicy, type SecretsSetup } from './build-secrets';
+import { vaultSecretsSetup } from './secrets-setup';
 import { redactScreenStatus } from '../screen/redact';
 import { BuildCancelled, buildIndex } from './build';
 import { chunkLogView } from './chunk-log';
@@ -150,20 +150,8 @@ export function createArtifactService(opts: ArtifactServiceOptions) {
     return { cr: 'newline', limits: { ...DEFAULT_LIMITS } };
   }
 
-  /**
-   * What the secrets column is made with: the capture's redaction stage with the vault's allowlist
-   * (read at each open, so an edited allowlist rebuilds the index). An allowlist the capture would
-   * refuse is not used: the built-in rules alone redact more, never less.
-   */
-  async function secretsSetup(): Promise<SecretsSetup> {
-    try {
-      const { source, info } = await loadRedaction(root);
-      return { allowlist: source, key: secretsKey(info.allowlist?.sha256 ?? null) };
-    } catch (err) {
-      if (err instanceof AllowlistFileError) return { allowlist: null, key: secretsKey('unusable') };
-      throw err;
-    }
-  }
+  /** What the secrets column is made with (secrets-setup.ts). */
+  const secretsSetup = (): Promise<SecretsSetup> => vaultSecretsSetup(root);
 
   /** What a cache must match. Raw bytes pruned: the cache still serves text and spans (size unchecked). */
   async function expectation(sha: string) {

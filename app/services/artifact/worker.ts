@@ -1,6 +1,7 @@
 // Worker-thread entry: builds one index (build.ts) off main's event loop — main passes the options
 // and a shared cancel flag; the worker posts progress at most every 50 ms, then `done` or `error` —
-// or runs queries and searches (query-host.ts) for main's query client (query-client.ts).
+// or runs queries and searches (query-host.ts) for main's query client (query-client.ts), or the
+// removal counts of running captures (follow/scan-host.ts).
 // With `segments` > 1 it runs the segmented build (build-parallel.ts), starting this same script again
 // for each later segment (`airlockArtifactSegment`).
 import { parentPort, workerData } from 'node:worker_threads';
@@ -8,6 +9,7 @@ import { buildIndex, BuildCancelled, type BuildOptions, type BuildResult } from 
 import { searchRange, type RangeSearch } from './lazy-search';
 import { QueryHost, type QueryRequest } from './query-host';
 import { trace } from './trace';
+import { serveScans } from '../follow/scan-host';
 import { buildIndexParallel, outcomeBuffers, runSegmentInput, type SegmentInput, type SegmentMessage } from './build-parallel';
 
 export interface WorkerInput extends Omit<BuildOptions, 'onProgress' | 'shouldCancel'> {
@@ -67,9 +69,11 @@ function runPart(input: SegmentInput, post: (m: SegmentMessage, transfer?: Array
 if (parentPort && workerData) {
   const port = parentPort;
   const data = workerData as {
-    airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput; airlockTextSearch?: RangeSearch; airlockQueryHost?: boolean; airlockSearchThread?: boolean;
+    airlockArtifactIndex?: boolean; airlockArtifactSegment?: SegmentInput; airlockTextSearch?: RangeSearch; airlockQueryHost?: boolean; airlockSearchThread?: boolean; airlockFollowScan?: boolean;
   };
   if (data.airlockArtifactIndex) void runWorkerBuild(workerData as WorkerInput, (m) => port.postMessage(m));
+  // The removal counts of running captures, kept up to date as they grow (follow/scan-client.ts).
+  else if (data.airlockFollowScan) serveScans(port);
   else if (data.airlockArtifactSegment) runPart(data.airlockArtifactSegment, (m, transfer) => port.postMessage(m, transfer));
   else if (data.airlockQueryHost) {
     // The query worker (queries from main, answered in any order: each carries its id), or a search

@@ -1,6 +1,7 @@
 import { AuditLog } from '../../audit';
 import { createArtifactService } from '../artifact';
 import { Vault } from '../../vault';
+import { createFollowService, type FollowService, type FollowServiceOptions } from '../follow/follow';
 import { GrantStore } from '../grants/grants';
 import { importFile } from '../import/importer';
 import { PromptBroker, type PromptOpener } from '../prompt/prompts';
@@ -19,6 +20,8 @@ export interface AppServicesOptions {
   readonly windows: WindowRegistry;
   /** Makes the artifact service (default createArtifactService; tests may pass a stand-in). */
   readonly artifactService?: ArtifactFactory;
+  /** Options of the follow service (tests: `inline`, a shorter poll interval). */
+  readonly follow?: Omit<FollowServiceOptions, 'vault'>;
   /** Grant lifetime in ms (default 15 minutes; `AIRLOCK_GRANT_TTL_MS` in main). */
   readonly grantTtlMs?: number;
   readonly promptTimeoutMs?: number;
@@ -38,6 +41,8 @@ export interface AppServices {
   readonly prompts: PromptBroker;
   readonly requests: RequestStore;
   readonly artifact: ArtifactPort;
+  /** Running captures followed as they grow. */
+  readonly follow: FollowService;
   readonly dispatcher: BridgeDispatcher;
   /** A window main created went away: its grants end, its waiting request is withdrawn. */
   windowClosed(windowId: number): Promise<void>;
@@ -53,6 +58,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
   const prompts = new PromptBroker({ grants, view, audit, opener: o.opener, timeoutMs: o.promptTimeoutMs, backoffBaseMs: o.promptBackoffBaseMs });
   const requests = new RequestStore(vault, audit);
   const artifact = (o.artifactService ?? createArtifactService)({ vault, rawPath: (sha256) => vault.rawPath(sha256) });
+  const follow = createFollowService({ vault, ...o.follow });
   const dispatcher = createDispatcher({
     vault,
     view,
@@ -63,6 +69,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
     windows: o.windows,
     origins: o.origins,
     artifact,
+    follow,
     chooseFile: o.chooseFile,
     importFile: async (path, opts) => {
       const result = await importFile(vault, audit, path, opts);
@@ -80,6 +87,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
     prompts,
     requests,
     artifact,
+    follow,
     dispatcher,
     async windowClosed(windowId) {
       dispatcher.windowClosed(windowId);
@@ -90,6 +98,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
     async shutdown() {
       await grants.endAll();
       await artifact.close();
+      await follow.close();
     },
   };
 }

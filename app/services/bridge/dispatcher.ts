@@ -13,6 +13,7 @@ import { hexDumpLines } from '../raw/hex-dump';
 import { readRawRange } from '../raw/read';
 import type { VaultView } from '../vault-view/view';
 import type { ArtifactPort } from './artifact-port';
+import type { FollowService } from '../follow/follow';
 import { auditText, BridgeError, errorWire } from './errors';
 import { firstNotInertYielding } from './inert';
 
@@ -54,6 +55,8 @@ export interface DispatcherDeps {
   readonly origins: { readonly viewer: string; readonly prompt: string };
   /** The artifact service: span index, text pages, searches, bookmarks, screen, chunk log. */
   readonly artifact: ArtifactPort;
+  /** Running captures: listed, followed as they grow, their screen on what has arrived. */
+  readonly follow: FollowService;
   /** Main's own file dialog for "Open file…"; null when the human cancelled. */
   chooseFile(windowId: number): Promise<{ path: string; timingPath?: string } | null>;
   importFile(path: string, options: { timingPath?: string }): Promise<{ record: { id: string } }>;
@@ -133,6 +136,10 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       const list: RecordSummary[] = await view.list();
       return list.find((r) => r.id === id) ?? null;
     },
+    listRunning: () => deps.follow.list(),
+    followRunning: (_w, [id, stream, from, buckets]) => deps.follow.follow(id, stream, from, buckets),
+    getRunningScreen: (w, [id, stream, size, upTo]) => deps.follow.screen(id, stream, size, upTo, w),
+    cancelRunningScreen: (w, [id, stream, size, upTo]) => deps.follow.cancelScreen(id, stream, size, upTo, w),
     getReport: async (_w, [ref]) => view.report(ref),
     getChunkLog: async (_w, [recordId]) => artifact.getChunkLog(recordId),
     startIndex: async (_w, [ref]) => (await inVault(ref)).startIndex(ref),
@@ -311,6 +318,7 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
     windowClosed: (windowId) => {
       cancelSearches(windowId);
       artifact.windowClosed(windowId);
+      deps.follow.windowClosed(windowId);
     },
   };
 }

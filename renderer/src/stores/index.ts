@@ -8,6 +8,7 @@ export { useScreen, initialScreen, type ScreenState } from './screen';
 export { useLayout, setPrefs, resetPrefs, type ChipDensity, type ViewPrefs } from './layout';
 export { useTriage, setFilter, initialTriage, type TriageState } from './triage';
 export { useRequests, initialRequests, loadRequests, reviewRequest, openRequests, type RequestsState } from './requests';
+export { useFollow, initialFollow, type FollowState } from './follow';
 import { initialArtifact, useArtifact } from './artifact';
 import { initialBookmarks, useBookmarks } from './bookmarks';
 import { initialGrants, useGrants } from './grants';
@@ -18,6 +19,7 @@ import { initialSelection, useSelection } from './selection';
 import { initialView, useView } from './view';
 import { resetPrefs } from './layout';
 import { initialTriage, useTriage } from './triage';
+import { initialFollow, useFollow } from './follow';
 
 /** Back to a fresh app (tests; also closing the workspace resets the per-artifact slices). */
 export function resetStores(): void {
@@ -30,5 +32,6 @@ export function resetStores(): void {
   useScreen.setState({ ...initialScreen }, true);
   useRequests.setState(initialRequests(), true);
   useTriage.setState(initialTriage(), true);
+  useFollow.setState(initialFollow(), true);
   resetPrefs();
 }

@@ -3,10 +3,12 @@
 // access this window still holds. Keyboard: ↑/↓ (Home/End, PageUp/PageDown) choose a stream,
 // Enter opens it, / filters, Esc clears the filter. "Open file…" imports a file.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { ArtifactSummary, GrantInfo, RecordSummary } from '../../../shared/bridge/types';
+import type { ArtifactSummary, GrantInfo, RecordSummary, RunningSummary } from '../../../shared/bridge/types';
 import { DANGER_LABELS, dangerTier, type DangerCategory } from '../../../shared/parser/danger';
 import { ThemeButton } from '../components/ThemeButton';
 import { liveGrants, loadVault, openArtifact, openFile, revokeGrantById } from '../actions';
+import { loadRunning, openRunning } from '../follow';
+import { useFollow } from '../stores/follow';
 import { artifactDanger, TIME_WINDOWS, triage, vaultCategories, type SortOrder, type TimeWindow } from '../lib/triage';
 import { counted, grouped, humanSize } from '../lib/spans';
 import { loadRequests, openRequests, setFilter, useArtifact, useRequests, useTriage } from '../stores';
@@ -79,6 +81,42 @@ function GrantList({ grants, records, now, onRevoke }: { grants: readonly GrantI
   );
 }
 
+/** How often the browser asks main for running captures (a sealed one then shows as its record). */
+const RUNNING_POLL_MS = 2000;
+
+/**
+ * A running capture, grouped like a record: a row per stream (text so far), marked running or
+ * interrupted; Enter or double-click follows it. It has no digest and no report until it is sealed.
+ */
+function RunningGroup({ r, onKey }: { r: RunningSummary; onKey: (e: KeyboardEvent<HTMLTableRowElement>, openRow: () => void) => void }) {
+  return (
+    <tbody className="record-group running-group" data-testid="running-group" data-record={r.id}>
+      {r.streams.map((stream, i) => (
+        <tr key={stream} tabIndex={0} data-testid="running-row" data-record={r.id} data-stream={stream} aria-label={`${r.title}, ${stream}, ${r.state}`}
+          onDoubleClick={() => openRunning(r, stream)}
+          onKeyDown={(e) => onKey(e, () => openRunning(r, stream))}>
+          {i === 0 && (
+            <>
+              <td className="mono when" rowSpan={r.streams.length}>{when(r.startedAt).map((part) => <span key={part}>{part} </span>)}</td>
+              <td className="what" rowSpan={r.streams.length}>
+                <span className="title">{r.title}</span>
+                {r.cwd && <span className="muted small"> in {r.cwd}</span>}
+              </td>
+              <td rowSpan={r.streams.length}>
+                <span className={`run-state s-${r.state}`} data-testid="running-state">{r.state === 'running' && <span className="running-dot" aria-hidden="true" />}{r.state}</span>
+              </td>
+            </>
+          )}
+          <td><span className={`stream s-${stream}`}>{stream}</span></td>
+          <td className="num mono" title="Sanitized text so far">{humanSize(r.textBytes[stream] ?? 0)}</td>
+          <td className="mono digest muted">not sealed</td>
+          <td className="muted small">counted as it runs: open to follow</td>
+        </tr>
+      ))}
+    </tbody>
+  );
+}
+
 export function VaultBrowser() {
   const { vault, records, loading, error } = useArtifact();
   const filter = useTriage((t) => t.filter);
@@ -89,6 +127,28 @@ export function VaultBrowser() {
   const [grants, setGrants] = useState<GrantInfo[]>([]);
   const [now, setNow] = useState(() => Date.now());
   const [notice, setNotice] = useState<string | null>(null);
+  const running = useFollow((f) => f.running);
+
+  // Running captures: asked now and every few seconds; one that is gone from the list was sealed
+  // (or failed), so the records are read again.
+  useEffect(() => {
+    let alive = true;
+    let ids = new Set<string>();
+    const tick = () => void loadRunning().then(() => {
+      if (!alive) return;
+      const now = new Set(useFollow.getState().running.map((r) => r.id));
+      if ([...ids].some((id) => !now.has(id))) void loadVault();
+      ids = now;
+    });
+    tick();
+    const t = setInterval(tick, RUNNING_POLL_MS);
+    return () => {
+      alive = false;
+      clearInterval(t);
+    };
+  }, []);
+  const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
+  const runningShown = running.filter((r) => filter.categories.size === 0 && words.every((w) => [r.title, r.cwd ?? '', r.id].join('\n').toLowerCase().includes(w)));
 
   useEffect(() => {
     if (!vault && !loading) void loadVault();
@@ -130,11 +190,12 @@ export function VaultBrowser() {
   }, [records.length]);
 
   const open = (r: RecordSummary, a: ArtifactSummary) => void openArtifact(r, a);
-  const onRowKey = (e: KeyboardEvent<HTMLTableRowElement>, r: RecordSummary, a: ArtifactSummary) => {
-    const rows = [...(table.current?.querySelectorAll<HTMLElement>('[data-testid=artifact-row]') ?? [])];
+  /** Enter opens the row (a record's stream, or a running capture's to follow); the other keys move between rows of both kinds. */
+  const onRowKey = (e: KeyboardEvent<HTMLTableRowElement>, openRow: () => void) => {
+    const rows = [...(table.current?.querySelectorAll<HTMLElement>('[data-testid=artifact-row], [data-testid=running-row]') ?? [])];
     const at = rows.indexOf(e.currentTarget);
     const go = (i: number) => rows[Math.max(0, Math.min(rows.length - 1, i))]?.focus();
-    if (e.key === 'Enter') open(r, a);
+    if (e.key === 'Enter') openRow();
     else if (e.key === 'ArrowDown') go(at + 1);
     else if (e.key === 'ArrowUp') go(at - 1);
     else if (e.key === 'Home') go(0);
@@ -170,7 +231,7 @@ export function VaultBrowser() {
         <div>
           <h1>Vault</h1>
           <p className="muted">
-            {vault ? <>{vault.root}{vault.demo && <span className="tag">demo vault</span>} · <span data-testid="vault-counts">{counted(vault.records, 'record')} · {counted(streams, 'stream')}</span></> : 'Opening…'}
+            {vault ? <>{vault.root}{vault.demo && <span className="tag">demo vault</span>} · <span data-testid="vault-counts">{counted(vault.records, 'record')} · {counted(streams, 'stream')}</span>{running.length > 0 && <> · <span data-testid="running-count">{running.length} running</span></>}</> : 'Opening…'}
           </p>
         </div>
         <div className="vault-actions">
@@ -227,6 +288,7 @@ export function VaultBrowser() {
             <th scope="col" className="num">Size</th><th scope="col" className="digest">Digest</th><th scope="col">Removed, most dangerous first</th>
           </tr>
         </thead>
+        {runningShown.map((r) => <RunningGroup key={r.id} r={r} onKey={onRowKey} />)}
         {groups.map(({ record: r, rows, empty }) => {
           const exit = exitText(r);
           return (
@@ -239,7 +301,7 @@ export function VaultBrowser() {
                   data-ref={a.ref}
                   aria-label={`${r.title}, ${a.stream}, ${humanSize(a.size)}`}
                   onDoubleClick={() => open(r, a)}
-                  onKeyDown={(e) => onRowKey(e, r, a)}
+                  onKeyDown={(e) => onRowKey(e, () => open(r, a))}
                   onFocus={() => useTriage.setState({ focusRef: a.ref })}
                 >
                   {i === 0 && (

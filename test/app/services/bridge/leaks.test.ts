@@ -9,13 +9,17 @@
 // The artifact also prints a credential (a fixture of the redaction stage) as plain text: the
 // viewer serves it as a redaction, so its value, in any of those encodings, is scanned for too;
 // under a grant getSecretValues hands it out.
-import { writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRANT_METHODS, VIEWER_METHODS, type ViewerMethod } from '../../../../shared/bridge/contract';
 import type { RecordSummary, ScreenStatus, SpanInfo } from '../../../../shared/bridge/types';
 import { parseCastHeader } from '../../../../app/services/import/asciicast';
 import { parseTiming } from '../../../../app/services/import/script';
+import { newRecordId } from '../../../../app/vault';
+import { loadRedaction } from '../../../../app/redact/policy';
+import { redactText } from '../../../../app/redact/text';
+import { Sanitizer } from '../../../../shared/sanitize';
 import { approve, makeEnv, promptWindow, type Env } from './env';
 // @ts-expect-error -- a plain .mjs fixture shared with the capture fixture
 import { SECRETS } from '../../../fixtures/secrets/credentials.mjs';
@@ -93,6 +97,8 @@ describe('no raw-derived value leaves main without a grant', () => {
   let ref = '';
   let size = 0;
   let recordId = '';
+  /** A running capture whose stdout is the artifact: its raw temp file, its sanitized text and chunk row as a capture writes them. */
+  let runningId = '';
   const answers: { method: string; value: unknown }[] = [];
   const call = async (method: string, ...args: unknown[]): Promise<unknown> => {
     const wire = await env.call(env.viewer(), method, ...args);
@@ -112,6 +118,20 @@ describe('no raw-derived value leaves main without a grant', () => {
     recordId = rec.id;
     await call('startIndex', ref);
     for (let i = 0; i < 400 && ((await env.ok<{ state: string }>(env.viewer(), 'getIndexStatus', ref)).state !== 'done'); i++) await new Promise((r) => setTimeout(r, 25));
+    const vault = env.services.vault;
+    runningId = newRecordId(new Date());
+    const temp = `raw-${process.pid}-00000000-${'ab'.repeat(8)}.part`;
+    await writeFile(join(vault.layout.tmpDir, temp), bytes, { mode: 0o600 });
+    await chmod(join(vault.layout.tmpDir, temp), 0o600);
+    // Its text as a capture stores it: sanitized, then through the redaction stage.
+    const s = new Sanitizer();
+    const sanitized = Buffer.concat([s.write(bytes), s.end()]).toString('utf8');
+    const text = Buffer.from(redactText(sanitized, (await loadRedaction(vault.root)).policy).text, 'utf8');
+    const writer = await vault.startRunning(runningId, ['stdout', 'stderr'], { command: 'leak', cwd: env.dir, redaction: { mode: 'on' } });
+    writer.line(['raw', { stdout: temp, stderr: null }]);
+    writer.text('stdout', text);
+    writer.line(['c', 0, 0, 'stdout', 0, size, 0, text.length, 1, 0, text.length, 0]);
+    await writer.close();
   }, 60_000);
   afterAll(async () => {
     await env.close();
@@ -126,6 +146,33 @@ describe('no raw-derived value leaves main without a grant', () => {
     getIndexStatus: async () => void (await call('getIndexStatus', ref)),
     cancelIndex: async () => void (await call('cancelIndex', ref)),
     getReport: async () => void (await call('getReport', ref)),
+    listRunning: async () => void (await call('listRunning')),
+    followRunning: async () => {
+      // Until its scan has counted every byte, from every text offset, at the coarsest and finest minimap.
+      let u: { scannedBytes?: number; text?: string; removal?: { removedSpans: number } } = {};
+      for (let i = 0; i < 400 && u.scannedBytes !== size; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 25));
+        u = (await call('followRunning', runningId, 'stdout', 0, 4096)) as typeof u;
+      }
+      // The answers scanned below carry the text and the counts of every removed span.
+      expect(u.scannedBytes).toBe(size);
+      expect(u.text).toContain('payloads:');
+      expect(u.removal!.removedSpans).toBeGreaterThan(50);
+      for (let from = 0; from < 40; from++) await call('followRunning', runningId, 'stdout', from, 1);
+      await call('followRunning', runningId, 'stderr', 0, 4096);
+    },
+    getRunningScreen: async () => {
+      for (let i = 0; i < 600; i++) {
+        const st = (await call('getRunningScreen', runningId, 'stdout', { cols: 80, rows: 24 }, i === 0 ? null : size)) as ScreenStatus;
+        if (!('state' in st) || st.state !== 'running') {
+          expect(st.state).toBe('done');
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await call('getRunningScreen', runningId, 'stdout', { cols: 2, rows: 1 }, null);
+    },
+    cancelRunningScreen: async () => void (await call('cancelRunningScreen', runningId, 'stdout', { cols: 2, rows: 1 }, size)),
     getSpans: async () => {
       for (const [a, n] of [[0, size], [0, 1], [size - 1, 1], [Math.floor(size / 2), 7]]) await call('getSpans', ref, a, n);
     },
