@@ -4,11 +4,9 @@ import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isErrno } from '../files/fs-atomic';
 import type { VaultLayout } from './layout';
-import { createRawWriter, publishRaw, RAW_TEMP_PREFIX, RAW_TEMP_SUFFIX, type RawCommit } from './raw-writer';
+import { createRawWriter, isRawTempName, publishRaw, type RawCommit } from './raw-writer';
 import { formatRef } from './ref';
 
-/** A raw temp file's name as RawWriter makes them (rawTempName), and nothing that could leave tmp/. */
-const TEMP_NAME = new RegExp(`^${RAW_TEMP_PREFIX}[0-9a-f-]{1,80}${RAW_TEMP_SUFFIX.replace('.', '\\.')}$`);
 
 /**
  * Stores what a raw writer whose process died left in `tmp/<name>` as a raw artifact: hashed as it
@@ -20,7 +18,7 @@ const TEMP_NAME = new RegExp(`^${RAW_TEMP_PREFIX}[0-9a-f-]{1,80}${RAW_TEMP_SUFFI
 export async function adoptRawTemp(layout: VaultLayout, name: string | null, onChunk?: (bytes: Uint8Array) => void): Promise<RawCommit> {
   const empty = async (): Promise<RawCommit> => createRawWriter(layout).commit();
   if (name === null) return empty();
-  if (!TEMP_NAME.test(name)) throw new Error(`not a raw temp file name: ${JSON.stringify(name.slice(0, 100))}`);
+  if (!isRawTempName(name)) throw new Error(`not a raw temp file name: ${JSON.stringify(name.slice(0, 100))}`);
   const path = join(layout.tmpDir, name);
   let fh;
   try {

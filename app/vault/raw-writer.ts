@@ -53,6 +53,12 @@ export function rawTempName(): string {
   return `${RAW_TEMP_PREFIX}${process.pid}-${hostTag()}-${randomBytes(8).toString('hex')}${RAW_TEMP_SUFFIX}`;
 }
 
+/** Whether `name` is a raw temp file's name as rawTempName makes them, and nothing that could leave tmp/. */
+export function isRawTempName(name: string): boolean {
+  return RAW_TEMP_NAME.test(name);
+}
+const RAW_TEMP_NAME = new RegExp(`^${RAW_TEMP_PREFIX}[0-9a-f-]{1,80}${RAW_TEMP_SUFFIX.replace('.', '\\.')}$`);
+
 /**
  * Whether the temp file `name` belongs to a process that is still running on this host. Names
  * without an owner (older format) and owners on other hosts are 'unknown' (false): prune falls

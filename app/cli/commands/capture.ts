@@ -66,6 +66,9 @@ cannot, nothing runs) and 'capture.stored' (committing to the record's sha256) o
                     slirp4netns is installed (other hosts reachable, never this host's 127.0.0.1
                     services nor its abstract sockets: X11, D-Bus), else none (loopback only).
                     host shares this host's network, with a warning
+  --redact MODE     on (default) or off: suspected secrets (cloud keys, tokens, private keys,
+                    passwords in URLs, ...) in the sanitized text become ⟦redacted:RULE⟧; the
+                    envelope's "redaction" says which policy ran (docs/secrets.md)
 
 /tmp: your capture sees the host's /tmp read-only as you do (so 'cat /tmp/x.log' works), without
 its sockets and FIFOs and the X11 socket directory, over a private /tmp it can write (files it

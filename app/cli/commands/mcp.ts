@@ -9,10 +9,13 @@ import { toCliError } from '../vault-open';
 const USAGE = `Usage: airlock mcp [--vault DIR] [--network none|outbound|host] [--sandbox bwrap|auto|none --allow-unsandboxed]
 
 Serves the Model Context Protocol on stdin/stdout for coding agents (Claude Code, VS Code, Codex,
-any MCP client). Tools: capture (run a command through Airlock; sanitized output with
-provenance), read_text (page a record's sanitized text by lines or around a search term),
-list_records (recent captures), screen (the printed text a person watching the terminal never saw:
-overwritten, erased, concealed, same colour). No tool returns raw bytes or where they are. Every capture is
+any MCP client). Tools: capture (run a command through Airlock; sanitized, redacted output with
+provenance; progress notifications while it runs; background: true returns the record at once),
+wait (a capture's state, or its result once it ended), read_text (page a record's sanitized text,
+also while it runs, by lines or around a search term), list_records (recent captures), screen
+(the printed text a person watching the terminal never saw: overwritten, erased, concealed, same
+colour), request_raw and request_status (ask a person for raw bytes; only a person approves, at a
+terminal). No tool returns raw bytes or where they are without that approval. Every capture is
 stored in the vault and audited ('capture.stored', via mcp).
 
 Commands run in the bubblewrap sandbox (see 'airlock capture --help', --sandbox), stricter than a

@@ -17,7 +17,7 @@ import { parseRunningRow } from '../../capture/running-record';
 import { completeUtf8Prefix } from '../../capture/text-window';
 import { terminalSafeLine } from '../../terminal/terminal-safe';
 import { formatRef, type RunningHandle, type RunningMeta, type Vault } from '../../vault';
-import { RAW_TEMP_PREFIX, RAW_TEMP_SUFFIX } from '../../vault/raw-writer';
+import { isRawTempName } from '../../vault/raw-writer';
 import type { IndexSanitizerOptions } from '../artifact/format';
 import { resolveWorkerScript } from '../artifact/worker-script';
 import { BridgeError } from '../bridge/errors';
@@ -47,8 +47,6 @@ const MAX_TRACKED = 16;
 const IDLE_MS = 60_000;
 /** Log bytes read (and parsed, on main's thread) per poll at most: a log far ahead is caught up over a few polls. */
 const MAX_LOG_READ = 1 << 20;
-/** A raw temp file's name as the vault's raw writer makes them, and nothing that could leave tmp/. */
-const RAW_TEMP_NAME = new RegExp(`^${RAW_TEMP_PREFIX}[0-9a-f-]{1,80}${RAW_TEMP_SUFFIX.replace('.', '\\.')}$`);
 
 interface Tracked {
   readonly id: string;
@@ -154,7 +152,7 @@ export function createFollowService(o: FollowServiceOptions) {
     if (!row) return;
     switch (row[0]) {
       case 'raw':
-        for (const [stream, name] of Object.entries(row[1])) if (name !== null && RAW_TEMP_NAME.test(name)) t.rawFiles.set(stream, name);
+        for (const [stream, name] of Object.entries(row[1])) if (name !== null && isRawTempName(name)) t.rawFiles.set(stream, name);
         break;
       case 'c': {
         const [, , seqEnd, stream, offset, length, , , tMs, outOffset, outLength] = row;
