@@ -123,9 +123,10 @@ export async function readRecord(layout: VaultLayout, id: string): Promise<Captu
 /**
  * Reads one record as a stream, in memory bounded by `limits` whatever the file's size: its
  * fields (long ones as their head), and the sha256 and size of its bytes. `limits.stream` and
- * `onText` hand the text of chosen strings (a stream's sanitized text) on as it is read.
+ * `onText` hand the text of chosen strings (a stream's sanitized text) on as it is read;
+ * `afterChunk`, awaited after each chunk, lets whoever takes that text hold the reading back.
  */
-export async function scanRecord(layout: VaultLayout, id: string, limits: ProjectionLimits = SUMMARY_LIMITS): Promise<ScannedRecord> {
+export async function scanRecord(layout: VaultLayout, id: string, limits: ProjectionLimits = SUMMARY_LIMITS, afterChunk?: () => Promise<void>): Promise<ScannedRecord> {
   const projection = new JsonProjection(limits);
   const reader = new JsonReader(projection);
   const hash = createHash('sha256');
@@ -135,6 +136,7 @@ export async function scanRecord(layout: VaultLayout, id: string, limits: Projec
       hash.update(chunk);
       bytes += chunk.length;
       reader.write(chunk);
+      return afterChunk?.();
     });
     reader.end();
   } catch (err) {

@@ -215,8 +215,8 @@ export class Vault {
   }
 
   /** One record read as a stream: its kept fields and the digest of its bytes; see scanRecord. */
-  async scanRecord(id: string, limits?: ProjectionLimits): Promise<ScannedRecord> {
-    return scanRecord(this.layout, id, limits);
+  async scanRecord(id: string, limits?: ProjectionLimits, afterChunk?: () => Promise<void>): Promise<ScannedRecord> {
+    return scanRecord(this.layout, id, limits, afterChunk);
   }
 
   /** Ids of all record files, sorted (without reading them). */

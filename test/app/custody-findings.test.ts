@@ -3,7 +3,7 @@
 // build before (see the report); here each must hold. The sandbox findings also run as an
 // unprivileged user where this machine allows it.
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -319,6 +319,11 @@ describe.skipIf(!BUILT)('finding 8: exhaustion', () => {
       expect(r.err, args.join(' ')).not.toMatch(/heap out of memory|Allocation failed/);
       expect(codes, `${args.join(' ')}: ${r.err.slice(0, 300)}`).toContain(r.code);
     }
+    // Into a reader slower than the disk (a pager, a slow pipe): the output holds the reading back.
+    const slow = await slowRead(['vault', 'show', '20250101T000003Z-4e074085', '--vault', vault], { cwd: dir, env: small });
+    expect(slow.err).not.toMatch(/heap out of memory|Allocation failed/);
+    expect(slow.code).toBe(0);
+    expect(slow.bytes).toBeGreaterThan(12 << 20);
     const mcp = await mcpProcess(['--vault', vault, '--sandbox', 'none', '--allow-unsandboxed'], { cwd: dir, env: small });
     try {
       const list = structured<{ matched: number }>(await mcp.call('list_records', { limit: 5 }));
@@ -388,3 +393,18 @@ describe.skipIf(!BUILT)('finding 10: a digest of two bytes is the bytes', () => 
     expect(existsSync(join(vault, 'requests')) ? readdirSync(join(vault, 'requests')).filter((f) => f.endsWith('.json')) : []).toEqual([]);
   });
 });
+
+/** Runs the CLI with its stdout read a chunk at a time, 2 ms apart; resolves to exit code, stderr and bytes read. */
+async function slowRead(args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; err: string; bytes: number }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const closed = new Promise<number | null>((resolveRun) => child.on('close', resolveRun));
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  let bytes = 0;
+  // Async iteration reads the next chunk only when the loop asks: the pipe fills and the writer waits.
+  for await (const chunk of child.stdout) {
+    bytes += (chunk as Buffer).length;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  return { code: await closed, err, bytes };
+}

@@ -176,9 +176,9 @@ async function show(args: readonly string[], io: CliIo): Promise<number> {
   const { record } = await vault.scanRecord(id);
   const stored: Record<string, boolean> = {};
   for (const [stream, ref] of Object.entries(record.raw)) stored[stream] = await vault.hasRaw(ref.sha256);
-  const text: StreamText = async (path, piece) => {
+  const text: StreamText = async (path, piece, drain) => {
     const want = path.join('\u0000');
-    await vault.scanRecord(id, { ...SUMMARY_LIMITS, stream: (p) => p.join('\u0000') === want, onText: (_p, t) => piece(t) });
+    await vault.scanRecord(id, { ...SUMMARY_LIMITS, stream: (p) => p.join('\u0000') === want, onText: (_p, t) => piece(t) }, drain);
   };
   await writeRecord(record, { rawStatus: await rawStatus(vault, record), stored }, terminalColumns(io), text, write);
   return 0;

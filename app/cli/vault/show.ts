@@ -93,13 +93,16 @@ export async function writeRecord(record: CaptureRecord, raw: RawState, terminal
     if (stored === undefined) continue;
     const cut = isPlainObject(cuts) ? asTruncation(cuts[stream]) : null;
     await write(`--- ${stream} (sanitized) ---\n`);
-    await streamRows(stream, cut, columns, write, (piece) => (typeof stored === 'string' ? piece(stored) : text(stored.path, piece)));
+    await streamRows(stream, cut, columns, write, (piece, drain) => (typeof stored === 'string' ? piece(stored) : text(stored.path, piece, drain)));
     await write(`--- end ${stream} ---\n`);
   }
 }
 
-/** Hands the text at `path` of the record on in pieces, in order (a streamed re-read of the record). */
-export type StreamText = (path: readonly string[], piece: (text: string) => void) => Promise<void>;
+/**
+ * Hands the text at `path` of the record on in pieces, in order (a streamed re-read of the
+ * record), awaiting `drain` between reads so that output slower than the disk holds reading back.
+ */
+export type StreamText = (path: readonly string[], piece: (text: string) => void, drain: () => Promise<void>) => Promise<void>;
 
 /** A stream's sanitized text as the record holds it: the string, or where to stream it from. */
 function storedText(record: CaptureRecord, stream: string): string | { path: string[] } | undefined {
@@ -114,11 +117,19 @@ function storedText(record: CaptureRecord, stream: string): string | { path: str
   return top instanceof LongString ? { path: [stream] } : undefined;
 }
 
+/** Text held for one write to the output (the rows of a stream's text are written in such pieces). */
+const FLUSH_CHARS = 64 * 1024;
+
 /** A stream's text behind the gutter as it arrives; a --max-text cut shows as Airlock's seam line between head and tail. */
-async function streamRows(stream: string, cut: TextTruncation | null, columns: number, write: (s: string) => Promise<void>, feed: (piece: (text: string) => void) => void | Promise<void>): Promise<void> {
+async function streamRows(stream: string, cut: TextTruncation | null, columns: number, write: (s: string) => Promise<void>, feed: (piece: (text: string) => void, drain: () => Promise<void>) => void | Promise<void>): Promise<void> {
   let out: string[] = [];
+  let outChars = 0;
+  const take = (text: string): void => {
+    out.push(text);
+    outChars += text.length;
+  };
   // Every row of stored text sits behind the gutter, so it cannot fake the section lines.
-  let rows = new GutterStream(columns, (text) => out.push(text));
+  let rows = new GutterStream(columns, take);
   let seen = 0;
   let inTail = false;
   const head = cut ? cut.head_bytes : null;
@@ -129,12 +140,13 @@ async function streamRows(stream: string, cut: TextTruncation | null, columns: n
     if (out.length === 0) return;
     const text = out.join('');
     out = [];
+    outChars = 0;
     await write(text);
   };
   const seam = (): void => {
     endPart('this point');
     out.push(`${wrapLine(seamLine(stream, cut!), columns, 'airlock:+ ').join('\n')}\n`);
-    rows = new GutterStream(columns, (text) => out.push(text));
+    rows = new GutterStream(columns, take);
     inTail = true;
   };
   if (head === 0) seam();
@@ -152,8 +164,9 @@ async function streamRows(stream: string, cut: TextTruncation | null, columns: n
       seen += bytes;
     }
     rows.push(text);
-    if (out.length > 256) pending = pending.then(flush);
-  });
+    // Off a terminal a whole piece comes back as one string: flush by size as well as by count.
+    if (out.length > 256 || outChars > FLUSH_CHARS) pending = pending.then(flush);
+  }, () => pending);
   await pending;
   endPart('the end');
   await flush();
