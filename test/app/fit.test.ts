@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { charWidth, sgrLength, textWidth, utf8Width, wrapLine, wrapUtf8 } from '../../app/terminal/fit';
+import { GrowingSink } from '../../shared/hex/sink';
 
 /** The width rule as first written: each character (code point) 1 if ASCII, else 2. */
 const byCharacter = (s: string): number => [...s].reduce((w, ch) => w + charWidth(ch), 0);
@@ -64,16 +65,6 @@ describe('wrapLine', () => {
 });
 
 describe('wrapUtf8', () => {
-  class Sink {
-    buf = new Uint8Array(8);
-    p = 0;
-    reserve(n: number): void {
-      if (this.p + n <= this.buf.length) return;
-      const next = new Uint8Array((this.p + n) * 2);
-      next.set(this.buf.subarray(0, this.p));
-      this.buf = next;
-    }
-  }
   const unit = fc.constantFrom('a', 'bb', ' ', '  ', '\u3000', '\u00a0', '本', '🙂', '\x1b[1;34m', '\x1b[0m', '^', '+', 'xxxxxxxxxxxxxx', ')');
 
   it("is wrapLine on bytes: its rows, each ended by LF, after what the output held, whatever bytes follow the line in its buffer", () => {
@@ -82,7 +73,7 @@ describe('wrapUtf8', () => {
         const text = Buffer.from(line, 'utf8');
         // The line in a larger buffer: the bytes after it (spaces, say) are not its.
         const src = Buffer.concat([text, Buffer.from(after), Buffer.from('    ')]);
-        const out = new Sink();
+        const out = new GrowingSink(8);
         const pre = Buffer.from(before, 'utf8');
         out.reserve(pre.length);
         out.buf.set(pre);

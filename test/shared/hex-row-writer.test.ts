@@ -4,22 +4,8 @@
 // gaps and stop at cuts; offsets of any size are whole.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cellOfCode, decodeCells, formatCells, RowWriter, type ByteSink, type RowWriterOptions } from '../../shared/hex';
+import { cellOfCode, decodeCells, formatCells, GrowingSink, RowWriter, type RowWriterOptions } from '../../shared/hex';
 import { codeOfCell } from '../../shared/hex/cells';
-
-class Sink implements ByteSink {
-  buf = new Uint8Array(16);
-  p = 0;
-  reserve(n: number): void {
-    if (this.p + n <= this.buf.length) return;
-    const next = new Uint8Array((this.p + n) * 2);
-    next.set(this.buf.subarray(0, this.p));
-    this.buf = next;
-  }
-  get text(): string {
-    return Buffer.from(this.buf.subarray(0, this.p)).toString('utf8');
-  }
-}
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -28,9 +14,10 @@ function rows(bytes: Uint8Array, offset: number, options: RowWriterOptions, colo
   const codes = new Int32Array(bytes.length);
   decodeCells(bytes, offset, { lookahead: new Uint8Array(0) }, codes, 0);
   const colours = colourOf === undefined ? undefined : Uint8Array.from(bytes, colourOf);
-  const out = new Sink();
+  // A small buffer, so that the writer's reserve calls are what make room.
+  const out = new GrowingSink(16);
   new RowWriter(options).writeRows(out, offset, bytes, 0, bytes.length, codes, 0, colours);
-  return out.text;
+  return Buffer.from(out.buf.subarray(0, out.p)).toString('utf8');
 }
 
 const PAINT = { sgr: ['', '\x1b[31m', '\x1b[35m'], reset: '\x1b[0m' };

@@ -2,8 +2,9 @@
 // user scrolls up; back at the end, it follows again), what was removed so far and where (the
 // minimap over the raw bytes so far), and the Screen tab on what has arrived. When the capture is
 // sealed the workspace opens its record instead; one whose Airlock died is marked interrupted.
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type UIEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type UIEvent } from 'react';
 import { DANGER_LABELS, dangerTier, type DangerCategory } from '../../../shared/parser/danger';
+import { TerminalSizeForm } from '../components/TerminalSizeForm';
 import { ThemeButton } from '../components/ThemeButton';
 import { closeFollow, followText, runFollowScreen, setAutoscroll, switchStream } from '../follow';
 import { grouped, humanSize } from '../lib/spans';
@@ -138,24 +139,11 @@ function FollowScreen() {
   const screen = useFollow((f) => f.screen);
   const error = useFollow((f) => f.screenError);
   const received = useFollow((f) => f.last?.rawBytes ?? 0);
-  const [size, setSize] = useState({ cols: '80', rows: '24' });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const c = Number(size.cols);
-    const r = Number(size.rows);
-    if (Number.isInteger(c) && c >= 2 && c <= 1000 && Number.isInteger(r) && r >= 1 && r <= 1000) void runFollowScreen(c, r);
-  };
   const view = screen?.state === 'done' ? screen.view : null;
   const c = view?.counts;
   return (
     <section className="screen-panel follow-screen" data-testid="follow-screen" aria-label="Screen on what has arrived">
-      <form className="screen-size" onSubmit={submit}>
-        <label htmlFor="follow-cols">Terminal</label>
-        <input id="follow-cols" aria-label="Columns" inputMode="numeric" value={size.cols} onChange={(e) => setSize({ ...size, cols: e.target.value })} />
-        <span>×</span>
-        <input aria-label="Rows" inputMode="numeric" value={size.rows} onChange={(e) => setSize({ ...size, rows: e.target.value })} />
-        <button type="submit" className="primary" data-testid="follow-screen-run">Reconstruct what has arrived ({humanSize(received)})</button>
-      </form>
+      <TerminalSizeForm idPrefix="follow" initial={{ cols: 80, rows: 24 }} onRun={(c, r) => void runFollowScreen(c, r)} button={`Reconstruct what has arrived (${humanSize(received)})`} buttonTestId="follow-screen-run" />
       {screen?.state === 'running' && <p className="muted" role="status">Running {humanSize(screen.totalBytes)} through the emulator… {Math.floor((100 * screen.bytesDone) / Math.max(1, screen.totalBytes))}%</p>}
       {error && <p className="error" role="alert">{error}</p>}
       {view && c && (

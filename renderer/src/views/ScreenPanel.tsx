@@ -1,6 +1,7 @@
-import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, type KeyboardEvent } from 'react';
 import type { ScreenFindingView } from '../../../shared/bridge/types';
 import { cancelScreen, loadScreen, selectRange } from '../actions';
+import { TerminalSizeForm } from '../components/TerminalSizeForm';
 import { hexOffset, humanSize } from '../lib/spans';
 import { useArtifact, useScreen } from '../stores';
 
@@ -52,16 +53,9 @@ function HiddenText({ text }: { text: string }) {
 export function ScreenPanel() {
   const ref = useArtifact((a) => a.artifact?.ref ?? null);
   const { cols, rows, phase, view, error, progress } = useScreen();
-  const [size, setSize] = useState({ cols: String(cols), rows: String(rows) });
   useEffect(() => {
     if (ref && phase === 'idle') void loadScreen(cols, rows);
   }, [ref, phase, cols, rows]);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const c = Number(size.cols);
-    const r = Number(size.rows);
-    if (Number.isInteger(c) && c >= 2 && c <= 1000 && Number.isInteger(r) && r >= 1 && r <= 1000) void loadScreen(c, r);
-  };
   // Up and Down move between findings (each is a button).
   const onKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
@@ -76,13 +70,7 @@ export function ScreenPanel() {
   const c = view?.counts;
   return (
     <section className="screen-panel" data-testid="screen-panel" aria-label="Screen reconstruction">
-      <form className="screen-size" onSubmit={submit}>
-        <label htmlFor="screen-cols">Terminal</label>
-        <input id="screen-cols" aria-label="Columns" inputMode="numeric" value={size.cols} onChange={(e) => setSize({ ...size, cols: e.target.value })} />
-        <span>×</span>
-        <input id="screen-rows" aria-label="Rows" inputMode="numeric" value={size.rows} onChange={(e) => setSize({ ...size, rows: e.target.value })} />
-        <button type="submit" className="primary">Reconstruct</button>
-      </form>
+      <TerminalSizeForm idPrefix="screen" initial={{ cols, rows }} onRun={(c, r) => void loadScreen(c, r)} button="Reconstruct" />
       {phase === 'loading' && (
         <div className="screen-progress" role="status" data-testid="screen-progress">
           <span className="muted">
