@@ -106,6 +106,13 @@ function runRule(rule: Rule, bytes: Uint8Array, lineStart: number, lineEnd: numb
     }
     const span = m.indices!.groups?.v ?? m.indices!.groups?.w ?? m.indices![0]!;
     const value = line.slice(span[0], span[1]);
+    // A value that is one of the rule's own key names is the name of the next field
+    // (`token: "api_key": "…"`), not a value: the scan goes on from it, so that field is read too
+    // (else the match's end would pass its name, and its value would go unredacted).
+    if (isKeyName(rule, value)) {
+      re.lastIndex = span[0];
+      continue;
+    }
     if (rule.plausible !== undefined && !rule.plausible(value)) continue;
     if (minEntropy !== undefined && shannonEntropy(value) < minEntropy) continue;
     if (allowed(rule.id, value, line, span[0], span[1], policy)) continue;
@@ -113,6 +120,11 @@ function runRule(rule: Rule, bytes: Uint8Array, lineStart: number, lineEnd: numb
     const e = ascii ? span[1] : s + utf8Length(line, span[0], span[1]);
     out.push({ rule: rule.id, start: lineStart + s, end: lineStart + e });
   }
+}
+
+function isKeyName(rule: Rule, value: string): boolean {
+  for (const k of rule.keys) if (k.length === value.length && (rule.caseless ? k.toLowerCase() === value.toLowerCase() : k === value)) return true;
+  return false;
 }
 
 function allowed(rule: string, value: string, line: string, start: number, end: number, policy: RedactionPolicy): boolean {

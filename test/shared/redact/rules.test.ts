@@ -42,6 +42,18 @@ describe('every rule', () => {
     });
   }
 
+  it('reads a field whose name came where a value could stand (`token: "api_key": "…"`): the name stays, its value goes', () => {
+    // Found by the viewer's property test: the name was taken as token's value, and the match's
+    // end passed it, so api_key's value went unredacted.
+    for (const line of ['token: "api_key": "a1b2c3d4e5f6a7b8"', 'password: "TOKEN": "Zq8vN2rT6yLp"', 'secret = "token": "p4ss-W0rd-9x"']) {
+      const { out } = redact(`${line}\n`);
+      const value = /"([^"]+)"$/.exec(line)![1];
+      expect(out, line).not.toContain(value);
+      expect(out, line).toContain(markerText('credential-assignment'));
+    }
+    expect(redact('token: "api_key": "a1b2c3d4e5f6a7b8"\n').out).toBe(`token: "api_key": "${markerText('credential-assignment')}"\n`);
+  });
+
   it('keeps the context around a value readable', () => {
     expect(redact('DATABASE_URL=postgres://app:s3cr3t-Pa55@db.internal:5432/app\n').out).toBe(`DATABASE_URL=postgres://app:${markerText('database-url-password')}@db.internal:5432/app\n`);
     expect(redact("curl -H 'Authorization: Bearer abc.def-GHI_123' x\n").out).toBe(`curl -H 'Authorization: Bearer ${markerText('authorization-header')}' x\n`);
