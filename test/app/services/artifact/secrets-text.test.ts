@@ -30,6 +30,14 @@ async function viewerText(f: Fixture, ref: string): Promise<{ text: string; piec
   return { text: lines.map((l) => l.pieces.map(pieceText).join('')).join(''), pieces: lines.flatMap((l) => l.pieces) };
 }
 
+/** Whether every occurrence of `value` in `text` is inside a line that begins with `line`. */
+function onlyInLine(text: string, value: string, line: string): boolean {
+  for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + 1)) {
+    if (!text.startsWith(line, text.lastIndexOf('\n', i - 1) + 1)) return false;
+  }
+  return true;
+}
+
 const piece = fc.oneof(
   fc.constantFrom(...LINES.map((l) => `${l}\n`)),
   fc.constantFrom(...(PEM_KEYS as string[][]).map((k) => `${k.join('\n')}\n`)),
@@ -51,12 +59,14 @@ describe('the viewer text is the redacted text', () => {
             const got = await viewerText(f, ref);
             expect(got.text).toBe(want);
             seen += got.pieces.filter((p) => p.t === 'secret').length;
-            // No value reaches a text piece.
-            for (const s of SECRETS as Secret[]) for (const v of s.values) if (bytes.includes(v)) expect(got.pieces.some((p) => p.t === 'text' && p.text.includes(v))).toBe(false);
-            // A search for a secret finds nothing.
-            for (const s of SECRETS as Secret[]) {
+            // Of every fixture secret printed as its line (at a line's start: some rules read a
+            // name only there, and 'token: ' before it makes another field), no value reaches a
+            // text piece, and a search for it finds nothing.
+            const printed = (SECRETS as Secret[]).filter((s) => s.values.some((v) => text.includes(v)) && s.values.every((v) => onlyInLine(text, v, s.line)));
+            for (const s of printed) for (const v of s.values) expect(got.pieces.some((p) => p.t === 'text' && p.text.includes(v))).toBe(false);
+            for (const s of printed) {
               const v = s.values[0];
-              if (v.length >= 8 && bytes.includes(v)) expect((await f.service.searchText(ref, v, {}, null)).total).toBe(0);
+              if (v.length >= 8) expect((await f.service.searchText(ref, v, {}, null)).total).toBe(0);
             }
           } finally {
             await f.cleanup();
