@@ -20,7 +20,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const runningDirs = (): string[] => (existsSync(join(vdir, 'running')) ? readdirSync(join(vdir, 'running')) : []);
+const runningEntries = (): string[] => (existsSync(join(vdir, 'running')) ? readdirSync(join(vdir, 'running')) : []);
+/** Running captures' ids: a start in progress is a hidden temp directory until it is renamed to its id. */
+const runningDirs = (): string[] => runningEntries().filter((name) => !name.startsWith('.'));
 
 async function until<T>(what: () => T | undefined | false, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;
@@ -44,7 +46,7 @@ describe('running records', () => {
     const human = await runAirlock(['vault', 'list', '--vault', vdir], { env, cwd: dir });
     expect(human.out.toString('utf8')).toMatch(new RegExp(`^${id}  \\S+  RUNNING  pid \\d+  text so far: stdout 6 B, stderr 0 B  sh -c`, 'm'));
     expect((await capture).code).toBe(0);
-    expect(runningDirs()).toEqual([]);
+    expect(runningEntries()).toEqual([]);
     const after = (await json(['vault', 'list'])) as Record<string, unknown>[];
     expect(after).toEqual([expect.objectContaining({ id, state: 'stored', exit_code: 0 })]);
     const audit = readFileSync(join(vdir, 'audit.jsonl'), 'utf8');
@@ -107,13 +109,13 @@ describe.skipIf(!existsSync(CLI))('a capture whose Airlock is killed (dist/airlo
     const closed = new Promise((r) => child.on('close', r));
     child.kill('SIGKILL');
     await closed;
-    expect(runningDirs()).toEqual([id]);
+    expect(runningEntries()).toEqual([id]);
 
     const list = await runAirlock(['vault', 'list', '--vault', vdir, '--json'], { env, cwd: dir });
     expect(list.err).toMatch(new RegExp(`note: capture ${id} was interrupted`));
     const rows = JSON.parse(list.out.toString('utf8')) as Record<string, unknown>[];
     expect(rows).toEqual([expect.objectContaining({ id, state: 'interrupted', exit_code: null })]);
-    expect(runningDirs()).toEqual([]);
+    expect(runningEntries()).toEqual([]);
     expect(readdirSync(join(vdir, 'tmp'))).toEqual([]);
 
     const record = JSON.parse((await runAirlock(['vault', 'show', id, '--vault', vdir, '--json'], { env, cwd: dir })).out.toString('utf8'));
