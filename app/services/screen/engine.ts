@@ -18,6 +18,7 @@ import { WITHHELD_CELL, type ScreenFindingView } from '../../../shared/bridge/ty
 import { SpanClass } from '../../../shared/parser/span-class';
 import { Sanitizer } from '../../../shared/sanitize';
 import { CharTable } from './chars';
+import { boundCounts } from './counts';
 import { Palette } from './colours';
 import { erasing, Reach, startsSequence } from './erasing';
 
@@ -120,7 +121,9 @@ interface Internals {
 function makeTerminal(cols: number, rows: number, scrollback: number): TerminalT {
   // convertEol: a transcript's LF reached the screen through a tty, whose output processing
   // (onlcr) made it CR LF; without it every line would start where the last one ended.
-  return new Terminal({ cols, rows, scrollback, allowProposedApi: true, logLevel: 'off', convertEol: true });
+  const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true, logLevel: 'off', convertEol: true });
+  boundCounts(term, cols, rows);
+  return term;
 }
 
 /** The tag of character `i` at `width`, and the colour its high bits need. */
