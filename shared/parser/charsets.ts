@@ -5,11 +5,14 @@
  * they disagree it is withheld. Written from each terminal's source and held to it by
  * test/shared/terminal-charsets.test.ts:
  *
- * - xterm.js 6 (InputHandler selectCharset/setgLevel/saveCursor/restoreCursor/softReset, CharsetService,
- *   data/Charsets.ts): G0–G3, GL set by SO/SI and ESC n o | } ~, DEC line drawing, UK and twelve
- *   national sets; DECSC/DECRC (ESC 7/8, CSI s/u, 1048, 1049) save and restore only the mapping in use.
+ * - xterm.js 6 (InputHandler selectCharset/setgLevel/saveCursor/restoreCursor/softReset/setModePrivate,
+ *   CharsetService, Buffer, data/Charsets.ts): G0–G3, GL set by SO/SI and ESC n o | } ~, DEC line
+ *   drawing, UK and twelve national sets; DECSC/DECRC (ESC 7/8, CSI s/u, 1048, 1049) save and
+ *   restore only the mapping in use, each screen buffer (normal, alternate: 47, 1047, 1049) in its
+ *   own slot; DECSET 2 designates ASCII to G0–G3; every mode of a DECSET/DECRST acts, in order.
  * - tmux 3.3a (input.c): G0/G1 are line drawing (ESC ( 0, ESC ) 0) or ASCII (ESC ( B, ESC ) B), SO/SI
- *   choose; other designations are ignored; DECSC/DECRC and CSI s/u save and restore all of it.
+ *   choose; other designations are ignored; DECSC/DECRC and CSI s/u save and restore all of it —
+ *   but tmux drops a whole CSI whose parameters it cannot hold (see {@link Charsets.csi}).
  * - libvterm 0.1.4 (state.c, encoding/*.tbl): G0–G3 from ESC ( ) * + with line drawing, UK or ASCII,
  *   GL from SO/SI and ESC n o, one-character single shifts ESC N / ESC O; DECSC does not save them
  *   and DECSTR never reaches its reset.
@@ -56,6 +59,13 @@ for (const [final, bytes] of Object.entries(XTERM_NATIONAL)) {
   XTERM_SETS[final.charCodeAt(0)] = glyphs(Object.fromEntries([...bytes].map((ch) => [ch, XTERM_ONLY])));
 }
 const XTERM_KNOWN = (final: number): boolean => final === 0x42 || XTERM_SETS[final] !== undefined;
+/** Every byte some xterm.js set redraws: what an unsure mapping ({@link UNSURE}) may redraw. */
+const XTERM_ANY = new Uint32Array(0x80);
+for (const set of XTERM_SETS) if (set) for (let b = 0; b < 0x80; b++) if (set[b] !== 0) XTERM_ANY[b] = XTERM_ONLY;
+/** A mapping (or saved slot) that is one of two, which one unknown: deny by default. */
+const UNSURE = 0xff;
+/** Which xterm.js screen buffer is active: not known to a parser until it sees a switch. */
+const enum Screen { Normal = 0, Alternate = 1, Unknown = -1 }
 /** xterm.js: the G set each designating intermediate selects ('/' is accepted and ignored). */
 const XTERM_G: Record<number, number> = { 0x28: 0, 0x29: 1, 0x2a: 2, 0x2b: 3, 0x2d: 1, 0x2e: 2 };
 
@@ -63,16 +73,23 @@ const enum Vterm { Ascii = 0, Dec = 1, Uk = 2 }
 const VTERM_SETS: (Glyphs | null)[] = [null, VTERM_DEC, UK];
 
 export class Charsets {
-  // xterm.js: G0–G3 as final bytes (0: ASCII), the GL level, the mapping in use, the saved mapping.
+  // xterm.js: G0–G3 as final bytes (0: ASCII), the GL level, the mapping in use (UNSURE: either of
+  // two), the saved mapping of each buffer and which buffer is active. While the buffer is Unknown
+  // (as to a fresh parser: nothing is known before the first switch), slot 0 is the active one's
+  // and the other still holds ASCII.
   private readonly xg = new Uint8Array(4);
   private xlevel = 0;
   private xcur = 0;
-  private xsaved = 0;
-  // tmux: G0 and G1 line drawing or not, SO in effect, and the saved copy of the three.
+  private readonly xsaved = new Uint8Array(2);
+  private xbuffer: Screen = Screen.Unknown;
+  // tmux: G0 and G1 line drawing or not, SO in effect, and the saved copy of the three; unsure
+  // when a CSI s/u tmux may have dropped left the current or saved copy one of two.
   private tg0 = false;
   private tg1 = false;
   private tso = false;
   private saved: [boolean, boolean, boolean] = [false, false, false];
+  private tunsure = false;
+  private tsavedUnsure = false;
   // libvterm: G0–G3, GL, a single shift waiting for the next character.
   private readonly vg = new Uint8Array(4);
   private vgl = 0;
@@ -80,13 +97,13 @@ export class Charsets {
 
   /** Some reading draws some printable ASCII byte otherwise than as itself, or a single shift waits. */
   get active(): boolean {
-    return this.xcur !== 0 || (this.tso ? this.tg1 : this.tg0) || this.vg[this.vgl] !== Vterm.Ascii || this.vsingle !== 0;
+    return this.xcur !== 0 || (this.tso ? this.tg1 : this.tg0) || this.tunsure || this.vg[this.vgl] !== Vterm.Ascii || this.vsingle !== 0;
   }
 
   /** Nothing differs from a fresh terminal (saved state included): what a fresh parser assumes. */
   get pristine(): boolean {
-    return !this.active && this.xg.every((g) => g === 0) && this.xlevel === 0 && this.xsaved === 0 && !this.tg1
-      && !this.saved.some((s) => s) && this.vg.every((g) => g === Vterm.Ascii);
+    return !this.active && this.xg.every((g) => g === 0) && this.xlevel === 0 && this.xsaved[0] === 0 && this.xsaved[1] === 0
+      && !this.tg1 && !this.saved.some((s) => s) && !this.tsavedUnsure && this.vg.every((g) => g === Vterm.Ascii);
   }
 
   /**
@@ -94,8 +111,9 @@ export class Charsets {
    * when they disagree. Consumes a single shift.
    */
   glyph(b: number): number {
-    const x = this.xcur === 0 ? 0 : (XTERM_SETS[this.xcur] as Glyphs)[b];
-    const t = (this.tso ? this.tg1 : this.tg0) ? TMUX_DEC[b] : 0;
+    // An unsure mapping (one of two) may redraw whatever any of its sets redraws: never agreed on.
+    const x = this.xcur === 0 ? 0 : this.xcur === UNSURE ? XTERM_ANY[b] : (XTERM_SETS[this.xcur] as Glyphs)[b];
+    const t = this.tunsure ? (TMUX_DEC[b] === 0 ? 0 : XTERM_ONLY) : (this.tso ? this.tg1 : this.tg0) ? TMUX_DEC[b] : 0;
     const set = VTERM_SETS[this.vg[this.vsingle !== 0 ? this.vsingle : this.vgl]];
     this.vsingle = 0;
     const v = set === null ? 0 : set[b];
@@ -145,10 +163,11 @@ export class Charsets {
       case 0x4e: this.vsingle = 2; break; // SS2
       case 0x4f: this.vsingle = 3; break; // SS3
       case 0x63: this.reset(); break; // RIS
-      case 0x37: this.save(); break; // DECSC
-      case 0x38: this.restore(); break; // DECRC
+      case 0x37: this.save(true); break; // DECSC
+      case 0x38: this.restore(true); break; // DECRC
       default:
     }
+    this.forgetBuffer();
   }
 
   /** SO (1) or SI (0). */
@@ -159,22 +178,65 @@ export class Charsets {
 
   /**
    * A CSI that saves, restores or resets sets: CSI s / CSI u (save/restore cursor), DECSTR (CSI ! p),
-   * DECSET/DECRST 1048 and 1049 (save/restore as DECSC/DECRC in xterm.js).
+   * and each of the first `count` modes in `modes` of a DECSET/DECRST: 2 (xterm.js: ASCII to G0–G3),
+   * 1048 and 1049 (save/restore as DECSC/DECRC), 47, 1047 and 1049 (the buffer switches).
+   * `tmuxUnsure`: tmux may have dropped the whole CSI (input.c keeps 63 parameter bytes and 23
+   * parameters, each at most INT_MAX, and drops a CSI past them; xterm.js takes every one).
    */
-  csi(priv: number, inter: number, final: number, first: number): void {
-    if (priv === 0 && inter === 0 && final === 0x73) this.save();
-    else if (priv === 0 && inter === 0 && final === 0x75) this.restore();
+  csi(priv: number, inter: number, final: number, modes: Int32Array, count: number, tmuxUnsure: boolean): void {
+    if (priv === 0 && inter === 0 && final === 0x73) this.save(!tmuxUnsure);
+    else if (priv === 0 && inter === 0 && final === 0x75) this.restore(!tmuxUnsure);
     else if (priv === 0 && inter === 0x21 && final === 0x70) {
       // DECSTR: xterm.js resets its sets. tmux does not know it; libvterm 0.1.4 looks for it with
       // `!` as a leader, which its parser never collects (it is an intermediate), so neither does it.
       this.xg.fill(0);
       this.xlevel = 0;
       this.xcur = 0;
-      this.xsaved = 0;
-    } else if (priv === 0x3f && (first === 1048 || first === 1049)) {
-      if (final === 0x68) this.xsaved = this.xcur;
-      else if (final === 0x6c) this.xcur = this.xsaved;
+      this.xsaved[this.xbuffer === Screen.Alternate ? 1 : 0] = 0;
+    } else if (priv === 0x3f && (final === 0x68 || final === 0x6c)) {
+      const set = final === 0x68;
+      for (let k = 0; k < count; k++) {
+        const mode = modes[k];
+        if (mode === 2 && set) {
+          this.xg.fill(0);
+          this.xcur = 0;
+        } else if (mode === 1048) {
+          if (set) this.xtermSave();
+          else this.xtermRestore();
+        } else if (mode === 1049 || mode === 1047 || mode === 47) {
+          if (mode === 1049 && set) this.xtermSave();
+          this.switchBuffer(set ? Screen.Alternate : Screen.Normal);
+          if (mode === 1049 && !set) this.xtermRestore();
+        }
+      }
     }
+    this.forgetBuffer();
+  }
+
+  /**
+   * xterm.js switches to buffer `to`. From an unknown buffer: the slot written meanwhile was either
+   * `to`'s or the other's, and the other held ASCII: both are one of the two unless it is ASCII too.
+   */
+  private switchBuffer(to: Screen): void {
+    if (this.xbuffer === Screen.Unknown && this.xsaved[0] !== 0) this.xsaved.fill(UNSURE);
+    this.xbuffer = to;
+  }
+
+  /**
+   * Nothing saved, nothing in use: which buffer is active no longer changes anything a fresh parser
+   * would not see alike, and a fresh parser does not know it — so neither does this one (what
+   * Parser.atRest promises).
+   */
+  private forgetBuffer(): void {
+    if (this.xbuffer !== Screen.Unknown && this.xsaved[0] === 0 && this.xsaved[1] === 0) this.xbuffer = Screen.Unknown;
+  }
+
+  private xtermSave(): void {
+    this.xsaved[this.xbuffer === Screen.Alternate ? 1 : 0] = this.xcur;
+  }
+
+  private xtermRestore(): void {
+    this.xcur = this.xsaved[this.xbuffer === Screen.Alternate ? 1 : 0];
   }
 
   private lock(xtermLevel: number, vtermLevel: number): void {
@@ -183,21 +245,37 @@ export class Charsets {
     if (vtermLevel >= 0) this.vgl = vtermLevel;
   }
 
-  private save(): void {
-    this.xsaved = this.xcur;
-    this.saved = [this.tg0, this.tg1, this.tso];
+  /** DECSC: xterm.js saves the mapping in use; tmux all of its state, unless (`tmuxActs` false) it may have dropped the CSI. */
+  private save(tmuxActs: boolean): void {
+    this.xtermSave();
+    const now: [boolean, boolean, boolean] = [this.tg0, this.tg1, this.tso];
+    if (tmuxActs) {
+      this.saved = now;
+      this.tsavedUnsure = this.tunsure;
+    } else if (this.tunsure || now.some((v, i) => v !== this.saved[i])) {
+      this.tsavedUnsure = true;
+    }
   }
 
-  private restore(): void {
-    this.xcur = this.xsaved;
-    [this.tg0, this.tg1, this.tso] = this.saved;
+  /** DECRC: as {@link save}, back. */
+  private restore(tmuxActs: boolean): void {
+    this.xtermRestore();
+    if (tmuxActs) {
+      [this.tg0, this.tg1, this.tso] = this.saved;
+      this.tunsure = this.tsavedUnsure;
+    } else if (this.tsavedUnsure || this.saved.some((v, i) => v !== [this.tg0, this.tg1, this.tso][i])) {
+      this.tunsure = true;
+    }
   }
 
   private reset(): void {
     this.xg.fill(0);
     this.xlevel = 0;
     this.xcur = 0;
-    this.xsaved = 0;
+    this.xsaved.fill(0);
+    this.xbuffer = Screen.Unknown;
+    this.tunsure = false;
+    this.tsavedUnsure = false;
     this.tg0 = false;
     this.tg1 = false;
     this.tso = false;

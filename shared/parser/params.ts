@@ -1,5 +1,8 @@
-/** Leading CSI parameters kept for classifying meaning; the rest are only counted. */
-export const MAX_TRACKED_PARAMS = 16;
+/**
+ * Leading CSI parameters kept for classifying meaning and for what a CSI does to the text; the rest
+ * are only counted. xterm.js acts on 32 (every mode of a DECSET among them), so all of those.
+ */
+export const MAX_TRACKED_PARAMS = 32;
 /** Parameter values saturate here: meanings never need more, and it keeps arithmetic small. */
 export const MAX_PARAM_VALUE = 99_999;
 
@@ -53,4 +56,21 @@ export class CsiParams {
     this.inSub = false;
     if (this.index < MAX_TRACKED_PARAMS) this.values[this.index] = -1;
   }
+}
+
+/** tmux 3.3a (input.c) holds 63 parameter bytes (param_buf) and 23 parameters (param_list). */
+const TMUX_PARAM_BYTES = 64;
+const TMUX_PARAMS = 24;
+
+/**
+ * Whether tmux may have dropped a whole CSI of `len` bytes (introducer and final included) with
+ * `count` tracked parameters `values`, where xterm.js and libvterm act on it: tmux drops a CSI
+ * with 64 parameter bytes or more, 24 parameters or more, or a parameter over INT_MAX (strtonum).
+ * On the safe side where only a bound is known: the header is at most `len - 2` bytes, and a
+ * saturated value may be any number from MAX_PARAM_VALUE up.
+ */
+export function tmuxMayDrop(len: number, count: number, values: Int32Array): boolean {
+  if (len - 2 >= TMUX_PARAM_BYTES || count >= TMUX_PARAMS) return true;
+  for (let k = 0; k < count; k++) if (values[k] >= MAX_PARAM_VALUE) return true;
+  return false;
 }

@@ -177,11 +177,14 @@ export class Printer {
     if (this.charsets !== null) this.drawing = this.charsets.active;
   }
 
-  /** A well-formed CSI that may save, restore or reset the character sets (see Charsets.csi). */
-  csi(priv: number, inter: number, final: number, first: number): void {
+  /**
+   * A well-formed CSI that may save, restore or reset the character sets, with its first `count`
+   * parameters `params` (see Charsets.csi).
+   */
+  csi(priv: number, inter: number, final: number, params: Int32Array, count: number, tmuxUnsure: boolean): void {
     const charsets = this.charsets;
     if (charsets === null || (final !== 0x73 && final !== 0x75 && final !== 0x70 && final !== 0x68 && final !== 0x6c)) return;
-    charsets.csi(priv, inter, final, first);
+    charsets.csi(priv, inter, final, params, count, tmuxUnsure);
     this.drawing = charsets.active;
   }
 

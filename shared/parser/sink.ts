@@ -41,7 +41,7 @@ export interface ParserSink {
    * marker, intermediate or flag), the commonest span by far. A sink that has this method gets
    * plain SGR here instead of through {@link span}, where they would come as
    * `span(SpanClass.Csi, offset, length, SGR_MEANINGS[conceal ? 1 : 0], 0, 0x6d, first)`
-   * (`conceal`: one of its first 16 parameters is 8, concealed text). It still gets them through
+   * (`conceal`: one of its first 32 parameters is 8, concealed text). It still gets them through
    * `span` while a joiner is held (the events then pass through a gate of the parser's).
    */
   sgr?(offset: number, length: number, conceal: boolean): void;

@@ -1,7 +1,7 @@
 import { resolveLimits, type ParserLimits } from './limits';
 import { Lockstep, Seen } from './lockstep';
 import { c0Meaning, c1Meaning, csiMeaning, escMeaning, hasParam, SGR_MEANINGS, strayMeaning } from './meaning';
-import { CsiParams } from './params';
+import { CsiParams, tmuxMayDrop } from './params';
 import { Printer } from './printer';
 import type { ParserSink } from './sink';
 import { SpanClass, SpanFlag, StretchFlag } from './span-class';
@@ -489,8 +489,9 @@ export class StateMachine {
     }
     this.text.out.span(SpanClass.Csi, off, len, csiMeaning(priv, inter, final, this.params.values, count), flags, final, first);
     if ((flags & SpanFlag.Malformed) !== 0) return;
-    this.text.csi(priv, inter, final, first);
-    if (final === 0x62 && (priv | inter) === 0) this.text.repeat(off, len, first, this.readings.diverged);
+    const tmuxUnsure = tmuxMayDrop(len, count, this.params.values);
+    this.text.csi(priv, inter, final, this.params.values, count, tmuxUnsure);
+    if (final === 0x62 && (priv | inter) === 0) this.text.repeat(off, len, first, this.readings.diverged || tmuxUnsure);
   }
 
   /** A plain SGR (`conceal`: with parameter 8): to the sink's `sgr` when it has one, else as a span. */

@@ -23,14 +23,31 @@ const CASES = Math.ceil(Number(process.env.AIRLOCK_TERMINAL_CASES ?? 2400) / 4);
 const available = tmuxAvailable() && libvtermAvailable();
 if (!available && process.env.CI) throw new Error('tmux and libvterm-bin must be installed (see .ci/run)');
 
-/** Designations, shifts, resets, saves and restores. */
+/**
+ * Designations, shifts, resets, saves and restores; DECSET/DECRST with several modes (each acts in
+ * xterm.js), DECSET 2 (xterm.js designates ASCII to G0–G3), the screen buffers (xterm.js saves
+ * per buffer), and saves and restores tmux drops (parameters past its buffer or over INT_MAX).
+ * At most 16 parameters: libvterm 0.1.4 crashes on more.
+ */
 const OPS = [
   '\x1b(0', '\x1b(B', '\x1b(A', '\x1b(K', '\x1b(<', '\x1b)0', '\x1b)B', '\x1b)A', '\x1b*0', '\x1b+0', '\x1b-A', '\x1b.0',
   '\x0e', '\x0f', '\x1bn', '\x1bo', '\x1b~', '\x1b}', '\x1b|', '\x1bN', '\x1bO',
   '\x1b7', '\x1b8', '\x1b[s', '\x1b[u', '\x1bc', '\x1b[!p', '\x1b%G', '\x1b[?1048h', '\x1b[?1048l',
+  '\x1b[?2h', '\x1b[?1;2h', '\x1b[?25;1048h', '\x1b[?25;1048l', '\x1b[?25;1049h', '\x1b[?25;1049l',
+  `\x1b[?${'25;'.repeat(14)}1049h`, `\x1b[?${'25;'.repeat(14)}1049l`,
+  '\x1b[?1049h', '\x1b[?1049l', '\x1b[?47h', '\x1b[?47l', '\x1b[?1047h', '\x1b[?1047l',
+  `\x1b[${'0'.repeat(70)}s`, `\x1b[${'0'.repeat(70)}u`, '\x1b[3000000000s', '\x1b[3000000000u',
 ];
-/** Moves the cursor back or clears the screen (libvterm homes the cursor at CSI s): words before it may be overwritten. */
-const RESTORES = new Set(['\x1b8', '\x1b[u', '\x1bc', '\x1b[?1048l', '\x1b[s']);
+/**
+ * Moves the cursor back, clears the screen or switches screen buffers (libvterm homes the cursor at
+ * CSI s): words before it may be overwritten or on the other buffer.
+ */
+const RESTORES = new Set(OPS.filter((op) => /^\x1b(8|c|\[\??[\d;]*[sulh])$/.test(op) && !/^\x1b\[\?1;2h$|^\x1b\[\?2h$/.test(op)));
+const ALT_ON = /^\x1b\[\?[\d;]*(47|1047|1049)h$/;
+// RIS leaves the alternate buffer in xterm.js and libvterm, not in tmux.
+const ALT_OFF = /^\x1b\[\?[\d;]*(47|1047|1049)l$/;
+/** After each case: back to the normal buffer (the readers take the normal screen). */
+const END = '\x1b[?1047l';
 
 const printable = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
 const wordArb = fc.array(printable, { minLength: 3, maxLength: 8 }).map((l) => `Q${l.join('')}`);
@@ -44,9 +61,14 @@ const partArb: fc.Arbitrary<Part> = fc.oneof(
 interface Case { raw: Uint8Array; words: { at: number; length: number; checked: boolean }[] }
 const caseArb: fc.Arbitrary<Case> = fc.array(partArb, { minLength: 1, maxLength: 12 }).map((parts) => {
   let lastRestore = -1;
+  let alt = false;
   parts.forEach((p, i) => {
     if ('op' in p && RESTORES.has(p.op)) lastRestore = i;
+    if ('op' in p && ALT_ON.test(p.op)) alt = true;
+    if ('op' in p && ALT_OFF.test(p.op)) alt = false;
   });
+  // Words written on the alternate buffer are gone once END leaves it.
+  if (alt) lastRestore = parts.length;
   const words: Case['words'] = [];
   let at = 0;
   parts.forEach((p, i) => {
@@ -54,7 +76,7 @@ const caseArb: fc.Arbitrary<Case> = fc.array(partArb, { minLength: 1, maxLength:
     if ('word' in p) words.push({ at: at + 1, length: p.word.length, checked: i > lastRestore });
     at += s.length;
   });
-  return { raw: bytes(...parts.map((p) => ('op' in p ? p.op : 'word' in p ? ` ${p.word} ` : p.sep))), words };
+  return { raw: bytes(...parts.map((p) => ('op' in p ? p.op : 'word' in p ? ` ${p.word} ` : p.sep)), END), words };
 });
 
 describe.skipIf(!available)('character sets: Airlock draws what tmux, libvterm and xterm.js all draw', () => {
