@@ -32,6 +32,10 @@ describe('same colour as drawn', () => {
     ['the default background changed by OSC 11 to the text colour', '\x1b]11;#e5e5e5\x07'],
     ['OSC 10 carrying both defaults', '\x1b]10;#808080;#808080\x07'],
     ['nearly the same (contrast below 1.2)', '\x1b[38;2;1;1;1;48;2;0;0;0m'],
+    // Dim text is drawn at half opacity over its background (found after the issue; before: seen).
+    ['dim (SGR 2) grey 236 on black: drawn as #181818', '\x1b[2;38;5;236m'],
+    ['dim truecolour #303030 on black', '\x1b[2;38;2;48;48;48m'],
+    ['dim and inverse: 48;5;236 drawn as the text, on 38;5;0', '\x1b[2;7;48;5;236;38;5;0m'],
   ])('%s', (_name, before, after = '') => {
     expect(kinds(around(before, 'hidden', after))).toEqual([['same_colour', 'hidden']]);
   });
@@ -43,6 +47,8 @@ describe('same colour as drawn', () => {
     ['OSC 110/111 restore the defaults', '\x1b]10;#000000\x07\x1b]110\x07'],
     ['a query changes nothing', '\x1b]4;0;?\x07\x1b]11;?\x07\x1b[37m'],
     ['dark grey (#2e3436) on black is poor but seen', '\x1b[38;2;46;52;54m'],
+    ['dim default text', '\x1b[2m'],
+    ['dim black on light grey', '\x1b[2;30;47m'],
   ])('not same colour: %s', (_name, before) => {
     expect(kinds(around(before, 'visible'))).toEqual([]);
   });

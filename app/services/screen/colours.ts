@@ -117,10 +117,16 @@ export class Palette {
     return this.colours[bright & 0xff];
   }
 
-  /** Whether the cell's text is drawn in (nearly) its background colour (inverse swaps the two). */
+  /**
+   * Whether the cell's text is drawn in (nearly) its background colour (inverse swaps the two, so
+   * equal stays equal). Dim (SGR 2) text is drawn at half opacity over its background (xterm.js's
+   * renderers): `2;38;5;236` on black is drawn as #181818, not #303030.
+   */
   sameColour(cell: CellColours): boolean {
-    const fg = this.resolve(cell, true);
-    const bg = this.resolve(cell, false);
+    let fg = this.resolve(cell, true);
+    let bg = this.resolve(cell, false);
+    if ((cell.isInverse?.() ?? 0) !== 0) [fg, bg] = [bg, fg];
+    if ((cell.isDim?.() ?? 0) !== 0) fg = halfway(fg, bg);
     return contrast(fg, bg) < MIN_CONTRAST;
   }
 }
@@ -134,6 +140,15 @@ export interface CellColours {
   getFgColor(): number;
   getBgColor(): number;
   isBold(): number;
+  isDim?(): number;
+  isInverse?(): number;
+}
+
+/** The colour halfway between two RGB colours, channel by channel. */
+function halfway(a: number, b: number): number {
+  let out = 0;
+  for (const shift of [16, 8, 0]) out |= Math.round((((a >> shift) & 0xff) + ((b >> shift) & 0xff)) / 2) << shift;
+  return out;
 }
 
 /** WCAG 2 contrast ratio of two RGB colours (1 when equal, 21 for black on white). */
