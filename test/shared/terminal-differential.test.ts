@@ -55,8 +55,9 @@ const STATES: Record<string, string[]> = {
   sos: ['\x1bX', '\xc2\x98'],
   tmux_name: ['\x1bk'],
   // A CSI tmux drops whole (64 parameter bytes or more, a value over INT_MAX) and the others take;
-  // at most 16 parameters (libvterm 0.1.4 crashes on more).
-  csi_tmux_drops: [`\x1b[${'0'.repeat(66)}`, '\x1b[3000000000', `\x1b[?${'25;'.repeat(14)}`],
+  // at most 16 parameters (libvterm 0.1.4 crashes on more), and the large value second (xterm.js
+  // carries out a first count of 3e9 one by one: REP would not fit in memory).
+  csi_tmux_drops: [`\x1b[${'0'.repeat(66)}`, '\x1b[1;3000000000', `\x1b[?${'25;'.repeat(14)}`],
 };
 
 /** Byte classes, each with samples (raw bytes as latin1 strings, or UTF-8 via utf8()). */
