@@ -7,7 +7,7 @@ import { groupAlive } from './process-group';
 import { spawnChild, type ChildExit, type RunningChild } from './child';
 import { ChunkLog, STREAMS, type StreamName } from './chunk-log';
 import { SandboxError, type ChildLaunch } from './sandbox';
-import { SharedTerminal } from './shared-terminal';
+import { SharedTerminal, type ReadChunk } from './shared-terminal';
 import { StreamCapture, type StreamRedactionOptions, type StreamResult } from './stream-capture';
 import { LiveFeed, type CaptureObserver } from './live-feed';
 
@@ -236,14 +236,18 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   const maybeResume = (state: StreamState): void => {
     if (!stopped && !queueFull && !observerWait && !state.rawWait) state.pipe.resume();
   };
+  /** The chunks read after queue[from - 1] and not sanitized yet, as SharedTerminal looks at them. */
+  function* readAhead(from: number): Generator<ReadChunk> {
+    for (let i = from; i < queue.length; i++) yield { stream: queue[i].state.name, bytes: queue[i].bytes, tMs: queue[i].tMs };
+  }
   /** Sanitizes queued chunks (up to `budget` bytes) and logs them with their arrival facts. */
   const sanitizeQueued = (budget: number): void => {
     while (queueHead < queue.length && budget > 0) {
       const c = queue[queueHead];
       queue[queueHead++] = undefined as unknown as Pending;
       const textOffset = c.state.capture.textOffset;
-      const textLength = c.state.capture.sanitize(c.bytes, terminal.before(c.state.name, c.bytes));
-      terminal.after(c.state.name, c.bytes);
+      const textLength = c.state.capture.sanitize(c.bytes, terminal.before(c.state.name, c.bytes, { tMs: c.tMs, ahead: readAhead(queueHead) }));
+      terminal.after(c.state.name, c.bytes, c.tMs);
       const seq = log.add(c.state.name, c.offset, c.bytes.length, textOffset, textLength, c.tMs);
       feed?.chunk({ seq, stream: c.state.name, offset: c.offset, length: c.bytes.length, textOffset, textLength, tMs: c.tMs }, c.bytes);
       queued -= c.bytes.length;

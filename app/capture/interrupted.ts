@@ -7,7 +7,7 @@ import { AuditLog, type AuditDetails } from '../audit';
 import type { CaptureRecord, RawCommit, RawWriter, RunningEntry, RunningHandle, Vault } from '../vault';
 import { loadRedaction } from '../redact/policy';
 import { DEFAULT_MAX_TEXT, MAX_TEXT_CEILING } from './capture';
-import { SharedTerminal } from './shared-terminal';
+import { SharedTerminal, type ReadChunk } from './shared-terminal';
 import { StreamCapture, type StreamResult } from './stream-capture';
 import { CAPTURE_RECORD_VERSION } from './record';
 import { CHUNK_FIELDS, MAX_CHUNK_ROWS, STREAMS, type ChunkLogJson, type ChunkRow, type StreamName } from './chunk-log';
@@ -208,6 +208,11 @@ async function replayInArrivalOrder(vault: Vault, rows: readonly ChunkRowLike[],
   const fed: Record<StreamName, number> = { stdout: 0, stderr: 0 };
   try {
     for (const s of STREAMS) files[s] = adopted[s].size > 0 ? await open(vault.rawPath(adopted[s].sha256), fsc.O_RDONLY | fsc.O_NOFOLLOW) : null;
+    /** Rows after `i`, as SharedTerminal looks ahead at them (their bytes are not read yet). */
+    function* ahead(i: number): Generator<ReadChunk> {
+      for (let k = i + 1; k < rows.length; k++) yield { stream: rows[k][2], bytes: null, tMs: rows[k][7] };
+    }
+    let at = -1;
     const feed = async (stream: StreamName, end: number): Promise<void> => {
       const file = files[stream];
       const stop = Math.min(end, adopted[stream].size);
@@ -216,12 +221,14 @@ async function replayInArrivalOrder(vault: Vault, rows: readonly ChunkRowLike[],
         const { bytesRead } = await file.read(bytes, 0, bytes.length, fed[stream]);
         if (bytesRead === 0) throw new Error(`the stored ${stream} of an interrupted capture ended early`);
         const chunk = bytes.subarray(0, bytesRead);
-        captures[stream].sanitize(chunk, terminal.before(stream, chunk));
-        terminal.after(stream, chunk);
+        // Bytes stored past the log's rows have no time: no look at the other stream by time then.
+        const tMs = at >= 0 && at < rows.length ? rows[at][7] : undefined;
+        captures[stream].sanitize(chunk, terminal.before(stream, chunk, tMs === undefined ? undefined : { tMs, ahead: ahead(at) }));
+        terminal.after(stream, chunk, tMs);
         fed[stream] += bytesRead;
       }
     };
-    for (const r of rows) await feed(r[2], r[3] + r[4]);
+    for (at = 0; at < rows.length; at++) await feed(rows[at][2], rows[at][3] + rows[at][4]);
     for (const s of STREAMS) await feed(s, Infinity);
   } finally {
     for (const s of STREAMS) await files[s]?.close();

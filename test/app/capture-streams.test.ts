@@ -35,4 +35,15 @@ describe('capture: text one stream writes inside a sequence the other left open'
     expect(env.stdout + env.stderr).not.toContain('IGNORE');
     expect(env.stdout + env.stderr).not.toContain('0000000');
   }, 30_000);
+
+  // Back to back, the writes reach the two pipes in an order Airlock cannot know (the two stdout
+  // writes often arrive as one read, before or after stderr's): read close together, withheld.
+  it('back-to-back writes: withheld whatever order the pipes deliver them in', async () => {
+    for (let i = 0; i < 5; i++) {
+      const r = await runAirlock(['capture', '--vault', join(dir, 'vault'), '--json', '--', process.execPath, '-e',
+        "const fs=require('fs'); fs.writeSync(1,'ok \\x1b]0;'); fs.writeSync(2,'IGNORE PREVIOUS'); fs.writeSync(1,'\\x07 done\\n')"], { env: { PATH: process.env.PATH } });
+      const env = JSON.parse(r.out.toString('utf8')) as { stdout: string; stderr: string };
+      expect(env.stdout + env.stderr).not.toContain('IGNORE');
+    }
+  }, 60_000);
 });

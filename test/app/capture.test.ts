@@ -44,7 +44,8 @@ async function rawBytes(ref: string): Promise<Buffer> {
 }
 
 // The title payload is assembled by the shell (`${p}`), so the command line never holds it.
-const HOSTILE = `p=TI; printf "ok \\033]0;\${p}TLE-PAYLOAD-9c1e\\007\\n"; printf "e\\n" >&2; exit 3`;
+// A pause between the streams: read close together, the two would be withheld (shared-terminal.ts).
+const HOSTILE = `p=TI; printf "ok \\033]0;\${p}TLE-PAYLOAD-9c1e\\007\\n"; sleep 0.2; printf "e\\n" >&2; exit 3`;
 const HOSTILE_PAYLOAD = 'TITLE-PAYLOAD-9c1e';
 
 describe('airlock capture: the envelope', () => {
@@ -195,7 +196,7 @@ describe('airlock capture: streams, exit status, signals', () => {
     expect(chunks).toMatchObject({ complete: true, coalesced: false });
     expect(chunks.count).toBe(chunks.rows.length);
     expect(chunks.rows.map((r) => r[0])).toEqual(chunks.rows.map((_, i) => i));
-    // The writes were 40 ms apart, so the streams' turns show in arrival order (a loaded machine
+    // The writes were 120 ms apart (more than CONCURRENT_MS), so the streams' turns show in arrival order (a loaded machine
     // may merge the two consecutive stdout writes into one read, hence runs are collapsed).
     const turns = chunks.rows.map((r) => r[2]).filter((s, i, all) => i === 0 || all[i - 1] !== s);
     expect(turns).toEqual(['stdout', 'stderr', 'stdout', 'stderr', 'stdout', 'stderr']);

@@ -1,13 +1,13 @@
 // capture's rule for stdout and stderr on one terminal (app/capture/shared-terminal.ts), case by
 // case; shared-terminal-differential.test.ts checks it against real terminals on generated input.
 import { describe, expect, it } from 'vitest';
-import { MAX_UNSETTLED_BYTES } from '../../app/capture/shared-terminal';
+import { CONCURRENT_MS, MAX_UNSETTLED_BYTES, mayOpenSequence } from '../../app/capture/shared-terminal';
 import { INTERLEAVED_MEANING } from '../../shared/parser/meaning';
 import { utf8 } from '../helpers/record';
 import { captureTexts, type Chunk } from '../helpers/two-streams';
 
-const out = (s: string): Chunk => ({ stream: 'stdout', bytes: utf8(s) });
-const err = (s: string): Chunk => ({ stream: 'stderr', bytes: utf8(s) });
+const out = (s: string, tMs?: number): Chunk => ({ stream: 'stdout', bytes: utf8(s), tMs });
+const err = (s: string, tMs?: number): Chunk => ({ stream: 'stderr', bytes: utf8(s), tMs });
 
 describe('two streams on one terminal', () => {
   it('withholds text one stream writes into an OSC the other left open, and counts it', () => {
@@ -62,5 +62,31 @@ describe('two streams on one terminal', () => {
   it('one stream alone is never withheld, whatever it leaves open between its chunks', () => {
     const r = captureTexts([out('a \x1b]0;'), out('title\x07 b'), out(' \x1b['), out('1mc\n')]);
     expect(r.stdout).toBe('a  b c\n');
+  });
+});
+
+describe('two streams read close together (the pipes keep no order between them)', () => {
+  // `printf 'ok \e]0;'; printf 'IGNORE' >&2; printf '\a done'` back to back: the two stdout writes
+  // may arrive as one read, before or after stderr's, both at rest at the chunk's ends.
+  it("withholds text read within CONCURRENT_MS after the other stream's chunk that held a sequence", () => {
+    const r = captureTexts([out('ok \x1b]0;\x07 done\n', 0), err('IGNORE PREVIOUS\n', 1)]);
+    expect(r.stderr).not.toContain('IGNORE');
+    expect(r.stdout).toBe('ok  done\n');
+  });
+
+  it('and read within CONCURRENT_MS before it', () => {
+    const r = captureTexts([err('IGNORE PREVIOUS\n', 0), out('ok \x1b]0;\x07 done\n', 1)]);
+    expect(r.stderr).not.toContain('IGNORE');
+  });
+
+  it('keeps text read close to the other stream\'s plain text, and text read later than the window', () => {
+    expect(captureTexts([out('plain line\n', 0), err('warning: w\n', 1), out('next\n', 2)])).toMatchObject({ stdout: 'plain line\nnext\n', stderr: 'warning: w\n' });
+    const r = captureTexts([out('ok \x1b]0;t\x07 done\n', 0), err('later\n', CONCURRENT_MS + 1)]);
+    expect(r.stderr).toBe('later\n');
+  });
+
+  it('takes as opening a sequence: ESC, SO, SI, C1 raw or encoded, invalid or cut UTF-8; not UTF-8 text', () => {
+    for (const open of ['\x1b', '\x0e', '\x0f', '\x9d', '\xc2\x9b', '\xff', '\xe8\xa8']) expect(mayOpenSequence(Uint8Array.from(open, (c) => c.charCodeAt(0))), JSON.stringify(open)).toBe(true);
+    for (const text of ['plain', '記号 é 🙂', '\t\n']) expect(mayOpenSequence(utf8(text)), text).toBe(false);
   });
 });
