@@ -71,6 +71,25 @@ interface Tracked {
 
 export type FollowService = ReturnType<typeof createFollowService>;
 
+/**
+ * Where a running capture's stream stands for reading its raw bytes under a grant (rawState):
+ * running with the temp file main knows from the capture's own log (a raw temp name in the vault's
+ * tmp/, or null before the capture named one; not opened here) and the bytes its chunk log names;
+ * sealed as a record (the stream's digest and size, and whether it was sealed as interrupted);
+ * interrupted (its Airlock is gone) or failed; or gone (no running capture and no record).
+ */
+export type RunningRawState =
+  | { readonly state: 'running'; readonly path: string | null; readonly logged: number }
+  | { readonly state: 'sealed'; readonly raw: { readonly sha256: string; readonly size: number } | null; readonly interrupted: boolean }
+  | { readonly state: 'interrupted' | 'failed' | 'gone' };
+
+/** What a raw-access prompt for a running capture's stream shows (describe). */
+export interface RunningDescription {
+  readonly summary: RunningSummary;
+  /** Raw bytes of the stream the chunk log names so far. */
+  readonly bytesSoFar: number;
+}
+
 export function createFollowService(o: FollowServiceOptions) {
   const { vault } = o;
   const now = o.now ?? Date.now;
@@ -222,6 +241,25 @@ export function createFollowService(o: FollowServiceOptions) {
     return text;
   }
 
+  /**
+   * Where a followed capture stands. The record is stored a moment before the capture writes its
+   * last text and end row: until that row (or, without one, until its directory is removed or its
+   * Airlock is gone), it runs.
+   */
+  async function stateOf(t: Tracked): Promise<FollowUpdate['state']> {
+    const gone = t.handle.owner() === 'gone';
+    if (t.end === 'sealed' || ((await vault.recordExists(t.id)) && (gone || !(await isRunning(t.id))))) return 'sealed';
+    if (t.end === 'failed') return 'failed';
+    return gone ? 'interrupted' : 'running';
+  }
+
+  /** The sealed record's raw artifact of `stream` (null when it has none) and whether it was sealed as interrupted. */
+  async function sealedRaw(id: string, stream: string): Promise<RunningRawState> {
+    const record = await vault.getRecord(id);
+    const raw = Object.hasOwn(record.raw, stream) ? record.raw[stream] : undefined;
+    return { state: 'sealed', raw: raw ? { sha256: raw.sha256, size: raw.size } : null, interrupted: record.state === 'interrupted' };
+  }
+
   return {
     /** The running captures, newest first (those whose record is already sealed are left out). */
     async list(): Promise<RunningSummary[]> {
@@ -264,16 +302,8 @@ export function createFollowService(o: FollowServiceOptions) {
       const early = t.early.get(stream);
       if (next === size && early && early.start <= size && early.start + early.bytes.length > size) pending = inertText(id, early.bytes.subarray(size - early.start), size);
       const snap = await scan(t, stream, buckets);
-      let state: FollowUpdate['state'] = 'running';
-      let sealed: FollowUpdate['sealed'] = null;
-      const gone = t.handle.owner() === 'gone';
-      // The record is stored a moment before the capture writes its last text and end row: until
-      // that row (or, without one, until its directory is removed or its Airlock is gone), it runs.
-      if (t.end === 'sealed' || ((await vault.recordExists(id)) && (gone || !(await isRunning(id))))) {
-        state = 'sealed';
-        sealed = await sealedAs(id, stream);
-      } else if (t.end === 'failed') state = 'failed';
-      else if (gone) state = 'interrupted';
+      let state = await stateOf(t);
+      const sealed = state === 'sealed' ? await sealedAs(id, stream) : null;
       // Text that settled after the end row was read is still to come: the viewer switches once it has it all.
       if (state !== 'running' && next < size) state = 'running';
       const limit = t.handle.meta.text_limit;
@@ -285,6 +315,34 @@ export function createFollowService(o: FollowServiceOptions) {
         rawBytes: t.rawBytes.get(stream) ?? 0, chunks: t.chunks, elapsedMs: t.elapsedMs,
         scannedBytes: snap?.scanned ?? 0, removal: removalSummary(snap?.report ?? null), minimap: snap?.minimap ?? emptyMinimap(),
       };
+    },
+
+    /**
+     * Where `stream` of capture `id` stands for a raw read under a grant (see RunningRawState). The
+     * temp file's name comes from the capture's own log as main read it, never from the caller.
+     */
+    async rawState(id: string, stream: string): Promise<RunningRawState> {
+      const t = await track(id);
+      if (!t) return (await vault.recordExists(id)) ? sealedRaw(id, stream) : { state: 'gone' };
+      if (!t.handle.meta.streams.includes(stream)) throw new BridgeError('bad-request', `running capture ${id} has no stream ${stream}`);
+      await refresh(t);
+      const state = await stateOf(t);
+      if (state === 'sealed') return sealedRaw(id, stream);
+      if (state !== 'running') return { state };
+      // The reader opens it without following a link and checks what it opened.
+      const name = t.rawFiles.get(stream);
+      return { state, path: name ? join(vault.layout.tmpDir, name) : null, logged: t.rawBytes.get(stream) ?? 0 };
+    },
+
+    /** What the raw-access prompt shows of a running capture's stream; null when `id` is not running. */
+    async describe(id: string, stream: string): Promise<RunningDescription | null> {
+      const t = await track(id);
+      if (!t || !t.handle.meta.streams.includes(stream)) return null;
+      await refresh(t);
+      if ((await stateOf(t)) !== 'running') return null;
+      const textBytes: Record<string, number> = {};
+      for (const s of t.handle.meta.streams) textBytes[s] = await t.handle.textSize(s);
+      return { summary: summary(t.handle, textBytes), bytesSoFar: t.rawBytes.get(stream) ?? 0 };
     },
 
     /** Starts (`upTo` null) or asks after (`upTo`: the run's totalBytes) a screen run on what `stream` has received. */
