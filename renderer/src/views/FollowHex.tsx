@@ -160,7 +160,7 @@ export function FollowHex() {
           listAttrs={{ role: 'grid', tabIndex: 0, 'aria-rowcount': totalRows, 'data-testid': 'follow-hex-grid' }}
         />
       )}
-      <p className="follow-hex-foot small muted mono" data-testid="follow-hex-size">{humanSize(size)} · {grouped(size)} bytes so far{autoscroll ? ' · following the end' : ''}</p>
+      <p className="follow-hex-foot small muted mono" data-testid="follow-hex-size">{size < 1024 ? `${grouped(size)} bytes` : `${humanSize(size)} (${grouped(size)} bytes)`} so far{autoscroll ? ' · following the end' : ' · scrolled up: End follows the end'}</p>
       {!autoscroll && (
         <button type="button" className="primary follow-jump" data-testid="follow-hex-jump" onClick={followHexEnd}>
           {behind > 0 ? `${grouped(behind)} new row${behind === 1 ? '' : 's'} ↓` : 'Follow the end ↓'}
