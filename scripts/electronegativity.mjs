@@ -21,6 +21,7 @@ try {
     text = readFileSync(csv, 'utf8');
   } catch {
     console.error(`electronegativity did not run (exit ${r.status}):\n${r.stderr || r.stdout}`);
+    rmSync(out, { recursive: true, force: true }); // process.exit skips the finally below
     process.exit(1);
   }
   const rows = text.trim().split('\n').slice(1).map(parseCsvLine);
@@ -44,6 +45,7 @@ try {
   }
   if (failures.length > 0) {
     console.error(`electronegativity: ${failures.length} unjustified high/medium finding(s):\n  ${failures.join('\n  ')}\n(fix them, or justify at the code: // electronegativity-justified: CHECK_NAME why)`);
+    rmSync(out, { recursive: true, force: true }); // process.exit skips the finally below
     process.exit(1);
   }
   console.log(`electronegativity: ${rows.length} finding(s), none high/medium unjustified (${justified} justified at the code)`);

@@ -7,8 +7,13 @@ import { join } from 'node:path';
  */
 export const SOCKET_DIRS: readonly string[] = ['.X11-unix', '.ICE-unix', '.font-unix', '.XIM-unix', '.Test-unix'];
 
-/** Bounds of the scan below: a /tmp beyond them is not shown at all (a private /tmp instead). */
-const MAX_TOP_ENTRIES = 2000;
+/**
+ * Bounds of the scan below: a /tmp beyond them is not shown at all (a private /tmp instead). Each
+ * top-level entry is one bwrap mount, paid by every capture before the command starts, and bwrap's
+ * cost per mount grows with the mounts already made (docs/performance.md has the measurements):
+ * this many keeps it near a tenth of a second.
+ */
+export const MAX_TOP_ENTRIES = 256;
 const MAX_SCANNED = 20_000;
 const SCAN_DEPTH = 3;
 

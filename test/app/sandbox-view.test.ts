@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildView } from '../../app/capture/sandbox-view';
 import { locationsOf } from '../../app/capture/mounts';
-import { hostTmpView } from '../../app/capture/tmp-view';
+import { hostTmpView, MAX_TOP_ENTRIES } from '../../app/capture/tmp-view';
 import { findExecutable } from '../../app/capture/executable';
 import { airlock, BIN, BUILT, mcpProcess, startHelper, structured } from '../helpers/custody';
 import { bwrapUnavailable } from '../helpers/sandbox';
@@ -108,6 +108,14 @@ describe("a person's /tmp", () => {
     if (v.kind !== 'host') throw new Error(v.reason);
     expect(v.entries.map((e) => e.path.slice(tmp.length + 1)).sort()).toEqual(['build', 'x.log']);
     expect(v.left).toBe(3);
+  });
+
+  it(`is private, and says why, when the host's /tmp holds more than ${MAX_TOP_ENTRIES} entries (each one is a mount every capture pays for)`, () => {
+    const tmp = fresh();
+    for (let i = 0; i < MAX_TOP_ENTRIES; i++) writeFileSync(join(tmp, `f${i}`), '');
+    expect(hostTmpView(tmp)).toMatchObject({ kind: 'host', left: 0 });
+    writeFileSync(join(tmp, 'one-more'), '');
+    expect(hostTmpView(tmp)).toEqual({ kind: 'private', reason: `the host's ${tmp} holds more than ${MAX_TOP_ENTRIES} entries` });
   });
 
   it.skipIf(skip !== null)('a capture reads a file in the host /tmp, cannot change it, and writes only to its own /tmp', () => {

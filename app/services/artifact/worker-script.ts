@@ -1,7 +1,7 @@
 // Where the index worker's script is. Shipped builds bundle worker.ts to `artifact-worker.cjs`
 // beside main's bundle (scripts/build.mjs). From sources (tests, bench) it is bundled once
 // per process with esbuild into a private temp directory. Worker threads cannot run TypeScript.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,8 @@ function resolveBundle(name: string, source: string | null, explicit: string | u
         logLevel: 'silent',
       });
       const dir = mkdtempSync(join(tmpdir(), 'airlock-worker-'));
+      // Bundled once per process (tests and source runs): gone with the process, not left in /tmp.
+      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
       const file = join(dir, name);
       writeFileSync(file, result.outputFiles[0].text, { mode: 0o600 });
       return file;
