@@ -459,7 +459,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     if (!m) throw new Error(`[not-found] no artifact ${ref}`);
     return m;
   };
-  const liveGrant = (id: string): GrantInfo => {
+  const anyGrant = (id: string): GrantInfo => {
     const g = control.grants.get(id);
     if (!g) throw new Error('[no-grant] no such grant for this window');
     if (g.expiresAt <= now()) {
@@ -467,6 +467,12 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       throw new Error('[expired] the grant expired');
     }
     return g;
+  };
+  /** A live grant on a sealed artifact (a running capture's grant is refused, as main does). */
+  const liveGrant = (id: string): GrantInfo & { ref: string } => {
+    const g = anyGrant(id);
+    if (g.ref === null) throw new Error('[forbidden] the grant covers a running capture\'s stream');
+    return g as GrantInfo & { ref: string };
   };
   const log = (action: string, details: AuditView['details'] = {}) => audit.push({ seq: audit.length + 1, ts: new Date(now()).toISOString(), action, actor: 'viewer', details });
   const status = (ref: string): IndexStatus => {
@@ -610,7 +616,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       return { state: 'granted', grant };
     },
     async readRunningRaw(grantId, offset, length): Promise<RunningRawPage> {
-      const g = liveGrant(grantId);
+      const g = anyGrant(grantId);
       if (!g.running) throw new Error('[forbidden] a sealed-artifact grant');
       const r = control.running.find((x) => x.summary.id === g.running!.recordId)!;
       const raw = (g.running.stream === 'stdout' ? r.raw : undefined) ?? new Uint8Array(0);
