@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { launchApp, tempDemoVault, REPO, type HarnessApp } from './harness';
 
@@ -105,13 +106,15 @@ test('under a grant on the followed stream its hex grows as it arrives, and the 
   test.setTimeout(120_000);
   const tmp = await tempDemoVault();
   cleanup = tmp.cleanup;
-  // A step every 0.25 s (a coloured line and a title change), about 12 s in all, then the end.
+  // A step every 0.25 s (a coloured line and a title change) until the test says to end (a flag
+  // file: the steps below take as long as the machine needs), at most 400 steps.
+  const flag = join(tmp.dir, 'end-now');
   const script = [
-    'i=1; while [ $i -le 48 ]; do',
+    'i=1; while [ $i -le 400 ] && [ ! -e "$0" ]; do',
     '  printf "step %02d \\033[32mok\\033[0m \\033]0;title %s\\007compiled unit-%s.o\\n" $i $i $i; i=$((i+1)); sleep 0.25;',
     'done; echo done',
   ].join(' ');
-  child = spawn(process.execPath, [join(REPO, 'dist/airlock.mjs'), 'capture', '--vault', tmp.vault, '--sandbox', 'none', '--', 'sh', '-c', script], { stdio: 'ignore' });
+  child = spawn(process.execPath, [join(REPO, 'dist/airlock.mjs'), 'capture', '--vault', tmp.vault, '--sandbox', 'none', '--', 'sh', '-c', script, flag], { stdio: 'ignore' });
   app = await launchApp({ vault: tmp.vault, viewport: { width: 1000, height: 700 } });
   const { page } = app;
   const row = page.locator('[data-testid=running-row][data-stream=stdout]');
@@ -177,6 +180,7 @@ test('under a grant on the followed stream its hex grows as it arrives, and the 
   await page.screenshot({ path: join(SHOTS, 'follow-hex-1920-light.png') });
 
   // Sealed: the record opens in the workspace, and the grant goes on over its sealed artifact there.
+  await writeFile(flag, '');
   await expect(page.getByTestId('workspace')).toBeVisible({ timeout: 40_000 });
   await expect(page.getByTestId('grant-banner')).toBeVisible({ timeout: 10_000 });
   await expect(page.getByTestId('hex-row').first()).toBeVisible();

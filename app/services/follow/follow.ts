@@ -17,7 +17,7 @@ import { parseRunningRow } from '../../capture/running-record';
 import { completeUtf8Prefix } from '../../capture/text-window';
 import { terminalSafeLine } from '../../terminal/terminal-safe';
 import { formatRef, type RunningHandle, type RunningMeta, type Vault } from '../../vault';
-import { isRawTempName } from '../../vault/raw-writer';
+import { isRawTempName, rawTempOwner } from '../../vault/raw-writer';
 import type { IndexSanitizerOptions } from '../artifact/format';
 import { resolveWorkerScript } from '../artifact/worker-script';
 import { BridgeError } from '../bridge/errors';
@@ -79,7 +79,7 @@ export type FollowService = ReturnType<typeof createFollowService>;
  * interrupted (its Airlock is gone) or failed; or gone (no running capture and no record).
  */
 export type RunningRawState =
-  | { readonly state: 'running'; readonly path: string | null; readonly logged: number }
+  | { readonly state: 'running'; readonly path: string | null; readonly logged: number; readonly foreign?: true }
   | { readonly state: 'sealed'; readonly raw: { readonly sha256: string; readonly size: number } | null; readonly interrupted: boolean }
   | { readonly state: 'interrupted' | 'failed' | 'gone' };
 
@@ -171,7 +171,8 @@ export function createFollowService(o: FollowServiceOptions) {
     if (!row) return;
     switch (row[0]) {
       case 'raw':
-        for (const [stream, name] of Object.entries(row[1])) if (name !== null && isRawTempName(name)) t.rawFiles.set(stream, name);
+        // The capture names its temp files once, at its start: a later row naming others is not followed.
+        for (const [stream, name] of Object.entries(row[1])) if (name !== null && isRawTempName(name) && !t.rawFiles.has(stream)) t.rawFiles.set(stream, name);
         break;
       case 'c': {
         const [, , seqEnd, stream, offset, length, , , tMs, outOffset, outLength] = row;
@@ -329,9 +330,12 @@ export function createFollowService(o: FollowServiceOptions) {
       const state = await stateOf(t);
       if (state === 'sealed') return sealedRaw(id, stream);
       if (state !== 'running') return { state };
-      // The reader opens it without following a link and checks what it opened.
+      // The reader opens it without following a link and checks what it opened. Its name must say
+      // the capture's own process wrote it (a log naming another process's temp file is refused).
       const name = t.rawFiles.get(stream);
-      return { state, path: name ? join(vault.layout.tmpDir, name) : null, logged: t.rawBytes.get(stream) ?? 0 };
+      const owner = name ? rawTempOwner(name) : null;
+      const own = owner !== null && owner.pid === t.handle.meta.owner.pid && owner.host === t.handle.meta.owner.host;
+      return { state, path: name && own ? join(vault.layout.tmpDir, name) : null, logged: t.rawBytes.get(stream) ?? 0, ...(name && !own ? { foreign: true as const } : {}) };
     },
 
     /** What the raw-access prompt shows of a running capture's stream; null when `id` is not running. */

@@ -113,6 +113,7 @@ export function createRunningRawReader(deps: { vault: Vault; grants: GrantStore;
       let st = await follow.rawState(g.recordId, g.stream);
       let now = await settle(g, st);
       if (now.sealed) return readSealed(now, offset, length);
+      if (st.state === 'running' && st.foreign) throw new BridgeError('forbidden', `the log of capture ${g.recordId} names a temp file another process wrote: not read`);
       try {
         return await readTemp(now, st.state === 'running' ? st.path : null, st.state === 'running' ? st.logged : 0, offset, length);
       } catch (err) {

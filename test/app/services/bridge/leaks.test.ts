@@ -17,6 +17,7 @@ import type { RecordSummary, ScreenStatus, SpanInfo } from '../../../../shared/b
 import { parseCastHeader } from '../../../../app/services/import/asciicast';
 import { parseTiming } from '../../../../app/services/import/script';
 import { newRecordId } from '../../../../app/vault';
+import { hostTag } from '../../../../app/vault/raw-writer';
 import { loadRedaction } from '../../../../app/redact/policy';
 import { redactText } from '../../../../app/redact/text';
 import { Sanitizer } from '../../../../shared/sanitize';
@@ -120,7 +121,8 @@ describe('no raw-derived value leaves main without a grant', () => {
     for (let i = 0; i < 400 && ((await env.ok<{ state: string }>(env.viewer(), 'getIndexStatus', ref)).state !== 'done'); i++) await new Promise((r) => setTimeout(r, 25));
     const vault = env.services.vault;
     runningId = newRecordId(new Date());
-    const temp = `raw-${process.pid}-00000000-${'ab'.repeat(8)}.part`;
+    // Named as the capture's own process names its temp files (the owner in meta.json: this process).
+    const temp = `raw-${process.pid}-${hostTag()}-${'ab'.repeat(8)}.part`;
     await writeFile(join(vault.layout.tmpDir, temp), bytes, { mode: 0o600 });
     await chmod(join(vault.layout.tmpDir, temp), 0o600);
     // Its text as a capture stores it: sanitized, then through the redaction stage.

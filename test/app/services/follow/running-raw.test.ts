@@ -34,8 +34,9 @@ interface Fake {
   grow(bytes: Buffer, log?: boolean): Promise<void>;
 }
 
-async function fakeRunning(first: Buffer, fields: Record<string, unknown> = {}, logName?: string): Promise<Fake> {
-  const name = `raw-${process.pid}-${hostTag()}-${randomBytes(8).toString('hex')}.part`;
+async function fakeRunning(first: Buffer, fields: Record<string, unknown> = {}, logName?: string, pid = process.pid): Promise<Fake> {
+  // Named as a capture's own process names its temp files (raw-writer's rawTempName).
+  const name = `raw-${pid}-${hostTag()}-${randomBytes(8).toString('hex')}.part`;
   const vault = env.services.vault;
   const id = newRecordId(new Date(Date.now() - Math.floor(Math.random() * 1e9)));
   const temp = join(vault.layout.tmpDir, name);
@@ -257,6 +258,23 @@ describe('a grant on a running capture\'s stream', () => {
     const page = await readOk(g4.id, 0, 100);
     // The forged row is ignored: the name from before it stands.
     expect(Buffer.from(page.bytes).toString()).toBe('x\n');
+    // So is a later row naming a real temp file (the capture names its files once, at its start).
+    const other = await fakeRunning(Buffer.from('ANOTHER CAPTURE\n'));
+    forged.writer.line(['raw', { stdout: other.temp.split('/').pop()!, stderr: null }]);
+    await forged.writer.flush();
+    await logRead();
+    expect(Buffer.from((await readOk(g4.id, 0, 100)).bytes).toString()).toBe('x\n');
+    await other.writer.close();
+    // A log that names, from the start, a temp file another process wrote (its pid in the name): refused.
+    const foreignName = `raw-${process.pid + 1}-${hostTag()}-${randomBytes(8).toString('hex')}.part`;
+    await writeFile(join(env.services.vault.layout.tmpDir, foreignName), 'OTHER PROCESS BYTES\n', { mode: 0o600 });
+    const foreign = await fakeRunning(Buffer.from('z\n'), {}, foreignName);
+    const g6 = await grantOn(foreign.id);
+    const r6 = await read(g6.id, 0, 100);
+    expect(r6).toMatchObject({ ok: false, code: 'forbidden' });
+    expect(JSON.stringify(r6)).not.toContain('OTHER');
+    await env.ok(viewer(), 'revokeGrant', g6.id);
+    await foreign.writer.close();
     const noName = await fakeRunning(Buffer.from('y\n'), {}, 'raw-../../etc/passwd.part');
     const g5 = await grantOn(noName.id);
     expect(await readOk(g5.id, 0, 100)).toMatchObject({ size: 0, bytes: new Uint8Array(0) });
@@ -322,7 +340,7 @@ describe('a grant on a running capture\'s stream', () => {
     // The owner: a child process that is then killed, as Airlock would be.
     const child = spawn('sleep', ['60'], { stdio: 'ignore' });
     const exited = new Promise((r) => child.once('exit', r));
-    const f = await fakeRunning(Buffer.from('building...\n'));
+    const f = await fakeRunning(Buffer.from('building...\n'), {}, undefined, child.pid!);
     const metaPath = join(env.services.vault.root, 'running', f.id, 'meta.json');
     const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { owner: { pid: number; start: string | null; boot: string | null } };
     meta.owner = { ...meta.owner, pid: child.pid!, start: null, boot: null };
