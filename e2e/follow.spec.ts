@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { launchApp, tempDemoVault, REPO, type HarnessApp } from './harness';
 
@@ -98,5 +99,91 @@ test('a running capture is listed, followed as it prints, and opens as its seale
   await expect(page.locator('.fl-pending, [data-testid=follow-line]').filter({ hasText: 'continue?' }).first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('workspace')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('status').filter({ hasText: 'sealed record is open' }).or(page.getByText('sealed record is open'))).toBeVisible();
+  await new Promise<void>((r) => (child!.exitCode !== null ? r() : child!.once('exit', () => r())));
+});
+
+test('under a grant on the followed stream its hex grows as it arrives, and the grant goes on over the sealed record', async () => {
+  test.setTimeout(120_000);
+  const tmp = await tempDemoVault();
+  cleanup = tmp.cleanup;
+  // A step every 0.25 s (a coloured line and a title change) until the test says to end (a flag
+  // file: the steps below take as long as the machine needs), at most 400 steps.
+  const flag = join(tmp.dir, 'end-now');
+  const script = [
+    'i=1; while [ $i -le 400 ] && [ ! -e "$0" ]; do',
+    '  printf "step %02d \\033[32mok\\033[0m \\033]0;title %s\\007compiled unit-%s.o\\n" $i $i $i; i=$((i+1)); sleep 0.25;',
+    'done; echo done',
+  ].join(' ');
+  child = spawn(process.execPath, [join(REPO, 'dist/airlock.mjs'), 'capture', '--vault', tmp.vault, '--sandbox', 'none', '--', 'sh', '-c', script, flag], { stdio: 'ignore' });
+  app = await launchApp({ vault: tmp.vault, viewport: { width: 1000, height: 700 } });
+  const { page } = app;
+  const row = page.locator('[data-testid=running-row][data-stream=stdout]');
+  await expect(row).toBeVisible({ timeout: 20_000 });
+  await setTheme(page, 'light');
+  await row.dblclick();
+  await expect(page.getByTestId('follow-state')).toHaveText('running');
+
+  // The Hex tab: nothing raw until a grant; the request goes to main's prompt.
+  await page.getByTestId('follow-tab-hex').click();
+  await expect(page.getByTestId('follow-hex-locked')).toBeVisible();
+  await expect(page.getByTestId('follow-hex-row')).toHaveCount(0);
+  await page.screenshot({ path: join(SHOTS, 'follow-hex-locked-1000-light.png') });
+  const promptPromise = app.nextPrompt();
+  await page.getByTestId('follow-hex-request').focus();
+  await page.keyboard.press('Enter');
+  const prompt = await promptPromise;
+  await expect(prompt.locator('#digest-label')).toHaveText('Record id');
+  await expect(prompt.getByTestId('prompt-range')).toContainText('as they arrive until the capture ends');
+  await expect(prompt.locator('#stream')).toHaveText('stdout');
+  const digits = (await prompt.locator('#digest .head').textContent())!;
+  expect(digits).toMatch(/^[0-9a-f]{8}$/);
+  await prompt.screenshot({ path: join(SHOTS, 'follow-hex-prompt.png') });
+  await prompt.getByLabel('Reason').fill('incident 7: what does the build print raw');
+  // The digest-style digits (the id's first ones) do not approve.
+  await prompt.getByLabel('Type the last 8 hex digits of the record id').fill(digits.split('').reverse().join(''));
+  await expect(prompt.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await prompt.getByLabel('Type the last 8 hex digits of the record id').fill(digits);
+  await prompt.getByRole('button', { name: 'Approve' }).click();
+
+  // Granted: the rows grow as the command prints, the end kept in view.
+  await expect(page.getByTestId('follow-grant-banner')).toBeVisible();
+  await expect(page.getByTestId('follow-hex-row').first()).toBeVisible({ timeout: 10_000 });
+  const hexSize = async () => Number(await page.getByTestId('follow-hex').getAttribute('data-size'));
+  const first = await hexSize();
+  await expect.poll(hexSize, { timeout: 10_000 }).toBeGreaterThan(first + 100);
+  // The raw bytes are there: ESC of the colour codes and the OSC title shown in caret notation.
+  await expect(page.locator('[data-testid=follow-hex-row] .caret').filter({ hasText: '^[' }).first()).toBeVisible();
+  const lastRow = async () => Math.max(...(await page.getByTestId('follow-hex-row').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-offset'))))));
+  await expect.poll(async () => (await lastRow()) + 16 >= (await hexSize()), { timeout: 5000 }).toBe(true);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SHOTS, 'follow-hex-1000-light.png') });
+  await setTheme(page, 'dark');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SHOTS, 'follow-hex-1000-dark.png') });
+
+  // Scrolled up (keyboard): it stays there while more arrives and says so; End follows again.
+  await page.getByTestId('follow-hex-grid').focus();
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('follow-hex-jump')).toBeVisible();
+  const atHome = await hexSize();
+  await expect.poll(hexSize, { timeout: 10_000 }).toBeGreaterThan(atHome + 64);
+  await expect(page.locator('[data-testid=follow-hex-row][data-offset="0"]')).toBeVisible();
+  await expect(page.getByTestId('follow-hex-jump')).toContainText('new row');
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('follow-hex-jump')).toBeHidden();
+
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(SHOTS, 'follow-hex-1920-dark.png') });
+  await setTheme(page, 'light');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(SHOTS, 'follow-hex-1920-light.png') });
+
+  // Sealed: the record opens in the workspace, and the grant goes on over its sealed artifact there.
+  await writeFile(flag, '');
+  await expect(page.getByTestId('workspace')).toBeVisible({ timeout: 40_000 });
+  await expect(page.getByTestId('grant-banner')).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByTestId('hex-row').first()).toBeVisible();
+  await page.screenshot({ path: join(SHOTS, 'follow-hex-sealed-1920-light.png') });
   await new Promise<void>((r) => (child!.exitCode !== null ? r() : child!.once('exit', () => r())));
 });

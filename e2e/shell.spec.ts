@@ -224,6 +224,8 @@ test.describe('the viewer UI', () => {
     await answerPrompt(await app.nextPrompt(), 'approve');
     await expect(page.getByTestId('grant-banner')).toBeVisible();
     await expect(page.getByTestId('grant-banner')).toBeHidden({ timeout: 20_000 });
+    // The page drops the grant at its expiry by its own clock; main's timer audits it a moment later.
+    await expect.poll(() => app.auditActions(), { timeout: 5000 }).toContain('raw.expired');
     const actions = await app.auditActions();
     for (const a of ['raw.requested', 'raw.denied', 'raw.granted', 'raw.opened', 'raw.revoked', 'raw.expired']) expect(actions).toContain(a);
   });

@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   // Desktop app (app/services): grants end by revocation or expiry; refused bridge calls; imports.
   'raw.revoked',
   'raw.expired',
+  // A grant approved on a running capture's stream goes on over the sealed artifact (its digest).
+  'raw.continued',
   'bridge.refused',
   'artifact.imported',
   'text.copied',

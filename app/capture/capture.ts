@@ -7,6 +7,7 @@ import { groupAlive } from './process-group';
 import { spawnChild, type ChildExit, type RunningChild } from './child';
 import { ChunkLog, STREAMS, type StreamName } from './chunk-log';
 import { SandboxError, type ChildLaunch } from './sandbox';
+import { SharedTerminal, type ReadChunk } from './shared-terminal';
 import { StreamCapture, type StreamRedactionOptions, type StreamResult } from './stream-capture';
 import { LiveFeed, type CaptureObserver } from './live-feed';
 
@@ -170,6 +171,8 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   }
   const log = new ChunkLog();
   const states: StreamState[] = [];
+  // One terminal reads both streams: text written into the other's open sequence is withheld.
+  const terminal = new SharedTerminal(() => states.map((st) => st.capture), options);
   const feed = options.observer ? new LiveFeed(options.observer, () => performance.now() - t0) : null;
   try {
     const tempFiles: Partial<Record<StreamName, string | null>> = {};
@@ -233,13 +236,18 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   const maybeResume = (state: StreamState): void => {
     if (!stopped && !queueFull && !observerWait && !state.rawWait) state.pipe.resume();
   };
+  /** The chunks read after queue[from - 1] and not sanitized yet, as SharedTerminal looks at them. */
+  function* readAhead(from: number): Generator<ReadChunk> {
+    for (let i = from; i < queue.length; i++) yield { stream: queue[i].state.name, bytes: queue[i].bytes, tMs: queue[i].tMs };
+  }
   /** Sanitizes queued chunks (up to `budget` bytes) and logs them with their arrival facts. */
   const sanitizeQueued = (budget: number): void => {
     while (queueHead < queue.length && budget > 0) {
       const c = queue[queueHead];
       queue[queueHead++] = undefined as unknown as Pending;
       const textOffset = c.state.capture.textOffset;
-      const textLength = c.state.capture.sanitize(c.bytes);
+      const textLength = c.state.capture.sanitize(c.bytes, terminal.before(c.state.name, c.bytes, { tMs: c.tMs, ahead: readAhead(queueHead) }));
+      terminal.after(c.state.name, c.bytes, c.tMs);
       const seq = log.add(c.state.name, c.offset, c.bytes.length, textOffset, textLength, c.tMs);
       feed?.chunk({ seq, stream: c.state.name, offset: c.offset, length: c.bytes.length, textOffset, textLength, tMs: c.tMs }, c.bytes);
       queued -= c.bytes.length;

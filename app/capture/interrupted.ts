@@ -1,3 +1,5 @@
+import { constants as fsc } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { CrMode } from '../../shared/sanitize';
 import { DEFAULT_POLICY } from '../../shared/redact';
 import type { ParserLimits } from '../../shared/parser';
@@ -5,6 +7,7 @@ import { AuditLog, type AuditDetails } from '../audit';
 import type { CaptureRecord, RawCommit, RawWriter, RunningEntry, RunningHandle, Vault } from '../vault';
 import { loadRedaction } from '../redact/policy';
 import { DEFAULT_MAX_TEXT, MAX_TEXT_CEILING } from './capture';
+import { SharedTerminal, type ReadChunk } from './shared-terminal';
 import { StreamCapture, type StreamResult } from './stream-capture';
 import { CAPTURE_RECORD_VERSION } from './record';
 import { CHUNK_FIELDS, MAX_CHUNK_ROWS, STREAMS, type ChunkLogJson, type ChunkRow, type StreamName } from './chunk-log';
@@ -102,17 +105,19 @@ async function sealOne(vault: Vault, audit: AuditLog, running: RunningHandle): P
   // The vault's policy as the capture read it at its start; a policy file broken since gets the built-in rules.
   const redaction = await loadRedaction(vault.root, mode).catch(() => ({ policy: DEFAULT_POLICY, info: policyInfo ?? null }));
 
-  // Each stream's raw bytes that reached the disk go through the capture's own pipeline
-  // (StreamCapture: sanitizer, redaction stage, --max-text window): the record is what a capture
-  // of exactly those bytes stores, its unfinished last line included.
+  // Each stream's raw bytes that reached the disk are stored, then go through the capture's own
+  // pipeline (StreamCapture: sanitizer, redaction stage, --max-text window) in the order the chunk
+  // log says they arrived, under the same rule for two streams on one terminal (SharedTerminal):
+  // the record is what a capture of exactly those bytes stores, its unfinished last line included.
+  const adopted = {} as Record<StreamName, RawCommit>;
+  for (const stream of STREAMS) adopted[stream] = await vault.adoptRawTemp(rawFiles[stream] ?? null);
+  const captures = Object.fromEntries(STREAMS.map((stream) => {
+    const writer: RawWriter = { size: 0, write: () => undefined, commit: async () => adopted[stream], abort: async () => undefined };
+    return [stream, new StreamCapture(stream, writer, { cr, limits: parserLimits }, maxText, { policy: redaction.policy, replace: mode === 'on' })];
+  })) as Record<StreamName, StreamCapture>;
+  await replayInArrivalOrder(vault, rows, adopted, captures, { cr, limits: parserLimits });
   const results = {} as Record<StreamName, StreamResult>;
-  for (const stream of STREAMS) {
-    let adopted: RawCommit | null = null;
-    const writer: RawWriter = { size: 0, write: () => undefined, commit: async () => adopted!, abort: async () => undefined };
-    const capture = new StreamCapture(stream, writer, { cr, limits: parserLimits }, maxText, { policy: redaction.policy, replace: mode === 'on' });
-    adopted = await vault.adoptRawTemp(rawFiles[stream] ?? null, (bytes) => void capture.sanitize(bytes));
-    results[stream] = await capture.finish(false);
-  }
+  for (const stream of STREAMS) results[stream] = await captures[stream].finish(false);
   const seen = rawSeen(rows);
   const lastT = rows.reduce((t, r) => Math.max(t, r[7]), 0);
   const now = new Date();
@@ -186,6 +191,48 @@ async function readRows(running: RunningHandle): Promise<{ rows: ChunkRowLike[];
     at = read.next;
   }
   return { rows, rawFiles };
+}
+
+/** Largest read while replaying (a logged chunk longer than this is read in pieces). */
+const REPLAY_READ = 1 << 20;
+
+/**
+ * Feeds each stream's stored raw bytes to its StreamCapture in the order the chunk log gives, with
+ * SharedTerminal deciding which chunks' text is withheld, as the capture would have; the bytes
+ * stored past the log's last row of a stream (written, not yet logged when Airlock died) follow,
+ * stdout's first.
+ */
+async function replayInArrivalOrder(vault: Vault, rows: readonly ChunkRowLike[], adopted: Record<StreamName, RawCommit>, captures: Record<StreamName, StreamCapture>, sanitizer: { cr: CrMode; limits: Partial<ParserLimits> }): Promise<void> {
+  const terminal = new SharedTerminal(() => STREAMS.map((s) => captures[s]), sanitizer);
+  const files = {} as Record<StreamName, FileHandle | null>;
+  const fed: Record<StreamName, number> = { stdout: 0, stderr: 0 };
+  try {
+    for (const s of STREAMS) files[s] = adopted[s].size > 0 ? await open(vault.rawPath(adopted[s].sha256), fsc.O_RDONLY | fsc.O_NOFOLLOW) : null;
+    /** Rows after `i`, as SharedTerminal looks ahead at them (their bytes are not read yet). */
+    function* ahead(i: number): Generator<ReadChunk> {
+      for (let k = i + 1; k < rows.length; k++) yield { stream: rows[k][2], bytes: null, tMs: rows[k][7] };
+    }
+    let at = -1;
+    const feed = async (stream: StreamName, end: number): Promise<void> => {
+      const file = files[stream];
+      const stop = Math.min(end, adopted[stream].size);
+      while (file !== null && fed[stream] < stop) {
+        const bytes = new Uint8Array(Math.min(REPLAY_READ, stop - fed[stream]));
+        const { bytesRead } = await file.read(bytes, 0, bytes.length, fed[stream]);
+        if (bytesRead === 0) throw new Error(`the stored ${stream} of an interrupted capture ended early`);
+        const chunk = bytes.subarray(0, bytesRead);
+        // Bytes stored past the log's rows have no time: no look at the other stream by time then.
+        const tMs = at >= 0 && at < rows.length ? rows[at][7] : undefined;
+        captures[stream].sanitize(chunk, terminal.before(stream, chunk, tMs === undefined ? undefined : { tMs, ahead: ahead(at) }));
+        terminal.after(stream, chunk, tMs);
+        fed[stream] += bytesRead;
+      }
+    };
+    for (at = 0; at < rows.length; at++) await feed(rows[at][2], rows[at][3] + rows[at][4]);
+    for (const s of STREAMS) await feed(s, Infinity);
+  } finally {
+    for (const s of STREAMS) await files[s]?.close();
+  }
 }
 
 /** A chunk row of the log without its tag: the record's eight fields, then out_offset, out_length, redraw. */

@@ -144,7 +144,10 @@ export function buildView(req: ViewRequest): SandboxView {
     trees.push({ path: '/tmp', kind: 'private-tmp' });
     if (tmp?.kind === 'private') tmpText = `a private /tmp (${tmp.reason})`;
   }
-  args.push('--dir', '/var', '--symlink', '../tmp', '/var/tmp');
+  // /var/tmp is the private /tmp too, unless the working directory is in it: a mount cannot go
+  // through that link (bwrap refuses it), so the working directory is then bound at its own path.
+  if (isWithin(cwd, '/var/tmp')) args.push('--dir', '/var/tmp');
+  else args.push('--dir', '/var', '--symlink', '../tmp', '/var/tmp');
   args.push('--proc', '/proc');
   args.push('--tmpfs', '/dev');
   for (const d of DEVICES) args.push('--dev-bind', `/dev/${d}`, `/dev/${d}`);

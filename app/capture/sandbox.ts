@@ -7,6 +7,7 @@ import { SpawnError, type RunningChild } from './child';
 import { findExecutable, isExecutable } from './executable';
 import { attachOutbound, NetworkError, planNetwork, sandboxResolvConf, type NetworkInfo, type NetworkMode, type NetworkPlan } from './network';
 import { buildView, SANDBOX_MARKER, ViewError, type DataFile, type SandboxMount, type SandboxProfile, type SandboxView } from './sandbox-view';
+import { hostTmpView } from './tmp-view';
 
 /** What the caller asked for: `auto` uses bubblewrap where it works and says when it does not. */
 export type SandboxMode = 'auto' | 'bwrap' | 'none';
@@ -140,9 +141,12 @@ export async function planSandbox(mode: SandboxMode, options: SandboxOptions, en
     throw err;
   }
   const { helper, ...networkInfo } = network;
+  // Scanned once, here: the reason says what the command's /tmp is, and the view shows just that.
+  const tmpView = options.profile === 'human' ? hostTmpView() : undefined;
+  const tmpText = tmpView === undefined ? 'a private /tmp' : tmpView.kind === 'host' ? "the host's /tmp read-only over a private /tmp" : `a private /tmp (${tmpView.reason})`;
   const reason = `bubblewrap (${options.profile}): own user, PID and network namespaces and session; read-only system directories, ${
     options.profile === 'human' ? '$HOME read-only' : options.profile === 'strict' ? 'an empty private $HOME' : '$HOME writable'
-  }, the working directory writable, ${options.profile === 'human' ? "the host's /tmp read-only over a private /tmp" : 'a private /tmp'}, fresh /proc, a /dev without terminals; the vault and Airlock's data directory not in it; only the output pipes inherited`;
+  }, the working directory writable, ${tmpText}, fresh /proc, a /dev without terminals; the vault and Airlock's data directory not in it; only the output pipes inherited`;
   return {
     info: { requested: mode, used: 'bwrap', reason, profile: options.profile, network: networkInfo, hint: null },
     launch: async (argv, cwd, childEnv) => {
@@ -162,7 +166,7 @@ export async function planSandbox(mode: SandboxMode, options: SandboxOptions, en
         let view: SandboxView;
         try {
           // Looked up per command: a directory created since the plan (a first vault) is protected too.
-          view = buildView({ profile: options.profile, cwd: realCwd, cwdFd: cwdSlot, protect: existingDirs(options.protect), home: childEnv.HOME ?? null, path: childEnv.PATH ?? '', data, mounts: options.mounts });
+          view = buildView({ profile: options.profile, cwd: realCwd, cwdFd: cwdSlot, protect: existingDirs(options.protect), home: childEnv.HOME ?? null, path: childEnv.PATH ?? '', data, mounts: options.mounts, tmpView });
         } catch (err) {
           if (err instanceof ViewError) throw new SandboxError(err.message);
           throw err;

@@ -43,8 +43,9 @@ export interface StreamRedactionOptions {
  * written, 0600; {@link store}) and then, in the same order, through this stream's own Sanitizer
  * into a bounded {@link TextWindow} ({@link sanitize}; runCapture lets this run a little behind,
  * at most a bounded queue of chunks). Nothing here holds more than --max-text of text plus the
- * writer's staging buffers, whatever the child writes. stdout and stderr each get one, so neither
- * can influence how the other is parsed.
+ * writer's staging buffers, whatever the child writes. stdout and stderr each get one; where a
+ * terminal would read one stream's text inside the other's open sequence, SharedTerminal has it
+ * withheld.
  */
 export class StreamCapture {
   private readonly sanitizer: Sanitizer;
@@ -130,9 +131,19 @@ export class StreamCapture {
     return { textLength: this.sanitize(chunk), wait };
   }
 
-  /** Sanitizes the next stored chunk into the text window; returns the text bytes it produced. */
-  sanitize(chunk: Uint8Array): number {
+  /** Its parser is at rest: the other stream's bytes here are read as from a fresh start (see SharedTerminal). */
+  get atRest(): boolean {
+    return this.sanitizer.parserAtRest;
+  }
+
+  /**
+   * Sanitizes the next stored chunk into the text window; returns the text bytes it produced.
+   * `withhold`: the text it prints is withheld and counted (the other stream has a sequence open).
+   */
+  sanitize(chunk: Uint8Array, withhold = false): number {
+    this.sanitizer.withholdText = withhold;
     const text = this.sanitizer.write(chunk);
+    this.sanitizer.withholdText = false;
     this.redactor.writeTo(text, this.toWindow);
     this.textBytes += text.length;
     return text.length;

@@ -24,35 +24,25 @@ export function formatBytes(n: number): string {
 }
 
 function show(view: PromptView): void {
-  const digest = $('digest');
-  const head = document.createElement('span');
-  head.className = 'head';
-  head.textContent = view.artifact.sha256.slice(0, view.confirmDigits);
-  digest.replaceChildren(head, document.createTextNode(view.artifact.sha256.slice(view.confirmDigits)));
-  text('size', formatBytes(view.artifact.size));
-  text('stream', view.artifact.stream);
-  text('source', `${view.record.source}: ${view.record.title}`);
-  text('captured', `${view.record.createdAt} (record ${view.record.id})`);
-  text('cwd', view.record.cwd ?? '—');
-  text('range', view.range ? `bytes ${view.range[0]}–${view.range[1]} (${formatBytes(view.range[1] - view.range[0])})` : 'the whole artifact');
-  const r = view.artifact.removal;
-  const top = r.top.map((t) => `${t.key} ×${t.count}`).join('; ');
-  text('removal', `${r.removedSpans} spans, ${r.removedBytes} bytes${top ? ` — ${top}` : ''}${r.truncated ? ' (input was truncated)' : ''}${r.ambiguous ? `; ${r.ambiguous} ambiguous` : ''}${r.withheldToEnd ? '; text withheld to end of input' : ''}`);
+  const expected = view.running ? showRunning(view, view.running) : view.artifact ? showArtifact(view, view.artifact) : null;
+  if (expected === null) {
+    text('loading', 'No request to answer: it names nothing to approve.');
+    return;
+  }
   text('requester', view.requester);
   showClaim(view.requestedReason, view.requestedReasonTruncated, view.requestedReasonChars);
   if (view.earlierRefusals > 0) {
     $('repeats').hidden = false;
     text('repeats', `This window asked for this artifact before: ${view.earlierRefusals} earlier prompt${view.earlierRefusals === 1 ? ' was' : 's were'} denied or closed without an answer.`);
   }
-  text('lifetime', `${Math.round(view.expiresInMs / 60_000)} minutes, for that window only; revocable; ends when the window closes`);
-  text('confirm-label', `Type the first ${view.confirmDigits} hex digits of the digest`);
+  text('lifetime', `${Math.round(view.expiresInMs / 60_000)} minutes, for that window only; revocable; ends when the window closes${view.running ? ' or the capture is interrupted' : ''}`);
+  if (!view.running) text('confirm-label', `Type the first ${view.confirmDigits} hex digits of the digest`);
   if (view.extract) showExtract(view);
   // The reviewer states their own reason (the requester's is shown above, not pre-filled).
   $('loading').hidden = true;
   $('details').hidden = false;
   $('answer').hidden = false;
   $('prompt').setAttribute('aria-busy', 'false');
-  const expected = view.artifact.sha256.slice(0, view.confirmDigits);
   const update = (): void => {
     const ok = $<HTMLInputElement>('confirm').value.trim().toLowerCase() === expected && $<HTMLTextAreaElement>('reason').value.trim().length > 0;
     $<HTMLButtonElement>('approve').disabled = !ok;
@@ -60,6 +50,54 @@ function show(view: PromptView): void {
   $('confirm').addEventListener('input', update);
   $('reason').addEventListener('input', update);
   $('reason').focus();
+}
+
+/** A sealed artifact: its digest (the human types its first digits), size, stream and removals. Returns what to type. */
+function showArtifact(view: PromptView, artifact: NonNullable<PromptView['artifact']>): string {
+  const digest = $('digest');
+  const head = document.createElement('span');
+  head.className = 'head';
+  head.textContent = artifact.sha256.slice(0, view.confirmDigits);
+  digest.replaceChildren(head, document.createTextNode(artifact.sha256.slice(view.confirmDigits)));
+  text('size', formatBytes(artifact.size));
+  text('stream', artifact.stream);
+  text('source', `${view.record.source}: ${view.record.title}`);
+  text('captured', `${view.record.createdAt} (record ${view.record.id})`);
+  text('cwd', view.record.cwd ?? '—');
+  text('range', view.range ? `bytes ${view.range[0]}–${view.range[1]} (${formatBytes(view.range[1] - view.range[0])})` : 'the whole artifact');
+  const r = artifact.removal;
+  const top = r.top.map((t) => `${t.key} ×${t.count}`).join('; ');
+  text('removal', `${r.removedSpans} spans, ${r.removedBytes} bytes${top ? ` — ${top}` : ''}${r.truncated ? ' (input was truncated)' : ''}${r.ambiguous ? `; ${r.ambiguous} ambiguous` : ''}${r.withheldToEnd ? '; text withheld to end of input' : ''}`);
+  return artifact.sha256.slice(0, view.confirmDigits);
+}
+
+/**
+ * One stream of a running capture: there is no digest yet (sealing fixes it), so the human types
+ * the last digits of the record id, shown with them marked. Returns what to type.
+ */
+function showRunning(view: PromptView, running: NonNullable<PromptView['running']>): string {
+  document.title = 'Airlock — authorize raw access to a running capture';
+  text('title', 'Raw byte access to a running capture requested');
+  text('lede', 'A viewer window asks to show the raw bytes of one stream of a capture that is still running (as hex), as they arrive. They may hold terminal control sequences and hostile payloads. Approve only for a reason you can state.');
+  text('digest-label', 'Record id');
+  const cut = running.recordId.length - view.confirmDigits;
+  const head = document.createElement('span');
+  head.className = 'head';
+  head.textContent = running.recordId.slice(cut);
+  $('digest').replaceChildren(document.createTextNode(running.recordId.slice(0, cut)), head);
+  text('size-label', 'Received so far');
+  text('size', `${formatBytes(running.bytesSoFar)}, still growing`);
+  text('stream', running.stream);
+  text('source', `capture: ${running.title}`);
+  text('captured-label', 'Started');
+  text('captured', `${running.startedAt} (running; no digest until it is sealed)`);
+  text('cwd', running.cwd ?? '—');
+  text('range-label', 'Covers');
+  text('range', `the ${running.stream} bytes as they arrive until the capture ends; once it is sealed, its sealed ${running.stream} artifact (the same bytes, under their digest)`);
+  $('removal-label').hidden = true;
+  $('removal').hidden = true;
+  text('confirm-label', `Type the last ${view.confirmDigits} hex digits of the record id`);
+  return running.recordId.slice(cut).toLowerCase();
 }
 
 /**

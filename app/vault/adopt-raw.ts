@@ -10,12 +10,12 @@ import { formatRef } from './ref';
 
 /**
  * Stores what a raw writer whose process died left in `tmp/<name>` as a raw artifact: hashed as it
- * is (`onChunk` sees the bytes in order), published like a committed one (renamed into
+ * is, published like a committed one (renamed into
  * `raw/sha256/…`, or dropped for an identical stored file). A missing file (the writer never got
  * bytes to the disk) or a null name stores no bytes. Only for a writer that will never write again:
  * the caller has made sure its owner is gone, and holds the retention lock.
  */
-export async function adoptRawTemp(layout: VaultLayout, name: string | null, onChunk?: (bytes: Uint8Array) => void): Promise<RawCommit> {
+export async function adoptRawTemp(layout: VaultLayout, name: string | null): Promise<RawCommit> {
   const empty = async (): Promise<RawCommit> => createRawWriter(layout).commit();
   if (name === null) return empty();
   if (!isRawTempName(name)) throw new Error(`not a raw temp file name: ${JSON.stringify(name.slice(0, 100))}`);
@@ -36,7 +36,6 @@ export async function adoptRawTemp(layout: VaultLayout, name: string | null, onC
       if (bytesRead === 0) break;
       const bytes = buf.subarray(0, bytesRead);
       hash.update(bytes);
-      onChunk?.(bytes);
       size += bytesRead;
     }
   } finally {

@@ -65,9 +65,14 @@ const RAW_TEMP_NAME = new RegExp(`^${RAW_TEMP_PREFIX}[0-9a-f-]{1,80}${RAW_TEMP_S
  * back to their age.
  */
 export function rawTempOwnerAlive(name: string): boolean {
+  const owner = rawTempOwner(name);
+  return owner !== null && owner.host === hostTag() && pidAlive(owner.pid);
+}
+
+/** The process (pid and host tag) a temp file's name says wrote it, or null for a name without one. */
+export function rawTempOwner(name: string): { pid: number; host: string } | null {
   const m = /^raw-([1-9][0-9]{0,9})-([0-9a-f]{8})-[0-9a-f]{16}\.part$/.exec(name);
-  if (!m || m[2] !== hostTag()) return false;
-  return pidAlive(Number(m[1]));
+  return m ? { pid: Number(m[1]), host: m[2] } : null;
 }
 
 /**

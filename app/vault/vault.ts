@@ -186,8 +186,8 @@ export class Vault {
    * Stores what a dead capture's raw writer left in `tmp/` as a raw artifact (see adoptRawTemp);
    * call it holding the retention lock.
    */
-  async adoptRawTemp(name: string | null, onChunk?: (bytes: Uint8Array) => void): Promise<RawCommit> {
-    return withWriteErrors(this.root, () => adoptRawTemp(this.layout, name, onChunk));
+  async adoptRawTemp(name: string | null): Promise<RawCommit> {
+    return withWriteErrors(this.root, () => adoptRawTemp(this.layout, name));
   }
 
   /** Whether a record file with this id exists. */

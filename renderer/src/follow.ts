@@ -4,6 +4,7 @@
 import type { FollowUpdate, RunningSummary } from '../../shared/bridge/types';
 import { bridge, errorText } from './bridge';
 import { loadVault, openArtifact } from './actions';
+import { resetFollowHex } from './follow-hex';
 import { appendFollowText, emptyFollowText, type FollowText } from './lib/follow-text';
 import { useArtifact } from './stores/artifact';
 import { initialFollow, useFollow } from './stores/follow';
@@ -41,7 +42,10 @@ export function openRunning(capture: RunningSummary, stream = capture.streams[0]
   stop();
   const gen = ++generation;
   text = emptyFollowText();
-  useFollow.setState({ open: capture, stream, last: null, textVersion: 0, autoscroll: true, unseen: 0, tab: 'text', screen: null, screenError: null, error: null });
+  const tab = useFollow.getState().open?.id === capture.id ? useFollow.getState().tab : 'text';
+  useFollow.setState({ open: capture, stream, last: null, textVersion: 0, autoscroll: true, unseen: 0, tab, screen: null, screenError: null, error: null });
+  // A grant covers one stream: the hex pane starts over (adopting a grant main still holds on it).
+  resetFollowHex({ id: capture.id, stream });
   void poll(gen, capture.id, stream, 0);
 }
 
@@ -50,6 +54,8 @@ export function closeFollow(): void {
   stop();
   generation++;
   text = emptyFollowText();
+  // The grant stands until it expires or is revoked (the vault browser lists it); its bytes leave memory.
+  resetFollowHex(null);
   useFollow.setState({ ...initialFollow(), running: useFollow.getState().running });
   void loadRunning();
 }
@@ -93,6 +99,8 @@ async function openSealed(gen: number, sealed: NonNullable<FollowUpdate['sealed'
   stop();
   generation++;
   text = emptyFollowText();
+  // A grant on the followed stream goes on over the sealed artifact: the workspace adopts it.
+  resetFollowHex(null);
   useFollow.setState({ ...initialFollow() });
   await openArtifact(record, artifact);
   if (useArtifact.getState().record?.id === record.id) notify(sealed.interrupted ? 'The capture was interrupted; its record was sealed with what it had stored.' : 'The capture ended; its sealed record is open.');

@@ -6,7 +6,7 @@
 // sandboxed preloads bundle this file, and the schema library would make them 500 times larger.
 import type {
   AuditView, Bookmark, ChunkLogView, FollowUpdate, GrantInfo, HexDumpExport, IndexStatus, Minimap, PromptView, RawAccessOutcome, RawPage, RecordSummary,
-  RemovalReport, RequestView, RunningSummary, ScreenStatus, SearchHits, SecretInfo, SecretValue, PayloadPage, SpanInfo, SpanValue, TextPage, TextPosition, VaultInfo,
+  RemovalReport, RequestView, RunningRawPage, RunningSummary, ScreenStatus, SearchHits, SecretInfo, SecretValue, PayloadPage, SpanInfo, SpanValue, TextPage, TextPosition, VaultInfo,
 } from './types';
 
 /** Which window may call a method: a viewer (`window.airlock`) or main's prompt window (`window.airlockPrompt`). */
@@ -17,11 +17,16 @@ export interface MethodSpec<W extends WindowKind = WindowKind, G extends boolean
   readonly window: W;
   /** The method returns raw bytes or facts about them: its first argument is a grant id, checked to be bound to the calling window. */
   readonly grant: G;
+  /**
+   * What the grant must cover: a sealed artifact (every grant method but one), or a running
+   * capture's stream (readRunningRaw). A grant of the other kind is refused before the method runs.
+   */
+  readonly covers?: 'artifact' | 'running';
   readonly result?: R;
 }
 
 const viewer = <R>(): MethodSpec<'viewer', false, R> => ({ window: 'viewer', grant: false });
-const granted = <R>(): MethodSpec<'viewer', true, R> => ({ window: 'viewer', grant: true });
+const granted = <R>(covers: 'artifact' | 'running' = 'artifact'): MethodSpec<'viewer', true, R> => ({ window: 'viewer', grant: true, covers });
 const prompt = <R>(): MethodSpec<'prompt', false, R> => ({ window: 'prompt', grant: false });
 
 /**
@@ -99,12 +104,27 @@ export const BRIDGE_METHODS = {
   getChunkLog: viewer<ChunkLogView>(),
   /** `(ref, { range?, reason? })`: opens main's prompt window; resolves once the human approved or denied (or it expired). */
   requestRawAccess: viewer<RawAccessOutcome>(),
+  /**
+   * `(recordId, stream, { reason? })`: opens main's prompt window for raw access to one stream of a
+   * running capture (the human types the last digits of its record id: there is no digest yet);
+   * resolves once approved or denied. The grant covers the stream's bytes as they arrive
+   * (readRunningRaw) and goes on over its sealed artifact once the capture is sealed.
+   */
+  requestRunningRawAccess: viewer<RawAccessOutcome>(),
   /** `()`: this window's live grants. */
   listGrants: viewer<GrantInfo[]>(),
   /** `(grantId)` */
   revokeGrant: viewer<void>(),
   /** `(grantId, offset, length)`: raw bytes inside the granted range, at most MAX_RAW_READ a call. */
   readRaw: granted<RawPage>(),
+  /**
+   * `(grantId, offset, length)`: under a grant on a running capture's stream, its raw bytes from
+   * `offset` that are stored and named by its chunk log (below `size`, which only grows), at most
+   * MAX_RAW_READ a call; read from main's own record of the capture's temp file, never a name the
+   * caller gives. Once the capture is sealed, from its sealed artifact (`sealed` names it). The
+   * grant ends when the capture is interrupted or fails.
+   */
+  readRunningRaw: granted<RunningRawPage>('running'),
   /** `(grantId, offset, length)`: the values of the spans in `[offset, offset + length)` that lie wholly inside the granted range. */
   getSpanValues: granted<SpanValue[]>(),
   /**

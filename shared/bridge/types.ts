@@ -365,7 +365,17 @@ export interface TextPosition {
 /** A grant: permission for one window to read one artifact's raw bytes (optionally one range). */
 export interface GrantInfo {
   readonly id: string;
-  readonly ref: ArtifactRef;
+  /**
+   * The artifact the grant covers; null while it covers a running capture's stream (`running`),
+   * set once that capture is sealed and the grant goes on over its sealed artifact.
+   */
+  readonly ref: ArtifactRef | null;
+  /**
+   * Set for a grant on one stream of a running capture (requestRunningRawAccess): it covers that
+   * stream's bytes as they arrive (readRunningRaw), and, once the capture is sealed, the sealed
+   * artifact of that stream (`ref`, read with readRaw and the other grant methods).
+   */
+  readonly running: { readonly recordId: string; readonly stream: string } | null;
   readonly windowId: number;
   /** `[start, end)` or null for the whole artifact. */
   readonly range: readonly [number, number] | null;
@@ -392,6 +402,22 @@ export type RawAccessOutcome =
 export interface RawPage {
   readonly offset: number;
   readonly bytes: Uint8Array;
+}
+
+/**
+ * Raw bytes of a running capture's stream under a grant (readRunningRaw): at most MAX_RAW_READ
+ * bytes a call, all below `size`. The stream only grows: bytes below `size` never change.
+ */
+export interface RunningRawPage {
+  readonly offset: number;
+  readonly bytes: Uint8Array;
+  /** Raw bytes of the stream readable now (stored and named by the capture's chunk log). */
+  readonly size: number;
+  /**
+   * Null while the capture runs; once it is sealed, the sealed artifact the grant now covers (the
+   * same bytes, read from the sealed file; `size` is then its whole size).
+   */
+  readonly sealed: ArtifactRef | null;
 }
 
 export interface SearchHits {
@@ -445,9 +471,27 @@ export type CopyKind = 'hex' | 'caret' | 'c-array' | 'text' | 'offset';
 export type ExportKind = 'hex-dump' | 'report-json' | 'report-md' | 'compare-md' | 'bookmarks-md';
 
 /** What the prompt window shows (built by main from the vault; sanitized). */
+/** What a prompt for raw access to a running capture's stream shows (PromptView.running). */
+export interface RunningPromptView {
+  readonly recordId: string;
+  /** Sanitized command line. */
+  readonly title: string;
+  readonly cwd: string | null;
+  readonly startedAt: string;
+  readonly stream: string;
+  /** Raw bytes of the stream received so far (what the chunk log names). */
+  readonly bytesSoFar: number;
+}
+
 export interface PromptView {
   readonly requestId: string;
-  readonly artifact: ArtifactSummary;
+  /** The sealed artifact asked for; null for a running capture's stream (`running`). */
+  readonly artifact: ArtifactSummary | null;
+  /**
+   * Set when the request is for a running capture's stream: no digest exists yet, so the human
+   * types the last `confirmDigits` hex digits of its record id instead.
+   */
+  readonly running?: RunningPromptView | null;
   readonly record: Pick<RecordSummary, 'id' | 'title' | 'cwd' | 'createdAt' | 'source'>;
   readonly range: readonly [number, number] | null;
   /**

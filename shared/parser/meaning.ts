@@ -51,6 +51,12 @@ export function strayMeaning(code: number): string {
 /** Meaning of text withheld because not every terminal reading shows it. */
 export const WITHHELD_MEANING = 'text not every terminal reading shows';
 
+/**
+ * Meaning of text withheld because it was written while another writer to the same terminal (the
+ * other output stream) had a sequence open or a character set in use: the terminal reads it there.
+ */
+export const INTERLEAVED_MEANING = 'text written into a sequence the other stream left open';
+
 /** Meaning of a character withheld because the terminal readings draw it differently (a character set). */
 export const CHARSET_MEANING = 'character the terminals draw differently (character set)';
 

@@ -1,5 +1,5 @@
 import { resolveLimits, type ParserLimits } from '../parser/limits';
-import { SGR_MEANINGS } from '../parser/meaning';
+import { INTERLEAVED_MEANING, SGR_MEANINGS } from '../parser/meaning';
 import { Parser } from '../parser/parser';
 import { recordSpan, type ParserSink, type SpanLog } from '../parser/sink';
 import { SpanClass, SpanFlag, StretchFlag } from '../parser/span-class';
@@ -247,6 +247,13 @@ export class Sanitizer implements ParserSink {
     return this.report.meaningCount;
   }
 
+  /**
+   * While true, text the parser prints is withheld and counted (a Withheld span, {@link INTERLEAVED_MEANING})
+   * instead of emitted: set between writes by a caller that knows another writer to the same
+   * terminal has a sequence open (capture's shared-terminal rule for stdout and stderr).
+   */
+  withholdText = false;
+
   /** Its Parser's {@link Parser.atRest}: a fresh Parser could take over from here (read between writes). */
   get parserAtRest(): boolean {
     return this.parser.atRest;
@@ -254,6 +261,10 @@ export class Sanitizer implements ParserSink {
 
   /** @internal Parser callback: text. */
   print(bytes: Uint8Array, start: number, end: number, offset: number): void {
+    if (this.withholdText) {
+      this.withholdInterleaved(offset, end - start);
+      return;
+    }
     if (this.onText !== null) this.onText(bytes, start, end, offset);
     if (this.line) {
       this.printOverwrite(bytes, start, end, offset);
@@ -521,9 +532,19 @@ export class Sanitizer implements ParserSink {
 
   /** @internal Parser callback: `length` raw bytes at `offset` drawn as code point `cp` (a character set). */
   drawn(cp: number, offset: number, length: number): void {
+    if (this.withholdText) {
+      this.withholdInterleaved(offset, length);
+      return;
+    }
     const n = utf8Encode(cp, this.glyph);
     this.report.drawn(n);
     this.emitMade(this.glyph, n, offset, length);
+  }
+
+  /** Text printed while {@link withholdText} is set: withheld, counted, and kept apart from the words around it. */
+  private withholdInterleaved(offset: number, length: number): void {
+    this.span(SpanClass.Withheld, offset, length, INTERLEAVED_MEANING, 0, 0);
+    this.ambiguous(offset, length, StretchFlag.WithheldText);
   }
 
   /** Emits text the sanitizer made (`bytes[0..n)`, one character) for `length` raw bytes at `offset`. */

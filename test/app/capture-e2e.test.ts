@@ -26,7 +26,7 @@ describe.skipIf(reason !== null)(`built CLI: airlock capture${reason ? ` (skippe
     const base = mkdtempSync(join(tmpdir(), 'airlock-capture-e2e-'));
     try {
       const vault = join(base, 'vault');
-      const script = 'p=CL; printf "hi \\033]52;c;${p}IPPED-e2e\\007there\\n"; printf "\\033[31mwarn\\033[0m\\n" >&2; exit 4';
+      const script = 'p=CL; printf "hi \\033]52;c;${p}IPPED-e2e\\007there\\n"; sleep 0.2; printf "\\033[31mwarn\\033[0m\\n" >&2; exit 4';
       const r = spawnSync(process.execPath, [DIST, 'capture', '--vault', vault, '--json', '--', 'sh', '-c', script], {
         cwd: base,
         encoding: 'utf8',

@@ -49,7 +49,7 @@ function options(argv: string[], writers: MemoryWriter[], extra: Partial<Capture
 describe('runCapture', () => {
   it('streams both pipes into their own writers and sanitizers', async () => {
     const writers = [new MemoryWriter(), new MemoryWriter()];
-    const o = await runCapture(options(['sh', '-c', 'printf "a\\033[1mb\\n"; printf "c\\n" >&2'], writers));
+    const o = await runCapture(options(['sh', '-c', 'printf "a\\033[1mb\\n"; sleep 0.2; printf "c\\n" >&2'], writers));
     expect(writers.map((w) => w.state)).toEqual(['committed', 'committed']);
     expect(Buffer.concat(writers[0].chunks).toString('latin1')).toBe('a\x1b[1mb\n');
     expect(o.streams.stdout.text.text).toBe('ab\n');

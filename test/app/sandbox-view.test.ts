@@ -118,13 +118,26 @@ describe("a person's /tmp", () => {
     expect(hostTmpView(tmp)).toEqual({ kind: 'private', reason: `the host's ${tmp} holds more than ${MAX_TOP_ENTRIES} entries` });
   });
 
+  it.skipIf(skip !== null)('runs from /var/tmp (the link /var/tmp -> /tmp cannot be mounted over, so it is left out there)', () => {
+    const dir = fresh();
+    const r = airlock(['capture', '--vault', join(dir, 'v'), '--network', 'none', '--json', '--', 'sh', '-c', 'pwd; echo x > /tmp/w && cat /tmp/w'], { cwd: '/var/tmp', env: { PATH: process.env.PATH, HOME: dir } });
+    expect(JSON.parse(r.out)).toMatchObject({ exit_code: 0, stdout: '/var/tmp\nx\n' });
+  });
+
   it.skipIf(skip !== null)('a capture reads a file in the host /tmp, cannot change it, and writes only to its own /tmp', () => {
     const dir = fresh();
     const file = join(tmpdir(), `airlock-view-${process.pid}.log`);
     writeFileSync(file, 'from the host\n');
     try {
       const r = airlock(['capture', '--vault', join(dir, 'v'), '--json', '--', 'sh', '-c', `cat ${file}; echo x >> ${file}; echo append=$?; echo new > /tmp/airlock-view-new-${process.pid} && echo wrote`], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir } });
-      expect(JSON.parse(r.out).stdout).toMatch(/^from the host\nappend=[1-9]\d*\nwrote\n$/);
+      const envelope = JSON.parse(r.out);
+      if (/holds more than \d+ entries/.test(envelope.sandbox.reason)) {
+        // This machine's /tmp is too crowded to be shown (other test runs): the capture's /tmp is private.
+        console.warn(`host /tmp not shown: ${envelope.sandbox.reason}`);
+        expect(envelope.stdout).toMatch(/^append=0\nwrote\n$/);
+      } else {
+        expect(envelope.stdout).toMatch(/^from the host\nappend=[1-9]\d*\nwrote\n$/);
+      }
       expect(readFileSync(file, 'utf8')).toBe('from the host\n');
       expect(spawnSync('ls', [`/tmp/airlock-view-new-${process.pid}`]).status).not.toBe(0);
     } finally {

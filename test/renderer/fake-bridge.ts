@@ -6,7 +6,7 @@ import type { AirlockBridge } from '../../shared/bridge/contract';
 import { MAX_RAW_READ, MAX_SEARCH_HITS, MAX_SPANS_PER_CALL, MAX_TEXT_LINES } from '../../shared/bridge/contract';
 import type { FollowUpdate, RequestView, RunningSummary,
   ArtifactSummary, AuditView, Bookmark, ChunkLogView, ChunkRowView, CopyKind, ExportKind, GrantInfo, IndexStatus,
-  DecodedPayload, Minimap, PayloadPage, RawAccessOutcome, RawPage, RecordSummary, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextLine, TextPage,
+  DecodedPayload, Minimap, PayloadPage, RawAccessOutcome, RawPage, RunningRawPage, RecordSummary, RemovalReport, ScreenStatus, SearchHits, SpanInfo, SpanValue, TextLine, TextPage,
   TextPiece, TextPosition, VaultInfo,
 } from '../../shared/bridge/types';
 import { SPAN_CLASS_COUNT, SPAN_CLASS_NAMES, SpanFlag } from '../../shared/parser/span-class';
@@ -369,7 +369,9 @@ export interface FakeControl {
    * Running captures `listRunning` serves; `followRunning` answers each one's `text` (the sanitized
    * text stored so far: a test appends to it) from the offset asked, with its `state` and `sealed`.
    */
-  running: Array<{ summary: RunningSummary; text: string; pending: string; state: FollowUpdate['state']; sealed: FollowUpdate['sealed'] }>;
+  running: Array<{ summary: RunningSummary; text: string; pending: string; state: FollowUpdate['state']; sealed: FollowUpdate['sealed']; raw?: Uint8Array }>;
+  /** readRunningRaw calls (each running capture's `raw` is its stdout's bytes so far; `requestRunningRawAccess` answers as `decision`, else approves). */
+  runningReads: Array<{ offset: number; length: number }>;
 }
 
 export type FakeBridge = AirlockBridge & { control: FakeControl };
@@ -397,7 +399,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   const bookmarks = new Map<string, Bookmark[]>();
   const audit: AuditView[] = [];
   const control: FakeControl = {
-    calls: [], copies: [], exports: [], rawReads: [], grants: new Map(), decision: null, rawDelayMs: 0, requests: [], running: [],
+    calls: [], copies: [], exports: [], rawReads: [], grants: new Map(), decision: null, rawDelayMs: 0, requests: [], running: [], runningReads: [],
     expireAll() {
       for (const [id, g] of control.grants) control.grants.set(id, { ...g, expiresAt: now() - 1 });
     },
@@ -457,7 +459,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     if (!m) throw new Error(`[not-found] no artifact ${ref}`);
     return m;
   };
-  const liveGrant = (id: string): GrantInfo => {
+  const anyGrant = (id: string): GrantInfo => {
     const g = control.grants.get(id);
     if (!g) throw new Error('[no-grant] no such grant for this window');
     if (g.expiresAt <= now()) {
@@ -465,6 +467,12 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       throw new Error('[expired] the grant expired');
     }
     return g;
+  };
+  /** A live grant on a sealed artifact (a running capture's grant is refused, as main does). */
+  const liveGrant = (id: string): GrantInfo & { ref: string } => {
+    const g = anyGrant(id);
+    if (g.ref === null) throw new Error('[forbidden] the grant covers a running capture\'s stream');
+    return g as GrantInfo & { ref: string };
   };
   const log = (action: string, details: AuditView['details'] = {}) => audit.push({ seq: audit.length + 1, ts: new Date(now()).toISOString(), action, actor: 'viewer', details });
   const status = (ref: string): IndexStatus => {
@@ -591,12 +599,30 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         return { state: 'denied', why: 'The reviewer denied the request.' };
       }
       const grant: GrantInfo = {
-        id: `g-${hexId(32)}`, ref, windowId: 1, range: opts.range ? [opts.range[0], opts.range[1]] : null,
+        id: `g-${hexId(32)}`, ref, running: null, windowId: 1, range: opts.range ? [opts.range[0], opts.range[1]] : null,
         reason: opts.reason ?? 'viewer', createdAt: now(), expiresAt: now() + ttl,
       };
       control.grants.set(grant.id, grant);
       log('raw-granted', { ref, grant: grant.id });
       return { state: 'granted', grant };
+    },
+    async requestRunningRawAccess(id, stream, opts): Promise<RawAccessOutcome> {
+      if (!control.running.some((r) => r.summary.id === id && r.summary.streams.includes(stream))) throw new Error(`[not-found] no running capture ${id} with a stream ${stream}`);
+      log('raw-request', { record: id, stream });
+      if ((control.decision ?? 'approve') === 'deny') return { state: 'denied', why: 'The reviewer denied the request.' };
+      const grant: GrantInfo = { id: `g-${hexId(32)}`, ref: null, running: { recordId: id, stream }, windowId: 1, range: null, reason: opts.reason ?? 'viewer', createdAt: now(), expiresAt: now() + ttl };
+      control.grants.set(grant.id, grant);
+      log('raw-granted', { record: id, stream, grant: grant.id });
+      return { state: 'granted', grant };
+    },
+    async readRunningRaw(grantId, offset, length): Promise<RunningRawPage> {
+      const g = anyGrant(grantId);
+      if (!g.running) throw new Error('[forbidden] a sealed-artifact grant');
+      const r = control.running.find((x) => x.summary.id === g.running!.recordId)!;
+      const raw = (g.running.stream === 'stdout' ? r.raw : undefined) ?? new Uint8Array(0);
+      if (offset > raw.length) throw new Error('[bad-request] past the bytes so far');
+      control.runningReads.push({ offset, length });
+      return { offset, bytes: raw.slice(offset, Math.min(raw.length, offset + length)), size: raw.length, sealed: r.sealed?.ref ?? null };
     },
     async listGrants() {
       return [...control.grants.values()].filter((g) => g.expiresAt > now());

@@ -2,6 +2,7 @@ import { AuditLog } from '../../audit';
 import { createArtifactService } from '../artifact';
 import { Vault } from '../../vault';
 import { createFollowService, type FollowService, type FollowServiceOptions } from '../follow/follow';
+import { createRunningRawReader } from '../follow/running-raw';
 import { GrantStore } from '../grants/grants';
 import { importFile } from '../import/importer';
 import { PromptBroker, type PromptOpener } from '../prompt/prompts';
@@ -55,10 +56,11 @@ export function createAppServices(o: AppServicesOptions): AppServices {
   const audit = AuditLog.forVault(vault.root);
   const view = new VaultView(vault, { demo: o.demo, version: o.version });
   const grants = new GrantStore({ audit, ttlMs: o.grantTtlMs });
-  const prompts = new PromptBroker({ grants, view, audit, opener: o.opener, timeoutMs: o.promptTimeoutMs, backoffBaseMs: o.promptBackoffBaseMs });
+  const follow = createFollowService({ vault, ...o.follow });
+  const prompts = new PromptBroker({ grants, view, audit, opener: o.opener, running: follow, timeoutMs: o.promptTimeoutMs, backoffBaseMs: o.promptBackoffBaseMs });
   const requests = new RequestStore(vault, audit);
   const artifact = (o.artifactService ?? createArtifactService)({ vault, rawPath: (sha256) => vault.rawPath(sha256) });
-  const follow = createFollowService({ vault, ...o.follow });
+  const runningRaw = createRunningRawReader({ vault, grants, follow });
   const dispatcher = createDispatcher({
     vault,
     view,
@@ -70,6 +72,7 @@ export function createAppServices(o: AppServicesOptions): AppServices {
     origins: o.origins,
     artifact,
     follow,
+    runningRaw,
     chooseFile: o.chooseFile,
     importFile: async (path, opts) => {
       const result = await importFile(vault, audit, path, opts);

@@ -3,9 +3,9 @@ import { writeFileAtomic } from '../../files/fs-atomic';
 import { terminalSafeLine } from '../../terminal/terminal-safe';
 import type { AuditDetails, AuditLine } from '../../audit';
 import type { Vault } from '../../vault';
-import { BRIDGE_ARGS, BRIDGE_METHODS, MAX_RAW_READ, type BridgeArgs, type BridgeMethod, type BridgeResult, type BridgeWire, type GrantMethod, type WindowKind } from '../../../shared/bridge/contract';
+import { BRIDGE_ARGS, BRIDGE_METHODS, MAX_RAW_READ, type BridgeArgs, type MethodSpec, type BridgeMethod, type BridgeResult, type BridgeWire, type GrantMethod, type WindowKind } from '../../../shared/bridge/contract';
 import type { AuditView, RecordSummary } from '../../../shared/bridge/types';
-import type { CheckedGrant, GrantStore } from '../grants/grants';
+import type { CheckedGrant, CheckedRunningGrant, GrantStore } from '../grants/grants';
 import type { PromptBroker } from '../prompt/prompts';
 import type { RequestStore } from '../requests';
 import { reviewHandlers } from './review';
@@ -14,6 +14,7 @@ import { readRawRange } from '../raw/read';
 import type { VaultView } from '../vault-view/view';
 import type { ArtifactPort } from './artifact-port';
 import type { FollowService } from '../follow/follow';
+import type { RunningRawReader } from '../follow/running-raw';
 import { auditText, BridgeError, errorWire } from './errors';
 import { firstNotInertYielding } from './inert';
 
@@ -57,6 +58,8 @@ export interface DispatcherDeps {
   readonly artifact: ArtifactPort;
   /** Running captures: listed, followed as they grow, their screen on what has arrived. */
   readonly follow: FollowService;
+  /** Raw bytes of running captures under a grant, and their grants' ends. */
+  readonly runningRaw: RunningRawReader;
   /** Main's own file dialog for "Open file…"; null when the human cancelled. */
   chooseFile(windowId: number): Promise<{ path: string; timingPath?: string } | null>;
   importFile(path: string, options: { timingPath?: string }): Promise<{ record: { id: string } }>;
@@ -73,7 +76,7 @@ export interface DispatcherDeps {
  * says (a handler answering another shape does not compile). A grant method's handler also gets
  * its grant, checked by the dispatcher to be live and bound to the calling window.
  */
-type Handler<M extends BridgeMethod> = (windowId: number, args: BridgeArgs<M>, grant: M extends GrantMethod ? CheckedGrant : undefined) => Promise<BridgeResult<M>>;
+type Handler<M extends BridgeMethod> = (windowId: number, args: BridgeArgs<M>, grant: M extends 'readRunningRaw' ? CheckedRunningGrant : M extends GrantMethod ? CheckedGrant : undefined) => Promise<BridgeResult<M>>;
 type Handlers = { readonly [M in BridgeMethod]: Handler<M> };
 
 /** The one dispatcher behind `window.airlock` (Electron IPC) and the e2e harness's bindings. */
@@ -137,7 +140,12 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       return list.find((r) => r.id === id) ?? null;
     },
     listRunning: () => deps.follow.list(),
-    followRunning: (_w, [id, stream, from, buckets]) => deps.follow.follow(id, stream, from, buckets),
+    followRunning: async (_w, [id, stream, from, buckets]) => {
+      const update = await deps.follow.follow(id, stream, from, buckets);
+      // Grants on its raw bytes go on over the sealed record, or end with it.
+      await deps.runningRaw.captureEnded(id, update.state);
+      return update;
+    },
     getRunningScreen: (w, [id, stream, size, upTo]) => deps.follow.screen(id, stream, size, upTo, w),
     cancelRunningScreen: (w, [id, stream, size, upTo]) => deps.follow.cancelScreen(id, stream, size, upTo, w),
     getReport: async (_w, [ref]) => view.report(ref),
@@ -162,6 +170,7 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
     getScreen: async (w, [ref, size]) => (await inVault(ref)).getScreen(ref, size, w),
     cancelScreen: async (w, [ref, size]) => (await inVault(ref)).cancelScreen(ref, size, w),
     requestRawAccess: (w, [ref, options]) => prompts.request(w, ref, options),
+    requestRunningRawAccess: (w, [id, stream, options]) => prompts.requestRunning(w, id, stream, options),
     listGrants: async (w) => grants.list(w),
     revokeGrant: async (w, [grantId]) => {
       await grants.revoke(grantId, w);
@@ -172,28 +181,29 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       grants.noteRead(grantId, start, start + bytes.length);
       return { offset: start, bytes };
     },
+    readRunningRaw: async (_w, [, offset, length], g) => deps.runningRaw.read(g, offset, length),
     searchRaw: async (w, [grantId, query], g) => {
-      const hits = await search(`${w}:raw`, (signal) => artifact.searchRaw(g.info.ref, g.info.range, query, signal));
+      const hits = await search(`${w}:raw`, (signal) => artifact.searchRaw(g.ref, g.info.range, query, signal));
       grants.noteSearch(grantId);
       return hits;
     },
     getSpanValues: async (_w, [grantId, offset, length], g) => {
       const range = g.info.range ?? ([0, g.size] as const);
-      const values = await artifact.spanValues(g.info.ref, offset, length, range);
+      const values = await artifact.spanValues(g.ref, offset, length, range);
       // Values are raw content: the read is recorded as one of the spans they came from.
       if (values.length > 0) grants.noteRead(grantId, Math.max(offset, range[0]), Math.min(offset + length, range[1]));
       return values;
     },
     getSecretValues: async (_w, [grantId, offset, length], g) => {
       const range = g.info.range ?? ([0, g.size] as const);
-      const values = await artifact.secretValues(g.info.ref, offset, length, range);
+      const values = await artifact.secretValues(g.ref, offset, length, range);
       // Each value is raw content: recorded as a read of the bytes it came from.
       for (const v of values) grants.noteRead(grantId, v.offset, v.offset + v.length);
       return values;
     },
     getPayloads: async (_w, [grantId, offset, length], g) => {
       const range = g.info.range ?? ([0, g.size] as const);
-      const page = await artifact.payloads(g.info.ref, offset, length, range);
+      const page = await artifact.payloads(g.ref, offset, length, range);
       // Decoded payloads are raw content: each is recorded as a read of the bytes it came from.
       for (const p of page.payloads) grants.noteRead(grantId, p.offset, p.offset + p.length);
       return page;
@@ -218,12 +228,12 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       const [start, end] = options.range ?? bounds;
       if (start < bounds[0] || end > bounds[1]) throw new BridgeError('forbidden', `bytes [${start}, ${end}) are outside the granted range [${bounds[0]}, ${bounds[1]})`);
       const scope = options.range ? 'selection' : g.info.range ? 'granted-range' : 'artifact';
-      const loc = await view.locate(g.info.ref);
+      const loc = await view.locate(g.ref);
       const what = scope === 'selection' ? `bytes 0x${start.toString(16)}-0x${(end - 1).toString(16)}` : scope === 'artifact' ? 'whole artifact' : 'granted range';
       const suggested = `airlock-${g.sha256.slice(0, 12)}-${scope === 'selection' ? start.toString(16) : scope}.hexdump.txt`;
       const path = await deps.chooseSavePath(w, suggested);
       if (!path) return { saved: false, name: null, scope, range: [start, end] };
-      const header = [`${loc.summary.title} (${loc.stream}) ${g.info.ref}`, `${what}: offset 0x${start.toString(16)}, ${end - start} bytes`];
+      const header = [`${loc.summary.title} (${loc.stream}) ${g.ref}`, `${what}: offset 0x${start.toString(16)}, ${end - start} bytes`];
       await writeFileAtomic(path, hexDumpLines(deps.vault.rawPath(g.sha256), start, end, bounds, g.size, header.map((h) => terminalSafeLine(h))), { mode: 0o600 });
       grants.noteRead(grantId, start, end);
       const name = path.split(/[\\/]/).pop() ?? suggested;
@@ -277,18 +287,20 @@ export function createDispatcher(deps: DispatcherDeps): BridgeDispatcher {
       }
       const m = method as BridgeMethod;
       if (!Array.isArray(args)) throw new BridgeError('bad-request', `${name}: arguments must be a list`);
-      if (m === 'readRaw' && typeof args[2] === 'number' && args[2] > MAX_RAW_READ) {
-        throw new BridgeError('too-large', `readRaw: at most ${MAX_RAW_READ} bytes a call (asked for ${args[2]})`);
+      if ((m === 'readRaw' || m === 'readRunningRaw') && typeof args[2] === 'number' && args[2] > MAX_RAW_READ) {
+        throw new BridgeError('too-large', `${m}: at most ${MAX_RAW_READ} bytes a call (asked for ${args[2]})`);
       }
       const parsed = BRIDGE_ARGS[m].safeParse(args);
       if (!parsed.success) throw new BridgeError('bad-request', `${name}: ${describeIssue(parsed.error)}`);
       const windowId = caller.windowId!;
-      // A grant method's first argument is a grant id (its schema says so): the grant must be live
-      // and this window's before the method runs.
-      const grant = BRIDGE_METHODS[m].grant ? grants.check(parsed.data[0] as string, windowId) : undefined;
+      // A grant method's first argument is a grant id (its schema says so): the grant must be live,
+      // this window's and of the kind the method reads (a sealed artifact or a running capture).
+      const spec: MethodSpec = BRIDGE_METHODS[m];
+      const grantId = parsed.data[0] as string;
+      const grant = !spec.grant ? undefined : spec.covers === 'running' ? grants.checkRunning(grantId, windowId) : grants.check(grantId, windowId);
       // One call site for every method: TypeScript cannot pair a union of handlers with a union of
       // argument lists, so the pairing the table guarantees is asserted here once.
-      const handler = handlers[m] as (windowId: number, args: unknown, grant: CheckedGrant | undefined) => Promise<unknown>;
+      const handler = handlers[m] as (windowId: number, args: unknown, grant: CheckedGrant | CheckedRunningGrant | undefined) => Promise<unknown>;
       const value = await handler(windowId, parsed.data, grant);
       return { ok: true, value: value ?? null };
     } catch (err) {

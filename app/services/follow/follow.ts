@@ -17,7 +17,7 @@ import { parseRunningRow } from '../../capture/running-record';
 import { completeUtf8Prefix } from '../../capture/text-window';
 import { terminalSafeLine } from '../../terminal/terminal-safe';
 import { formatRef, type RunningHandle, type RunningMeta, type Vault } from '../../vault';
-import { isRawTempName } from '../../vault/raw-writer';
+import { isRawTempName, rawTempOwner } from '../../vault/raw-writer';
 import type { IndexSanitizerOptions } from '../artifact/format';
 import { resolveWorkerScript } from '../artifact/worker-script';
 import { BridgeError } from '../bridge/errors';
@@ -70,6 +70,25 @@ interface Tracked {
 }
 
 export type FollowService = ReturnType<typeof createFollowService>;
+
+/**
+ * Where a running capture's stream stands for reading its raw bytes under a grant (rawState):
+ * running with the temp file main knows from the capture's own log (a raw temp name in the vault's
+ * tmp/, or null before the capture named one; not opened here) and the bytes its chunk log names;
+ * sealed as a record (the stream's digest and size, and whether it was sealed as interrupted);
+ * interrupted (its Airlock is gone) or failed; or gone (no running capture and no record).
+ */
+export type RunningRawState =
+  | { readonly state: 'running'; readonly path: string | null; readonly logged: number; readonly foreign?: true }
+  | { readonly state: 'sealed'; readonly raw: { readonly sha256: string; readonly size: number } | null; readonly interrupted: boolean }
+  | { readonly state: 'interrupted' | 'failed' | 'gone' };
+
+/** What a raw-access prompt for a running capture's stream shows (describe). */
+export interface RunningDescription {
+  readonly summary: RunningSummary;
+  /** Raw bytes of the stream the chunk log names so far. */
+  readonly bytesSoFar: number;
+}
 
 export function createFollowService(o: FollowServiceOptions) {
   const { vault } = o;
@@ -152,7 +171,8 @@ export function createFollowService(o: FollowServiceOptions) {
     if (!row) return;
     switch (row[0]) {
       case 'raw':
-        for (const [stream, name] of Object.entries(row[1])) if (name !== null && isRawTempName(name)) t.rawFiles.set(stream, name);
+        // The capture names its temp files once, at its start: a later row naming others is not followed.
+        for (const [stream, name] of Object.entries(row[1])) if (name !== null && isRawTempName(name) && !t.rawFiles.has(stream)) t.rawFiles.set(stream, name);
         break;
       case 'c': {
         const [, , seqEnd, stream, offset, length, , , tMs, outOffset, outLength] = row;
@@ -222,6 +242,25 @@ export function createFollowService(o: FollowServiceOptions) {
     return text;
   }
 
+  /**
+   * Where a followed capture stands. The record is stored a moment before the capture writes its
+   * last text and end row: until that row (or, without one, until its directory is removed or its
+   * Airlock is gone), it runs.
+   */
+  async function stateOf(t: Tracked): Promise<FollowUpdate['state']> {
+    const gone = t.handle.owner() === 'gone';
+    if (t.end === 'sealed' || ((await vault.recordExists(t.id)) && (gone || !(await isRunning(t.id))))) return 'sealed';
+    if (t.end === 'failed') return 'failed';
+    return gone ? 'interrupted' : 'running';
+  }
+
+  /** The sealed record's raw artifact of `stream` (null when it has none) and whether it was sealed as interrupted. */
+  async function sealedRaw(id: string, stream: string): Promise<RunningRawState> {
+    const record = await vault.getRecord(id);
+    const raw = Object.hasOwn(record.raw, stream) ? record.raw[stream] : undefined;
+    return { state: 'sealed', raw: raw ? { sha256: raw.sha256, size: raw.size } : null, interrupted: record.state === 'interrupted' };
+  }
+
   return {
     /** The running captures, newest first (those whose record is already sealed are left out). */
     async list(): Promise<RunningSummary[]> {
@@ -264,16 +303,8 @@ export function createFollowService(o: FollowServiceOptions) {
       const early = t.early.get(stream);
       if (next === size && early && early.start <= size && early.start + early.bytes.length > size) pending = inertText(id, early.bytes.subarray(size - early.start), size);
       const snap = await scan(t, stream, buckets);
-      let state: FollowUpdate['state'] = 'running';
-      let sealed: FollowUpdate['sealed'] = null;
-      const gone = t.handle.owner() === 'gone';
-      // The record is stored a moment before the capture writes its last text and end row: until
-      // that row (or, without one, until its directory is removed or its Airlock is gone), it runs.
-      if (t.end === 'sealed' || ((await vault.recordExists(id)) && (gone || !(await isRunning(id))))) {
-        state = 'sealed';
-        sealed = await sealedAs(id, stream);
-      } else if (t.end === 'failed') state = 'failed';
-      else if (gone) state = 'interrupted';
+      let state = await stateOf(t);
+      const sealed = state === 'sealed' ? await sealedAs(id, stream) : null;
       // Text that settled after the end row was read is still to come: the viewer switches once it has it all.
       if (state !== 'running' && next < size) state = 'running';
       const limit = t.handle.meta.text_limit;
@@ -285,6 +316,37 @@ export function createFollowService(o: FollowServiceOptions) {
         rawBytes: t.rawBytes.get(stream) ?? 0, chunks: t.chunks, elapsedMs: t.elapsedMs,
         scannedBytes: snap?.scanned ?? 0, removal: removalSummary(snap?.report ?? null), minimap: snap?.minimap ?? emptyMinimap(),
       };
+    },
+
+    /**
+     * Where `stream` of capture `id` stands for a raw read under a grant (see RunningRawState). The
+     * temp file's name comes from the capture's own log as main read it, never from the caller.
+     */
+    async rawState(id: string, stream: string): Promise<RunningRawState> {
+      const t = await track(id);
+      if (!t) return (await vault.recordExists(id)) ? sealedRaw(id, stream) : { state: 'gone' };
+      if (!t.handle.meta.streams.includes(stream)) throw new BridgeError('bad-request', `running capture ${id} has no stream ${stream}`);
+      await refresh(t);
+      const state = await stateOf(t);
+      if (state === 'sealed') return sealedRaw(id, stream);
+      if (state !== 'running') return { state };
+      // The reader opens it without following a link and checks what it opened. Its name must say
+      // the capture's own process wrote it (a log naming another process's temp file is refused).
+      const name = t.rawFiles.get(stream);
+      const owner = name ? rawTempOwner(name) : null;
+      const own = owner !== null && owner.pid === t.handle.meta.owner.pid && owner.host === t.handle.meta.owner.host;
+      return { state, path: name && own ? join(vault.layout.tmpDir, name) : null, logged: t.rawBytes.get(stream) ?? 0, ...(name && !own ? { foreign: true as const } : {}) };
+    },
+
+    /** What the raw-access prompt shows of a running capture's stream; null when `id` is not running. */
+    async describe(id: string, stream: string): Promise<RunningDescription | null> {
+      const t = await track(id);
+      if (!t || !t.handle.meta.streams.includes(stream)) return null;
+      await refresh(t);
+      if ((await stateOf(t)) !== 'running') return null;
+      const textBytes: Record<string, number> = {};
+      for (const s of t.handle.meta.streams) textBytes[s] = await t.handle.textSize(s);
+      return { summary: summary(t.handle, textBytes), bytesSoFar: t.rawBytes.get(stream) ?? 0 };
     },
 
     /** Starts (`upTo` null) or asks after (`upTo`: the run's totalBytes) a screen run on what `stream` has received. */

@@ -10,11 +10,14 @@ const MAX_LOGGED_RANGES = 32;
 
 /** Where grant events are audited (an AuditLog, or a fake in tests). */
 export interface AuditSink {
-  append(action: 'raw.granted' | 'raw.revoked' | 'raw.expired' | 'raw.opened', details: AuditDetails): Promise<unknown>;
+  append(action: 'raw.granted' | 'raw.revoked' | 'raw.expired' | 'raw.opened' | 'raw.continued', details: AuditDetails): Promise<unknown>;
 }
 
-/** How a grant ended. */
-export type GrantEnd = 'revoked' | 'expired' | 'window-closed' | 'shutdown';
+/**
+ * How a grant ended. `capture-interrupted` and `capture-failed`: a grant on a running capture whose
+ * Airlock is gone (another process seals or removes what it left) or that failed without a record.
+ */
+export type GrantEnd = 'revoked' | 'expired' | 'window-closed' | 'shutdown' | 'capture-interrupted' | 'capture-failed';
 
 /** Options of a {@link GrantStore}. */
 export interface GrantStoreOptions {
@@ -29,15 +32,30 @@ export interface GrantStoreOptions {
   readonly onEnd?: (grant: GrantInfo, why: GrantEnd) => void;
 }
 
-/** A grant checked to be live and bound to the calling window (what a grant method's handler gets). */
+/** A grant on a sealed artifact checked to be live and bound to the calling window (what a grant method's handler gets). */
 export interface CheckedGrant {
   readonly info: GrantInfo;
+  readonly ref: ArtifactRef;
   readonly sha256: string;
   readonly size: number;
 }
 
+/** A grant on a running capture's stream checked to be live and bound to the calling window. */
+export interface CheckedRunningGrant {
+  readonly info: GrantInfo;
+  readonly recordId: string;
+  readonly stream: string;
+  /** Once the capture was sealed: the sealed artifact the grant goes on over. */
+  readonly sealed: { readonly ref: ArtifactRef; readonly sha256: string; readonly size: number } | null;
+}
+
 /** A live grant plus what it has been used for (coalesced into one `raw.opened` entry). */
-interface LiveGrant extends CheckedGrant {
+interface LiveGrant {
+  info: GrantInfo;
+  /** The sealed artifact covered: from the start, or (a running grant) once its capture was sealed. */
+  artifact: { readonly ref: ArtifactRef; readonly sha256: string; readonly size: number } | null;
+  /** A grant approved on a running capture's stream. */
+  readonly running: { readonly recordId: string; readonly stream: string } | null;
   timer: unknown;
   reads: number;
   bytes: number;
@@ -47,8 +65,8 @@ interface LiveGrant extends CheckedGrant {
 }
 
 /**
- * Grants: permission for one window to read one artifact's raw bytes (optionally one range) for a
- * bounded time. Only main creates them (the prompt broker, after a human approved); the renderer
+ * Grants: permission for one window to read one artifact's raw bytes (optionally one range), or
+ * one running capture's stream as it arrives and then its sealed artifact, for a bounded time. Only main creates them (the prompt broker, after a human approved); the renderer
  * can list and revoke its own grants and nothing else. Every grant ends — by revocation, expiry,
  * its window closing or the app quitting — and its end is audited together with what was read
  * (`raw.opened`: reads, bytes and merged ranges, one entry per grant rather than one per scroll).
@@ -84,13 +102,14 @@ export class GrantStore {
     const info: GrantInfo = {
       id: `g-${randomBytes(16).toString('hex')}`,
       ref: req.ref,
+      running: null,
       windowId: req.windowId,
       range: req.range ? [req.range[0], req.range[1]] : null,
       reason: req.reason,
       createdAt,
       expiresAt: createdAt + this.ttlMs,
     };
-    const grant: LiveGrant = { info, sha256: req.sha256, size: req.size, timer: null, reads: 0, bytes: 0, searches: 0, ranges: [] };
+    const grant: LiveGrant = { info, artifact: { ref: req.ref, sha256: req.sha256, size: req.size }, running: null, timer: null, reads: 0, bytes: 0, searches: 0, ranges: [] };
     await this.options.audit.append('raw.granted', {
       grant: info.id,
       request: req.requestId,
@@ -101,9 +120,45 @@ export class GrantStore {
       expires_at: new Date(info.expiresAt).toISOString(),
       reason: auditText(req.reason),
     });
-    grant.timer = this.setTimer(() => void this.end(info.id, 'expired'), this.ttlMs);
-    this.live.set(info.id, grant);
-    return info;
+    return this.start(grant);
+  }
+
+  /**
+   * Creates a grant on one stream of a running capture after a human approved it in the prompt
+   * (the prompt broker only). Audits `raw.granted` with the record, the stream, `running: true`
+   * and the bytes received at approval. Lifetime, window binding and ends are those of any grant.
+   */
+  async createRunning(req: { recordId: string; stream: string; size: number; windowId: number; reason: string; requestId: string }): Promise<GrantInfo> {
+    const createdAt = this.now();
+    const info: GrantInfo = {
+      id: `g-${randomBytes(16).toString('hex')}`,
+      ref: null,
+      running: { recordId: req.recordId, stream: req.stream },
+      windowId: req.windowId,
+      range: null,
+      reason: req.reason,
+      createdAt,
+      expiresAt: createdAt + this.ttlMs,
+    };
+    const grant: LiveGrant = { info, artifact: null, running: info.running, timer: null, reads: 0, bytes: 0, searches: 0, ranges: [] };
+    await this.options.audit.append('raw.granted', {
+      grant: info.id,
+      request: req.requestId,
+      record: req.recordId,
+      stream: req.stream,
+      running: true,
+      size: req.size,
+      window: req.windowId,
+      expires_at: new Date(info.expiresAt).toISOString(),
+      reason: auditText(req.reason),
+    });
+    return this.start(grant);
+  }
+
+  private start(grant: LiveGrant): GrantInfo {
+    grant.timer = this.setTimer(() => void this.end(grant.info.id, 'expired'), this.ttlMs);
+    this.live.set(grant.info.id, grant);
+    return grant.info;
   }
 
   /** The live grants of one window (what `listGrants` returns). */
@@ -118,13 +173,66 @@ export class GrantStore {
    * (another window's grant: the caller learns nothing about it).
    */
   check(grantId: string, windowId: number): CheckedGrant {
+    const grant = this.liveFor(grantId, windowId);
+    if (!grant.artifact) throw new BridgeError('forbidden', `grant ${grantId} covers a running capture's stream: read it with readRunningRaw until the capture is sealed`);
+    return { info: grant.info, ...grant.artifact };
+  }
+
+  /**
+   * As {@link check}, for a grant approved on a running capture's stream (readRunningRaw): refuses
+   * ('forbidden') a grant approved on a sealed artifact. `sealed` is set once the capture was sealed.
+   */
+  checkRunning(grantId: string, windowId: number): CheckedRunningGrant {
+    const grant = this.liveFor(grantId, windowId);
+    if (!grant.running) throw new BridgeError('forbidden', `grant ${grantId} covers a sealed artifact, not a running capture: read it with readRaw`);
+    return { info: grant.info, recordId: grant.running.recordId, stream: grant.running.stream, sealed: grant.artifact };
+  }
+
+  /** The live grants on a running capture's streams whose capture is not sealed yet (for ending or continuing them). */
+  runningGrants(recordId: string): CheckedRunningGrant[] {
+    return [...this.live.values()].filter((g) => g.running?.recordId === recordId && g.artifact === null)
+      .map((g) => ({ info: g.info, recordId, stream: g.running!.stream, sealed: null }));
+  }
+
+  /**
+   * The capture a running grant covers was sealed: the grant goes on over the sealed artifact of
+   * the same record and stream (the human approved that stream's bytes, and these are they, now
+   * under a digest), audited as `raw.continued` with the digest. Its lifetime does not change.
+   * The caller checks the record and stream; a grant that is not a running one is left alone.
+   */
+  async continueSealed(grantId: string, sealed: { recordId: string; stream: string; ref: ArtifactRef; sha256: string; size: number }): Promise<GrantInfo | null> {
+    const g = this.live.get(grantId);
+    if (!g || !g.running || g.artifact) return g?.info ?? null;
+    if (g.running.recordId !== sealed.recordId || g.running.stream !== sealed.stream) throw new Error(`grant ${grantId} covers another capture or stream`);
+    g.artifact = { ref: sealed.ref, sha256: sealed.sha256, size: sealed.size };
+    g.info = { ...g.info, ref: sealed.ref };
+    await this.options.audit.append('raw.continued', {
+      grant: grantId,
+      record: sealed.recordId,
+      stream: sealed.stream,
+      sha256: sealed.sha256,
+      size: sealed.size,
+      window: g.info.windowId,
+    });
+    return g.info;
+  }
+
+  /** Ends a running grant whose capture was interrupted or failed (nothing more will be sealed from it by its own Airlock). */
+  async endRunning(grantId: string, why: 'capture-interrupted' | 'capture-failed'): Promise<void> {
+    const g = this.live.get(grantId);
+    if (g?.running && !g.artifact) await this.end(grantId, why);
+  }
+
+  /** The live grant `grantId` of `windowId`, or the error saying why not (see {@link check}). */
+  private liveFor(grantId: string, windowId: number): LiveGrant {
     this.sweep();
     const grant = this.live.get(grantId);
     if (!grant) {
       const gone = this.ended.get(grantId);
       if (gone && gone.windowId === windowId) {
         if (gone.why === 'expired') throw new BridgeError('expired', `grant ${grantId} expired; ask for raw access again`);
-        throw new BridgeError('no-grant', `grant ${grantId} was ${gone.why === 'revoked' ? 'revoked' : 'ended'}; ask for raw access again`);
+        const how = gone.why === 'revoked' ? 'was revoked' : gone.why === 'capture-interrupted' ? 'ended: its capture was interrupted' : gone.why === 'capture-failed' ? 'ended: its capture failed' : 'was ended';
+        throw new BridgeError('no-grant', `grant ${grantId} ${how}; ask for raw access again`);
       }
       throw new BridgeError('no-grant', `no grant ${grantId} for this window`);
     }
@@ -164,7 +272,7 @@ export class GrantStore {
 
   /** Revokes a grant of `windowId` (the renderer's Revoke button). */
   async revoke(grantId: string, windowId: number): Promise<void> {
-    this.check(grantId, windowId);
+    this.liveFor(grantId, windowId);
     await this.end(grantId, 'revoked');
   }
 
@@ -191,7 +299,12 @@ export class GrantStore {
     this.clearTimer(g.timer);
     this.ended.set(grantId, { why, windowId: g.info.windowId });
     if (this.ended.size > 10_000) this.ended.delete(this.ended.keys().next().value!);
-    const base = { grant: grantId, sha256: g.sha256, window: g.info.windowId };
+    const base = {
+      grant: grantId,
+      ...(g.running ? { record: g.running.recordId, stream: g.running.stream, running: true } : {}),
+      ...(g.artifact ? { sha256: g.artifact.sha256 } : {}),
+      window: g.info.windowId,
+    };
     if (g.reads > 0 || g.searches > 0) {
       const ranges = g.ranges.slice(0, MAX_LOGGED_RANGES).map(([a, b]) => [a, b]);
       await this.options.audit.append('raw.opened', {

@@ -3,10 +3,11 @@ import type { AuditDetails } from '../../audit';
 import type { ArtifactRef, PromptView, RawAccessOutcome, RequestView } from '../../../shared/bridge/types';
 import { auditText, BridgeError } from '../bridge/errors';
 import type { GrantStore } from '../grants/grants';
+import type { RunningDescription } from '../follow/follow';
 import type { VaultView } from '../vault-view/view';
 import { untrustedText } from './untrusted';
 
-/** How many hex digits of the digest the human types to approve. */
+/** How many hex digits of the digest (of a running capture: of its record id's end) the human types to approve. */
 export const CONFIRM_DIGITS = 8;
 /** The `why` of an extract review the human denied in the prompt (other ends: closed, timed out). */
 const HUMAN_DENIED = 'denied by the reviewer';
@@ -52,13 +53,23 @@ export interface ReviewActions {
   deny(reason: string): Promise<void>;
 }
 
+/** Describes running captures to the prompt (the follow service). */
+export interface RunningPort {
+  describe(id: string, stream: string): Promise<RunningDescription | null>;
+}
+
+/** What a prompt asks for: a sealed artifact (by digest), or one stream of a running capture. */
+type Subject =
+  | { readonly kind: 'artifact'; readonly ref: ArtifactRef; readonly sha256: string; readonly size: number }
+  | { readonly kind: 'running'; readonly recordId: string; readonly stream: string };
+
 interface Pending {
   readonly id: string;
   /** Set for a review-queue extract: the human's answer goes to the queue, not to the grants. */
   readonly review: ReviewActions | null;
-  readonly ref: ArtifactRef;
-  readonly sha256: string;
-  readonly size: number;
+  readonly subject: Subject;
+  /** What the human types to approve (lower-case hex). */
+  readonly challenge: string;
   readonly windowId: number;
   readonly range: readonly [number, number] | null;
   readonly requestedReason: string;
@@ -89,6 +100,8 @@ export class PromptBroker {
       view: VaultView;
       audit: PromptAudit;
       opener: PromptOpener;
+      /** Running captures (requestRunning); without it such requests are refused. */
+      running?: RunningPort;
       timeoutMs?: number;
       now?: () => number;
       /** The first back-off wait (default BACKOFF_BASE_MS; tests of other flows shorten it). */
@@ -129,6 +142,59 @@ export class PromptBroker {
   }
 
   /**
+   * Asks the human for raw access to `stream` of the running capture `recordId`, in the same
+   * prompt window: it shows the record, the command, the stream and the bytes so far, and the human
+   * types the last {@link CONFIRM_DIGITS} hex digits of the record id (there is no digest yet).
+   */
+  async requestRunning(windowId: number, recordId: string, stream: string, options: { reason?: string }): Promise<RawAccessOutcome> {
+    const described = this.deps.running ? await this.deps.running.describe(recordId, stream) : null;
+    if (!described) throw new BridgeError('not-found', `no running capture ${recordId} with a stream ${stream}`);
+    const { summary, bytesSoFar } = described;
+    for (const p of this.pending.values()) {
+      if (p.windowId === windowId) throw new BridgeError('forbidden', 'this window already has a raw-access request waiting for an answer');
+    }
+    const key = `running:${recordId}:${stream}`;
+    this.checkBackoff(windowId, key);
+    const id = `r-${randomBytes(8).toString('hex')}`;
+    const requestedReason = options.reason ?? '';
+    await this.deps.audit.append('raw.requested', {
+      request: id,
+      record: recordId,
+      stream,
+      running: true,
+      size: bytesSoFar,
+      window: windowId,
+      reason: auditText(requestedReason),
+    });
+    const shown = untrustedText(requestedReason);
+    const outcome = await this.ask({
+      id,
+      review: null,
+      subject: { kind: 'running', recordId, stream },
+      challenge: recordId.slice(-CONFIRM_DIGITS).toLowerCase(),
+      windowId,
+      range: null,
+      requestedReason,
+      deadline: this.now() + this.timeoutMs,
+      view: {
+        requestId: id,
+        artifact: null,
+        running: { recordId, title: summary.title, cwd: summary.cwd, startedAt: summary.startedAt, stream, bytesSoFar },
+        record: { id: recordId, title: summary.title, cwd: summary.cwd, createdAt: summary.startedAt, source: 'capture' },
+        range: null,
+        requestedReason: shown.text,
+        requestedReasonTruncated: shown.truncated,
+        requestedReasonChars: shown.chars,
+        earlierRefusals: this.refused.get(`${windowId}:${key}`)?.count ?? 0,
+        requester: `viewer window ${windowId}`,
+        confirmDigits: CONFIRM_DIGITS,
+      },
+    });
+    if (!(outcome.state === 'denied' && outcome.why === REQUESTER_CLOSED)) this.settled(windowId, key, outcome.state === 'granted');
+    return outcome as RawAccessOutcome;
+  }
+
+  /**
    * The pending prompt `id` for viewer window `windowId`, shown in main's prompt window; resolves
    * with how it ended. `review`: a queued extract (`extract` its view), answered through the queue.
    */
@@ -139,36 +205,42 @@ export class PromptBroker {
     const { id, windowId, ref, range, requestedReason, requester, extract, review } = o;
     const { artifact, summary } = o.loc;
     const shown = untrustedText(o.shownReason);
+    return this.ask({
+      id,
+      review,
+      subject: { kind: 'artifact', ref, sha256: artifact.sha256, size: artifact.size },
+      challenge: artifact.sha256.slice(0, CONFIRM_DIGITS),
+      windowId,
+      range,
+      requestedReason,
+      deadline: this.now() + this.timeoutMs,
+      view: {
+        requestId: id,
+        artifact,
+        record: { id: summary.id, title: summary.title, cwd: summary.cwd, createdAt: summary.createdAt, source: summary.source },
+        range,
+        requestedReason: shown.text,
+        requestedReasonTruncated: shown.truncated,
+        requestedReasonChars: shown.chars,
+        earlierRefusals: this.refused.get(`${windowId}:${artifact.sha256}`)?.count ?? 0,
+        requester,
+        confirmDigits: CONFIRM_DIGITS,
+        ...(extract ? { extract } : {}),
+      },
+    });
+  }
+
+  /** Opens the prompt for `base`; resolves with how it ended. */
+  private ask(base: Omit<Pending, 'promptWindow' | 'timer' | 'settle'>): Promise<RawAccessOutcome | { readonly state: 'approved' }> {
     return new Promise((resolve) => {
       const p: Pending = {
-        id,
-        review,
-        ref,
-        sha256: artifact.sha256,
-        size: artifact.size,
-        windowId,
-        range,
-        requestedReason,
-        deadline: this.now() + this.timeoutMs,
-        view: {
-          requestId: id,
-          artifact,
-          record: { id: summary.id, title: summary.title, cwd: summary.cwd, createdAt: summary.createdAt, source: summary.source },
-          range,
-          requestedReason: shown.text,
-          requestedReasonTruncated: shown.truncated,
-          requestedReasonChars: shown.chars,
-          earlierRefusals: this.refused.get(`${windowId}:${artifact.sha256}`)?.count ?? 0,
-          requester,
-          confirmDigits: CONFIRM_DIGITS,
-          ...(extract ? { extract } : {}),
-        },
+        ...base,
         promptWindow: null,
         timer: null,
         settle: (outcome) => {
           clearTimeout(p.timer as NodeJS.Timeout);
-          this.pending.delete(id);
-          this.deps.opener.close(id);
+          this.pending.delete(base.id);
+          this.deps.opener.close(base.id);
           resolve(outcome);
         },
       };
@@ -235,16 +307,29 @@ export class PromptBroker {
       return { done: true };
     }
     if (reason.length === 0) throw new BridgeError('bad-request', 'give a reason before approving');
-    const expected = p.sha256.slice(0, CONFIRM_DIGITS);
-    if (answer.confirm.trim().toLowerCase() !== expected) {
-      throw new BridgeError('bad-request', `type the first ${CONFIRM_DIGITS} hex digits of the digest to approve`);
+    if (answer.confirm.trim().toLowerCase() !== p.challenge) {
+      throw new BridgeError('bad-request', p.subject.kind === 'running'
+        ? `type the last ${CONFIRM_DIGITS} hex digits of the record id to approve`
+        : `type the first ${CONFIRM_DIGITS} hex digits of the digest to approve`);
     }
     if (p.review) {
       await p.review.approve(reason);
       p.settle({ state: 'approved' });
       return { done: true };
     }
-    const grant = await this.deps.grants.create({ ref: p.ref, sha256: p.sha256, size: p.size, windowId: p.windowId, range: p.range, reason, requestId: p.id });
+    const s = p.subject;
+    if (s.kind === 'running') {
+      // What is approved is the stream as it stands now: a capture that ended meanwhile is not running.
+      const now = await this.deps.running?.describe(s.recordId, s.stream);
+      if (!now) {
+        await this.deny(p, 'capture-ended', 'the capture ended before the approval: open its sealed record and ask again', reason);
+        return { done: true };
+      }
+      const grant = await this.deps.grants.createRunning({ recordId: s.recordId, stream: s.stream, size: now.bytesSoFar, windowId: p.windowId, reason, requestId: p.id });
+      p.settle({ state: 'granted', grant });
+      return { done: true };
+    }
+    const grant = await this.deps.grants.create({ ref: s.ref, sha256: s.sha256, size: s.size, windowId: p.windowId, range: p.range, reason, requestId: p.id });
     p.settle({ state: 'granted', grant });
     return { done: true };
   }
@@ -260,7 +345,7 @@ export class PromptBroker {
     for (const key of [...this.refused.keys()]) if (key.startsWith(`${windowId}:`)) this.refused.delete(key);
   }
 
-  /** Refuses ('too-soon') a window that must still wait after denials or closes for this artifact. */
+  /** Refuses ('too-soon') a window that must still wait after denials or closes for this artifact (its digest, or `running:<id>:<stream>`). */
   private checkBackoff(windowId: number, sha256: string): void {
     const r = this.refused.get(`${windowId}:${sha256}`);
     const wait = r ? r.until - this.now() : 0;
@@ -298,9 +383,10 @@ export class PromptBroker {
       p.settle({ state: 'denied', why });
       return;
     }
+    const s = p.subject;
     await this.deps.audit.append('raw.denied', {
       request: p.id,
-      sha256: p.sha256,
+      ...(s.kind === 'running' ? { record: s.recordId, stream: s.stream, running: true } : { sha256: s.sha256 }),
       window: p.windowId,
       by,
       ...(reason ? { reason: auditText(reason) } : {}),

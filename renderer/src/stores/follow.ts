@@ -16,7 +16,7 @@ export interface FollowState {
   autoscroll: boolean;
   /** Lines that arrived while autoscroll was off. */
   unseen: number;
-  tab: 'text' | 'screen';
+  tab: 'text' | 'hex' | 'screen';
   screen: ScreenStatus | null;
   screenError: string | null;
   error: string | null;

@@ -1,6 +1,7 @@
 // A running capture, followed: its sanitized text as it arrives (the end kept in view until the
 // user scrolls up; back at the end, it follows again), what was removed so far and where (the
-// minimap over the raw bytes so far), and the Screen tab on what has arrived. When the capture is
+// minimap over the raw bytes so far), the Hex tab (its raw bytes as they arrive, under a grant on
+// the stream), and the Screen tab on what has arrived. When the capture is
 // sealed the workspace opens its record instead; one whose Airlock died is marked interrupted.
 import { useEffect, useLayoutEffect, useRef, useState, type UIEvent } from 'react';
 import { DANGER_LABELS, dangerTier, type DangerCategory } from '../../../shared/parser/danger';
@@ -10,6 +11,7 @@ import { closeFollow, followText, runFollowScreen, setAutoscroll, switchStream }
 import { grouped, humanSize } from '../lib/spans';
 import { useFollow } from '../stores/follow';
 import { drawClassCounts } from './Minimap';
+import { FollowHex } from './FollowHex';
 import { useView } from '../stores';
 
 /** Height of one text row (px): the view renders only the rows in sight. */
@@ -129,7 +131,7 @@ function FollowReport() {
       <p className="small muted" data-testid="follow-scanned">
         Counted over the {humanSize(last.scannedBytes)} stored so far; the sealed record's report is final.
       </p>
-      <p className="small muted">Hex and span values need a grant on the sealed record: raw access is approved against its digest, which sealing fixes.</p>
+      <p className="small muted">The Hex tab shows this stream's raw bytes as they arrive under a grant on it (approved in main's prompt); it goes on over the sealed record's artifact once the capture is sealed.</p>
     </aside>
   );
 }
@@ -196,9 +198,10 @@ export function FollowView() {
         <section className="follow-main">
           <div className="side-tabs follow-tabs" role="tablist" aria-label="View">
             <button type="button" role="tab" aria-selected={tab === 'text'} className={tab === 'text' ? 'on' : ''} onClick={() => useFollow.setState({ tab: 'text' })}>Text</button>
+            <button type="button" role="tab" aria-selected={tab === 'hex'} className={tab === 'hex' ? 'on' : ''} onClick={() => useFollow.setState({ tab: 'hex' })} data-testid="follow-tab-hex">Hex</button>
             <button type="button" role="tab" aria-selected={tab === 'screen'} className={tab === 'screen' ? 'on' : ''} onClick={() => useFollow.setState({ tab: 'screen' })} data-testid="follow-tab-screen">Screen</button>
           </div>
-          {tab === 'text' ? <FollowLines /> : <FollowScreen />}
+          {tab === 'text' ? <FollowLines /> : tab === 'hex' ? <FollowHex /> : <FollowScreen />}
         </section>
         <FollowMinimap />
         <FollowReport />

@@ -68,9 +68,9 @@ function GrantList({ grants, records, now, onRevoke }: { grants: readonly GrantI
           <div key={g.id} className="vault-grant" data-testid="vault-grant" data-ref={g.ref}>
             <span className="grant-dot" aria-hidden="true" />
             <strong>Raw access granted</strong>
-            <span className="title">{record?.title ?? g.ref}</span>
-            {artifact && <span className={`stream s-${artifact.stream}`}>{artifact.stream}</span>}
-            <span className="muted">{g.range ? `bytes ${g.range[0]}–${g.range[1]}` : 'whole artifact'}</span>
+            <span className="title">{record?.title ?? (g.running && !g.ref ? `running capture ${g.running.recordId}` : g.ref)}</span>
+            {(artifact?.stream ?? g.running?.stream) && <span className={`stream s-${artifact?.stream ?? g.running?.stream}`}>{artifact?.stream ?? g.running?.stream}</span>}
+            <span className="muted">{g.range ? `bytes ${g.range[0]}–${g.range[1]}` : g.running && !g.ref ? 'as it arrives' : 'whole artifact'}</span>
             <span>expires in <span className="mono">{countdown(g.expiresAt - now)}</span></span>
             {record && artifact && <button type="button" onClick={() => void openArtifact(record, artifact)}>Open</button>}
             <button type="button" onClick={() => onRevoke(g.id)}>Revoke</button>

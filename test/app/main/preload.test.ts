@@ -19,7 +19,7 @@ describe('preloads', () => {
     expect([...VIEWER_METHODS, ...PROMPT_METHODS].sort()).toEqual(Object.keys(BRIDGE_METHODS).sort());
     expect(Object.keys(BRIDGE_ARGS).sort()).toEqual(Object.keys(BRIDGE_METHODS).sort());
     expect(PROMPT_METHODS).toEqual(['getPrompt', 'answerPrompt']);
-    expect([...GRANT_METHODS].sort()).toEqual(['exportHexDump', 'getPayloads', 'getSecretValues', 'getSpanValues', 'readRaw', 'searchRaw']);
+    expect([...GRANT_METHODS].sort()).toEqual(['exportHexDump', 'getPayloads', 'getSecretValues', 'getSpanValues', 'readRaw', 'readRunningRaw', 'searchRaw']);
   });
 
   it('viewer preload exposes window.airlock: one function per method, frozen, no ipcRenderer', async () => {

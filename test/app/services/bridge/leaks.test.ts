@@ -17,6 +17,7 @@ import type { RecordSummary, ScreenStatus, SpanInfo } from '../../../../shared/b
 import { parseCastHeader } from '../../../../app/services/import/asciicast';
 import { parseTiming } from '../../../../app/services/import/script';
 import { newRecordId } from '../../../../app/vault';
+import { hostTag } from '../../../../app/vault/raw-writer';
 import { loadRedaction } from '../../../../app/redact/policy';
 import { redactText } from '../../../../app/redact/text';
 import { Sanitizer } from '../../../../shared/sanitize';
@@ -120,7 +121,8 @@ describe('no raw-derived value leaves main without a grant', () => {
     for (let i = 0; i < 400 && ((await env.ok<{ state: string }>(env.viewer(), 'getIndexStatus', ref)).state !== 'done'); i++) await new Promise((r) => setTimeout(r, 25));
     const vault = env.services.vault;
     runningId = newRecordId(new Date());
-    const temp = `raw-${process.pid}-00000000-${'ab'.repeat(8)}.part`;
+    // Named as the capture's own process names its temp files (the owner in meta.json: this process).
+    const temp = `raw-${process.pid}-${hostTag()}-${'ab'.repeat(8)}.part`;
     await writeFile(join(vault.layout.tmpDir, temp), bytes, { mode: 0o600 });
     await chmod(join(vault.layout.tmpDir, temp), 0o600);
     // Its text as a capture stores it: sanitized, then through the redaction stage.
@@ -232,9 +234,28 @@ describe('no raw-derived value leaves main without a grant', () => {
       await env.ok(env.prompt(pw), 'answerPrompt', { decision: 'deny', reason: 'no', confirm: '' });
       await asked;
     },
+    requestRunningRawAccess: async () => {
+      // The prompt for a running capture's stream shows its title, stream and size: nothing raw.
+      const asked = call('requestRunningRawAccess', runningId, 'stdout', { reason: 'show me' });
+      const pw = await promptWindow(env);
+      const view = await env.ok(env.prompt(pw), 'getPrompt');
+      answers.push({ method: 'getPrompt (prompt window, running)', value: view });
+      await env.ok(env.prompt(pw), 'answerPrompt', { decision: 'deny', reason: 'no', confirm: '' });
+      await asked;
+      // Ids and streams it does not have: refused without a prompt.
+      await call('requestRunningRawAccess', runningId, 'stdin', {});
+      await call('requestRunningRawAccess', recordId, 'stdout', {});
+    },
     listGrants: async () => void (await call('listGrants')),
     revokeGrant: async () => void (await call('revokeGrant', `g-${'0'.repeat(32)}`)),
     readRaw: async () => void (await call('readRaw', `g-${'1'.repeat(32)}`, 0, 16)),
+    readRunningRaw: async () => {
+      // A forged grant id, and a grant on the sealed artifact (the other kind): nothing read.
+      await call('readRunningRaw', `g-${'7'.repeat(32)}`, 0, size);
+      const sealedGrant = await approve(env, 2, ref);
+      answers.push({ method: 'readRunningRaw (sealed-artifact grant)', value: await env.call(env.viewer(2), 'readRunningRaw', sealedGrant, 0, size) });
+      await env.ok(env.viewer(2), 'revokeGrant', sealedGrant);
+    },
     getSpanValues: async () => void (await call('getSpanValues', `g-${'2'.repeat(32)}`, 0, size)),
     getPayloads: async () => void (await call('getPayloads', `g-${'6'.repeat(32)}`, 0, size)),
     getSecretValues: async () => void (await call('getSecretValues', `g-${'5'.repeat(32)}`, 0, size)),
@@ -299,6 +320,18 @@ describe('no raw-derived value leaves main without a grant', () => {
     // A grant over bytes before the secret gives nothing.
     const before = await approve(env, 2, ref, [0, 20]);
     expect(await env.ok(env.viewer(2), 'getSecretValues', before, 0, size)).toEqual([]);
+  }, 60_000);
+
+  it('under a grant on the running capture\'s stream, readRunningRaw hands its bytes out (and the scan finds them); another window\'s call gives nothing', async () => {
+    const asked = env.ok<{ state: string; grant?: { id: string } }>(env.viewer(2), 'requestRunningRawAccess', runningId, 'stdout', {});
+    const pw = await promptWindow(env);
+    await env.ok(env.prompt(pw), 'answerPrompt', { decision: 'approve', reason: 'incident 42 review', confirm: runningId.slice(-8) });
+    const grant = (await asked).grant!.id;
+    const page = await env.ok<{ bytes: Uint8Array; size: number }>(env.viewer(2), 'readRunningRaw', grant, 0, size);
+    expect(page.size).toBe(size);
+    expect(markerIn(page)).toContain('numbers under "array 0"');
+    expect(await env.call(env.viewer(1), 'readRunningRaw', grant, 0, size)).toMatchObject({ ok: false, code: 'forbidden' });
+    await env.ok(env.viewer(2), 'revokeGrant', grant);
   }, 60_000);
 
   it('under a grant, getSpanValues hands the values out (and the scan finds them)', async () => {

@@ -117,3 +117,54 @@ describe('grants', () => {
     expect(r).toEqual([[0, 5], [10, 60]]);
   });
 });
+
+describe('grants on a running capture\'s stream', () => {
+  const running = (s: GrantStore, windowId = 1) => s.createRunning({ recordId: '20261207T120000Z-5e6f7a8b', stream: 'stdout', size: 42, windowId, reason: 'watch', requestId: 'r-2' });
+
+  it('are refused by the sealed-artifact check, and a sealed-artifact grant by the running check', async () => {
+    const { s, create } = store();
+    const g = await running(s);
+    const a = await create();
+    expect(g).toMatchObject({ ref: null, running: { recordId: '20261207T120000Z-5e6f7a8b', stream: 'stdout' }, range: null });
+    expect(code(() => s.check(g.id, 1))).toBe('forbidden');
+    expect(code(() => s.checkRunning(a.id, 1))).toBe('forbidden');
+    expect(code(() => s.checkRunning(g.id, 2))).toBe('forbidden');
+    expect(s.checkRunning(g.id, 1)).toMatchObject({ recordId: '20261207T120000Z-5e6f7a8b', stream: 'stdout', sealed: null });
+    // The running ends leave a sealed-artifact grant alone.
+    await s.endRunning(a.id, 'capture-interrupted');
+    expect(code(() => s.check(a.id, 1))).toBe('ok');
+  });
+
+  it('go on over the sealed artifact of the same record and stream only, audited with its digest; reads are one raw.opened', async () => {
+    const { s, log } = store();
+    const g = await running(s);
+    s.noteRead(g.id, 0, 40);
+    await expect(s.continueSealed(g.id, { recordId: '20261207T120000Z-00000000', stream: 'stdout', ref: REF, sha256: SHA, size: 1000 })).rejects.toThrow(/another capture or stream/);
+    await expect(s.continueSealed(g.id, { recordId: '20261207T120000Z-5e6f7a8b', stream: 'stderr', ref: REF, sha256: SHA, size: 1000 })).rejects.toThrow(/another capture or stream/);
+    expect(code(() => s.check(g.id, 1))).toBe('forbidden');
+    const info = await s.continueSealed(g.id, { recordId: '20261207T120000Z-5e6f7a8b', stream: 'stdout', ref: REF, sha256: SHA, size: 1000 });
+    expect(info).toMatchObject({ id: g.id, ref: REF, expiresAt: g.expiresAt });
+    expect(s.check(g.id, 1)).toMatchObject({ sha256: SHA, size: 1000 });
+    expect(s.checkRunning(g.id, 1).sealed).toEqual({ ref: REF, sha256: SHA, size: 1000 });
+    // Once continued, an interruption no longer ends it (it covers a sealed artifact now).
+    await s.endRunning(g.id, 'capture-interrupted');
+    expect(code(() => s.check(g.id, 1))).toBe('ok');
+    s.noteRead(g.id, 40, 100);
+    await s.revoke(g.id, 1);
+    expect(log.map((l) => l.action)).toEqual(['raw.granted', 'raw.continued', 'raw.opened', 'raw.revoked']);
+    expect(log[0].details).toMatchObject({ record: '20261207T120000Z-5e6f7a8b', stream: 'stdout', running: true, size: 42 });
+    expect(log[0].details.sha256).toBeUndefined();
+    expect(log[1].details).toMatchObject({ grant: g.id, sha256: SHA, size: 1000 });
+    expect(log[2].details).toMatchObject({ record: '20261207T120000Z-5e6f7a8b', stream: 'stdout', running: true, sha256: SHA, ranges: [[0, 100]] });
+  });
+
+  it('end with the capture when it is interrupted: a later call hears why', async () => {
+    const { s, log } = store();
+    const g = await running(s);
+    await s.endRunning(g.id, 'capture-interrupted');
+    expect(code(() => s.checkRunning(g.id, 1))).toBe('no-grant');
+    expect(() => s.checkRunning(g.id, 1)).toThrow(/interrupted/);
+    expect(log.at(-1)).toMatchObject({ action: 'raw.revoked', details: { why: 'capture-interrupted' } });
+    expect(s.list(1)).toEqual([]);
+  });
+});
