@@ -60,6 +60,8 @@ export interface SharedTerminalStream {
   readonly name: StreamName;
   /** Its Sanitizer's parser is at rest (read between chunks): see Sanitizer.parserAtRest. */
   readonly atRest: boolean;
+  /** Its Sanitizer's sequenceSpans: a chunk that added some held or opened a sequence. */
+  readonly sequenceSpans: number;
 }
 
 /** A stream's bytes since it was last between sequences (null: more than MAX_UNSETTLED_BYTES). */
@@ -80,8 +82,9 @@ export class SharedTerminal {
   private combined: Sanitizer | null = null;
   /** Entangled for good: a stream was inside sequences too long to read both together. */
   private lost = false;
-  /** Whether the stream of the chunk being sanitized was at rest before it. */
+  /** Whether the stream of the chunk being sanitized was at rest before it, and its sequence spans then. */
   private restBefore = true;
+  private spansBefore = 0;
   /** When each stream last read a chunk that was inside, or may have opened, a sequence. */
   private readonly lastActive = new Map<StreamName, number>();
   /** Chunks whose text was withheld, and their raw bytes. */
@@ -101,7 +104,9 @@ export class SharedTerminal {
    */
   before(stream: StreamName, bytes: Uint8Array, timing?: { readonly tMs: number; readonly ahead: Iterable<ReadChunk> }): boolean {
     const streams = this.streamsOf();
-    this.restBefore = streams.find((s) => s.name === stream)?.atRest ?? false;
+    const mine = streams.find((s) => s.name === stream);
+    this.restBefore = mine?.atRest ?? false;
+    this.spansBefore = mine?.sequenceSpans ?? 0;
     if (!this.lost && this.combined === null && this.last !== null && this.last !== stream) {
       // Every earlier switch happened between sequences, so only the stream that wrote last can be
       // inside one, and both streams read together are where its own parser is: a fresh parser fed
@@ -140,8 +145,8 @@ export class SharedTerminal {
   after(stream: StreamName, bytes: Uint8Array, tMs?: number): void {
     this.last = stream;
     const mine = this.streamsOf().find((s) => s.name === stream);
-    // Active: it began or ended inside a sequence, or may have opened one on the way.
-    if (tMs !== undefined && (!this.restBefore || !mine?.atRest || mayOpenSequence(bytes))) this.lastActive.set(stream, tMs);
+    // Active: it began or ended inside a sequence, or held one (its sanitizer removed one: no scan).
+    if (tMs !== undefined && (!this.restBefore || !mine?.atRest || mine.sequenceSpans !== this.spansBefore)) this.lastActive.set(stream, tMs);
     if (mine?.atRest) this.unsettled.delete(stream);
     else {
       const u = this.unsettled.get(stream) ?? { chunks: [], bytes: 0 };

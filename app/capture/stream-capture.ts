@@ -136,6 +136,11 @@ export class StreamCapture {
     return this.sanitizer.parserAtRest;
   }
 
+  /** Its sanitizer's sequence spans so far (see SharedTerminal). */
+  get sequenceSpans(): number {
+    return this.sanitizer.sequenceSpans;
+  }
+
   /**
    * Sanitizes the next stored chunk into the text window; returns the text bytes it produced.
    * `withhold`: the text it prints is withheld and counted (the other stream has a sequence open).

@@ -253,6 +253,16 @@ export class Sanitizer implements ParserSink {
    * terminal has a sequence open (capture's shared-terminal rule for stdout and stderr).
    */
   withholdText = false;
+  /** Spans of a sequence, string, C1 control, invisible or withheld character, SO or SI so far (not other C0 controls). */
+  private sequenceSpanCount = 0;
+
+  /**
+   * How many of the spans so far a terminal read as, or inside, a sequence or a character set
+   * shift: every span but C0 controls other than SO and SI (a CR or BEL opens nothing).
+   */
+  get sequenceSpans(): number {
+    return this.sequenceSpanCount + this.sgrCounts[0] + this.sgrCounts[2];
+  }
 
   /** Its Parser's {@link Parser.atRest}: a fresh Parser could take over from here (read between writes). */
   get parserAtRest(): boolean {
@@ -316,6 +326,7 @@ export class Sanitizer implements ParserSink {
   /** @internal Parser callback: a removed span. */
   span(cls: SpanClass, offset: number, length: number, meaning: string, flags: number, code: number, param = -1): void {
     this.report.add(cls, length, meaning, flags, code);
+    if (cls !== SpanClass.C0 || code === 0x0e || code === 0x0f) this.sequenceSpanCount++;
     if (this.onSpan !== null) this.onSpan(cls, offset, length, meaning, flags, code);
     if (this.spanLog !== null) recordSpan(this.spanLog, offset, length, cls | (flags << 4) | (this.report.lastMeaningId << 10));
     // Most spans are SGR (the final byte alone rules them out) or strings and invisible code points

@@ -52,7 +52,7 @@ describe.skipIf(noBuild !== null)(`airlock mcp over stdio (built CLI)${noBuild ?
   it('runs a hostile command, pages its long output, and finds it again', async () => {
     const { client, call } = await connect(join(base, 'v1'));
     try {
-      const r = await call('capture', { argv: ['sh', '-c', `"${process.execPath}" "${HOSTILE}"; seq 1 3000`], inline_text: 2048 });
+      const r = await call('capture', { argv: ['sh', '-c', `"${process.execPath}" "${HOSTILE}"; sleep 0.2; seq 1 3000`], inline_text: 2048 });
       expect(r.isError).toBeFalsy();
       const env = r.structuredContent as { record: string; stdout: string; exit_code: number; sandbox: string; inline: { stdout: unknown } };
       expect(env.stdout.startsWith('plain red text\nclipboard\nlink label\n')).toBe(true);

@@ -9,7 +9,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytes, hex } from '../helpers/record';
+import { bytes, hex, splitAt } from '../helpers/record';
 import { captureTexts, type Chunk } from '../helpers/two-streams';
 import { caseArb, optionsArb, prints, READING_NAMES, type Case } from '../helpers/terminals/cases';
 import { libvtermAvailable } from '../helpers/terminals/libvterm';
@@ -37,15 +37,8 @@ function cut(raw: Uint8Array, markers: readonly string[], at: readonly number[])
       for (let b = k / 2 + 1; b < k / 2 + mh.length / 2; b++) inside.add(b);
     }
   }
-  const points = [...new Set(at.map((p) => p % (raw.length + 1)))].filter((p) => p > 0 && p < raw.length && !inside.has(p)).sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
-  let from = 0;
-  for (const p of points) {
-    out.push(raw.subarray(from, p));
-    from = p;
-  }
-  out.push(raw.subarray(from));
-  return out.filter((c) => c.length > 0);
+  const points = at.map((p) => p % (raw.length + 1)).filter((p) => !inside.has(p));
+  return splitAt(raw, points).filter((c) => c.length > 0);
 }
 
 /** Two streams' chunks, interleaved in an order the choices pick (each stream's own order kept). */

@@ -85,6 +85,11 @@ describe('two streams read close together (the pipes keep no order between them)
     expect(r.stderr).toBe('later\n');
   });
 
+  it('a progress meter (CR, BEL) on one stream withholds nothing of the other', () => {
+    const r = captureTexts([err(' 10%\r', 0), out('data line 1\n', 1), err(' 20%\r\x07', 2), out('data line 2\n', 3)]);
+    expect(r.stdout).toBe('data line 1\ndata line 2\n');
+  });
+
   it('takes as opening a sequence: ESC, SO, SI, C1 raw or encoded, invalid or cut UTF-8; not UTF-8 text', () => {
     for (const open of ['\x1b', '\x0e', '\x0f', '\x9d', '\xc2\x9b', '\xff', '\xe8\xa8']) expect(mayOpenSequence(Uint8Array.from(open, (c) => c.charCodeAt(0))), JSON.stringify(open)).toBe(true);
     for (const text of ['plain', '記号 é 🙂', '\t\n']) expect(mayOpenSequence(utf8(text)), text).toBe(false);
