@@ -171,8 +171,6 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
   }
   const log = new ChunkLog();
   const states: StreamState[] = [];
-  // One terminal reads both streams: text written into the other's open sequence is withheld.
-  const terminal = new SharedTerminal(() => states.map((st) => st.capture), options);
   const feed = options.observer ? new LiveFeed(options.observer, () => performance.now() - t0) : null;
   try {
     const tempFiles: Partial<Record<StreamName, string | null>> = {};
@@ -193,6 +191,8 @@ export async function runCapture(options: CaptureOptions): Promise<CaptureOutcom
     await child.terminate(killGraceMs);
     throw err;
   }
+  // One terminal reads both streams: text written into the other's open sequence is withheld.
+  const terminal = new SharedTerminal(states.map((st) => st.capture), options);
 
   let total = 0;
   let stopped = false;

@@ -203,7 +203,7 @@ const REPLAY_READ = 1 << 20;
  * stdout's first.
  */
 async function replayInArrivalOrder(vault: Vault, rows: readonly ChunkRowLike[], adopted: Record<StreamName, RawCommit>, captures: Record<StreamName, StreamCapture>, sanitizer: { cr: CrMode; limits: Partial<ParserLimits> }): Promise<void> {
-  const terminal = new SharedTerminal(() => STREAMS.map((s) => captures[s]), sanitizer);
+  const terminal = new SharedTerminal(STREAMS.map((s) => captures[s]), sanitizer);
   const files = {} as Record<StreamName, FileHandle | null>;
   const fed: Record<StreamName, number> = { stdout: 0, stderr: 0 };
   try {
@@ -212,8 +212,9 @@ async function replayInArrivalOrder(vault: Vault, rows: readonly ChunkRowLike[],
     function* ahead(i: number): Generator<ReadChunk> {
       for (let k = i + 1; k < rows.length; k++) yield { stream: rows[k][2], bytes: null, tMs: rows[k][7] };
     }
-    let at = -1;
-    const feed = async (stream: StreamName, end: number): Promise<void> => {
+    /** Feeds `stream` up to `end`: the bytes of row `row`, or (null) those stored past the log's rows, which have no time. */
+    const feed = async (stream: StreamName, end: number, row: number | null): Promise<void> => {
+      const timing = row === null ? undefined : { tMs: rows[row][7], ahead: ahead(row) };
       const file = files[stream];
       const stop = Math.min(end, adopted[stream].size);
       while (file !== null && fed[stream] < stop) {
@@ -221,15 +222,13 @@ async function replayInArrivalOrder(vault: Vault, rows: readonly ChunkRowLike[],
         const { bytesRead } = await file.read(bytes, 0, bytes.length, fed[stream]);
         if (bytesRead === 0) throw new Error(`the stored ${stream} of an interrupted capture ended early`);
         const chunk = bytes.subarray(0, bytesRead);
-        // Bytes stored past the log's rows have no time: no look at the other stream by time then.
-        const tMs = at >= 0 && at < rows.length ? rows[at][7] : undefined;
-        captures[stream].sanitize(chunk, terminal.before(stream, chunk, tMs === undefined ? undefined : { tMs, ahead: ahead(at) }));
-        terminal.after(stream, chunk, tMs);
+        captures[stream].sanitize(chunk, terminal.before(stream, chunk, timing));
+        terminal.after(stream, chunk, timing?.tMs);
         fed[stream] += bytesRead;
       }
     };
-    for (at = 0; at < rows.length; at++) await feed(rows[at][2], rows[at][3] + rows[at][4]);
-    for (const s of STREAMS) await feed(s, Infinity);
+    for (let i = 0; i < rows.length; i++) await feed(rows[i][2], rows[i][3] + rows[i][4], i);
+    for (const s of STREAMS) await feed(s, Infinity, null);
   } finally {
     for (const s of STREAMS) await files[s]?.close();
   }

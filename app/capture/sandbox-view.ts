@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { isWithin, locationsOf } from './mounts';
-import { hostTmpView, type TmpView } from './tmp-view';
+import { describeTmp, type TmpView } from './tmp-view';
 
 /**
  * Whose command the sandbox runs, which decides what it shows beyond the system directories:
@@ -42,7 +42,7 @@ export interface ViewRequest {
   readonly data?: readonly DataFile[];
   /** Host directories shown at a path of the sandbox (the agent's relay directory, an agent's installation). */
   readonly mounts?: readonly SandboxMount[];
-  /** Test seam: the host's /tmp as the human profile shows it. */
+  /** The host's /tmp as the human profile shows it (hostTmpView, scanned once by the plan); absent: a private /tmp. */
   readonly tmpView?: TmpView;
 }
 
@@ -51,8 +51,6 @@ export interface SandboxView {
   readonly args: string[];
   /** Why `path` (absolute) is not what the command sees, or null when it is in the view. */
   hint(path: string): string | null;
-  /** What the command's /tmp is, in a few words (for the envelope's reason). */
-  readonly tmp: string;
 }
 
 /** The view cannot be built for this request (a working directory inside the vault, or under /proc). */
@@ -127,8 +125,8 @@ export function buildView(req: ViewRequest): SandboxView {
 
   // /tmp: private in every profile; a person's capture also sees the host's entries read-only.
   args.push('--tmpfs', '/tmp');
-  let tmpText = 'a private /tmp';
-  const tmp = req.profile === 'human' ? (req.tmpView ?? hostTmpView()) : null;
+  const tmp = req.profile === 'human' ? req.tmpView : undefined;
+  const tmpText = describeTmp(tmp);
   if (tmp?.kind === 'host') {
     trees.push({ path: '/tmp', kind: 'host-tmp' });
     for (const e of tmp.entries) {
@@ -139,10 +137,8 @@ export function buildView(req: ViewRequest): SandboxView {
         trees.push({ path: e.path, kind: 'ro' });
       }
     }
-    tmpText = "the host's /tmp read-only (without sockets, FIFOs and directories that hold them) over a private writable /tmp";
   } else {
     trees.push({ path: '/tmp', kind: 'private-tmp' });
-    if (tmp?.kind === 'private') tmpText = `a private /tmp (${tmp.reason})`;
   }
   // /var/tmp is the private /tmp too, unless the working directory is in it: a mount cannot go
   // through that link (bwrap refuses it), so the working directory is then bound at its own path.
@@ -225,7 +221,7 @@ export function buildView(req: ViewRequest): SandboxView {
     if (by.kind === 'masked') return "it is in Airlock's vault or data directory, which no sandbox shows";
     return null;
   };
-  return { args, hint, tmp: tmpText };
+  return { args, hint };
 }
 
 /** $HOME when it is an absolute, existing directory other than the root. */

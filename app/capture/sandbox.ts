@@ -7,7 +7,7 @@ import { SpawnError, type RunningChild } from './child';
 import { findExecutable, isExecutable } from './executable';
 import { attachOutbound, NetworkError, planNetwork, sandboxResolvConf, type NetworkInfo, type NetworkMode, type NetworkPlan } from './network';
 import { buildView, SANDBOX_MARKER, ViewError, type DataFile, type SandboxMount, type SandboxProfile, type SandboxView } from './sandbox-view';
-import { hostTmpView } from './tmp-view';
+import { describeTmp, hostTmpView } from './tmp-view';
 
 /** What the caller asked for: `auto` uses bubblewrap where it works and says when it does not. */
 export type SandboxMode = 'auto' | 'bwrap' | 'none';
@@ -143,10 +143,9 @@ export async function planSandbox(mode: SandboxMode, options: SandboxOptions, en
   const { helper, ...networkInfo } = network;
   // Scanned once, here: the reason says what the command's /tmp is, and the view shows just that.
   const tmpView = options.profile === 'human' ? hostTmpView() : undefined;
-  const tmpText = tmpView === undefined ? 'a private /tmp' : tmpView.kind === 'host' ? "the host's /tmp read-only over a private /tmp" : `a private /tmp (${tmpView.reason})`;
   const reason = `bubblewrap (${options.profile}): own user, PID and network namespaces and session; read-only system directories, ${
     options.profile === 'human' ? '$HOME read-only' : options.profile === 'strict' ? 'an empty private $HOME' : '$HOME writable'
-  }, the working directory writable, ${tmpText}, fresh /proc, a /dev without terminals; the vault and Airlock's data directory not in it; only the output pipes inherited`;
+  }, the working directory writable, ${describeTmp(tmpView)}, fresh /proc, a /dev without terminals; the vault and Airlock's data directory not in it; only the output pipes inherited`;
   return {
     info: { requested: mode, used: 'bwrap', reason, profile: options.profile, network: networkInfo, hint: null },
     launch: async (argv, cwd, childEnv) => {

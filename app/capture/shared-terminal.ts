@@ -4,13 +4,13 @@
 // an instruction on stderr, then BEL) is read inside that sequence — a title nobody sees — and
 // bytes the other stream then sends continue a sequence its own parser never saw. This is the
 // reading of both streams together, deny by default: from a chunk that arrives while another
-// stream is not between sequences, the text of every stream is withheld (counted, a Withheld span)
-// until every stream and a parser of both streams in arrival order are between sequences again.
+// stream's parser is not at rest, the text of every stream is withheld (counted, a Withheld span)
+// until every stream and a parser of both streams in arrival order are at rest again.
 import { Sanitizer, type SanitizerOptions } from '../../shared/sanitize';
 import type { StreamName } from './chunk-log';
 
 /**
- * Bytes of a stream kept since it was last between sequences at a chunk's end: what a parser of
+ * Bytes of a stream kept since it was last at rest at a chunk's end: what a parser of
  * both streams must read first when another stream writes meanwhile. A stream that stays inside
  * sequences longer than this (a long OSC, an endless ignore state) cannot be read together with
  * the other: if the other writes then, text is withheld to the end of the capture.
@@ -64,7 +64,7 @@ export interface SharedTerminalStream {
   readonly sequenceSpans: number;
 }
 
-/** A stream's bytes since it was last between sequences (null: more than MAX_UNSETTLED_BYTES). */
+/** A stream's bytes since it was last at rest (null: more than MAX_UNSETTLED_BYTES). */
 interface Unsettled {
   chunks: Uint8Array[] | null;
   bytes: number;
@@ -87,12 +87,10 @@ export class SharedTerminal {
   private spansBefore = 0;
   /** When each stream last read a chunk that was inside, or may have opened, a sequence. */
   private readonly lastActive = new Map<StreamName, number>();
-  /** Chunks whose text was withheld, and their raw bytes. */
-  readonly withheld = { chunks: 0, bytes: 0 };
 
   constructor(
-    /** The streams' pipelines (asked each time: a capture opens them after making this). */
-    private readonly streamsOf: () => readonly SharedTerminalStream[],
+    /** The streams' pipelines. */
+    private readonly streams: readonly SharedTerminalStream[],
     private readonly sanitizer: Pick<SanitizerOptions, 'cr' | 'limits'>,
   ) {}
 
@@ -103,14 +101,14 @@ export class SharedTerminal {
    * one: the two may have been written in the other order.
    */
   before(stream: StreamName, bytes: Uint8Array, timing?: { readonly tMs: number; readonly ahead: Iterable<ReadChunk> }): boolean {
-    const streams = this.streamsOf();
+    const streams = this.streams;
     const mine = streams.find((s) => s.name === stream);
     this.restBefore = mine?.atRest ?? false;
     this.spansBefore = mine?.sequenceSpans ?? 0;
     if (!this.lost && this.combined === null && this.last !== null && this.last !== stream) {
-      // Every earlier switch happened between sequences, so only the stream that wrote last can be
-      // inside one, and both streams read together are where its own parser is: a fresh parser fed
-      // its bytes since it was last between sequences is there too.
+      // Every earlier switch happened at rest, so only the stream that wrote last can be inside a
+      // sequence, and both streams read together are where its own parser is: a fresh parser fed
+      // its bytes since it was last at rest is there too.
       const open = streams.find((s) => s.name !== stream && !s.atRest);
       if (open !== undefined) {
         const kept = this.unsettled.get(open.name);
@@ -122,12 +120,7 @@ export class SharedTerminal {
       }
     }
     if (this.combined !== null) this.combined.write(bytes);
-    const withhold = this.lost || this.combined !== null || (timing !== undefined && this.concurrent(stream, timing.tMs, timing.ahead));
-    if (withhold) {
-      this.withheld.chunks++;
-      this.withheld.bytes += bytes.length;
-    }
-    return withhold;
+    return this.lost || this.combined !== null || (timing !== undefined && this.concurrent(stream, timing.tMs, timing.ahead));
   }
 
   /** Another stream was active less than CONCURRENT_MS before `tMs`, or a chunk of it read less than that after is. */
@@ -136,7 +129,7 @@ export class SharedTerminal {
     for (const c of ahead) {
       if (c.tMs - tMs >= CONCURRENT_MS) break;
       if (c.stream === stream) continue;
-      if (c.bytes === null || mayOpenSequence(c.bytes) || !this.streamsOf().find((s) => s.name === c.stream)?.atRest) return true;
+      if (c.bytes === null || mayOpenSequence(c.bytes) || !this.streams.find((s) => s.name === c.stream)?.atRest) return true;
     }
     return false;
   }
@@ -144,7 +137,7 @@ export class SharedTerminal {
   /** `bytes`, the chunk of `stream` just sanitized (read at `tMs`, when known). */
   after(stream: StreamName, bytes: Uint8Array, tMs?: number): void {
     this.last = stream;
-    const mine = this.streamsOf().find((s) => s.name === stream);
+    const mine = this.streams.find((s) => s.name === stream);
     // Active: it began or ended inside a sequence, or held one (its sanitizer removed one: no scan).
     if (tMs !== undefined && (!this.restBefore || !mine?.atRest || mine.sequenceSpans !== this.spansBefore)) this.lastActive.set(stream, tMs);
     if (mine?.atRest) this.unsettled.delete(stream);
@@ -157,7 +150,7 @@ export class SharedTerminal {
       }
       this.unsettled.set(stream, u);
     }
-    if (this.combined !== null && this.combined.parserAtRest && this.streamsOf().every((s) => s.atRest)) {
+    if (this.combined !== null && this.combined.parserAtRest && this.streams.every((s) => s.atRest)) {
       this.combined = null;
       this.unsettled.clear();
     }

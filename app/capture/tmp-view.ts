@@ -103,3 +103,10 @@ function lstatQuiet(path: string): Stats | null {
     return null;
   }
 }
+
+/** What a command's /tmp is, in a few words (the envelope's sandbox reason, a path's hint). */
+export function describeTmp(view: TmpView | undefined): string {
+  if (view === undefined) return 'a private /tmp';
+  if (view.kind === 'private') return `a private /tmp (${view.reason})`;
+  return "the host's /tmp read-only (without sockets, FIFOs and directories that hold them) over a private writable /tmp";
+}

@@ -12,7 +12,7 @@ export interface Chunk { readonly stream: StreamName; readonly bytes: Uint8Array
 export function captureTexts(chunks: readonly Chunk[], options: SanitizerOptions = {}): Record<StreamName, string> & { reports: Record<StreamName, RemovalReport> } {
   const sanitizers = { stdout: new Sanitizer(options), stderr: new Sanitizer(options) };
   const streams = (['stdout', 'stderr'] as const).map((name) => ({ name, get atRest() { return sanitizers[name].parserAtRest; }, get sequenceSpans() { return sanitizers[name].sequenceSpans; } }));
-  const terminal = new SharedTerminal(() => streams, options);
+  const terminal = new SharedTerminal(streams, options);
   const text: Record<StreamName, Uint8Array[]> = { stdout: [], stderr: [] };
   chunks.forEach((c, i) => {
     const s = sanitizers[c.stream];
