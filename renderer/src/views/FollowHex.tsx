@@ -2,7 +2,7 @@
 // rows of the viewer's hex (offset | 16 bytes | caret notation, from the same page formatting),
 // growing as they arrive, the end kept in view until the user scrolls up. Keyboard: arrows,
 // PageUp/PageDown, Home/End move the rows; End follows the end again.
-import { memo, useCallback, useEffect, useMemo, type KeyboardEvent } from 'react';
+import { memo, useCallback, useMemo, type KeyboardEvent } from 'react';
 import { ROW_BYTES } from '../actions';
 import { BigList, type RowRenderProps } from '../components/BigList';
 import { fitCaret, markerText, notationColumns } from '../lib/caret-fit';
@@ -11,6 +11,7 @@ import { maxTop, rowCount } from '../lib/scroll';
 import { grouped, hexOffset, humanSize } from '../lib/spans';
 import { followHexEnd, followHexMoved, followHexPages, followHexVisible, requestFollowRaw, revokeFollowRaw, tickFollowHex, useFollowHex } from '../follow-hex';
 import { HEX_ROW_PX, pageRows } from './HexView';
+import { GrantStrip } from './GrantBanner';
 
 /** Caret columns of the pane (one a byte: the follow view's side panel leaves less room than the viewer's). */
 const CARET_COLUMNS = ROW_BYTES;
@@ -59,33 +60,17 @@ function FollowHexRowInner({ row, style, props: p }: RowRenderProps<RowProps>) {
 const FollowHexRow = memo(FollowHexRowInner);
 const renderRow = (p: RowRenderProps<RowProps>) => <FollowHexRow {...p} />;
 
-function countdown(ms: number): string {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
+const revokeFollow = (): void => void revokeFollowRaw();
 
-/** What the grant covers, when it ends, and Revoke (as the viewer's grant banner). */
+/** What the grant covers, when it ends, and Revoke (the viewer's grant strip). */
 function FollowGrantBanner() {
   const grant = useFollowHex((h) => h.grant);
   const now = useFollowHex((h) => h.now);
   const sealed = useFollowHex((h) => h.sealed);
-  useEffect(() => {
-    if (!grant) return;
-    const t = setInterval(() => tickFollowHex(), 1000);
-    return () => clearInterval(t);
-  }, [grant]);
   if (!grant) return null;
-  const left = grant.expiresAt - now;
-  return (
-    <div className={`grant-banner follow-grant${left < 60_000 ? ' soon' : ''}`} data-testid="follow-grant-banner" role="status" aria-live="polite">
-      <span className="grant-dot" aria-hidden="true" />
-      <strong>Raw access granted</strong>
-      <span>{sealed ? `${grant.running?.stream ?? ''} · sealed: the grant goes on over its sealed artifact` : `${grant.running?.stream ?? ''} as it arrives`} · this window only</span>
-      <span className="muted follow-grant-reason">reason: {grant.reason || '—'}</span>
-      <span className="expiry" data-testid="follow-grant-expiry">expires in <span className="mono">{countdown(left)}</span></span>
-      <button type="button" onClick={() => void revokeFollowRaw()} data-testid="follow-hex-revoke">Revoke</button>
-    </div>
-  );
+  const stream = grant.running?.stream ?? '';
+  const covers = sealed ? `${stream} · sealed: the grant goes on over its sealed artifact` : `${stream} as it arrives`;
+  return <GrantStrip covers={covers} reason={grant.reason} expiresAt={grant.expiresAt} now={now} onTick={tickFollowHex} onRevoke={revokeFollow} testIds="follow-grant-" revokeTestId="follow-hex-revoke" className="follow-grant" />;
 }
 
 /** Instead of the bytes: why, and the request. */
